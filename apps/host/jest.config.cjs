@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/host', preset: '../../jest.preset.js' };

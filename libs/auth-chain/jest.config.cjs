@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/auth-chain', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-api', preset: '../../../jest.preset.js' };

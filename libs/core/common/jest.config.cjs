@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-common', preset: '../../../jest.preset.js' };

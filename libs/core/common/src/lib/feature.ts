@@ -1,0 +1,13 @@
+import type { ContainerModule } from 'inversify';
+
+/** A feature library: a named ContainerModule the host loads. */
+export interface FeatureModule {
+  readonly name: string;
+  readonly module: ContainerModule;
+}
+
+/** Host configuration after defaults, config file, environment and -E flags are merged. */
+export interface HostConfig {
+  /** flat node settings, e.g. { 'http.port': 9200, 'path.data': './data', 'cluster.name': 'strata' } */
+  settings: Record<string, unknown>;
+}

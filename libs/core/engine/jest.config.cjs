@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-engine', preset: '../../../jest.preset.js' };

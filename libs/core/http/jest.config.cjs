@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-http', preset: '../../../jest.preset.js' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-testing', preset: '../../../jest.preset.js' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/data-streams', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/eql', preset: '../../jest.preset.js' };

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/ingest', preset: '../../jest.preset.js' };

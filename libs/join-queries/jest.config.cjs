@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/join-queries', preset: '../../jest.preset.js' };

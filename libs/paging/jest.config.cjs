@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/paging', preset: '../../jest.preset.js' };

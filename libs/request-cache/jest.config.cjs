@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/request-cache', preset: '../../jest.preset.js' };
