@@ -1,0 +1,69 @@
+/**
+ * CONTRACT (owned by the mapper; consumed by query parsing, search, sort, aggregations and fetch).
+ * The search-time view of one mapped field.
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+
+export type FieldTypeName =
+  | 'text'
+  | 'keyword'
+  | 'match_only_text'
+  | 'long'
+  | 'integer'
+  | 'short'
+  | 'byte'
+  | 'double'
+  | 'float'
+  | 'half_float'
+  | 'scaled_float'
+  | 'unsigned_long'
+  | 'date'
+  | 'date_nanos'
+  | 'boolean'
+  | 'ip'
+  | 'object'
+  | 'nested'
+  | 'flattened'
+  | 'wildcard'
+  | 'constant_keyword'
+  | 'join'
+  | 'alias'
+  | string;
+
+export type ValueKind = 'text' | 'keyword' | 'numeric' | 'date' | 'boolean' | 'ip' | 'none';
+
+export interface MappedFieldType {
+  readonly name: string;
+  readonly type: FieldTypeName;
+  /** coarse family deciding which query and doc-values structures apply */
+  readonly kind: ValueKind;
+  /** indexed in the inverted index (or points for numerics) */
+  readonly searchable: boolean;
+  readonly hasDocValues: boolean;
+  readonly hasNorms: boolean;
+  /** for numeric kinds: true when values are integers (long, integer, short, byte, date, boolean) */
+  readonly isInteger: boolean;
+  /** index-time analyzer for text fields; normalizer-backed analyzer for keyword fields (or keyword analyzer) */
+  readonly indexAnalyzer?: Analyzer;
+  /** search-time analyzer (search_analyzer, else analyzer) */
+  readonly searchAnalyzer?: Analyzer;
+  /** date fields: the mapping's format string (e.g. "strict_date_optional_time||epoch_millis") */
+  readonly format?: string;
+  /** scaled_float */
+  readonly scalingFactor?: number;
+  /** raw mapping params for anything else (null_value, ignore_above, relations of join, ...) */
+  readonly params: Readonly<Record<string, unknown>>;
+
+  /**
+   * Converts a query value to the term stored in the inverted index (keyword: normalized string;
+   * ip: sortable encoded string; boolean: "T"/"F"), or to the numeric point value for numeric/date/boolean
+   * kinds. Throws query_shard_exception / illegal_argument_exception on bad input (e.g. "For input string").
+   */
+  termValue(value: unknown): string | number;
+  /** Converts a doc value (number or keyword term) back to the value shown to users in `fields`, `sort`, agg keys. */
+  valueForDisplay(docValue: string | number): unknown;
+  /** Formats a doc value as a string with an optional format (date formats for dates; DocValueFormat semantics). */
+  formatValue(docValue: string | number, format?: string): string;
+  /** Parses a date/number with the field's format (dates: date math supported by the caller; returns epoch millis or nanos). */
+  parseValue?(value: unknown, format?: string, roundUp?: boolean, timeZone?: string): number;
+}

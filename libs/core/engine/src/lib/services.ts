@@ -1,0 +1,105 @@
+/**
+ * CONTRACT: the engine services, their DI tokens and the minimal interfaces other slices rely on.
+ * Owners extend these interfaces (adding members is fine; changing or removing members needs every
+ * consumer to keep compiling).
+ */
+import type { DirectoryReader } from './index/leaf-reader.js';
+import type { IndexMetadata, MetadataStore } from './cluster/metadata.js';
+import type { MappedFieldType } from './mapper/mapped-field-type.js';
+import type { ParseResult } from './mapper/parsed-document.js';
+import type { Analyzer } from './analysis/analyzer.js';
+import type { IndicesOptions } from './spi.js';
+
+export const EngineTokens = {
+  MetadataStore: Symbol.for('strata.engine.MetadataStore'),
+  MapperService: Symbol.for('strata.engine.MapperService'),
+  AnalysisRegistry: Symbol.for('strata.engine.AnalysisRegistry'),
+  IndexNameExpressionResolver: Symbol.for('strata.engine.IndexNameExpressionResolver'),
+  MetadataIndexService: Symbol.for('strata.engine.MetadataIndexService'),
+  IndicesService: Symbol.for('strata.engine.IndicesService'),
+  DocumentService: Symbol.for('strata.engine.DocumentService'),
+  SearchService: Symbol.for('strata.engine.SearchService'),
+  QueryParserRegistry: Symbol.for('strata.engine.QueryParserRegistry'),
+} as const;
+
+export type { MetadataStore };
+
+// ------------------------------------------------------------------ mapping (owner: mapper)
+
+export interface DocumentMapper {
+  /** parses _source into indexable fields; dynamic mapping yields `dynamicMappingUpdate` */
+  parse(source: Record<string, unknown>, id: string, routing?: string): ParseResult;
+}
+
+export interface MapperService {
+  /** validates a mappings body (index creation / templates) and returns it normalised; throws mapper_parsing_exception */
+  parseMappings(mappings: unknown, indexSettings: Record<string, unknown>): Record<string, unknown>;
+  /** merges an update into existing mappings; throws illegal_argument_exception on conflicts */
+  merge(existing: Record<string, unknown>, update: unknown, indexSettings: Record<string, unknown>): Record<string, unknown>;
+  /** the document mapper of the index at its current mapping version (cached per version) */
+  documentMapper(index: IndexMetadata): DocumentMapper;
+  /** the search-time field type (handles multi-fields `a.keyword`, object paths, runtime section later) */
+  fieldType(index: IndexMetadata, field: string): MappedFieldType | undefined;
+  /** concrete mapped leaf field names matching a pattern with `*` wildcards */
+  matchingFieldNames(index: IndexMetadata, pattern: string): string[];
+}
+
+export interface AnalysisRegistry {
+  /** built-in (standard, simple, whitespace, keyword, stop, ...) or custom from index settings */
+  analyzer(name: string, indexSettings?: Record<string, unknown>): Analyzer | undefined;
+  /** keyword normalizer (lowercase, asciifolding, custom from settings) */
+  normalizer(name: string, indexSettings?: Record<string, unknown>): Analyzer | undefined;
+}
+
+// ------------------------------------------------------------------ names (owner: cluster metadata)
+
+export interface IndexNameExpressionResolver {
+  /**
+   * Resolves a target expression (comma list, wildcards, `-exclusions`, `_all`, aliases, data streams via
+   * IndexNameResolver contributions) to concrete open index names, honouring IndicesOptions and
+   * throwing index_not_found_exception like Elasticsearch.
+   */
+  concreteIndices(expression: string | string[] | undefined, options: IndicesOptions, purpose?: 'read' | 'write'): string[];
+  /** the single concrete index a write to `name` goes to (alias with write index, data stream write index) */
+  writeIndex(name: string): string | undefined;
+}
+
+// ------------------------------------------------------------------ index metadata changes (owner: cluster metadata)
+
+export interface CreateIndexRequest {
+  settings?: unknown;
+  mappings?: unknown;
+  aliases?: unknown;
+}
+
+/**
+ * Every change of index metadata goes through here (validated, then persisted via MetadataStore).
+ * The storage engine's IndicesService reacts to MetadataStore.onChange: it opens shards of new indices
+ * and deletes the data of removed ones (like ES's IndicesClusterStateService).
+ */
+export interface MetadataIndexService {
+  /** validates name, settings (SettingsRegistry, scope index), mappings (MapperService), aliases; applies templates if any */
+  createIndex(name: string, request: CreateIndexRequest, cause?: string): Promise<IndexMetadata>;
+  deleteIndices(names: string[]): Promise<void>;
+  /** merges a mapping update into the indices (PUT _mapping and dynamic updates); bumps mappingVersion when changed */
+  putMapping(indices: string[], mapping: unknown): Promise<void>;
+  /** validates and applies (dynamic) settings; bumps settingsVersion */
+  updateSettings(indices: string[], settings: unknown): Promise<void>;
+}
+
+// ------------------------------------------------------------------ shards (owner: storage engine)
+
+export interface IndexShard {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shardId: number;
+  /** the current searchable reader, incRef'ed: callers must decRef() when done */
+  acquireReader(): DirectoryReader;
+  refresh(reason?: string): Promise<void>;
+}
+
+export interface IndicesService {
+  /** shard handles of an open index (throws index_not_found_exception) */
+  shards(index: string): IndexShard[];
+  indexMetadata(index: string): IndexMetadata;
+}

@@ -1,0 +1,76 @@
+/**
+ * Extension-point contracts that involve engine types. Tokens are in @strata/core-common ExtensionPoints.
+ */
+import type { EsError } from '@strata/core-common';
+import type { IndexMetadata } from './cluster/metadata.js';
+
+// ---------------------------------------------------------------- write path
+
+/** A single-document write request as it enters the write path (REST index/create, _bulk index/create items, update upserts). */
+export interface IndexRequest {
+  /** the target as given (index, alias or data stream name); interceptors may rewrite it */
+  index: string;
+  id?: string;
+  routing?: string;
+  opType: 'index' | 'create';
+  /** parsed _source; interceptors may replace it */
+  source: Record<string, unknown>;
+  /** `?pipeline=` / bulk item `pipeline` */
+  pipeline?: string;
+  version?: number;
+  versionType?: 'internal' | 'external' | 'external_gte';
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  requireAlias?: boolean;
+  requireDataStream?: boolean;
+  /** free-form per-request state (e.g. which pipelines already ran) */
+  attributes: Record<string, unknown>;
+}
+
+export type InterceptResult =
+  | { kind: 'continue'; request: IndexRequest }
+  | { kind: 'drop' }
+  | { kind: 'fail'; error: EsError };
+
+export interface IndexRequestContext {
+  /** metadata of a concrete index, if it exists */
+  indexMetadata(name: string): IndexMetadata | undefined;
+  /** whether the target names an existing index, alias or data stream */
+  exists(name: string): boolean;
+}
+
+/** Runs before a document is routed and parsed (ingest ~100, data-streams ~200). */
+export interface IndexRequestInterceptor {
+  readonly name: string;
+  readonly order: number;
+  intercept(request: IndexRequest, ctx: IndexRequestContext): Promise<InterceptResult>;
+}
+
+// ---------------------------------------------------------------- index name resolution
+
+export interface IndicesOptions {
+  ignoreUnavailable: boolean;
+  allowNoIndices: boolean;
+  expandWildcards: { open: boolean; closed: boolean; hidden: boolean };
+}
+
+/** Lets a feature (data streams) resolve names the core does not know. */
+export interface IndexNameResolver {
+  readonly order: number;
+  /**
+   * Returns the concrete indices for `name` (a single expression without commas; may contain wildcards),
+   * or undefined when this resolver does not own the name.
+   */
+  resolve(name: string, options: IndicesOptions, purpose: 'read' | 'write'): string[] | undefined;
+  /** all names this resolver can expand wildcards against (e.g. data stream names) */
+  names?(): string[];
+}
+
+// ---------------------------------------------------------------- engine events
+
+export interface EngineEventListener {
+  onRefresh?(index: string, shard: number, generation: number): void;
+  onMappingUpdate?(index: string, mappingVersion: number): void;
+  onIndexDeleted?(index: string, uuid: string): void;
+  onIndexCreated?(index: string, uuid: string): void;
+}
