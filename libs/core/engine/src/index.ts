@@ -6,3 +6,4 @@ export * from './lib/analysis/analyzer.js';
 export * from './lib/cluster/metadata.js';
 export * from './lib/spi.js';
 export * from './lib/services.js';
+export * from './lib/cluster/index.js';

@@ -1,0 +1,1 @@
+export * from './metadata-store.js';
