@@ -7,3 +7,4 @@ export * from './lib/cluster/metadata.js';
 export * from './lib/spi.js';
 export * from './lib/services.js';
 export * from './lib/cluster/index.js';
+export * from './lib/aggregations/index.js';

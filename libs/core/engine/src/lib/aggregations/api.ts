@@ -1,0 +1,76 @@
+/**
+ * CONTRACT (owned by aggregations; consumed by search (query phase per shard, coordinator reduce),
+ * request cache (caches shard results) and paging).
+ *
+ * Flow, per search request:
+ *   1. coordinator/shard: `const factories = parseAggregations(body.aggs ?? body.aggregations)`
+ *      (throws parsing_exception / illegal_argument_exception like Elasticsearch; parse once, reuse everywhere).
+ *   2. shard query phase: `const agg = factories.createShardAggregator(ctx)` (may throw, e.g. fielddata on text);
+ *      for every leaf: `const lc = agg.getLeafCollector(leafCtx)`; for every matching LIVE doc (segment-local id)
+ *      `lc.collect(doc, score)` (score may be 0 unless `aggregationsNeedScores(factories)`);
+ *      then `agg.buildShardResult()` -> plain, structured-clone-safe `InternalAggregations`.
+ *      `global` aggregations ignore the query and walk `ctx.leaves` themselves.
+ *   3. coordinator: `reduceAggregations(factories, shardResults, { maxBuckets })` (throws too_many_buckets_exception),
+ *      then `renderAggregations(factories, reduced, { typedKeys })` -> the `aggregations` object of the response.
+ *      With zero shard results, reduce returns the empty aggregations (every agg rendered as ES renders "no docs").
+ */
+import type { LeafReaderContext } from '../index/leaf-reader.js';
+import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+
+/** Per-leaf doc matcher factory built from a query clause (used by filter / filters aggregations). */
+export type CompiledFilter = (leaf: LeafReaderContext) => (doc: number) => boolean;
+
+/** Provided by search, once per shard and request. */
+export interface AggregationContext {
+  /** search-time field type, undefined when unmapped in this index */
+  fieldType(name: string): MappedFieldType | undefined;
+  /** compiles a query clause (JSON as in the request) to a per-leaf matcher; throws like the query parser */
+  compileFilter(queryJson: unknown): CompiledFilter;
+  /** `now` for date math, fixed per request */
+  nowMillis: number;
+  /** concrete index name (top_hits `_index`, error messages) */
+  index: string;
+  shardId: number;
+  /** all leaves of the shard's reader (global aggregation walks them) */
+  leaves: readonly LeafReaderContext[];
+  /** search.max_buckets (default 65536) */
+  maxBuckets: number;
+}
+
+export interface LeafAggregationCollector {
+  /** doc: segment-local id of a live, matching document */
+  collect(doc: number, score: number): void;
+}
+
+export interface ShardAggregator {
+  getLeafCollector(leaf: LeafReaderContext): LeafAggregationCollector;
+  /** plain data (no class instances, no functions): safe to structured-clone, cache and send */
+  buildShardResult(): InternalAggregations;
+}
+
+/** One agg's shard-level or reduced result. Plain data, discriminated by `type`. Treat as opaque outside aggregations. */
+export interface InternalAggregation {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+/** name -> result, in request order */
+export type InternalAggregations = Record<string, InternalAggregation>;
+
+/** Parsed aggregation tree. Immutable; reusable across shards. */
+export interface AggregatorFactories {
+  /** true when no aggregation was requested */
+  readonly isEmpty: boolean;
+  createShardAggregator(ctx: AggregationContext): ShardAggregator;
+  needsScores(): boolean;
+}
+
+export interface ReduceOptions {
+  /** search.max_buckets, default 65536 */
+  maxBuckets?: number;
+}
+
+export interface RenderOptions {
+  /** `typed_keys` request parameter: names become `sterms#name`, `avg#name`, ... */
+  typedKeys: boolean;
+}
