@@ -8,3 +8,4 @@ export * from './lib/spi.js';
 export * from './lib/services.js';
 export * from './lib/cluster/index.js';
 export * from './lib/aggregations/index.js';
+export * from './lib/analysis/index.js';

@@ -1,0 +1,315 @@
+/**
+ * Token filters. Each transforms a token array (mutating tokens in place is allowed: the array is owned
+ * by the analysis chain). Removed tokens leave position gaps, as Lucene's position increments do.
+ */
+import type { Token } from './analyzer.js';
+import { porterStem } from './porter-stemmer.js';
+
+export interface TokenFilter {
+  filter(tokens: Token[]): Token[];
+}
+
+export const lowercaseFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) t.term = t.term.toLowerCase();
+    return tokens;
+  },
+};
+
+export const uppercaseFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) t.term = t.term.toUpperCase();
+    return tokens;
+  },
+};
+
+const FOLD_SPECIAL: Record<string, string> = {
+  ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D',
+  þ: 'th', Þ: 'TH', ı: 'i', ĸ: 'q', ŉ: "'n", ſ: 's', ƒ: 'f', '‘': "'", '’': "'", '“': '"', '”': '"', '«': '"', '»': '"',
+  '–': '-', '—': '-', '…': '...', 'ﬁ': 'fi', 'ﬂ': 'fl', 'ﬀ': 'ff', 'ĳ': 'ij', 'Ĳ': 'IJ',
+};
+const reMarks = /\p{M}/gu;
+
+/** Folds a string to ASCII where an ASCII equivalent exists (Lucene's ASCIIFoldingFilter, approximated). */
+export function asciiFold(s: string): string {
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 127) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return s;
+  let out = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (code < 128) {
+      out += ch;
+      continue;
+    }
+    const sp = FOLD_SPECIAL[ch];
+    if (sp !== undefined) {
+      out += sp;
+      continue;
+    }
+    const d = ch.normalize('NFKD').replace(reMarks, '');
+    let allAscii = d.length > 0;
+    for (let i = 0; i < d.length; i++) if (d.charCodeAt(i) > 127) allAscii = false;
+    out += allAscii ? d : ch;
+  }
+  return out;
+}
+
+export function asciiFoldingFilter(preserveOriginal = false): TokenFilter {
+  return {
+    filter(tokens) {
+      if (!preserveOriginal) {
+        for (const t of tokens) t.term = asciiFold(t.term);
+        return tokens;
+      }
+      const out: Token[] = [];
+      for (const t of tokens) {
+        const f = asciiFold(t.term);
+        out.push(t);
+        if (f !== t.term) out.push({ ...t, term: f });
+      }
+      return out;
+    },
+  };
+}
+
+export function stopFilter(words: Iterable<string>, ignoreCase = false, removeTrailing = true): TokenFilter {
+  const set = new Set<string>();
+  for (const w of words) set.add(ignoreCase ? w.toLowerCase() : w);
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i];
+        const key = ignoreCase ? t.term.toLowerCase() : t.term;
+        if (set.has(key) && (removeTrailing || i < tokens.length - 1)) continue;
+        out.push(t);
+      }
+      return out;
+    },
+  };
+}
+
+export const trimFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) t.term = t.term.trim();
+    return tokens;
+  },
+};
+
+export function lengthFilter(min = 0, max = 2147483647): TokenFilter {
+  return {
+    filter: (tokens) => tokens.filter((t) => t.term.length >= min && t.term.length <= max),
+  };
+}
+
+export function truncateFilter(length = 10): TokenFilter {
+  return {
+    filter(tokens) {
+      for (const t of tokens) if (t.term.length > length) t.term = t.term.slice(0, length);
+      return tokens;
+    },
+  };
+}
+
+export function uniqueFilter(onlyOnSamePosition = false): TokenFilter {
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      const seen = new Set<string>();
+      let lastPos = -1;
+      for (const t of tokens) {
+        if (onlyOnSamePosition && t.position !== lastPos) {
+          seen.clear();
+          lastPos = t.position;
+        }
+        if (seen.has(t.term)) continue;
+        seen.add(t.term);
+        out.push(t);
+      }
+      return out;
+    },
+  };
+}
+
+export const reverseFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) t.term = [...t.term].reverse().join('');
+    return tokens;
+  },
+};
+
+export const porterStemFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) if (!t.type.startsWith('<KEYWORD')) t.term = porterStem(t.term);
+    return tokens;
+  },
+};
+
+/** Removes trailing `'s` (English possessive). */
+export const possessiveEnglishFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) {
+      const s = t.term;
+      const n = s.length;
+      if (n >= 2 && (s[n - 1] === 's' || s[n - 1] === 'S')) {
+        const q = s[n - 2];
+        if (q === "'" || q === '\u2019' || q === '\uFF07') t.term = s.slice(0, n - 2);
+      }
+    }
+    return tokens;
+  },
+};
+
+export function edgeNGramFilter(min = 1, max = 2, preserveOriginal = false): TokenFilter {
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      for (const t of tokens) {
+        const chars = [...t.term];
+        let emitted = false;
+        for (let g = min; g <= max && g <= chars.length; g++) {
+          out.push({ ...t, term: chars.slice(0, g).join('') });
+          if (g === chars.length) emitted = true;
+        }
+        if (preserveOriginal && !emitted && chars.length > 0) out.push({ ...t });
+      }
+      return out;
+    },
+  };
+}
+
+export function nGramFilter(min = 1, max = 2, preserveOriginal = false): TokenFilter {
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      for (const t of tokens) {
+        const chars = [...t.term];
+        for (let s = 0; s < chars.length; s++) {
+          for (let g = min; g <= max && s + g <= chars.length; g++) out.push({ ...t, term: chars.slice(s, s + g).join('') });
+        }
+        if (preserveOriginal && (chars.length < min || chars.length > max)) out.push({ ...t });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Synonyms in Solr format: `a, b, c` (equivalent; expand) and `a, b => c` (explicit mapping).
+ * Single-token synonyms are injected at the same position; multi-word right-hand sides are emitted
+ * as consecutive positions of the first token (basic support).
+ */
+export function synonymFilter(rules: string[], expand = true, lenient = false, lowercaseRules = false): TokenFilter {
+  const map = new Map<string, string[][]>();
+  const add = (from: string, to: string[][]) => {
+    const k = lowercaseRules ? from.toLowerCase() : from;
+    const arr = map.get(k) ?? [];
+    for (const t of to) if (!arr.some((x) => x.join(' ') === t.join(' '))) arr.push(t);
+    map.set(k, arr);
+  };
+  const split = (s: string) => s.split(/\s+/).filter(Boolean).map((x) => (lowercaseRules ? x.toLowerCase() : x));
+  for (const raw of rules) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const arrow = line.indexOf('=>');
+    if (arrow >= 0) {
+      const lhs = line.slice(0, arrow).split(',').map((s) => s.trim()).filter(Boolean);
+      const rhs = line.slice(arrow + 2).split(',').map((s) => split(s.trim())).filter((a) => a.length > 0);
+      for (const l of lhs) add(l, rhs);
+    } else {
+      const terms = line.split(',').map((s) => s.trim()).filter(Boolean);
+      if (expand) for (const a of terms) add(a, terms.map(split));
+      else for (const a of terms) add(a, [split(terms[0])]);
+    }
+  }
+  void lenient;
+  return {
+    filter(tokens) {
+      if (map.size === 0) return tokens;
+      const out: Token[] = [];
+      for (const t of tokens) {
+        const syn = map.get(t.term);
+        if (!syn) {
+          out.push(t);
+          continue;
+        }
+        for (const alt of syn) {
+          out.push({ ...t, term: alt[0], type: alt[0] === t.term ? t.type : 'SYNONYM' });
+          for (let k = 1; k < alt.length; k++) out.push({ ...t, term: alt[k], position: t.position + k, type: 'SYNONYM' });
+        }
+      }
+      out.sort((a, b) => a.position - b.position);
+      return out;
+    },
+  };
+}
+
+/** A simple `mapping` char filter: replaces keys with values (longest match first). Offsets are not corrected. */
+export interface CharFilter {
+  apply(text: string): string;
+}
+
+export function mappingCharFilter(mappings: string[]): CharFilter {
+  const pairs: Array<[string, string]> = [];
+  for (const m of mappings) {
+    const i = m.indexOf('=>');
+    if (i < 0) continue;
+    pairs.push([unescape(m.slice(0, i).trim()), unescape(m.slice(i + 2).trim())]);
+  }
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  return {
+    apply(text) {
+      if (pairs.length === 0) return text;
+      let out = '';
+      let i = 0;
+      outer: while (i < text.length) {
+        for (const [k, v] of pairs) {
+          if (k && text.startsWith(k, i)) {
+            out += v;
+            i += k.length;
+            continue outer;
+          }
+        }
+        out += text[i++];
+      }
+      return out;
+    },
+  };
+}
+
+function unescape(s: string): string {
+  return s.replace(/\\u([0-9a-fA-F]{4})|\\(.)/g, (_m, hex: string | undefined, c: string | undefined) => {
+    if (hex) return String.fromCharCode(parseInt(hex, 16));
+    if (c === 'n') return '\n';
+    if (c === 't') return '\t';
+    if (c === 'r') return '\r';
+    return c ?? '';
+  });
+}
+
+export const htmlStripCharFilter: CharFilter = {
+  apply(text) {
+    return text
+      .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
+      .replace(/<br\s*\/?>|<\/p>/gi, '\n')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;|&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  },
+};
+
+export function patternReplaceCharFilter(pattern: string, replacement: string): CharFilter {
+  const re = new RegExp(pattern, 'g');
+  const rep = replacement.replace(/\$(\d)/g, '$$$1');
+  return { apply: (text) => text.replace(re, rep) };
+}
