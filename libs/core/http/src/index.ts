@@ -1,1 +1,10 @@
-export {};
+export * from './lib/filter-path.js';
+export * from './lib/x-content.js';
+export * from './lib/media-type.js';
+export * from './lib/rest-request.js';
+export * from './lib/route-registry.js';
+export * from './lib/auth.js';
+export * from './lib/validate-body.js';
+export * from './lib/http-settings.js';
+export * from './lib/http-pipeline.js';
+export * from './lib/http.module.js';

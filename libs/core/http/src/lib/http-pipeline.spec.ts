@@ -1,0 +1,365 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import { Container, ContainerModule } from 'inversify';
+import {
+  Errors,
+  ExtensionPoints,
+  RestResponses,
+  Tokens,
+  route,
+  type Authenticator,
+  type Authorizer,
+  type RestHandler,
+  type RestRequest,
+} from '@strata/core-common';
+import { httpModule } from './http.module.js';
+import { HttpPipeline } from './http-pipeline.js';
+
+const echo: RestHandler = {
+  name: 'echo',
+  routes: [route('POST', '/{index}/_echo', 'indices:data/read/echo'), route('GET', '/{index}/_echo', 'indices:data/read/echo')],
+  params: ['size', 'flag', 'refresh'],
+  handle(req: RestRequest) {
+    return RestResponses.ok({
+      index: req.pathParam('index'),
+      body: req.jsonBody() ?? null,
+      raw: req.rawBody(),
+      size: req.intParam('size', 10),
+      flag: req.boolParam('flag', false),
+      human: req.boolParam('human', false),
+      principal: req.principal?.username ?? null,
+    });
+  },
+};
+const bulk: RestHandler = {
+  name: 'bulk',
+  routes: [route('POST', '/_bulk', 'indices:data/write/bulk')],
+  handle: (req) => RestResponses.ok({ lines: req.ndjsonLines() }),
+};
+const boom: RestHandler = {
+  name: 'boom',
+  routes: [route('GET', '/_boom', 'cluster:monitor/boom'), route('GET', '/_missing', 'cluster:monitor/missing')],
+  handle(req) {
+    if (req.path === '/_missing') throw Errors.indexNotFound('logs');
+    throw new TypeError('kaput');
+  },
+};
+const main: RestHandler = {
+  name: 'main',
+  routes: [route('GET', '/', 'cluster:monitor/main')],
+  handle: () => RestResponses.ok({ tagline: 'You Know, for Search', nested: { a: 1, b: 2 } }),
+};
+const text: RestHandler = {
+  name: 'cat',
+  routes: [route('GET', '/_cat/x', 'cluster:monitor/cat')],
+  handle: () => RestResponses.text(200, 'a b\n'),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const js = (r: Response): Promise<any> => r.json();
+
+async function start(extra?: ContainerModule, settings: Record<string, unknown> = {}) {
+  const c = new Container({ defaultScope: 'Singleton' });
+  c.bind(Tokens.HostConfig).toConstantValue({ settings });
+  c.load(
+    httpModule,
+    new ContainerModule(({ bind }) => {
+      for (const h of [echo, bulk, boom, main, text]) bind(ExtensionPoints.RestHandler).toConstantValue(h);
+    }),
+    ...(extra ? [extra] : []),
+  );
+  const app = new Koa();
+  app.silent = true;
+  app.use(c.get(HttpPipeline).middleware());
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('HttpPipeline', () => {
+  let srv: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    srv = await start(undefined, { 'http.max_content_length': '1kb' });
+  });
+  afterAll(() => srv.close());
+
+  const call = (path: string, init: RequestInit = {}) => fetch(srv.url + path, init);
+
+  it('answers JSON with the product header', async () => {
+    const r = await call('/');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-elastic-product')).toBe('Elasticsearch');
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(await js(r)).toEqual({ tagline: 'You Know, for Search', nested: { a: 1, b: 2 } });
+  });
+
+  it('answers HEAD from the GET handler without a body', async () => {
+    const r = await call('/', { method: 'HEAD' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-elastic-product')).toBe('Elasticsearch');
+    expect(await r.text()).toBe('');
+  });
+
+  it('pretty prints and filters', async () => {
+    const r = await call('/?pretty&filter_path=nested.a');
+    expect(await r.text()).toBe('{\n  "nested" : {\n    "a" : 1\n  }\n}\n');
+    const r2 = await call('/?filter_path=-nested');
+    expect(await js(r2)).toEqual({ tagline: 'You Know, for Search' });
+  });
+
+  it('echoes the vendor media type when Accept asks for it', async () => {
+    const r = await call('/', { headers: { Accept: 'application/vnd.elasticsearch+json; compatible-with=8' } });
+    expect(r.headers.get('content-type')).toBe('application/vnd.elasticsearch+json;compatible-with=8');
+    const bad = await call('/', { headers: { Accept: 'application/vnd.elasticsearch+json; compatible-with=5' } });
+    expect(bad.status).toBe(400);
+    expect((await js(bad)).error.type).toBe('media_type_header_exception');
+  });
+
+  it('renders the unknown route error', async () => {
+    const r = await call('/a/b/c/d');
+    expect(r.status).toBe(400);
+    expect(r.headers.get('x-elastic-product')).toBe('Elasticsearch');
+    expect(await js(r)).toEqual({
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason: 'no handler found for uri [/a/b/c/d] and method [GET]' }],
+        type: 'illegal_argument_exception',
+        reason: 'no handler found for uri [/a/b/c/d] and method [GET]',
+      },
+      status: 400,
+    });
+  });
+
+  it('renders 405 with Allow', async () => {
+    const r = await call('/', { method: 'DELETE' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('HEAD,GET');
+    const b = await js(r);
+    expect(b.error.reason).toBe('Incorrect HTTP method for uri [/] and method [DELETE], allowed: [HEAD, GET]');
+  });
+
+  it('answers OPTIONS with Allow', async () => {
+    const r = await call('/x/_echo', { method: 'OPTIONS' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('allow')).toBe('HEAD,GET,POST');
+  });
+
+  it('decodes path params, parses JSON bodies, typed params', async () => {
+    const r = await call('/a%2Cb/_echo?size=5&flag&human=true', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: '{"q":1}',
+    });
+    expect(r.status).toBe(200);
+    expect(await js(r)).toEqual({ index: 'a,b', body: { q: 1 }, raw: '{"q":1}', size: 5, flag: true, human: true, principal: null });
+  });
+
+  it('accepts GET with a body and vendor content types (7, 8, 9)', async () => {
+    for (const v of ['7', '8', '9']) {
+      const r = await call('/i/_echo', {
+        method: 'POST',
+        headers: { 'Content-Type': `application/vnd.elasticsearch+json;compatible-with=${v}` },
+        body: '{}',
+      });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('ignores Content-Type on empty bodies', async () => {
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'text/plain' } });
+    expect(r.status).toBe(200);
+    expect((await js(r)).body).toBeNull();
+  });
+
+  it('rejects unsupported content types with 406', async () => {
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{}' });
+    expect(r.status).toBe(406);
+    expect(r.headers.get('x-elastic-product')).toBe('Elasticsearch');
+    expect(await js(r)).toEqual({ error: 'Content-Type header [text/plain] is not supported', status: 406 });
+  });
+
+  it('takes the body from source + source_content_type', async () => {
+    const r = await call('/i/_echo?source=%7B%22a%22%3A1%7D&source_content_type=application/json');
+    expect((await js(r)).body).toEqual({ a: 1 });
+    const r2 = await call('/i/_echo?source=%7B%7D');
+    expect(r2.status).toBe(400);
+  });
+
+  it('maps malformed JSON to x_content_parse_exception', async () => {
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{\n "a": x}' });
+    expect(r.status).toBe(400);
+    const b = await js(r);
+    expect(b.error.type).toBe('x_content_parse_exception');
+    expect(b.error.reason).toBe("[2:7] Unexpected character ('x' (code 120)): expected a valid value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
+    expect(b.error.caused_by.type).toBe('json_parse_exception');
+  });
+
+  it('rejects unknown params with a suggestion', async () => {
+    const r = await call('/i/_echo?sise=1&zzz=2');
+    expect(r.status).toBe(400);
+    const b = await js(r);
+    expect(b.error.type).toBe('illegal_argument_exception');
+    expect(b.error.reason).toBe('request [/i/_echo] contains unrecognized parameters: [sise] -> did you mean [size]?, [zzz]');
+  });
+
+  it('rejects bad typed params', async () => {
+    const r = await call('/i/_echo?size=abc');
+    expect(r.status).toBe(400);
+    expect((await js(r)).error.reason).toBe('Failed to parse int parameter [size] with value [abc]');
+    const r2 = await call('/i/_echo?flag=yes');
+    expect((await js(r2)).error.type).toBe('illegal_argument_exception');
+  });
+
+  it('splits NDJSON lines (under JSON or NDJSON types)', async () => {
+    for (const ct of ['application/x-ndjson', 'application/json', 'application/vnd.elasticsearch+x-ndjson; compatible-with=8']) {
+      const r = await call('/_bulk', { method: 'POST', headers: { 'Content-Type': ct }, body: '{"index":{}}\r\n{"a":1}\n\n' });
+      expect(await js(r)).toEqual({ lines: ['{"index":{}}', '{"a":1}'] });
+    }
+  });
+
+  it('answers 413 for oversized bodies', async () => {
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"a":"${'x'.repeat(2000)}"}` });
+    expect(r.status).toBe(413);
+    expect((await js(r)).error.type).toBe('content_too_long_exception');
+  });
+
+  it('renders EsErrors and wraps other errors as 500 exception', async () => {
+    const r = await call('/_missing');
+    expect(r.status).toBe(404);
+    expect((await js(r)).error.root_cause[0]).toEqual({
+      type: 'index_not_found_exception',
+      reason: 'no such index [logs]',
+      'resource.type': 'index_or_alias',
+      'resource.id': 'logs',
+      index_uuid: '_na_',
+      index: 'logs',
+    });
+    const r2 = await call('/_boom?error_trace=true');
+    expect(r2.status).toBe(500);
+    const b = await js(r2);
+    expect(b.error.type).toBe('exception');
+    expect(b.error.reason).toBe('kaput');
+    expect(b.error.stack_trace).toMatch(/TypeError: kaput/);
+    const r3 = await call('/_missing', { method: 'HEAD' });
+    expect(r3.status).toBe(404);
+    expect(r3.headers.get('x-elastic-product')).toBe('Elasticsearch');
+  });
+
+  it('passes text responses through', async () => {
+    const r = await call('/_cat/x');
+    expect(r.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+    expect(await r.text()).toBe('a b\n');
+  });
+
+  it('survives a client abort mid-body', async () => {
+    const net = await import('node:net');
+    const port = Number(new URL(srv.url).port);
+    await new Promise<void>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.write('POST /i/_echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"a":');
+        setTimeout(() => {
+          s.destroy();
+          resolve();
+        }, 20);
+      });
+    });
+    const r = await call('/');
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('HttpPipeline auth', () => {
+  const seen: string[] = [];
+  const authn = (name: string, order: number, token: string): Authenticator => ({
+    name,
+    order,
+    extractCredentials: (req) => {
+      const h = req.headers['authorization'];
+      return h?.startsWith(token) ? h.slice(token.length + 1) : undefined;
+    },
+    authenticate: async (cred) => {
+      seen.push(name);
+      if (cred === 'bad') return { kind: 'failure', error: new Error('unable to authenticate user [x]') };
+      if (cred === 'skip') return { kind: 'not-handled' };
+      return { kind: 'success', principal: { username: `${name}:${cred}`, roles: [], realm: { name, type: name }, authenticationType: 'token' } };
+    },
+  });
+  const denyDelete: Authorizer = {
+    async authorize(principal, action) {
+      if (action.endsWith('/echo') && principal?.username === 'apikey:readonly') {
+        throw Errors.security(`action [${action}] is unauthorized for user [readonly]`, 403);
+      }
+    },
+  };
+  let srv: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    srv = await start(
+      new ContainerModule(({ bind, rebind }) => {
+        bind(ExtensionPoints.Authenticator).toConstantValue(authn('realm', 100, 'Bearer'));
+        bind(ExtensionPoints.Authenticator).toConstantValue(authn('apikey', 30, 'Bearer'));
+        void rebind;
+      }),
+    );
+  });
+  afterAll(() => srv.close());
+
+  it('runs authenticators in order and sets the principal', async () => {
+    seen.length = 0;
+    const r = await fetch(`${srv.url}/i/_echo`, { headers: { Authorization: 'Bearer tok' } });
+    expect((await js(r)).principal).toBe('apikey:tok');
+    expect(seen).toEqual(['apikey']);
+  });
+
+  it('continues on not-handled, stops on failure with 401', async () => {
+    seen.length = 0;
+    const r = await fetch(`${srv.url}/i/_echo`, { headers: { Authorization: 'Bearer skip' } });
+    expect(r.status).toBe(200);
+    expect(seen).toEqual(['apikey', 'realm']);
+    const r2 = await fetch(`${srv.url}/i/_echo`, { headers: { Authorization: 'Bearer bad' } });
+    expect(r2.status).toBe(401);
+    expect((await js(r2)).error.type).toBe('security_exception');
+    expect(r2.headers.get('www-authenticate')).toMatch(/^Basic/);
+  });
+
+  it('uses a rebound authorizer', async () => {
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.load(httpModule, new ContainerModule(({ bind }) => {
+      bind(ExtensionPoints.RestHandler).toConstantValue(echo);
+      bind(ExtensionPoints.Authenticator).toConstantValue(authn('apikey', 30, 'Bearer'));
+    }));
+    (await c.rebind(Tokens.Authorizer)).toConstantValue(denyDelete);
+    const app = new Koa();
+    app.use(c.get(HttpPipeline).middleware());
+    const server = app.listen(0);
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const r = await fetch(`http://127.0.0.1:${port}/i/_echo`, { headers: { Authorization: 'Bearer readonly' } });
+      expect(r.status).toBe(403);
+      expect((await js(r)).error.reason).toBe('action [indices:data/read/echo] is unauthorized for user [readonly]');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('falls through to the next middleware when asked', async () => {
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.load(httpModule, new ContainerModule(({ bind }) => {
+      bind(ExtensionPoints.RestHandler).toConstantValue(main);
+    }));
+    const app = new Koa();
+    app.use(c.get(HttpPipeline).middleware({ fallthrough: true }));
+    app.use((ctx) => {
+      ctx.body = 'other';
+    });
+    const server = app.listen(0);
+    try {
+      const port = (server.address() as AddressInfo).port;
+      expect(await (await fetch(`http://127.0.0.1:${port}/elsewhere`)).text()).toBe('other');
+      expect((await js(await fetch(`http://127.0.0.1:${port}/`))).tagline).toBe('You Know, for Search');
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,270 @@
+import type Koa from 'koa';
+import { inject, injectable, optional } from 'inversify';
+import {
+  EsError,
+  Errors,
+  Tokens,
+  formatByteSize,
+  toEsError,
+  type Authorizer,
+  type HostConfig,
+  type HttpMethod,
+  type Logger,
+  type RestResponse,
+} from '@strata/core-common';
+import { AuthenticatorChain } from './auth.js';
+import { applyFilterPath, parseFilterPath } from './filter-path.js';
+import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import { checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
+import { HttpRestRequest } from './rest-request.js';
+import { RouteRegistry } from './route-registry.js';
+import { prettyJson } from './x-content.js';
+
+/** Query parameters every endpoint accepts. */
+export const GLOBAL_PARAMS: readonly string[] = [
+  'pretty',
+  'human',
+  'error_trace',
+  'filter_path',
+  'format',
+  'source',
+  'source_content_type',
+];
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+
+export interface PipelineOptions {
+  /** call `next()` instead of answering 400 when no route matches (mounting into another Koa app) */
+  fallthrough?: boolean;
+}
+
+function levenshtein(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
+
+/** Elasticsearch's unrecognized-parameter message with "did you mean" suggestions. */
+export function unrecognizedParams(path: string, unknown: string[], candidates: readonly string[]): EsError {
+  const parts = unknown.map((u) => {
+    const scored = candidates
+      .map((c) => ({ c, s: 1 - levenshtein(u, c) / Math.max(u.length, c.length) }))
+      .filter((x) => x.s > 0.5)
+      .sort((x, y) => y.s - x.s || x.c.localeCompare(y.c));
+    if (scored.length === 0) return `[${u}]`;
+    if (scored.length === 1) return `[${u}] -> did you mean [${scored[0].c}]?`;
+    return `[${u}] -> did you mean any of [${scored.map((x) => x.c).join(', ')}]?`;
+  });
+  return Errors.illegalArgument(
+    `request [${path}] contains unrecognized parameter${unknown.length === 1 ? '' : 's'}: ${parts.join(', ')}`,
+  );
+}
+
+class BodyError extends Error {}
+
+/**
+ * The HTTP pipeline: product header, error rendering, route matching, body reading, authentication,
+ * authorisation, parameter checks, handler call and response rendering (pretty, filter_path, HEAD).
+ * Mount it with `app.use(pipeline.middleware())`.
+ */
+@injectable()
+export class HttpPipeline {
+  private readonly maxContentLength: number;
+
+  constructor(
+    @inject(RouteRegistry) private readonly routes: RouteRegistry,
+    @inject(AuthenticatorChain) private readonly authn: AuthenticatorChain,
+    @inject(Tokens.Authorizer) private readonly authz: Authorizer,
+    @inject(Tokens.HostConfig) @optional() config: HostConfig | undefined,
+    @inject(Tokens.Logger) @optional() private readonly logger: Logger | undefined,
+  ) {
+    const raw = config?.settings?.['http.max_content_length'];
+    this.maxContentLength = raw === undefined ? HTTP_MAX_CONTENT_LENGTH.defaultValue : HTTP_MAX_CONTENT_LENGTH.parse(raw);
+  }
+
+  middleware(options: PipelineOptions = {}): Koa.Middleware {
+    return async (ctx, next) => {
+      ctx.set('X-Elastic-Product', 'Elasticsearch');
+      const opaque = ctx.get('X-Opaque-Id');
+      if (opaque) ctx.set('X-Opaque-Id', opaque);
+      let pretty = false;
+      let errorTrace = false;
+      try {
+        pretty = flag(ctx.query['pretty']);
+        errorTrace = flag(ctx.query['error_trace']);
+        const method = ctx.method.toUpperCase();
+        const path = ctx.path;
+        const match = KNOWN_METHODS.has(method) ? this.routes.match(method, path) : this.routes.match('GET', path);
+        if (method === 'OPTIONS') {
+          if (match.kind === 'not-found') {
+            if (options.fallthrough) return await next();
+            throw Errors.noRoute(method, path);
+          }
+          const allowed = this.allowedFor(path);
+          ctx.status = 200;
+          ctx.set('Allow', allowed.join(','));
+          ctx.body = '';
+          return;
+        }
+        if (match.kind === 'not-found') {
+          if (options.fallthrough) return await next();
+          throw Errors.noRoute(method, path);
+        }
+        if (match.kind === 'method-not-allowed' || !KNOWN_METHODS.has(method)) {
+          const allowed = match.kind === 'method-not-allowed' ? match.allowed : this.allowedFor(path);
+          throw Errors.methodNotAllowed(method, path, allowed);
+        }
+        let body = await this.readBody(ctx);
+        if (body.length === 0 && ctx.query['source'] !== undefined) {
+          const ct = ctx.query['source_content_type'];
+          if (typeof ct !== 'string') {
+            throw Errors.illegalArgument('source and source_content_type parameters are required');
+          }
+          checkContentType(ct);
+          body = Buffer.from(String(last(ctx.query['source'])), 'utf8');
+        } else if (body.length > 0) {
+          checkContentType(ctx.get('Content-Type') || undefined);
+        }
+        const jsonType = responseJsonType(ctx.get('Accept') || undefined);
+        const req = new HttpRestRequest({
+          method: method as HttpMethod,
+          path,
+          route: match.route.spec,
+          headers: ctx.headers as Record<string, string | undefined>,
+          pathParams: match.params,
+          query: ctx.query as Record<string, string | string[] | undefined>,
+          body,
+        });
+        req.principal = await this.authn.authenticate(req);
+        await this.authz.authorize(req.principal, match.route.spec.action, req);
+        const allowed = match.route.handler.params ?? [];
+        const unknown = req.paramNames().filter((p) => !allowed.includes(p) && !GLOBAL_PARAMS.includes(p));
+        if (unknown.length > 0) throw unrecognizedParams(path, unknown, allowed);
+        const resp = await match.route.handler.handle(req);
+        this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'] });
+      } catch (err) {
+        this.renderError(ctx, err, pretty, errorTrace);
+      }
+    };
+  }
+
+  private allowedFor(path: string): string[] {
+    const out: string[] = [];
+    for (const m of ['HEAD', 'GET', 'POST', 'PUT', 'DELETE']) {
+      if (this.routes.match(m, path).kind === 'found') out.push(m);
+    }
+    return out;
+  }
+
+  private async readBody(ctx: Koa.Context): Promise<Buffer> {
+    const limit = this.maxContentLength;
+    const declared = Number(ctx.get('Content-Length') || '0');
+    if (declared > limit) {
+      ctx.set('Connection', 'close');
+      throw this.tooLong(declared);
+    }
+    const req = ctx.req;
+    if (declared === 0 && !ctx.get('Transfer-Encoding')) return Buffer.alloc(0);
+    return new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (err?: Error): void => {
+        if (done) return;
+        done = true;
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('aborted', onAborted);
+        if (err) reject(err);
+        else resolve(Buffer.concat(chunks, size));
+      };
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > limit) {
+          ctx.set('Connection', 'close');
+          req.pause();
+          finish(this.tooLong(size));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => finish();
+      const onError = (e: Error): void => finish(new BodyError(e.message));
+      const onAborted = (): void => finish(new BodyError('client aborted the request'));
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('aborted', onAborted);
+    });
+  }
+
+  private tooLong(size: number): EsError {
+    return Errors.contentTooLong(
+      `entity content is too long [${size}] for the configured buffer limit [${this.maxContentLength}] (${formatByteSize(this.maxContentLength)})`,
+    );
+  }
+
+  private render(
+    ctx: Koa.Context,
+    resp: RestResponse,
+    opts: { pretty: boolean; jsonType: string; filterPath: string | string[] | undefined },
+  ): void {
+    ctx.status = resp.status;
+    if (resp.headers) for (const [k, v] of Object.entries(resp.headers)) ctx.set(k, v);
+    if (resp.text !== undefined) {
+      ctx.set('Content-Type', resp.contentType ?? 'text/plain; charset=UTF-8');
+      ctx.body = resp.text;
+      return;
+    }
+    if (resp.body === undefined) {
+      ctx.set('Content-Type', resp.contentType ?? opts.jsonType);
+      ctx.body = '';
+      return;
+    }
+    const filtered = applyFilterPath(resp.body, parseFilterPath(opts.filterPath));
+    ctx.set('Content-Type', resp.contentType ?? opts.jsonType);
+    ctx.body = opts.pretty ? prettyJson(filtered) : JSON.stringify(filtered);
+  }
+
+  private renderError(ctx: Koa.Context, err: unknown, pretty: boolean, errorTrace: boolean): void {
+    if (err instanceof BodyError || (!ctx.writable && ctx.req.destroyed)) {
+      this.logger?.debug({ err: String(err) }, 'request aborted');
+      return;
+    }
+    const es = toEsError(err);
+    if (!(err instanceof EsError)) {
+      this.logger?.error({ err, method: ctx.method, url: ctx.url }, 'unexpected error while handling a request');
+    } else if (es.status >= 500) {
+      this.logger?.warn({ err: { type: es.type, reason: es.reason }, method: ctx.method, url: ctx.url }, 'request failed');
+    }
+    let body: unknown;
+    if (es instanceof PlainHttpError) body = es.plainBody();
+    else {
+      const b = es.toBody();
+      if (errorTrace && err instanceof Error && err.stack) b.error['stack_trace'] = err.stack;
+      body = b;
+    }
+    ctx.status = es.status;
+    for (const [k, v] of Object.entries(es.headers)) ctx.set(k, v);
+    ctx.set('Content-Type', 'application/json');
+    ctx.body = pretty ? prettyJson(body) : JSON.stringify(body);
+  }
+}
+
+function last(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+function flag(v: string | string[] | undefined): boolean {
+  const s = last(v);
+  return s !== undefined && s !== 'false';
+}

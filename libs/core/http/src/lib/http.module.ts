@@ -1,0 +1,18 @@
+import { ContainerModule } from 'inversify';
+import { ExtensionPoints, Tokens } from '@strata/core-common';
+import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
+import { HttpPipeline } from './http-pipeline.js';
+import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import { RouteRegistry } from './route-registry.js';
+
+/**
+ * core-http bindings: route registry, authenticator chain, default allow-all authorizer (rebind
+ * Tokens.Authorizer to replace it), the pipeline, and the `http.max_content_length` node setting.
+ */
+export const httpModule = new ContainerModule(({ bind }) => {
+  bind(RouteRegistry).toSelf().inSingletonScope();
+  bind(AuthenticatorChain).toSelf().inSingletonScope();
+  bind(Tokens.Authorizer).to(AllowAllAuthorizer).inSingletonScope();
+  bind(HttpPipeline).toSelf().inSingletonScope();
+  bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_CONTENT_LENGTH);
+});

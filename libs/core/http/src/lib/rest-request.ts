@@ -1,0 +1,170 @@
+import {
+  EsError,
+  Errors,
+  parseTimeValue,
+  type HttpMethod,
+  type Principal,
+  type RestRequest,
+  type RouteSpec,
+} from '@strata/core-common';
+import { findJsonSyntaxError } from './json-syntax.js';
+import { lineCol } from './x-content.js';
+
+export interface RestRequestInit {
+  method: HttpMethod;
+  path: string;
+  route: RouteSpec;
+  headers: Record<string, string | undefined>;
+  pathParams: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  body: Buffer | undefined;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Parses JSON and maps syntax errors to Elasticsearch's x_content_parse_exception with [line:col]. */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    const { offset, message } = findJsonSyntaxError(text);
+    const [line, col] = lineCol(text, offset);
+    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])\"...\"; line: ${line}, column: ${col}]`);
+    throw Errors.xContentParse(message, line, col, cause);
+  }
+}
+
+/** The RestRequest contract (core-common rest.ts) over a Koa request. */
+export class HttpRestRequest implements RestRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly route: RouteSpec;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly context = new Map<string | symbol, unknown>();
+  principal?: Principal;
+
+  private readonly pathParams: Record<string, string>;
+  private readonly query: Record<string, string | string[] | undefined>;
+  private readonly body: Buffer;
+  private text?: string;
+  private json?: { value: unknown };
+
+  constructor(init: RestRequestInit) {
+    this.method = init.method;
+    this.path = init.path;
+    this.route = init.route;
+    this.headers = init.headers;
+    this.pathParams = init.pathParams;
+    this.query = init.query;
+    this.body = init.body ?? EMPTY;
+  }
+
+  pathParam(name: string): string {
+    const v = this.pathParams[name];
+    if (v === undefined) throw Errors.illegalArgument(`missing path parameter [${name}]`);
+    return v;
+  }
+
+  optionalPathParam(name: string): string | undefined {
+    return this.pathParams[name];
+  }
+
+  param(name: string): string | undefined {
+    const v = this.query[name];
+    if (Array.isArray(v)) return v[v.length - 1];
+    return v;
+  }
+
+  hasParam(name: string): boolean {
+    return this.query[name] !== undefined;
+  }
+
+  /** names of all query parameters present */
+  paramNames(): string[] {
+    return Object.keys(this.query).filter((k) => this.query[k] !== undefined);
+  }
+
+  boolParam(name: string, defaultValue: boolean): boolean {
+    const v = this.param(name);
+    if (v === undefined) return defaultValue;
+    if (v === '' || v === 'true') return true;
+    if (v === 'false') return false;
+    throw Errors.illegalArgument(
+      `Failed to parse value [${v}] as only [true] or [false] are allowed.`,
+    );
+  }
+
+  intParam(name: string, defaultValue?: number): number | undefined {
+    const v = this.param(name);
+    if (v === undefined || v === '') return defaultValue;
+    if (!/^[+-]?\d+$/.test(v.trim())) {
+      throw Errors.illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
+    }
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) || n > 2147483647 || n < -2147483648) {
+      throw Errors.illegalArgument(`Failed to parse int parameter [${name}] with value [${v}]`);
+    }
+    return n;
+  }
+
+  timeParam(name: string, defaultValue?: string): number | undefined {
+    const v = this.param(name);
+    if (v === undefined || v === '') return defaultValue === undefined ? undefined : parseTimeValue(defaultValue, name);
+    return parseTimeValue(v, name);
+  }
+
+  listParam(name: string, defaultValue?: string[]): string[] | undefined {
+    const v = this.param(name);
+    if (v === undefined) return defaultValue;
+    return v.split(',').filter((s) => s.length > 0);
+  }
+
+  hasBody(): boolean {
+    return this.body.length > 0;
+  }
+
+  rawBody(): string {
+    if (this.text === undefined) this.text = this.body.toString('utf8');
+    return this.text;
+  }
+
+  /** the body bytes as received */
+  rawBytes(): Buffer {
+    return this.body;
+  }
+
+  jsonBody(): unknown {
+    if (!this.hasBody()) return undefined;
+    if (!this.json) {
+      const text = this.rawBody();
+      if (text.trim().length === 0) this.json = { value: undefined };
+      else this.json = { value: parseJsonText(text) };
+    }
+    return this.json.value;
+  }
+
+  objectBody(required = false): Record<string, unknown> | undefined {
+    const v = this.jsonBody();
+    if (v === undefined) {
+      if (required) throw new EsError('parse_exception', 400, 'request body is required');
+      return undefined;
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      throw Errors.xContentParse(
+        `Unexpected token [${Array.isArray(v) ? 'START_ARRAY' : v === null ? 'VALUE_NULL' : typeof v === 'string' ? 'VALUE_STRING' : typeof v === 'number' ? 'VALUE_NUMBER' : 'VALUE_BOOLEAN'}], expected [START_OBJECT]`,
+      );
+    }
+    return v as Record<string, unknown>;
+  }
+
+  ndjsonLines(): string[] {
+    const text = this.rawBody();
+    const out: string[] = [];
+    for (const raw of text.split('\n')) {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (line.trim().length > 0) out.push(line);
+    }
+    return out;
+  }
+}
