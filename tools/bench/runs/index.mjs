@@ -1,0 +1,6 @@
+// The table of named run groups, in execution order. Each group: { name, createTruth?(gen), runs: [...] }.
+import cache from './cache.mjs';
+import paging from './paging.mjs';
+import queries from './queries.mjs';
+
+export const GROUPS = [queries, paging, cache];
