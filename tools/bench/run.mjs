@@ -17,7 +17,8 @@ import { GROUPS } from './runs/index.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const USAGE = `usage: node tools/bench/run.mjs [options]
-  --docs N            documents to load (default 1000000; --docs 20000 is the developer smoke run)
+  --docs N            documents to load (default 1000000)
+  --smoke             developer smoke run: --docs 20000 --warmup 2 --runs 10 (unless given explicitly)
   --bulk N            documents per _bulk request (default 5000)
   --clients K         concurrent bulk clients (default 2)
   --shards N          index.number_of_shards (default 1)
@@ -39,8 +40,14 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
 const opts = parseArgs(process.argv.slice(2), {
   docs: 1_000_000, bulk: 5000, clients: 2, shards: 1, seed: 42, days: 7, port: 0, target: '', pid: 0,
   keep: false, skipLoad: false, warmup: 5, runs: 30, maxRunSeconds: 20, minRuns: 5, only: '', index: 'logs',
-  cpuProf: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
+  cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
 }, USAGE);
+if (opts.smoke) {
+  const given = (f) => process.argv.some((a) => a === f || a.startsWith(f + '='));
+  if (!given('--docs')) opts.docs = 20000;
+  if (!given('--warmup')) opts.warmup = 2;
+  if (!given('--runs')) opts.runs = 10;
+}
 opts.warmup = Math.max(1, opts.warmup);
 opts.minRuns = Math.min(opts.minRuns, opts.runs);
 
