@@ -1,0 +1,336 @@
+/**
+ * Merges segments into one, dropping deleted docs. Written as a generator that yields between
+ * slices of work so the shard can run it on the main thread without blocking indexing for long.
+ */
+import type { InvertedFieldData, SegmentData } from './segment.js';
+import { isLiveBit } from './live-docs.js';
+import { freezePoints } from './segment-builder.js';
+
+export interface MergeInput {
+  data: SegmentData;
+  liveDocs: Uint32Array | null;
+}
+
+export interface MergeResult {
+  data: SegmentData;
+  /** per input: old doc → new doc, or -1 when dropped */
+  docMaps: Int32Array[];
+}
+
+/** runs a merge generator to completion synchronously (tests, small merges) */
+export function mergeSync(name: string, inputs: MergeInput[]): MergeResult {
+  const it = mergeSegments(name, inputs);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<void, MergeResult, void> {
+  const docMaps: Int32Array[] = [];
+  let maxDoc = 0;
+  for (const inp of inputs) {
+    const m = new Int32Array(inp.data.maxDoc);
+    for (let d = 0; d < inp.data.maxDoc; d++) m[d] = isLiveBit(inp.liveDocs, d) ? maxDoc++ : -1;
+    docMaps.push(m);
+  }
+  yield;
+  // ---- stored fields
+  const ids = new Array<string>(maxDoc);
+  let anyRouting = false;
+  for (const inp of inputs) if (inp.data.routing) anyRouting = true;
+  const routing: Array<string | null> | null = anyRouting ? new Array<string | null>(maxDoc).fill(null) : null;
+  const seqNos = new Float64Array(maxDoc);
+  const primaryTerms = new Float64Array(maxDoc);
+  const versions = new Float64Array(maxDoc);
+  let srcTotal = 0;
+  for (let s = 0; s < inputs.length; s++) {
+    const d = inputs[s].data;
+    const m = docMaps[s];
+    for (let i = 0; i < d.maxDoc; i++) if (m[i] >= 0) srcTotal += d.sourceStarts[i + 1] - d.sourceStarts[i];
+  }
+  const sourceBytes = new Uint8Array(srcTotal);
+  const sourceStarts = new Uint32Array(maxDoc + 1);
+  let sourceMissing: Uint8Array | null = null;
+  let off = 0;
+  let maxSeqNo = -1;
+  for (let s = 0; s < inputs.length; s++) {
+    const d = inputs[s].data;
+    const m = docMaps[s];
+    for (let i = 0; i < d.maxDoc; i++) {
+      const nd = m[i];
+      if (nd < 0) continue;
+      ids[nd] = d.ids[i];
+      if (routing && d.routing) routing[nd] = d.routing[i];
+      seqNos[nd] = d.seqNos[i];
+      if (d.seqNos[i] > maxSeqNo) maxSeqNo = d.seqNos[i];
+      primaryTerms[nd] = d.primaryTerms[i];
+      versions[nd] = d.versions[i];
+      sourceStarts[nd] = off;
+      if (d.sourceMissing && d.sourceMissing[i]) {
+        if (!sourceMissing) sourceMissing = new Uint8Array(maxDoc);
+        sourceMissing[nd] = 1;
+      } else {
+        const a = d.sourceStarts[i];
+        const b = d.sourceStarts[i + 1];
+        sourceBytes.set(d.sourceBytes.subarray(a, b), off);
+        off += b - a;
+      }
+    }
+    yield;
+  }
+  sourceStarts[maxDoc] = off;
+
+  // ---- inverted fields
+  const fieldNames = new Set<string>();
+  for (const inp of inputs) for (const f of inp.data.inverted.keys()) fieldNames.add(f);
+  const inverted = new Map<string, InvertedFieldData>();
+  let size = sourceBytes.byteLength + sourceStarts.byteLength + maxDoc * 40;
+  for (const field of fieldNames) {
+    const f = yield* mergeInverted(field, inputs, docMaps, maxDoc);
+    size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.norms?.byteLength ?? 0);
+    inverted.set(field, f);
+    yield;
+  }
+  // ---- numeric doc values
+  const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
+  const numNames = new Set<string>();
+  for (const inp of inputs) for (const f of inp.data.numeric.keys()) numNames.add(f);
+  for (const field of numNames) {
+    const offsets = new Uint32Array(maxDoc + 1);
+    let total = 0;
+    for (let s = 0; s < inputs.length; s++) {
+      const dv = inputs[s].data.numeric.get(field);
+      if (!dv) continue;
+      const m = docMaps[s];
+      for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
+        const c = dv.offsets[i + 1] - dv.offsets[i];
+        offsets[m[i] + 1] = c;
+        total += c;
+      }
+    }
+    for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+    const values = new Float64Array(total);
+    for (let s = 0; s < inputs.length; s++) {
+      const dv = inputs[s].data.numeric.get(field);
+      if (!dv) continue;
+      const m = docMaps[s];
+      for (let i = 0; i < m.length; i++) if (m[i] >= 0) values.set(dv.values.subarray(dv.offsets[i], dv.offsets[i + 1]), offsets[m[i]]);
+    }
+    size += values.byteLength + offsets.byteLength;
+    numeric.set(field, { offsets, values });
+    yield;
+  }
+  // ---- points
+  const points = new Map<string, { values: Float64Array; docs: Uint32Array }>();
+  const pointNames = new Set<string>();
+  for (const inp of inputs) for (const f of inp.data.points.keys()) pointNames.add(f);
+  for (const field of pointNames) {
+    const docs: number[] = [];
+    const vals: number[] = [];
+    for (let s = 0; s < inputs.length; s++) {
+      const p = inputs[s].data.points.get(field);
+      if (!p) continue;
+      const m = docMaps[s];
+      for (let i = 0; i < p.docs.length; i++) {
+        const nd = m[p.docs[i]];
+        if (nd >= 0) {
+          docs.push(nd);
+          vals.push(p.values[i]);
+        }
+      }
+    }
+    const p = freezePoints(docs, vals);
+    size += p.values.byteLength + p.docs.byteLength;
+    points.set(field, p);
+    yield;
+  }
+  // ---- sorted set doc values
+  const sortedSet = new Map<string, { offsets: Uint32Array; ords: Uint32Array; terms: string[] }>();
+  const ssNames = new Set<string>();
+  for (const inp of inputs) for (const f of inp.data.sortedSet.keys()) ssNames.add(f);
+  for (const field of ssNames) {
+    const srcs = inputs.map((i) => i.data.sortedSet.get(field));
+    const { terms, maps } = mergeTermLists(srcs.map((s) => s?.terms ?? []));
+    const offsets = new Uint32Array(maxDoc + 1);
+    let total = 0;
+    for (let s = 0; s < inputs.length; s++) {
+      const dv = srcs[s];
+      if (!dv) continue;
+      const m = docMaps[s];
+      for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
+        const c = dv.offsets[i + 1] - dv.offsets[i];
+        offsets[m[i] + 1] = c;
+        total += c;
+      }
+    }
+    for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+    const ords = new Uint32Array(total);
+    for (let s = 0; s < inputs.length; s++) {
+      const dv = srcs[s];
+      if (!dv) continue;
+      const m = docMaps[s];
+      const om = maps[s];
+      for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
+        let o = offsets[m[i]];
+        for (let k = dv.offsets[i]; k < dv.offsets[i + 1]; k++) ords[o++] = om[dv.ords[k]];
+      }
+    }
+    size += ords.byteLength + offsets.byteLength;
+    sortedSet.set(field, { offsets, ords, terms });
+    yield;
+  }
+  return {
+    data: {
+      name,
+      maxDoc,
+      inverted,
+      numeric,
+      points,
+      sortedSet,
+      ids,
+      routing,
+      sourceBytes,
+      sourceStarts,
+      sourceMissing,
+      seqNos,
+      primaryTerms,
+      versions,
+      maxSeqNo,
+      sizeInBytes: size,
+    },
+    docMaps,
+  };
+}
+
+/** merges sorted term lists; returns the union and per-list old ord → new ord maps */
+function mergeTermLists(lists: readonly (readonly string[])[]): { terms: string[]; maps: Uint32Array[] } {
+  const all = new Set<string>();
+  for (const l of lists) for (const t of l) all.add(t);
+  const terms = [...all].sort();
+  const maps = lists.map((l) => {
+    const m = new Uint32Array(l.length);
+    let j = 0;
+    for (let i = 0; i < l.length; i++) {
+      while (terms[j] !== l[i]) j++;
+      m[i] = j;
+    }
+    return m;
+  });
+  return { terms, maps };
+}
+
+function* mergeInverted(
+  field: string,
+  inputs: MergeInput[],
+  docMaps: Int32Array[],
+  maxDoc: number,
+): Generator<void, InvertedFieldData, void> {
+  const srcs = inputs.map((i) => i.data.inverted.get(field));
+  let withFreqs = false;
+  let withPos = false;
+  let withNorms = false;
+  for (const s of srcs) {
+    if (!s) continue;
+    if (s.freqs) withFreqs = true;
+    if (s.positions) withPos = true;
+    if (s.norms) withNorms = true;
+  }
+  const { terms, maps } = mergeTermLists(srcs.map((s) => s?.terms ?? []));
+  // upper bounds for array sizes
+  let cap = 0;
+  let capPos = 0;
+  for (const s of srcs) {
+    if (!s) continue;
+    cap += s.docs.length;
+    if (s.positions) capPos += s.positions.length;
+  }
+  // reverse map: new ord → (for each source) old ord
+  const rev: Int32Array[] = srcs.map(() => new Int32Array(terms.length).fill(-1));
+  for (let s = 0; s < srcs.length; s++) {
+    const m = maps[s];
+    for (let o = 0; o < m.length; o++) rev[s][m[o]] = o;
+  }
+  let docs = new Uint32Array(cap);
+  let freqs = withFreqs ? new Uint32Array(cap) : null;
+  let posStarts = withPos ? new Uint32Array(cap + 1) : null;
+  let positions = withPos ? new Uint32Array(capPos) : null;
+  const postingStarts = new Uint32Array(terms.length + 1);
+  let p = 0;
+  let pp = 0;
+  let sumTotalTermFreq = 0;
+  const hasDoc = new Uint8Array(maxDoc);
+  let docCount = 0;
+  let outTerms: string[] = terms;
+  const finalTerms: string[] = [];
+  let work = 0;
+  for (let o = 0; o < terms.length; o++) {
+    const startP = p;
+    for (let s = 0; s < srcs.length; s++) {
+      const src = srcs[s];
+      const oo = rev[s][o];
+      if (!src || oo < 0) continue;
+      const m = docMaps[s];
+      for (let k = src.postingStarts[oo]; k < src.postingStarts[oo + 1]; k++) {
+        const nd = m[src.docs[k]];
+        if (nd < 0) continue;
+        docs[p] = nd;
+        if (!hasDoc[nd]) {
+          hasDoc[nd] = 1;
+          docCount++;
+        }
+        const fr = src.freqs ? src.freqs[k] : 1;
+        if (freqs) freqs[p] = fr;
+        sumTotalTermFreq += fr;
+        if (posStarts && positions) {
+          posStarts[p] = pp;
+          if (src.posStarts && src.positions) {
+            const a = src.posStarts[k];
+            const b = src.posStarts[k + 1];
+            positions.set(src.positions.subarray(a, b), pp);
+            pp += b - a;
+          }
+        }
+        p++;
+        work++;
+      }
+    }
+    if (p > startP) {
+      postingStarts[finalTerms.length] = startP;
+      finalTerms.push(terms[o]);
+    }
+    if (work > 200_000) {
+      work = 0;
+      yield;
+    }
+  }
+  outTerms = finalTerms;
+  postingStarts[outTerms.length] = p;
+  if (posStarts) posStarts[p] = pp;
+  docs = docs.slice(0, p);
+  if (freqs) freqs = freqs.slice(0, p);
+  if (posStarts) posStarts = posStarts.slice(0, p + 1);
+  if (positions) positions = positions.slice(0, pp);
+  let norms: Uint8Array | null = null;
+  if (withNorms) {
+    norms = new Uint8Array(maxDoc);
+    for (let s = 0; s < srcs.length; s++) {
+      const n = srcs[s]?.norms;
+      if (!n) continue;
+      const m = docMaps[s];
+      for (let i = 0; i < m.length; i++) if (m[i] >= 0) norms[m[i]] = n[i];
+    }
+  }
+  return {
+    terms: outTerms,
+    postingStarts: postingStarts.slice(0, outTerms.length + 1),
+    docs,
+    freqs,
+    posStarts,
+    positions,
+    norms,
+    docCount,
+    sumTotalTermFreq,
+    sumDocFreq: p,
+  };
+}

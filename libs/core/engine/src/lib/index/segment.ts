@@ -1,0 +1,224 @@
+/**
+ * One immutable in-memory segment (plain typed arrays) and its LeafReader view.
+ * A SegmentReader pairs the immutable data with a live-docs snapshot (copy-on-write by the shard).
+ */
+import type {
+  FieldStats,
+  LeafReader,
+  NumericDocValues,
+  PointIndex,
+  Postings,
+  SortedSetDocValues,
+  TermsDict,
+} from './leaf-reader.js';
+import { countLive, isLiveBit } from './live-docs.js';
+
+export interface InvertedFieldData {
+  /** sorted ascending by UTF-16 code units */
+  terms: string[];
+  /** start of each term's postings in docs (length terms.length + 1) */
+  postingStarts: Uint32Array;
+  docs: Uint32Array;
+  /** null when index options are `docs` */
+  freqs: Uint32Array | null;
+  /** start of each posting entry's positions (length docs.length + 1); null without positions */
+  posStarts: Uint32Array | null;
+  positions: Uint32Array | null;
+  /** one byte per doc, null when norms are not recorded */
+  norms: Uint8Array | null;
+  docCount: number;
+  sumTotalTermFreq: number;
+  sumDocFreq: number;
+}
+
+export interface SegmentData {
+  name: string;
+  maxDoc: number;
+  inverted: Map<string, InvertedFieldData>;
+  numeric: Map<string, NumericDocValues>;
+  points: Map<string, PointIndex>;
+  sortedSet: Map<string, SortedSetDocValues>;
+  ids: string[];
+  /** routing per doc or null when no doc has a routing */
+  routing: Array<string | null> | null;
+  sourceBytes: Uint8Array;
+  /** length maxDoc + 1 */
+  sourceStarts: Uint32Array;
+  /** 1 = _source absent (disabled); null when every doc has one */
+  sourceMissing: Uint8Array | null;
+  seqNos: Float64Array;
+  primaryTerms: Float64Array;
+  versions: Float64Array;
+  /** highest seq no in this segment (-1 when empty) */
+  maxSeqNo: number;
+  /** approximate bytes in memory / on disk */
+  sizeInBytes: number;
+}
+
+export function binarySearchTerms(terms: readonly string[], target: string): number {
+  let lo = 0;
+  let hi = terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const t = terms[mid];
+    if (t < target) lo = mid + 1;
+    else if (t > target) hi = mid - 1;
+    else return mid;
+  }
+  return -(lo + 1);
+}
+
+class SegmentPostings implements Postings {
+  readonly docFreq: number;
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
+  private ttf = -1;
+  constructor(
+    private readonly f: InvertedFieldData,
+    private readonly start: number,
+    end: number,
+  ) {
+    this.docFreq = end - start;
+    this.docs = f.docs.subarray(start, end);
+    this.freqs = f.freqs ? f.freqs.subarray(start, end) : null;
+  }
+  positions(i: number): Uint32Array | null {
+    const ps = this.f.posStarts;
+    if (!ps || !this.f.positions) return null;
+    const e = this.start + i;
+    return this.f.positions.subarray(ps[e], ps[e + 1]);
+  }
+  get totalTermFreq(): number {
+    if (this.ttf < 0) {
+      if (!this.freqs) this.ttf = this.docFreq;
+      else {
+        let s = 0;
+        for (let i = 0; i < this.freqs.length; i++) s += this.freqs[i];
+        this.ttf = s;
+      }
+    }
+    return this.ttf;
+  }
+}
+
+class SegmentTermsDict implements TermsDict {
+  constructor(private readonly f: InvertedFieldData) {}
+  get size(): number {
+    return this.f.terms.length;
+  }
+  term(ord: number): string {
+    return this.f.terms[ord];
+  }
+  ord(term: string): number {
+    const i = binarySearchTerms(this.f.terms, term);
+    return i >= 0 ? i : -1;
+  }
+  seekCeil(target: string): number {
+    const i = binarySearchTerms(this.f.terms, target);
+    return i >= 0 ? i : -(i + 1);
+  }
+  postings(ord: number): Postings {
+    return new SegmentPostings(this.f, this.f.postingStarts[ord], this.f.postingStarts[ord + 1]);
+  }
+  docFreq(ord: number): number {
+    return this.f.postingStarts[ord + 1] - this.f.postingStarts[ord];
+  }
+}
+
+const textDecoder = new TextDecoder();
+
+export class SegmentReader implements LeafReader {
+  readonly segmentName: string;
+  readonly maxDoc: number;
+  readonly numDocs: number;
+  private readonly dicts = new Map<string, SegmentTermsDict>();
+
+  constructor(
+    readonly data: SegmentData,
+    readonly liveDocs: Uint32Array | null,
+    readonly delGen: number,
+    numDocs?: number,
+  ) {
+    this.segmentName = data.name;
+    this.maxDoc = data.maxDoc;
+    this.numDocs = numDocs ?? countLive(liveDocs, data.maxDoc);
+  }
+
+  isLive(doc: number): boolean {
+    return isLiveBit(this.liveDocs, doc);
+  }
+  fieldNames(): string[] {
+    return [...this.data.inverted.keys()];
+  }
+  terms(field: string): TermsDict | null {
+    let d = this.dicts.get(field);
+    if (!d) {
+      const f = this.data.inverted.get(field);
+      if (!f) return null;
+      d = new SegmentTermsDict(f);
+      this.dicts.set(field, d);
+    }
+    return d;
+  }
+  postings(field: string, term: string): Postings | null {
+    const t = this.terms(field);
+    if (!t) return null;
+    const o = t.ord(term);
+    return o < 0 ? null : t.postings(o);
+  }
+  fieldStats(field: string): FieldStats | null {
+    const f = this.data.inverted.get(field);
+    if (!f) return null;
+    return { docCount: f.docCount, sumTotalTermFreq: f.sumTotalTermFreq, sumDocFreq: f.sumDocFreq };
+  }
+  norms(field: string): Uint8Array | null {
+    return this.data.inverted.get(field)?.norms ?? null;
+  }
+  numericDocValues(field: string): NumericDocValues | null {
+    return this.data.numeric.get(field) ?? null;
+  }
+  sortedSetDocValues(field: string): SortedSetDocValues | null {
+    return this.data.sortedSet.get(field) ?? null;
+  }
+  pointIndex(field: string): PointIndex | null {
+    return this.data.points.get(field) ?? null;
+  }
+  id(doc: number): string {
+    return this.data.ids[doc];
+  }
+  routing(doc: number): string | undefined {
+    const r = this.data.routing?.[doc];
+    return r === null || r === undefined ? undefined : r;
+  }
+  source(doc: number): Uint8Array | null {
+    if (this.data.sourceMissing && this.data.sourceMissing[doc]) return null;
+    return this.data.sourceBytes.subarray(this.data.sourceStarts[doc], this.data.sourceStarts[doc + 1]);
+  }
+  /** convenience: _source as a string */
+  sourceString(doc: number): string | null {
+    const b = this.source(doc);
+    return b ? textDecoder.decode(b) : null;
+  }
+  seqNo(doc: number): number {
+    return this.data.seqNos[doc];
+  }
+  primaryTerm(doc: number): number {
+    return this.data.primaryTerms[doc];
+  }
+  version(doc: number): number {
+    return this.data.versions[doc];
+  }
+
+  /** the doc with this _id in this segment (the live one if any, else the last), or -1 */
+  lookupId(id: string, liveOnly = true): number {
+    const f = this.data.inverted.get('_id');
+    if (!f) return -1;
+    const o = binarySearchTerms(f.terms, id);
+    if (o < 0) return -1;
+    for (let p = f.postingStarts[o + 1] - 1; p >= f.postingStarts[o]; p--) {
+      const d = f.docs[p];
+      if (!liveOnly || isLiveBit(this.liveDocs, d)) return d;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Document routing exactly as Elasticsearch's OperationRouting: Murmur3 (x86, 32-bit, seed 0) over the
+ * UTF-16 code units of the routing value (or _id) as little-endian bytes, then
+ * floorMod(hash, routingNumShards) / routingFactor.
+ */
+import type { IndexMetadata } from '../cluster/metadata.js';
+
+function mix(k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  return Math.imul(k, 0x1b873593);
+}
+
+/** Murmur3HashFunction.hash(String): murmurhash3_x86_32 of the string's UTF-16LE bytes, seed 0. Signed int32. */
+export function murmur3HashString(s: string): number {
+  const n = s.length; // code units; 2 bytes each → every 2 chars make one 4-byte block
+  let h = 0;
+  const blocks = n >>> 1;
+  for (let i = 0; i < blocks; i++) {
+    const k = s.charCodeAt(2 * i) | (s.charCodeAt(2 * i + 1) << 16);
+    h ^= mix(k);
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  if (n & 1) {
+    // tail of 2 bytes
+    const k = s.charCodeAt(n - 1) & 0xffff;
+    h ^= mix(k);
+  }
+  h ^= n * 2;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h | 0;
+}
+
+/** IndexMetadata.calculateNumRoutingShards for indices created on/after 7.0. */
+export function defaultNumRoutingShards(numShards: number): number {
+  if (numShards <= 0) return 1;
+  const log2NumShards = 32 - Math.clz32(numShards - 1);
+  const numSplits = 10 - log2NumShards;
+  if (numSplits < 0) return numShards;
+  return Math.max(1, numShards * 2 ** numSplits);
+}
+
+export function floorMod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
+
+export function routingNumShards(meta: Pick<IndexMetadata, 'numberOfShards' | 'settings'>): number {
+  const explicit = meta.settings?.['index.number_of_routing_shards'];
+  if (explicit !== undefined && explicit !== null && Number.isInteger(Number(explicit))) return Number(explicit);
+  return defaultNumRoutingShards(meta.numberOfShards);
+}
+
+/** Shard id for a routing value (the `_routing`, or else the `_id`). */
+export function shardIdFor(routing: string, numberOfShards: number, numRoutingShards = defaultNumRoutingShards(numberOfShards)): number {
+  if (numberOfShards === 1) return 0;
+  const factor = numRoutingShards / numberOfShards;
+  const hash = murmur3HashString(routing);
+  return Math.floor(floorMod(hash, numRoutingShards) / factor);
+}
+
+export function shardIdForDoc(meta: Pick<IndexMetadata, 'numberOfShards' | 'settings'>, id: string, routing?: string): number {
+  return shardIdFor(routing ?? id, meta.numberOfShards, routingNumShards(meta));
+}

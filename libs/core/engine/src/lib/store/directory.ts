@@ -1,0 +1,65 @@
+/** File helpers for a shard directory: atomic writes, fsync, listing. Synchronous on purpose (small, ordered I/O). */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export function ensureDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+}
+
+export function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    /* some platforms cannot fsync a directory */
+  }
+}
+
+/** write temp + fsync + rename + fsync dir */
+export function writeFileAtomic(file: string, data: Uint8Array | string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  fsyncDir(path.dirname(file));
+}
+
+export function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true, recursive: true });
+  } catch {
+    /* ignore */
+  }
+}
+
+export function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function dirSize(dir: string): number {
+  let total = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirSize(p) : fileSize(p);
+  }
+  return total;
+}

@@ -1,0 +1,229 @@
+/**
+ * Binary segment files: "STRSEG01" magic, u32 header length, JSON header (block table), 8-byte aligned
+ * typed-array blocks, then a u32 CRC32 of everything before it. Files are written once, never modified.
+ */
+import * as fs from 'node:fs';
+import type { InvertedFieldData, SegmentData } from '../index/segment.js';
+import { crc32 } from './crc32.js';
+import { writeFileAtomic } from './directory.js';
+
+const MAGIC = 'STRSEG01';
+type Kind = 'u8' | 'u32' | 'f64' | 'json';
+interface Block {
+  k: string;
+  t: Kind;
+  o: number;
+  n: number;
+}
+
+export class CorruptIndexException extends Error {
+  constructor(msg: string) {
+    super(msg);
+    this.name = 'CorruptIndexException';
+  }
+}
+
+export function encodeSegment(seg: SegmentData): Uint8Array {
+  const blocks: Block[] = [];
+  const parts: Uint8Array[] = [];
+  let off = 0;
+  const add = (k: string, v: Uint8Array | Uint32Array | Float64Array | unknown, t: Kind): void => {
+    let bytes: Uint8Array;
+    if (t === 'json') bytes = Buffer.from(JSON.stringify(v), 'utf8');
+    else {
+      const a = v as Uint8Array | Uint32Array | Float64Array;
+      bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    }
+    const pad = (8 - (off % 8)) % 8;
+    if (pad) {
+      parts.push(new Uint8Array(pad));
+      off += pad;
+    }
+    blocks.push({ k, t, o: off, n: bytes.byteLength });
+    parts.push(bytes);
+    off += bytes.byteLength;
+  };
+  add('ids', seg.ids, 'json');
+  if (seg.routing) add('routing', seg.routing, 'json');
+  add('src', seg.sourceBytes, 'u8');
+  add('srcStarts', seg.sourceStarts, 'u32');
+  if (seg.sourceMissing) add('srcMissing', seg.sourceMissing, 'u8');
+  add('seq', seg.seqNos, 'f64');
+  add('term', seg.primaryTerms, 'f64');
+  add('ver', seg.versions, 'f64');
+  const inv: Record<string, unknown> = {};
+  let i = 0;
+  for (const [field, f] of seg.inverted) {
+    const p = `i${i++}.`;
+    inv[field] = { p, docCount: f.docCount, sttf: f.sumTotalTermFreq, sdf: f.sumDocFreq };
+    add(p + 'terms', f.terms, 'json');
+    add(p + 'ps', f.postingStarts, 'u32');
+    add(p + 'docs', f.docs, 'u32');
+    if (f.freqs) add(p + 'freqs', f.freqs, 'u32');
+    if (f.posStarts) add(p + 'posStarts', f.posStarts, 'u32');
+    if (f.positions) add(p + 'pos', f.positions, 'u32');
+    if (f.norms) add(p + 'norms', f.norms, 'u8');
+  }
+  const num: Record<string, string> = {};
+  for (const [field, dv] of seg.numeric) {
+    const p = `n${i++}.`;
+    num[field] = p;
+    add(p + 'off', dv.offsets, 'u32');
+    add(p + 'val', dv.values, 'f64');
+  }
+  const pts: Record<string, string> = {};
+  for (const [field, pi] of seg.points) {
+    const p = `p${i++}.`;
+    pts[field] = p;
+    add(p + 'val', pi.values, 'f64');
+    add(p + 'docs', pi.docs, 'u32');
+  }
+  const ss: Record<string, string> = {};
+  for (const [field, dv] of seg.sortedSet) {
+    const p = `s${i++}.`;
+    ss[field] = p;
+    add(p + 'off', dv.offsets, 'u32');
+    add(p + 'ords', dv.ords, 'u32');
+    add(p + 'terms', dv.terms, 'json');
+  }
+  const header = Buffer.from(
+    JSON.stringify({ name: seg.name, maxDoc: seg.maxDoc, maxSeqNo: seg.maxSeqNo, blocks, inv, num, pts, ss }),
+    'utf8',
+  );
+  let headLen = 8 + 4 + header.length;
+  const headPad = (8 - (headLen % 8)) % 8;
+  headLen += headPad;
+  const total = headLen + off + 4;
+  const out = new Uint8Array(total);
+  out.set(Buffer.from(MAGIC, 'latin1'), 0);
+  new DataView(out.buffer).setUint32(8, header.length, true);
+  out.set(header, 12);
+  let w = headLen;
+  for (const p of parts) {
+    out.set(p, w);
+    w += p.byteLength;
+  }
+  new DataView(out.buffer).setUint32(total - 4, crc32(out.subarray(0, total - 4)), true);
+  return out;
+}
+
+export function decodeSegment(buf: Uint8Array): SegmentData {
+  if (buf.length < 16 || Buffer.from(buf.subarray(0, 8)).toString('latin1') !== MAGIC) {
+    throw new CorruptIndexException('not a segment file (bad magic)');
+  }
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const stored = dv.getUint32(buf.length - 4, true);
+  if (crc32(buf.subarray(0, buf.length - 4)) !== stored) throw new CorruptIndexException('segment checksum mismatch');
+  const hlen = dv.getUint32(8, true);
+  const header = JSON.parse(Buffer.from(buf.subarray(12, 12 + hlen)).toString('utf8')) as {
+    name: string;
+    maxDoc: number;
+    maxSeqNo: number;
+    blocks: Block[];
+    inv: Record<string, { p: string; docCount: number; sttf: number; sdf: number }>;
+    num: Record<string, string>;
+    pts: Record<string, string>;
+    ss: Record<string, string>;
+  };
+  let headLen = 12 + hlen;
+  headLen += (8 - (headLen % 8)) % 8;
+  const table = new Map<string, Block>();
+  for (const b of header.blocks) table.set(b.k, b);
+  const raw = (k: string): Uint8Array | null => {
+    const b = table.get(k);
+    if (!b) return null;
+    return buf.subarray(headLen + b.o, headLen + b.o + b.n);
+  };
+  const u8 = (k: string): Uint8Array | null => {
+    const r = raw(k);
+    return r ? new Uint8Array(r) : null;
+  };
+  const u32 = (k: string): Uint32Array | null => {
+    const r = raw(k);
+    if (!r) return null;
+    const c = new Uint8Array(r); // copy → aligned
+    return new Uint32Array(c.buffer, 0, c.byteLength / 4);
+  };
+  const f64 = (k: string): Float64Array | null => {
+    const r = raw(k);
+    if (!r) return null;
+    const c = new Uint8Array(r);
+    return new Float64Array(c.buffer, 0, c.byteLength / 8);
+  };
+  const json = <T>(k: string): T | null => {
+    const r = raw(k);
+    return r ? (JSON.parse(Buffer.from(r).toString('utf8')) as T) : null;
+  };
+  const inverted = new Map<string, InvertedFieldData>();
+  let size = buf.length;
+  for (const [field, m] of Object.entries(header.inv)) {
+    inverted.set(field, {
+      terms: json<string[]>(m.p + 'terms') ?? [],
+      postingStarts: u32(m.p + 'ps')!,
+      docs: u32(m.p + 'docs')!,
+      freqs: u32(m.p + 'freqs'),
+      posStarts: u32(m.p + 'posStarts'),
+      positions: u32(m.p + 'pos'),
+      norms: u8(m.p + 'norms'),
+      docCount: m.docCount,
+      sumTotalTermFreq: m.sttf,
+      sumDocFreq: m.sdf,
+    });
+  }
+  const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
+  for (const [field, p] of Object.entries(header.num)) numeric.set(field, { offsets: u32(p + 'off')!, values: f64(p + 'val')! });
+  const points = new Map<string, { values: Float64Array; docs: Uint32Array }>();
+  for (const [field, p] of Object.entries(header.pts)) points.set(field, { values: f64(p + 'val')!, docs: u32(p + 'docs')! });
+  const sortedSet = new Map<string, { offsets: Uint32Array; ords: Uint32Array; terms: string[] }>();
+  for (const [field, p] of Object.entries(header.ss)) {
+    sortedSet.set(field, { offsets: u32(p + 'off')!, ords: u32(p + 'ords')!, terms: json<string[]>(p + 'terms') ?? [] });
+  }
+  size += 0;
+  return {
+    name: header.name,
+    maxDoc: header.maxDoc,
+    inverted,
+    numeric,
+    points,
+    sortedSet,
+    ids: json<string[]>('ids') ?? [],
+    routing: json<Array<string | null>>('routing'),
+    sourceBytes: u8('src') ?? new Uint8Array(0),
+    sourceStarts: u32('srcStarts')!,
+    sourceMissing: u8('srcMissing'),
+    seqNos: f64('seq')!,
+    primaryTerms: f64('term')!,
+    versions: f64('ver')!,
+    maxSeqNo: header.maxSeqNo,
+    sizeInBytes: size,
+  };
+}
+
+export function writeSegmentFile(file: string, seg: SegmentData): number {
+  const bytes = encodeSegment(seg);
+  writeFileAtomic(file, bytes);
+  return bytes.byteLength;
+}
+
+export function readSegmentFile(file: string): SegmentData {
+  return decodeSegment(fs.readFileSync(file));
+}
+
+/** live docs file: u32 maxDoc, u32 words..., u32 crc */
+export function encodeLiveDocs(maxDoc: number, bits: Uint32Array): Uint8Array {
+  const out = new Uint8Array(4 + bits.byteLength + 4);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, maxDoc, true);
+  out.set(new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength), 4);
+  dv.setUint32(out.length - 4, crc32(out.subarray(0, out.length - 4)), true);
+  return out;
+}
+
+export function decodeLiveDocs(buf: Uint8Array): { maxDoc: number; bits: Uint32Array } {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (buf.length < 8 || crc32(buf.subarray(0, buf.length - 4)) !== dv.getUint32(buf.length - 4, true)) {
+    throw new CorruptIndexException('live docs checksum mismatch');
+  }
+  const c = new Uint8Array(buf.subarray(4, buf.length - 4));
+  return { maxDoc: dv.getUint32(0, true), bits: new Uint32Array(c.buffer, 0, c.byteLength / 4) };
+}
