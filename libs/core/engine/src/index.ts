@@ -9,3 +9,4 @@ export * from './lib/services.js';
 export * from './lib/cluster/index.js';
 export * from './lib/aggregations/index.js';
 export * from './lib/analysis/index.js';
+export * from './lib/util/date-index.js';

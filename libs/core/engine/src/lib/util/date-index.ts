@@ -1,0 +1,3 @@
+export * from './date-time-zone.js';
+export * from './date-format.js';
+export * from './date-math.js';
