@@ -4,7 +4,7 @@
  * Parsing returns epoch millis (+ nanos of the milli for date_nanos); printing uses the first format.
  */
 import { EsError, Errors } from '@strata/core-common';
-import { UTC, formatOffset, zoneOf, type ZoneRules } from './date-time-zone.js';
+import { formatOffset, zoneOf, type ZoneRules } from './date-time-zone.js';
 
 export interface DateParts {
   year?: number;
