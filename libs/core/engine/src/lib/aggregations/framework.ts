@@ -1,0 +1,413 @@
+/**
+ * The aggregation framework: parsed specs (one per requested aggregation), shard aggregators that collect
+ * per "owning bucket ordinal" into typed arrays (Elasticsearch's model), reduce/render contexts and helpers.
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { LeafReaderContext } from '../index/leaf-reader.js';
+import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import type { AggregationContext, InternalAggregation, InternalAggregations } from './api.js';
+import { RAW, type ValueFormat } from './support/value-format.js';
+
+// ------------------------------------------------------------------ specs
+
+export interface ReduceContext {
+  readonly maxBuckets: number;
+  /** counts buckets created by the final reduce; throws too_many_buckets_exception past maxBuckets */
+  consumeBuckets(n: number): void;
+}
+
+export interface RenderContext {
+  readonly typedKeys: boolean;
+}
+
+export abstract class AggSpec {
+  subs: AggSpec[] = [];
+  meta: Record<string, unknown> | undefined;
+  constructor(readonly name: string, readonly type: string) {}
+
+  /** true for metrics aggregations (cannot take sub-aggregations) */
+  get isMetric(): boolean {
+    return false;
+  }
+  abstract createAggregator(ctx: AggregationContext, topLevel: boolean): Aggregator;
+  abstract reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation;
+  /** body of the agg in the response (without meta) */
+  abstract render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown>;
+  /** the typed_keys prefix, e.g. `sterms` */
+  abstract typedName(agg: InternalAggregation): string;
+  /** result when no shard answered */
+  abstract empty(): InternalAggregation;
+  needsScores(): boolean {
+    return this.subs.some((s) => s.needsScores());
+  }
+  /**
+   * Value used by bucket ordering and bucket paths: `key` is the metric name (`max` of stats, `99` of
+   * percentiles), undefined for single-value metrics. Single-bucket aggs answer `_count` / nested paths.
+   */
+  value(agg: InternalAggregation, key: string | undefined): number {
+    void agg;
+    throw Errors.illegalArgument(`Invalid aggregation order path [${this.name}${key ? '.' + key : ''}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
+  }
+}
+
+// ------------------------------------------------------------------ aggregators
+
+export abstract class Aggregator {
+  /** called before the docs of a leaf are collected */
+  abstract setLeaf(leaf: LeafReaderContext): void;
+  /** doc is segment-local; owningOrd is the ordinal of the parent bucket (0 at top level) */
+  abstract collect(doc: number, owningOrd: number, score: number): void;
+  /** result for one parent bucket */
+  abstract build(owningOrd: number): InternalAggregation;
+}
+
+/** Sub-aggregators of a bucket aggregator; each bucket ordinal is an owning ordinal for them. */
+export class SubAggregators {
+  readonly aggs: Aggregator[];
+  readonly specs: AggSpec[];
+  readonly empty: boolean;
+  constructor(specs: AggSpec[], ctx: AggregationContext) {
+    this.specs = specs;
+    this.aggs = specs.map((s) => s.createAggregator(ctx, false));
+    this.empty = this.aggs.length === 0;
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    for (const a of this.aggs) a.setLeaf(leaf);
+  }
+  collect(doc: number, bucketOrd: number, score: number): void {
+    const aggs = this.aggs;
+    for (let i = 0; i < aggs.length; i++) aggs[i]!.collect(doc, bucketOrd, score);
+  }
+  build(bucketOrd: number): InternalAggregations {
+    const out: InternalAggregations = {};
+    for (let i = 0; i < this.aggs.length; i++) out[this.specs[i]!.name] = this.aggs[i]!.build(bucketOrd);
+    return out;
+  }
+}
+
+export function emptySubs(specs: AggSpec[]): InternalAggregations {
+  const out: InternalAggregations = {};
+  for (const s of specs) out[s.name] = s.empty();
+  return out;
+}
+
+export function reduceSubs(specs: AggSpec[], lists: InternalAggregations[], rc: ReduceContext): InternalAggregations {
+  const out: InternalAggregations = {};
+  for (const s of specs) {
+    const parts: InternalAggregation[] = [];
+    for (const l of lists) {
+      const a = l[s.name];
+      if (a) parts.push(a);
+    }
+    out[s.name] = parts.length ? s.reduce(parts, rc) : s.empty();
+  }
+  return out;
+}
+
+export function renderAgg(spec: AggSpec, agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
+  const body = spec.render(agg, rc);
+  if (spec.meta !== undefined) return { meta: spec.meta, ...body };
+  return body;
+}
+
+/** Renders sub-aggregations into `target` (a bucket object) in request order. */
+export function renderSubsInto(target: Record<string, unknown>, specs: AggSpec[], aggs: InternalAggregations, rc: RenderContext): void {
+  for (const s of specs) {
+    const a = aggs[s.name];
+    if (!a) continue;
+    target[rc.typedKeys ? `${s.typedName(a)}#${s.name}` : s.name] = renderAgg(s, a, rc);
+  }
+}
+
+/**
+ * Resolves a bucket path (`agg`, `agg.metric`, `agg>sub.metric`, `agg[99.0]`, `_count`, `_key` excluded)
+ * against a bucket's sub-aggregation results.
+ */
+export function resolveBucketPath(specs: AggSpec[], aggs: InternalAggregations, docCount: number, path: string): number {
+  if (path === '_count') return docCount;
+  const gt = path.indexOf('>');
+  let head = gt >= 0 ? path.slice(0, gt) : path;
+  const rest = gt >= 0 ? path.slice(gt + 1) : undefined;
+  let key: string | undefined;
+  const br = head.indexOf('[');
+  if (br >= 0 && head.endsWith(']')) {
+    key = head.slice(br + 1, -1);
+    head = head.slice(0, br);
+  } else {
+    const dot = head.indexOf('.');
+    if (dot >= 0) {
+      key = head.slice(dot + 1);
+      head = head.slice(0, dot);
+    }
+  }
+  const spec = specs.find((s) => s.name === head);
+  const agg = aggs[head];
+  if (!spec || !agg) {
+    throw Errors.illegalArgument(`Invalid aggregator order path [${path}]. Unknown aggregation [${head}]`);
+  }
+  if (rest !== undefined) {
+    if (spec.isMetric || !('docCount' in agg) || !('aggs' in agg)) {
+      throw Errors.illegalArgument(`Invalid aggregator order path [${path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
+    }
+    return resolveBucketPath(spec.subs, agg['aggs'] as InternalAggregations, agg['docCount'] as number, rest);
+  }
+  return spec.value(agg, key);
+}
+
+// ------------------------------------------------------------------ growable typed arrays
+
+export class LongArray {
+  data: Float64Array;
+  constructor(initial = 16, readonly fill = 0) {
+    this.data = new Float64Array(initial);
+    if (fill !== 0) this.data.fill(fill);
+  }
+  ensure(i: number): Float64Array {
+    if (i >= this.data.length) {
+      let n = this.data.length * 2;
+      while (n <= i) n *= 2;
+      const d = new Float64Array(n);
+      if (this.fill !== 0) d.fill(this.fill, this.data.length);
+      d.set(this.data);
+      this.data = d;
+    }
+    return this.data;
+  }
+  get(i: number): number {
+    return i < this.data.length ? this.data[i]! : this.fill;
+  }
+}
+
+export class IntArray {
+  data: Int32Array;
+  constructor(initial = 16) {
+    this.data = new Int32Array(initial);
+  }
+  ensure(i: number): Int32Array {
+    if (i >= this.data.length) {
+      let n = this.data.length * 2;
+      while (n <= i) n *= 2;
+      const d = new Int32Array(n);
+      d.set(this.data);
+      this.data = d;
+    }
+    return this.data;
+  }
+  get(i: number): number {
+    return i < this.data.length ? this.data[i]! : 0;
+  }
+}
+
+/**
+ * Maps (owningOrd, key) to a dense bucket ordinal (ES LongKeyedBucketOrds / BytesKeyedBucketOrds) and
+ * remembers the bucket ordinals per owning ordinal.
+ */
+export class KeyedBucketOrds<K extends string | number> {
+  private readonly single = new Map<K, number>();
+  private readonly multi = new Map<string, number>();
+  readonly keys: K[] = [];
+  readonly owners: number[] = [];
+  private readonly byOwner = new Map<number, number[]>();
+
+  get size(): number {
+    return this.keys.length;
+  }
+  /** returns the bucket ordinal, creating the bucket if needed */
+  add(owningOrd: number, key: K): number {
+    let ord: number | undefined;
+    if (owningOrd === 0) {
+      ord = this.single.get(key);
+      if (ord !== undefined) return ord;
+      ord = this.keys.length;
+      this.single.set(key, ord);
+    } else {
+      const k = `${owningOrd}\u0000${key}`;
+      ord = this.multi.get(k);
+      if (ord !== undefined) return ord;
+      ord = this.keys.length;
+      this.multi.set(k, ord);
+    }
+    this.keys.push(key);
+    this.owners.push(owningOrd);
+    let l = this.byOwner.get(owningOrd);
+    if (!l) {
+      l = [];
+      this.byOwner.set(owningOrd, l);
+    }
+    l.push(ord);
+    return ord;
+  }
+  find(owningOrd: number, key: K): number {
+    if (owningOrd === 0) return this.single.get(key) ?? -1;
+    return this.multi.get(`${owningOrd}\u0000${key}`) ?? -1;
+  }
+  ordsOf(owningOrd: number): readonly number[] {
+    return this.byOwner.get(owningOrd) ?? [];
+  }
+}
+
+// ------------------------------------------------------------------ value sources
+
+export type SourceKind = 'bytes' | 'numeric' | 'unmapped';
+
+export interface FieldSource {
+  readonly field: string;
+  readonly ft: MappedFieldType | undefined;
+  readonly kind: SourceKind;
+  /** values are integers (long-like terms keys) */
+  readonly integer: boolean;
+  /** date or date_nanos */
+  readonly isDate: boolean;
+  readonly isBool: boolean;
+  readonly isIp: boolean;
+  /** multiply raw doc values by this (scaled_float: 1/factor; date_nanos: 1e-6) */
+  readonly scale: number;
+  /** the field's default format (dates: mapping format; booleans; raw) */
+  readonly format: ValueFormat;
+}
+
+export function textFielddataError(field: string, index: string): EsError {
+  return Errors.illegalArgument(
+    `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+  );
+}
+
+/** Resolves the `field` of a values-source aggregation (ES ValuesSourceConfig). */
+export function resolveField(
+  ctx: AggregationContext,
+  field: string,
+  opts: { format?: string; timeZone?: string; requireNumeric?: string } = {},
+): FieldSource {
+  const ft = ctx.fieldType(field);
+  if (!ft) {
+    return { field, ft, kind: 'unmapped', integer: false, isDate: false, isBool: false, isIp: false, scale: 1, format: RAW };
+  }
+  if (ft.kind === 'text' || ft.type === 'match_only_text') {
+    if (ft.params['fielddata'] !== true) throw textFielddataError(field, ctx.index);
+  }
+  if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') {
+    throw Errors.illegalArgument(`Field [${field}] of type [${ft.type}] is not supported for aggregation [${opts.requireNumeric ?? 'terms'}]`);
+  }
+  const numeric = ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean';
+  if (opts.requireNumeric && !numeric) {
+    throw Errors.illegalArgument(`Field [${field}] of type [${ft.type}] is not supported for aggregation [${opts.requireNumeric}]`);
+  }
+  if (!ft.hasDocValues && ft.kind !== 'text') {
+    throw Errors.illegalArgument(
+      `Can't load fielddata on [${field}] because fielddata is unsupported on fields of type [${ft.type}]. Use doc values instead.`,
+    );
+  }
+  const isDate = ft.kind === 'date';
+  const isBool = ft.kind === 'boolean';
+  let scale = 1;
+  if (ft.type === 'scaled_float' && ft.scalingFactor) scale = 1 / ft.scalingFactor;
+  if (ft.type === 'date_nanos') scale = 1e-6;
+  let format: ValueFormat = RAW;
+  if (isDate) format = { t: 'date', format: opts.format ?? ft.format ?? 'strict_date_optional_time', tz: opts.timeZone ?? 'UTC' };
+  else if (isBool) format = { t: 'bool' };
+  else if (ft.kind === 'ip') format = { t: 'ip' };
+  else if (opts.format && numeric) format = { t: 'decimal', pattern: opts.format };
+  return {
+    field,
+    ft,
+    kind: numeric ? 'numeric' : 'bytes',
+    integer: numeric && (ft.isInteger || isDate || isBool) && scale === 1,
+    isDate,
+    isBool,
+    isIp: ft.kind === 'ip',
+    scale,
+    format,
+  };
+}
+
+/** Display value of a keyword doc-value term (ip: decoded) */
+export function displayTerm(src: FieldSource, term: string): string {
+  if (src.isIp && src.ft) return String(src.ft.valueForDisplay(term));
+  return term;
+}
+
+// ------------------------------------------------------------------ param parsing helpers
+
+export function unknownField(type: string, key: string): EsError {
+  return Errors.xContentParse(`[${type}] unknown field [${key}]`);
+}
+
+export function checkParams(type: string, body: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(body)) {
+    if (!allowed.includes(k)) throw unknownField(type, k);
+  }
+}
+
+export function asObject(type: string, v: unknown, what = type): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw Errors.parsing(`[${what}] expected an object for aggregation [${type}]`);
+  }
+  return v as Record<string, unknown>;
+}
+
+export function optString(type: string, body: Record<string, unknown>, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw Errors.xContentParse(`[${type}] ${key} doesn't support values of type: ${Array.isArray(v) ? 'START_ARRAY' : 'START_OBJECT'}`);
+}
+
+export function optNumber(type: string, body: Record<string, unknown>, key: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+  throw Errors.xContentParse(`[${type}] failed to parse field [${key}]`, 1, 1, Errors.illegalArgument(`For input string: "${String(v)}"`));
+}
+
+export function optInt(type: string, body: Record<string, unknown>, key: string): number | undefined {
+  const n = optNumber(type, body, key);
+  if (n === undefined) return undefined;
+  if (!Number.isInteger(n)) {
+    throw Errors.xContentParse(`[${type}] failed to parse field [${key}]`, 1, 1, Errors.illegalArgument(`For input string: "${n}"`));
+  }
+  return n;
+}
+
+export function optBool(type: string, body: Record<string, unknown>, key: string): boolean | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw Errors.xContentParse(`[${type}] failed to parse field [${key}]`);
+}
+
+export function requireField(type: string, name: string, body: Record<string, unknown>): string {
+  const f = optString(type, body, 'field');
+  if (f === undefined) {
+    if (body['script'] !== undefined) {
+      throw Errors.illegalArgument(`[script] is not supported in aggregation [${name}]`);
+    }
+    throw Errors.illegalArgument(`Required one of fields [field, script], but none were specified. `.trimEnd());
+  }
+  return f;
+}
+
+export function tooManyBuckets(max: number, count: number): EsError {
+  return new EsError(
+    'too_many_buckets_exception',
+    400,
+    `Trying to create too many buckets. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+    { metadata: { max_buckets: max } },
+  );
+}
+
+/** Sum with Kahan compensation (ES CompensatedSum) */
+export function kahanAdd(sums: Float64Array, comps: Float64Array, i: number, v: number): void {
+  const sum = sums[i]!;
+  if (!Number.isFinite(v) || !Number.isFinite(sum)) {
+    sums[i] = sum + v;
+    return;
+  }
+  const corrected = v - comps[i]!;
+  const t = sum + corrected;
+  comps[i] = t - sum - corrected;
+  sums[i] = t;
+}

@@ -1,0 +1,20 @@
+/**
+ * Aggregation type name -> parser. Parsers validate their body and return a spec (sub-aggregations and
+ * `meta` are attached by the caller).
+ */
+import type { AggSpec } from './framework.js';
+import { NumericMetricSpec } from './metrics/numeric-metrics.js';
+import { TermsSpec } from './bucket/terms.js';
+
+export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
+
+export const AGG_PARSERS: Record<string, AggParser> = {
+  terms: (n, b) => TermsSpec.parse(n, b),
+  min: (n, b) => NumericMetricSpec.parse('min', n, b),
+  max: (n, b) => NumericMetricSpec.parse('max', n, b),
+  sum: (n, b) => NumericMetricSpec.parse('sum', n, b),
+  avg: (n, b) => NumericMetricSpec.parse('avg', n, b),
+  value_count: (n, b) => NumericMetricSpec.parse('value_count', n, b),
+  stats: (n, b) => NumericMetricSpec.parse('stats', n, b),
+  extended_stats: (n, b) => NumericMetricSpec.parse('extended_stats', n, b),
+};

@@ -1,0 +1,112 @@
+/**
+ * Bucket ordering (ES BucketOrder): `_count`, `_key` (`_term`, `_time` aliases), or a sub-aggregation path,
+ * compounded and tie-broken by `_key asc`.
+ */
+import { Errors } from '@strata/core-common';
+import type { InternalAggregations } from '../api.js';
+import { resolveBucketPath, type AggSpec } from '../framework.js';
+
+export interface OrderElement {
+  readonly kind: 'count' | 'key' | 'path';
+  readonly path: string;
+  readonly asc: boolean;
+}
+
+export type BucketOrder = readonly OrderElement[];
+
+export function parseOrder(type: string, v: unknown, keyAliases: readonly string[] = ['_key', '_term']): BucketOrder {
+  const items = Array.isArray(v) ? v : [v];
+  const out: OrderElement[] = [];
+  for (const it of items) {
+    if (it === null || typeof it !== 'object' || Array.isArray(it)) {
+      throw Errors.parsing(`Order elements must be of type object in [${type}] found token of type [${typeof it === 'string' ? 'VALUE_STRING' : 'START_ARRAY'}].`);
+    }
+    for (const [k, d] of Object.entries(it as Record<string, unknown>)) {
+      const dir = String(d).toLowerCase();
+      if (dir !== 'asc' && dir !== 'desc') throw Errors.parsing(`Unknown order direction [${String(d)}]`);
+      const asc = dir === 'asc';
+      if (k === '_count') out.push({ kind: 'count', path: k, asc });
+      else if (keyAliases.includes(k) || k === '_key') out.push({ kind: 'key', path: '_key', asc });
+      else out.push({ kind: 'path', path: k, asc });
+    }
+  }
+  return out;
+}
+
+export function isKeyOrder(o: BucketOrder): boolean {
+  return o.length > 0 && o[0]!.kind === 'key';
+}
+
+export function isCountDesc(o: BucketOrder): boolean {
+  return o.length > 0 && o[0]!.kind === 'count' && !o[0]!.asc;
+}
+
+export function orderUsesPaths(o: BucketOrder): boolean {
+  return o.some((e) => e.kind === 'path');
+}
+
+export function renderOrder(o: BucketOrder): Record<string, string> | Record<string, string>[] {
+  const m = o.map((e) => ({ [e.path]: e.asc ? 'asc' : 'desc' }));
+  return m.length === 1 ? m[0]! : m;
+}
+
+export interface OrderableBucket {
+  key: string | number;
+  docCount: number;
+  aggs: InternalAggregations;
+}
+
+/** NaN sorts last in both directions (ES Comparators.compareDiscardNaN) */
+function cmpNum(a: number, b: number, asc: boolean): number {
+  const an = Number.isNaN(a);
+  const bn = Number.isNaN(b);
+  if (an || bn) return an === bn ? 0 : an ? 1 : -1;
+  if (a === b) return 0;
+  return (a < b ? -1 : 1) * (asc ? 1 : -1);
+}
+
+function cmpKey(a: string | number, b: string | number, asc: boolean): number {
+  if (a === b) return 0;
+  return (a < b ? -1 : 1) * (asc ? 1 : -1);
+}
+
+/** Comparator over buckets; adds the `_key asc` tie-breaker unless the order already ends in a key order. */
+export function bucketComparator<B extends OrderableBucket>(order: BucketOrder, subs: AggSpec[]): (a: B, b: B) => number {
+  const full: OrderElement[] = [...order];
+  if (!full.some((e) => e.kind === 'key')) full.push({ kind: 'key', path: '_key', asc: true });
+  const cache = new Map<B, number[]>();
+  const pathValues = (b: B): number[] => {
+    let v = cache.get(b);
+    if (!v) {
+      v = full.map((e) => (e.kind === 'path' ? resolveBucketPath(subs, b.aggs, b.docCount, e.path) : 0));
+      cache.set(b, v);
+    }
+    return v;
+  };
+  const hasPath = full.some((e) => e.kind === 'path');
+  return (a, b) => {
+    for (let i = 0; i < full.length; i++) {
+      const e = full[i]!;
+      let c: number;
+      if (e.kind === 'count') c = cmpNum(a.docCount, b.docCount, e.asc);
+      else if (e.kind === 'key') c = cmpKey(a.key, b.key, e.asc);
+      else c = hasPath ? cmpNum(pathValues(a)[i]!, pathValues(b)[i]!, e.asc) : 0;
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+}
+
+/** Validates that order paths point at existing sub-aggregations (at parse time, like ES's validate). */
+export function validateOrderPaths(order: BucketOrder, subs: AggSpec[], aggName: string): void {
+  for (const e of order) {
+    if (e.kind !== 'path') continue;
+    const head = e.path.split(/[>.[]/)[0]!;
+    if (!subs.some((s) => s.name === head)) {
+      throw Errors.illegalArgument(
+        `Invalid aggregator order path [${e.path}]. The provided aggregation [${head}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`,
+      );
+    }
+    void aggName;
+  }
+}
