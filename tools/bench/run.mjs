@@ -32,6 +32,7 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
   --warmup W --runs R warm-up and measured repetitions per query run (default 5 and 30)
   --max-run-seconds S stop measuring a run after S seconds once --min-runs samples exist (default 20, min 5)
   --only a,b          only these run or group names (e.g. --only term_status,cache)
+  --qps-clients N --qps-seconds S   the mixed_qps throughput run: concurrent clients (default 4), duration (10)
   --index NAME        index name (default logs)
   --cpu-prof          start the service with --cpu-prof and print where CPU time went (whole run)
   --main PATH         host bundle (default apps/host/dist/main.cjs)
@@ -40,13 +41,14 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
 const opts = parseArgs(process.argv.slice(2), {
   docs: 1_000_000, bulk: 5000, clients: 2, shards: 1, seed: 42, days: 7, port: 0, target: '', pid: 0,
   keep: false, skipLoad: false, warmup: 5, runs: 30, maxRunSeconds: 20, minRuns: 5, only: '', index: 'logs',
-  cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
+  qpsClients: 4, qpsSeconds: 10, cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
 }, USAGE);
 if (opts.smoke) {
   const given = (f) => process.argv.some((a) => a === f || a.startsWith(f + '='));
   if (!given('--docs')) opts.docs = 20000;
   if (!given('--warmup')) opts.warmup = 2;
   if (!given('--runs')) opts.runs = 10;
+  if (!given('--qps-seconds')) opts.qpsSeconds = 3;
 }
 opts.warmup = Math.max(1, opts.warmup);
 opts.minRuns = Math.min(opts.minRuns, opts.runs);
@@ -78,7 +80,7 @@ async function main() {
   // ---- 1. service start-up and idle RSS
   let pid = opts.pid || null;
   if (opts.target) {
-    client = createClient(opts.target, { maxSockets: opts.clients + 2 });
+    client = createClient(opts.target, { maxSockets: Math.max(opts.clients, opts.qpsClients) + 2 });
     const info = await client.ok('GET', '/');
     log(`target ${opts.target}: ${info?.version?.number ?? '?'} (${info?.tagline ?? ''})`);
   } else {
@@ -89,7 +91,7 @@ async function main() {
     }
     service = await startService({ main: opts.main, port: opts.port || undefined, nodeArgs });
     pid = service.pid;
-    client = createClient(service.url, { maxSockets: opts.clients + 2 });
+    client = createClient(service.url, { maxSockets: Math.max(opts.clients, opts.qpsClients) + 2 });
     log(`service pid ${pid} on ${service.url}, data ${service.dataDir}, log ${service.logFile}`);
     log(`start-up to first answered GET /: ${fmtMs(service.startupMs)} ms`);
     await sleep(opts.idleWaitMs);
@@ -134,7 +136,7 @@ async function main() {
       if (only && !only.has(def.name) && !only.has(g.name)) continue;
       const ctx = {
         client, index: opts.index, shards: opts.shards, gen: { docs: opts.docs, days: opts.days, startMs: gen.startMs, endMs: gen.endMs },
-        truth: collectors.get(g.name)?.truth, opts, warn,
+        truth: collectors.get(g.name)?.truth, truths: new Map([...collectors].map(([k, c]) => [k, c.truth])), opts, warn,
       };
       process.stdout.write(`run ${g.name}/${def.name} ... `);
       let rows;

@@ -2,5 +2,6 @@
 import cache from './cache.mjs';
 import paging from './paging.mjs';
 import queries from './queries.mjs';
+import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache];
+export const GROUPS = [queries, paging, cache, throughput];
