@@ -683,6 +683,7 @@ export class IndexShardImpl implements IndexShard {
     }
     this.translog.open();
     if (replayed > 0 || this.translog.generations().length > 1) this.flush();
+    this.dirty = true;
     this.refreshInternal('recovery');
     this.st.refreshTotal = 0;
   }
