@@ -8,3 +8,4 @@ export * from './lib/request-cache.stats.js';
 export * from './lib/request-cache.listener.js';
 export * from './lib/rest/clear-cache.rest-handler.js';
 export * from './lib/request-cache.module.js';
+export * from './lib/request-cache.interceptor.js';

@@ -5,6 +5,7 @@ import { requestCacheSettings } from './request-cache.settings.js';
 import { RequestCacheIndexStats, RequestCacheNodeStats } from './request-cache.stats.js';
 import { RequestCacheEngineListener } from './request-cache.listener.js';
 import { ClearCacheRestHandler } from './rest/clear-cache.rest-handler.js';
+import { RequestCacheShardInterceptor } from './request-cache.interceptor.js';
 
 /**
  * The request-cache feature: settings, the node-wide cache, eager invalidation on engine events,
@@ -18,6 +19,7 @@ export const requestCacheModule = new ContainerModule(({ bind }) => {
   bind(ExtensionPoints.NodeStatsContributor).to(RequestCacheNodeStats).inSingletonScope();
   bind(ExtensionPoints.IndexStatsContributor).to(RequestCacheIndexStats).inSingletonScope();
   bind(ExtensionPoints.RestHandler).to(ClearCacheRestHandler).inSingletonScope();
+  bind(ExtensionPoints.ShardSearchInterceptor).to(RequestCacheShardInterceptor).inSingletonScope();
 });
 
 export const requestCacheFeature: FeatureModule = { name: 'request-cache', module: requestCacheModule };
