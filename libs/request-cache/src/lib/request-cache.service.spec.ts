@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import { ExtensionPoints, SettingsRegistry, Tokens, type Clock, type IndexStatsContributor, type NodeStatsContributor, type SettingDef } from '@strata/core-common';
-import type { EngineEventListener } from '@strata/core-engine';
+import { EngineTokens, type EngineEventListener } from '@strata/core-engine';
 import { RequestCacheService, requestCacheConfigFrom, type CacheableShardSearch } from './request-cache.service.js';
 import { requestCacheModule } from './request-cache.module.js';
 import { indexCacheEnabled, resolveMemorySize } from './request-cache.settings.js';
@@ -250,5 +250,57 @@ describe('requestCacheModule contributions', () => {
     expect(svc.cache.size).toBe(0);
     expect(svc.cache.stats('logs')).toEqual({ memorySizeInBytes: 0, evictions: 0, hitCount: 0, missCount: 0 });
     expect(svc.cache.totalStats().missCount).toBe(3);
+  });
+});
+
+describe('RequestCacheService and the MetadataStore', () => {
+  it('drops entries when an index is deleted or its mapping version grows', async () => {
+    const { InMemoryMetadataStore } = await import('@strata/core-engine');
+    const store = new InMemoryMetadataStore();
+    const im = (name: string, mappingVersion: number, uuid = `${name}-u`) => ({
+      name,
+      uuid,
+      settings: {},
+      mappings: {},
+      mappingVersion,
+      settingsVersion: 1,
+      aliasesVersion: 1,
+      aliases: {},
+      state: 'open' as const,
+      numberOfShards: 1,
+      numberOfReplicas: 1,
+      creationDate: 0,
+      primaryTerms: [1],
+    });
+    await store.update((d) => {
+      d.indices['logs'] = im('logs', 1);
+      d.indices['other'] = im('other', 1);
+    });
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.bind(Tokens.HostConfig).toConstantValue({ settings: {} });
+    c.bind(EngineTokens.MetadataStore).toConstantValue(store);
+    c.load(requestCacheModule);
+    const svc = c.get(RequestCacheService);
+    await svc.execute(search(), async () => 1);
+    await svc.execute(search({ index: 'other' }), async () => 1);
+    expect(svc.cache.size).toBe(2);
+    await store.update((d) => {
+      d.indices['logs'] = { ...d.indices['logs'], settingsVersion: 2 };
+    });
+    expect(svc.cache.size).toBe(2);
+    await store.update((d) => {
+      d.indices['logs'] = { ...d.indices['logs'], mappingVersion: 2 };
+    });
+    expect(svc.cache.size).toBe(1);
+    await svc.execute(search({ mappingVersion: 2 }), async () => 1);
+    await store.update((d) => {
+      delete d.indices['other'];
+    });
+    expect(svc.cache.size).toBe(1);
+    expect(svc.cache.indices()).toEqual(['logs']);
+    await store.update((d) => {
+      d.indices['logs'] = im('logs', 1, 'new-uuid');
+    });
+    expect(svc.cache.size).toBe(0);
   });
 });

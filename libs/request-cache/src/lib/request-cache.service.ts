@@ -5,6 +5,7 @@
  */
 import { inject, injectable, optional } from 'inversify';
 import { systemClock, Tokens, type Clock, type HostConfig } from '@strata/core-common';
+import { EngineTokens, type ClusterMetadata, type MetadataStore } from '@strata/core-engine';
 import { RequestCache, type RequestCacheKey } from './cache/request-cache.js';
 import { inspectSource, notCacheableReason, type NotCachedReason } from './cache/cache-policy.js';
 import { hashRequest } from './cache/request-key.js';
@@ -77,6 +78,7 @@ export class RequestCacheService {
   constructor(
     @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
     @inject(Tokens.Clock) @optional() clock?: Clock,
+    @inject(EngineTokens.MetadataStore) @optional() metadata?: MetadataStore,
   ) {
     this.clock = clock ?? systemClock;
     const cfg = requestCacheConfigFrom(hostConfig?.settings);
@@ -85,6 +87,18 @@ export class RequestCacheService {
       ttlMs: cfg.ttlMs,
       now: cfg.ttlMs > 0 ? () => this.clock.now() : undefined,
     });
+    // belt and braces next to the engine events: metadata changes drop entries eagerly too
+    metadata?.onChange((next, prev) => this.onMetadataChange(next, prev));
+  }
+
+  /** Drops entries of deleted / re-created indices and of older mapping versions. */
+  onMetadataChange(next: ClusterMetadata, prev: ClusterMetadata): void {
+    for (const [name, before] of Object.entries(prev.indices)) {
+      const after = next.indices[name];
+      if (!after || after.uuid !== before.uuid) this.onIndexDeleted(name);
+      else if (after.mappingVersion > before.mappingVersion) this.onMappingUpdate(name, after.mappingVersion);
+      else if (after.state === 'close' && before.state !== 'close') this.clearIndex(name);
+    }
   }
 
   /**
