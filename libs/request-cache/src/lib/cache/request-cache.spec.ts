@@ -204,3 +204,60 @@ describe('RequestCache', () => {
     expect(c.totalStats().memorySizeInBytes).toBe(0);
   });
 });
+
+describe('RequestCache concurrent loads', () => {
+  it('a waiter gets the stored copy even if the first caller mutates its result', async () => {
+    const c = new RequestCache({ maxSizeBytes: 1 << 20 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loader = async () => {
+      await gate;
+      return { v: 1 };
+    };
+    const a = c.getOrLoad(key(), loader).then((r) => {
+      r.v = 99;
+      return r;
+    });
+    const b = c.getOrLoad(key(), loader);
+    release();
+    expect((await a).v).toBe(99);
+    expect((await b).v).toBe(1);
+  });
+
+  it('waiters load themselves when the shared result was not cacheable', async () => {
+    const c = new RequestCache({ maxSizeBytes: 1 << 20 });
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loader = async () => {
+      loads++;
+      await gate;
+      return { timedOut: true };
+    };
+    const a = c.getOrLoad(key(), loader, (r) => !r.timedOut);
+    const b = c.getOrLoad(key(), loader, (r) => !r.timedOut);
+    release();
+    await Promise.all([a, b]);
+    expect(loads).toBe(2);
+    expect(c.stats('logs')).toMatchObject({ hitCount: 0, missCount: 2 });
+  });
+
+  it('waiters retry after a failed shared load', async () => {
+    const c = new RequestCache({ maxSizeBytes: 1 << 20 });
+    let loads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loader = async () => {
+      loads++;
+      await gate;
+      if (loads === 1) throw new Error('first fails');
+      return 5;
+    };
+    const a = c.getOrLoad(key(), loader);
+    const b = c.getOrLoad(key(), loader);
+    release();
+    await expect(a).rejects.toThrow('first fails');
+    expect(await b).toBe(5);
+    expect(loads).toBe(2);
+  });
+});

@@ -149,11 +149,16 @@ export class RequestCache {
       this.countHit(key.index);
       return deepCopy(e.value) as T;
     }
-    const pending = this.inflight.get(k) as Promise<T> | undefined;
+    const pending = this.inflight.get(k);
     if (pending) {
-      const r = await pending;
-      this.countHit(key.index);
-      return deepCopy(r);
+      // wait for the running load, then read the stored copy (the loader's own object belongs to its caller)
+      await pending.catch(() => undefined);
+      const stored = this.lru.get(k);
+      if (stored !== undefined) {
+        this.countHit(key.index);
+        return deepCopy(stored.value) as T;
+      }
+      return this.getOrLoad(key, loader, cacheable);
     }
     this.countMiss(key.index);
     const p = (async () => {
