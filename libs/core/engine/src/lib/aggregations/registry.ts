@@ -5,11 +5,14 @@
 import type { AggSpec } from './framework.js';
 import { NumericMetricSpec } from './metrics/numeric-metrics.js';
 import { TermsSpec } from './bucket/terms.js';
+import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
 
 export const AGG_PARSERS: Record<string, AggParser> = {
   terms: (n, b) => TermsSpec.parse(n, b),
+  histogram: (n, b) => HistogramSpec.parse(n, b),
+  date_histogram: (n, b) => DateHistogramSpec.parse(n, b),
   min: (n, b) => NumericMetricSpec.parse('min', n, b),
   max: (n, b) => NumericMetricSpec.parse('max', n, b),
   sum: (n, b) => NumericMetricSpec.parse('sum', n, b),

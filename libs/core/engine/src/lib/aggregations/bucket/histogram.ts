@@ -1,0 +1,405 @@
+/**
+ * histogram and date_histogram: per-doc key by arithmetic (or memoized calendar rounding), buckets in a
+ * keyed ordinal map with a last-key cache; empty buckets (min_doc_count 0, extended_bounds) filled at reduce.
+ */
+import { Errors } from '@strata/core-common';
+import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
+import {
+  AggSpec,
+  Aggregator,
+  IntArray,
+  KeyedBucketOrds,
+  SubAggregators,
+  asObject,
+  checkParams,
+  emptySubs,
+  optBool,
+  optInt,
+  optNumber,
+  optString,
+  reduceSubs,
+  renderSubsInto,
+  requireField,
+  resolveField,
+  type FieldSource,
+  type ReduceContext,
+  type RenderContext,
+} from '../framework.js';
+import { bucketComparator, isKeyOrder, parseOrder, validateOrderPaths, type BucketOrder } from '../support/bucket-order.js';
+import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
+import { parseDateMath } from '../support/date-format.js';
+import {
+  buildRounding,
+  parseCalendarInterval,
+  parseFixedInterval,
+  parseOffset,
+  type Rounding,
+  type RoundingSpec,
+} from '../support/rounding.js';
+import { resolveTimeZone } from '../support/time-zone.js';
+
+interface HistoBucket {
+  key: number;
+  docCount: number;
+  aggs: InternalAggregations;
+}
+
+interface HistoInternal extends InternalAggregation {
+  type: 'histogram' | 'date_histogram';
+  buckets: HistoBucket[];
+  fmt: ValueFormat;
+  /** extended bounds resolved at the shard (dates need `now`) */
+  ext: [number, number] | null;
+}
+
+const COMMON = ['field', 'min_doc_count', 'order', 'keyed', 'missing', 'extended_bounds', 'hard_bounds', 'format', 'script', 'value_type'];
+
+abstract class HistoSpecBase extends AggSpec {
+  field = '';
+  minDocCount = 0;
+  order: BucketOrder = [{ kind: 'key', path: '_key', asc: true }];
+  keyed = false;
+  missing: unknown;
+  extMin: unknown;
+  extMax: unknown;
+  hardMin: unknown;
+  hardMax: unknown;
+  format: string | undefined;
+
+  protected parseCommon(type: string, name: string, body: Record<string, unknown>): void {
+    this.field = requireField(type, name, body);
+    const mdc = optInt(type, body, 'min_doc_count');
+    if (mdc !== undefined) {
+      if (mdc < 0) throw Errors.illegalArgument(`[minDocCount] must be greater than or equal to 0. Found [${mdc}] in [${name}]`);
+      this.minDocCount = mdc;
+    }
+    if (body['order'] !== undefined) this.order = parseOrder(type, body['order'], ['_key', '_time']);
+    this.keyed = optBool(type, body, 'keyed') ?? false;
+    this.missing = body['missing'];
+    this.format = optString(type, body, 'format');
+    if (body['extended_bounds'] !== undefined) {
+      const eb = asObject(type, body['extended_bounds'], 'extended_bounds');
+      checkParams('extended_bounds', eb, ['min', 'max']);
+      this.extMin = eb['min'];
+      this.extMax = eb['max'];
+    }
+    if (body['hard_bounds'] !== undefined) {
+      const hb = asObject(type, body['hard_bounds'], 'hard_bounds');
+      checkParams('hard_bounds', hb, ['min', 'max']);
+      this.hardMin = hb['min'];
+      this.hardMax = hb['max'];
+    }
+  }
+
+  abstract rounding(): Rounding;
+  abstract bound(v: unknown, ctx: AggregationContext, src: FieldSource, roundUp: boolean): number;
+  abstract formatFor(src: FieldSource): ValueFormat;
+
+  createAggregator(ctx: AggregationContext): Aggregator {
+    validateOrderPaths(this.order, this.subs, this.name);
+    const src = resolveField(ctx, this.field, { format: this.format, timeZone: this.timeZoneId(), requireNumeric: this.type });
+    let ext: [number, number] | null = null;
+    if (this.extMin !== undefined || this.extMax !== undefined) {
+      const r = this.rounding();
+      const min = this.extMin === undefined || this.extMin === null ? Infinity : r.round(this.bound(this.extMin, ctx, src, false));
+      const max = this.extMax === undefined || this.extMax === null ? -Infinity : r.round(this.bound(this.extMax, ctx, src, false));
+      if (Number.isFinite(min) && Number.isFinite(max) && min > max) {
+        throw Errors.illegalArgument(`[extended_bounds.min][${min}] cannot be greater than [extended_bounds.max][${max}] for histogram aggregation [${this.name}]`);
+      }
+      ext = [min, max];
+    }
+    const hard: [number, number] = [
+      this.hardMin === undefined || this.hardMin === null ? -Infinity : this.bound(this.hardMin, ctx, src, false),
+      this.hardMax === undefined || this.hardMax === null ? Infinity : this.bound(this.hardMax, ctx, src, false),
+    ];
+    let missing: number | undefined;
+    if (this.missing !== undefined && this.missing !== null) missing = this.bound(this.missing, ctx, src, false);
+    return new HistogramAggregator(this, src, ctx, this.formatFor(src), ext, hard, missing);
+  }
+
+  timeZoneId(): string | undefined {
+    return undefined;
+  }
+
+  empty(): InternalAggregation {
+    return { type: this.type as 'histogram', buckets: [], fmt: RAW, ext: null } satisfies HistoInternal;
+  }
+
+  typedName(): string {
+    return this.type;
+  }
+
+  reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
+    const parts = list as HistoInternal[];
+    const merged = new Map<number, { docCount: number; aggs: InternalAggregations[] }>();
+    let fmt: ValueFormat = RAW;
+    let ext: [number, number] | null = null;
+    for (const p of parts) {
+      if (isRaw(fmt) && !isRaw(p.fmt)) fmt = p.fmt;
+      if (p.ext) ext = p.ext;
+      for (const b of p.buckets) {
+        let m = merged.get(b.key);
+        if (!m) {
+          m = { docCount: 0, aggs: [] };
+          merged.set(b.key, m);
+        }
+        m.docCount += b.docCount;
+        m.aggs.push(b.aggs);
+      }
+    }
+    const keys = [...merged.keys()].sort((a, b) => a - b);
+    let buckets: HistoBucket[] = [];
+    const push = (key: number, docCount: number, aggs: InternalAggregations) => {
+      buckets.push({ key, docCount, aggs });
+      if ((buckets.length & 1023) === 0) rc.consumeBuckets(1024);
+    };
+    if (this.minDocCount === 0) {
+      const r = this.rounding();
+      let lo = keys.length ? keys[0]! : Infinity;
+      let hi = keys.length ? keys[keys.length - 1]! : -Infinity;
+      if (ext) {
+        if (Number.isFinite(ext[0]) && ext[0] < lo) lo = ext[0];
+        if (Number.isFinite(ext[1]) && ext[1] > hi) hi = ext[1];
+      }
+      let i = 0;
+      if (Number.isFinite(lo) && Number.isFinite(hi)) {
+        for (let k = lo; k <= hi; ) {
+          // take real buckets that precede (can happen with offsets / DST irregularities)
+          while (i < keys.length && keys[i]! < k) {
+            const m = merged.get(keys[i]!)!;
+            push(keys[i]!, m.docCount, reduceSubs(this.subs, m.aggs, rc));
+            i++;
+          }
+          if (i < keys.length && keys[i] === k) {
+            const m = merged.get(k)!;
+            push(k, m.docCount, reduceSubs(this.subs, m.aggs, rc));
+            i++;
+          } else {
+            push(k, 0, emptySubs(this.subs));
+          }
+          const n = r.next(k);
+          k = n > k ? n : k + 1;
+        }
+      }
+      while (i < keys.length) {
+        const m = merged.get(keys[i]!)!;
+        push(keys[i]!, m.docCount, reduceSubs(this.subs, m.aggs, rc));
+        i++;
+      }
+    } else {
+      for (const k of keys) {
+        const m = merged.get(k)!;
+        if (m.docCount >= this.minDocCount) push(k, m.docCount, reduceSubs(this.subs, m.aggs, rc));
+      }
+    }
+    rc.consumeBuckets(buckets.length & 1023);
+    if (!(isKeyOrder(this.order) && this.order[0]!.asc && this.order.length === 1)) {
+      buckets = buckets.sort(bucketComparator(this.order, this.subs));
+    }
+    return { type: this.type as 'histogram', buckets, fmt, ext } satisfies HistoInternal;
+  }
+
+  keyString(b: HistoBucket, fmt: ValueFormat): string {
+    return isRaw(fmt) ? javaDoubleString(b.key) : formatValue(fmt, b.key);
+  }
+
+  render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
+    const h = agg as HistoInternal;
+    const fmt = h.fmt;
+    const one = (b: HistoBucket) => {
+      const o: Record<string, unknown> = {};
+      if (!isRaw(fmt)) o['key_as_string'] = formatValue(fmt, b.key);
+      o['key'] = b.key;
+      o['doc_count'] = b.docCount;
+      renderSubsInto(o, this.subs, b.aggs, rc);
+      return o;
+    };
+    if (this.keyed) {
+      const out: Record<string, unknown> = {};
+      for (const b of h.buckets) out[this.keyString(b, fmt)] = one(b);
+      return { buckets: out };
+    }
+    return { buckets: h.buckets.map(one) };
+  }
+}
+
+export class HistogramSpec extends HistoSpecBase {
+  interval = 0;
+  offset = 0;
+  constructor(name: string) {
+    super(name, 'histogram');
+  }
+  static parse(name: string, body: Record<string, unknown>): HistogramSpec {
+    checkParams('histogram', body, [...COMMON, 'interval', 'offset']);
+    const s = new HistogramSpec(name);
+    s.parseCommon('histogram', name, body);
+    const interval = optNumber('histogram', body, 'interval');
+    if (interval === undefined) throw Errors.illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`);
+    if (!(interval > 0)) throw Errors.illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`);
+    s.interval = interval;
+    s.offset = optNumber('histogram', body, 'offset') ?? 0;
+    return s;
+  }
+  rounding(): Rounding {
+    const i = this.interval;
+    const off = this.offset;
+    return {
+      round: (v: number) => Math.floor((v - off) / i) * i + off,
+      next: (k: number) => k + i,
+    };
+  }
+  bound(v: unknown): number {
+    const n = Number(v);
+    if (Number.isNaN(n)) throw Errors.illegalArgument(`For input string: "${String(v)}"`);
+    return n;
+  }
+  formatFor(src: FieldSource): ValueFormat {
+    if (this.format) return src.isDate ? src.format : { t: 'decimal', pattern: this.format };
+    return src.isDate ? src.format : RAW;
+  }
+}
+
+export class DateHistogramSpec extends HistoSpecBase {
+  roundingSpec: RoundingSpec = {};
+  timeZone: string | undefined;
+  private cached: Rounding | undefined;
+  constructor(name: string) {
+    super(name, 'date_histogram');
+  }
+  static parse(name: string, body: Record<string, unknown>): DateHistogramSpec {
+    checkParams('date_histogram', body, [...COMMON, 'calendar_interval', 'fixed_interval', 'time_zone', 'offset']);
+    const s = new DateHistogramSpec(name);
+    s.parseCommon('date_histogram', name, body);
+    const cal = optString('date_histogram', body, 'calendar_interval');
+    const fixed = optString('date_histogram', body, 'fixed_interval');
+    if (cal !== undefined && fixed !== undefined) {
+      throw Errors.illegalArgument('Cannot use [fixed_interval] with [calendar_interval] configuration option.');
+    }
+    if (cal === undefined && fixed === undefined) {
+      throw Errors.illegalArgument('Invalid interval specified, must be non-null and non-empty');
+    }
+    s.timeZone = optString('date_histogram', body, 'time_zone');
+    if (s.timeZone !== undefined) resolveTimeZone(s.timeZone);
+    s.roundingSpec = {
+      calendar: cal !== undefined ? parseCalendarInterval(cal) : undefined,
+      fixedMs: fixed !== undefined ? parseFixedInterval(fixed) : undefined,
+      timeZone: s.timeZone,
+      offset: parseOffset(body['offset']),
+    };
+    return s;
+  }
+  override timeZoneId(): string | undefined {
+    return this.timeZone;
+  }
+  rounding(): Rounding {
+    // a fresh memo per use keeps aggregators independent; the arithmetic roundings are stateless anyway
+    return buildRounding(this.roundingSpec);
+  }
+  cachedRounding(): Rounding {
+    return (this.cached ??= this.rounding());
+  }
+  bound(v: unknown, ctx: AggregationContext, src: FieldSource, roundUp: boolean): number {
+    if (src.ft?.parseValue && typeof v === 'string' && !v.startsWith('now') && !v.includes('||')) {
+      try {
+        return src.ft.parseValue(v, this.format, roundUp, this.timeZone);
+      } catch {
+        /* fall back to the local parser */
+      }
+    }
+    return parseDateMath(v, ctx.nowMillis, this.timeZone, roundUp, this.format ?? src.ft?.format);
+  }
+  formatFor(src: FieldSource): ValueFormat {
+    if (src.isDate) return src.format;
+    return { t: 'date', format: this.format ?? 'strict_date_optional_time', tz: this.timeZone ?? 'UTC' };
+  }
+  override keyString(b: HistoBucket, fmt: ValueFormat): string {
+    return formatValue(fmt, b.key);
+  }
+}
+
+class HistogramAggregator extends Aggregator {
+  private readonly subs: SubAggregators;
+  private readonly ords = new KeyedBucketOrds<number>();
+  private readonly counts = new IntArray(256);
+  private dv: NumericDocValues | null = null;
+  private readonly r: Rounding;
+  private lastKey = NaN;
+  private lastOwner = -1;
+  private lastOrd = -1;
+
+  constructor(
+    private readonly spec: HistoSpecBase,
+    private readonly src: FieldSource,
+    ctx: AggregationContext,
+    private readonly fmt: ValueFormat,
+    private readonly ext: [number, number] | null,
+    private readonly hard: [number, number],
+    private readonly missing: number | undefined,
+  ) {
+    super();
+    this.subs = new SubAggregators(spec.subs, ctx);
+    this.r = spec.rounding();
+  }
+
+  setLeaf(leaf: LeafReaderContext): void {
+    this.dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.subs.setLeaf(leaf);
+  }
+
+  private bucket(owningOrd: number, key: number): number {
+    if (key === this.lastKey && owningOrd === this.lastOwner) return this.lastOrd;
+    const b = this.ords.add(owningOrd, key);
+    this.lastKey = key;
+    this.lastOwner = owningOrd;
+    this.lastOrd = b;
+    return b;
+  }
+
+  collect(doc: number, owningOrd: number, score: number): void {
+    const dv = this.dv;
+    const r = this.r;
+    let s = 0, e = 0;
+    if (dv) {
+      s = dv.offsets[doc]!;
+      e = dv.offsets[doc + 1]!;
+    }
+    if (s === e) {
+      if (this.missing === undefined) return;
+      this.add(doc, owningOrd, r.round(this.missing), score);
+      return;
+    }
+    const scale = this.src.scale;
+    const values = dv!.values;
+    if (e - s === 1) {
+      const v = values[s]! * scale;
+      this.add(doc, owningOrd, r.round(v), score);
+      return;
+    }
+    let prev = NaN;
+    for (let i = s; i < e; i++) {
+      const key = r.round(values[i]! * scale);
+      if (key === prev) continue; // values ascending: same bucket counted once per doc
+      prev = key;
+      this.add(doc, owningOrd, key, score);
+    }
+  }
+
+  private add(doc: number, owningOrd: number, key: number, score: number): void {
+    const hard = this.hard;
+    if (key < hard[0] || key > hard[1]) return;
+    const b = this.bucket(owningOrd, key);
+    const counts = this.counts.ensure(b);
+    counts[b]! += 1;
+    if (!this.subs.empty) this.subs.collect(doc, b, score);
+  }
+
+  build(owningOrd: number): InternalAggregation {
+    const buckets: HistoBucket[] = [];
+    for (const b of this.ords.ordsOf(owningOrd)) {
+      buckets.push({ key: this.ords.keys[b]!, docCount: this.counts.get(b), aggs: this.subs.build(b) });
+    }
+    buckets.sort((a, b) => a.key - b.key);
+    return { type: this.spec.type as 'histogram', buckets, fmt: this.fmt, ext: this.ext } satisfies HistoInternal;
+  }
+}
