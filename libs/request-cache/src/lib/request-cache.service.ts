@@ -105,13 +105,7 @@ export class RequestCacheService {
    * Returns the key under which the search may be cached, or the reason it may not.
    */
   keyFor(s: CacheableShardSearch): { key: RequestCacheKey } | { reason: NotCachedReason } {
-    let nonDeterministic = s.nonDeterministic === true;
-    let nowBucket: number | undefined;
-    if (!nonDeterministic && s.source !== undefined) {
-      const d = inspectSource(s.source, this.clock.now());
-      nonDeterministic = d.nonDeterministic;
-      nowBucket = d.nowBucket;
-    }
+    // cheap checks first: most searches (size > 0) stop here without inspecting the source
     const reason = notCacheableReason({
       requestCache: s.requestCache,
       indexEnabled: s.indexEnabled,
@@ -119,9 +113,15 @@ export class RequestCacheService {
       scroll: s.scroll,
       profile: s.profile,
       searchType: s.searchType,
-      nonDeterministic,
+      nonDeterministic: s.nonDeterministic === true,
     });
     if (reason !== undefined) return { reason };
+    let nowBucket: number | undefined;
+    if (s.source !== undefined) {
+      const d = inspectSource(s.source, this.clock.now());
+      if (d.nonDeterministic) return { reason: 'non_deterministic' };
+      nowBucket = d.nowBucket;
+    }
     const extra = nowBucket === undefined ? s.extra : { extra: s.extra ?? null, nowBucket };
     return {
       key: {
