@@ -1,0 +1,139 @@
+/**
+ * Grok: expands `%{NAME:field:type}` references recursively into ONE JavaScript RegExp at compile time.
+ * Captures are renamed to `g<N>` groups (JS group names must be identifiers and unique) and mapped back to
+ * field names; `(?>...)` atomic groups become `(?:...)`.
+ */
+import { GROK_PATTERNS } from './grok-patterns.js';
+
+export type GrokType = 'string' | 'int' | 'long' | 'float' | 'double' | 'boolean';
+
+export interface GrokCapture {
+  group: string;
+  field: string;
+  type: GrokType;
+}
+
+export class GrokCompileError extends Error {}
+
+export interface GrokMatch {
+  fields: Array<[string, unknown]>;
+  /** index of the pattern that matched (for trace_match) */
+  patternIndex: number;
+}
+
+export class Grok {
+  readonly regex: RegExp;
+  readonly captures: GrokCapture[];
+  private readonly markers: string[];
+
+  constructor(patterns: string[], bank: Readonly<Record<string, string>> = GROK_PATTERNS) {
+    const state = { n: 0, captures: [] as GrokCapture[] };
+    const markers: string[] = [];
+    const parts = patterns.map((p, i) => {
+      const body = expand(p, bank, state, []);
+      if (patterns.length === 1) return body;
+      const marker = `m${i}`;
+      markers.push(marker);
+      return `(?<${marker}>${body})`;
+    });
+    const src = parts.length === 1 ? parts[0] : parts.join('|');
+    try {
+      this.regex = new RegExp(src);
+    } catch (e) {
+      throw new GrokCompileError((e as Error).message);
+    }
+    this.captures = state.captures;
+    this.markers = markers;
+  }
+
+  match(text: string): GrokMatch | null {
+    const m = this.regex.exec(text);
+    if (!m) return null;
+    const groups = m.groups ?? {};
+    const fields: Array<[string, unknown]> = [];
+    const seen = new Set<string>();
+    for (const c of this.captures) {
+      const v = groups[c.group];
+      if (v === undefined) continue;
+      if (seen.has(c.field)) continue;
+      seen.add(c.field);
+      fields.push([c.field, convert(v, c.type)]);
+    }
+    let patternIndex = 0;
+    for (let i = 0; i < this.markers.length; i++) {
+      if (groups[this.markers[i]] !== undefined) {
+        patternIndex = i;
+        break;
+      }
+    }
+    return { fields, patternIndex };
+  }
+}
+
+function convert(v: string, type: GrokType): unknown {
+  switch (type) {
+    case 'int':
+    case 'long': {
+      const n = Number.parseInt(v, 10);
+      return Number.isNaN(n) ? v : n;
+    }
+    case 'float':
+    case 'double': {
+      const n = Number.parseFloat(v);
+      return Number.isNaN(n) ? v : n;
+    }
+    case 'boolean':
+      return v.toLowerCase() === 'true';
+    default:
+      return v;
+  }
+}
+
+const REF = /%\{([A-Za-z0-9_]+)(?::([^:}]+))?(?::([A-Za-z]+))?\}/g;
+
+function expand(
+  pattern: string,
+  bank: Readonly<Record<string, string>>,
+  state: { n: number; captures: GrokCapture[] },
+  stack: string[],
+): string {
+  let out = '';
+  let last = 0;
+  // first translate Oniguruma named groups and atomic groups in the literal parts
+  for (const m of pattern.matchAll(REF)) {
+    out += translateLiteral(pattern.slice(last, m.index), state);
+    last = m.index + m[0].length;
+    const name = m[1];
+    const field = m[2];
+    const type = (m[3] ?? 'string').toLowerCase();
+    const def = bank[name];
+    if (def === undefined) throw new GrokCompileError(`Unable to find pattern [${name}] in Grok's pattern dictionary`);
+    if (stack.includes(name)) {
+      throw new GrokCompileError(`circular reference in pattern [${name}][${[...stack, name].join('=>')}]`);
+    }
+    const inner = expand(def, bank, state, [...stack, name]);
+    if (field) {
+      if (!['string', 'int', 'long', 'float', 'double', 'boolean'].includes(type)) {
+        throw new GrokCompileError(`Unsupported conversion type [${type}]`);
+      }
+      const group = `g${state.n++}`;
+      state.captures.push({ group, field, type: type as GrokType });
+      out += `(?<${group}>${inner})`;
+    } else {
+      out += `(?:${inner})`;
+    }
+  }
+  out += translateLiteral(pattern.slice(last), state);
+  return out;
+}
+
+function translateLiteral(s: string, state: { n: number; captures: GrokCapture[] }): string {
+  if (!s.includes('(?')) return s;
+  let r = s.replace(/\(\?>/g, '(?:');
+  r = r.replace(/\(\?<([A-Za-z_@][A-Za-z0-9_.@\[\]-]*)>/g, (_m, name: string) => {
+    const group = `g${state.n++}`;
+    state.captures.push({ group, field: name, type: 'string' });
+    return `(?<${group}>`;
+  });
+  return r;
+}

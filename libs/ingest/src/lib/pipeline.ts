@@ -1,0 +1,447 @@
+/**
+ * Compiled pipelines: processors wrapped with `if`, `ignore_failure`, processor-level `on_failure`,
+ * statistics and simulate tracing, plus the pipeline-level on_failure semantics of Elasticsearch's
+ * CompoundProcessor.
+ */
+import { EsError, toEsError } from '@strata/core-common';
+import type { IngestDocument, JsonObject } from './ingest-document.js';
+import { isObject } from './ingest-document.js';
+import { compilePainless, type CompiledScript } from './painless/painless.js';
+import { CtxMap } from './painless/ctx-map.js';
+import {
+  ConfigReader,
+  configError,
+  type ExecutionContext,
+  type Processor,
+  type ProcessorFactory,
+  type ProcessorRegistry,
+  type ProcessorResult,
+  type PipelineLike,
+} from './processor.js';
+
+// ------------------------------------------------------------------------------------------ stats
+
+export class IngestStats {
+  count = 0;
+  timeNanos = 0n;
+  current = 0;
+  failed = 0;
+
+  toJson(): JsonObject {
+    return {
+      count: this.count,
+      time_in_millis: Number(this.timeNanos / 1_000_000n),
+      current: this.current,
+      failed: this.failed,
+    };
+  }
+}
+
+/** Thrown when a processor fails: carries where it happened (for `_ingest.on_failure_*`). */
+export class IngestProcessorFailure extends Error {
+  constructor(
+    override readonly cause: EsError,
+    readonly processorType: string,
+    readonly processorTag: string | undefined,
+    readonly pipelineId: string | undefined,
+  ) {
+    super(cause.reason);
+  }
+}
+
+export function unwrapFailure(e: unknown): EsError {
+  if (e instanceof IngestProcessorFailure) return e.cause;
+  return toEsError(e);
+}
+
+// ------------------------------------------------------------------------------------------ conditions
+
+export interface Condition {
+  readonly source: string;
+  test(doc: IngestDocument): boolean;
+}
+
+class ReadOnlyCtx extends CtxMap {
+  override put(key: string): unknown {
+    throw new EsError('unsupported_operation_exception', 500, `cannot modify [${key}] from within a condition`);
+  }
+  override remove(key: string): unknown {
+    throw new EsError('unsupported_operation_exception', 500, `cannot remove [${key}] from within a condition`);
+  }
+}
+
+export function compileCondition(raw: unknown, type: string, tag: string | undefined): Condition | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  let source: string;
+  let params: JsonObject = {};
+  if (typeof raw === 'string') source = raw;
+  else if (isObject(raw) && typeof raw['source'] === 'string') {
+    source = raw['source'];
+    if (raw['lang'] !== undefined && raw['lang'] !== 'painless') {
+      throw configError(type, tag, 'if', `script_lang [${String(raw['lang'])}] is not supported`);
+    }
+    if (isObject(raw['params'])) params = raw['params'];
+  } else if (isObject(raw) && raw['id'] !== undefined) {
+    throw configError(type, tag, 'if', `stored scripts are not supported [${String(raw['id'])}]`);
+  } else {
+    throw configError(type, tag, 'if', 'property isn\'t a string or a script object');
+  }
+  let script: CompiledScript;
+  try {
+    script = compilePainless(source);
+  } catch (e) {
+    throw e instanceof EsError ? e : configError(type, tag, 'if', (e as Error).message);
+  }
+  return {
+    source,
+    test(doc) {
+      const v = script.run({ ctx: new ReadOnlyCtx(doc), params });
+      if (typeof v !== 'boolean') {
+        throw new EsError('illegal_argument_exception', 400, `condition [${source}] returned a non-boolean value [${String(v)}]`);
+      }
+      return v;
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ wrapped processor
+
+export class ConfiguredProcessor {
+  readonly stats = new IngestStats();
+  constructor(
+    readonly inner: Processor,
+    readonly condition: Condition | undefined,
+    readonly ignoreFailure: boolean,
+    readonly onFailure: ConfiguredProcessor[] | undefined,
+  ) {}
+
+  get type(): string {
+    return this.inner.type;
+  }
+  get tag(): string | undefined {
+    return this.inner.tag;
+  }
+
+  /** all processors below this one (for stats listing) */
+  statsKey(): string {
+    return this.tag !== undefined ? `${this.type}:${this.tag}` : this.type;
+  }
+}
+
+function putFailureMetadata(doc: IngestDocument, f: IngestProcessorFailure): JsonObject {
+  const saved: JsonObject = {};
+  for (const k of ['on_failure_message', 'on_failure_processor_type', 'on_failure_processor_tag', 'on_failure_pipeline']) {
+    if (k in doc.ingest) saved[k] = doc.ingest[k];
+  }
+  doc.ingest['on_failure_message'] = f.cause.reason;
+  doc.ingest['on_failure_processor_type'] = f.processorType;
+  doc.ingest['on_failure_processor_tag'] = f.processorTag ?? null;
+  if (f.pipelineId !== undefined) doc.ingest['on_failure_pipeline'] = f.pipelineId;
+  return saved;
+}
+
+function removeFailureMetadata(doc: IngestDocument, saved: JsonObject): void {
+  for (const k of ['on_failure_message', 'on_failure_processor_type', 'on_failure_processor_tag', 'on_failure_pipeline']) {
+    delete doc.ingest[k];
+  }
+  Object.assign(doc.ingest, saved);
+}
+
+/** Runs a list of processors with Elasticsearch's CompoundProcessor semantics. */
+export function runProcessors(
+  list: readonly ConfiguredProcessor[],
+  doc: IngestDocument,
+  ctx: ExecutionContext,
+  pipelineId: string | undefined,
+): ProcessorResult {
+  let current: IngestDocument = doc;
+  for (const p of list) {
+    const r = runOne(p, current, ctx, pipelineId);
+    if (r === null) return null;
+    current = r;
+    if (current.rerouted) break;
+  }
+  return current;
+}
+
+function runOne(p: ConfiguredProcessor, doc: IngestDocument, ctx: ExecutionContext, pipelineId: string | undefined): ProcessorResult {
+  const tracer = ctx.tracer;
+  let conditionResult: boolean | undefined;
+  if (p.condition) {
+    try {
+      conditionResult = p.condition.test(doc);
+    } catch (e) {
+      return handleFailure(p, doc, ctx, pipelineId, e, undefined);
+    }
+    if (!conditionResult) {
+      tracer?.record({
+        processorType: p.type,
+        tag: p.tag,
+        description: p.inner.description,
+        status: 'skipped',
+        condition: { condition: p.condition.source, result: false },
+      });
+      return doc;
+    }
+  }
+  const cond = p.condition ? { condition: p.condition.source, result: true } : undefined;
+  const stats = p.stats;
+  stats.count++;
+  stats.current++;
+  const start = process.hrtime.bigint();
+  let result: ProcessorResult;
+  try {
+    if (tracer && p.type === 'pipeline') {
+      tracer.record({ processorType: p.type, tag: p.tag, description: p.inner.description, status: 'success', condition: cond });
+    }
+    result = p.inner.execute(doc, ctx);
+  } catch (e) {
+    stats.current--;
+    stats.failed++;
+    stats.timeNanos += process.hrtime.bigint() - start;
+    return handleFailure(p, doc, ctx, pipelineId, e, cond);
+  }
+  stats.current--;
+  stats.timeNanos += process.hrtime.bigint() - start;
+  if (tracer && p.type !== 'pipeline') {
+    tracer.record({
+      processorType: p.type,
+      tag: p.tag,
+      description: p.inner.description,
+      status: result === null ? 'dropped' : 'success',
+      condition: cond,
+      doc: result === null ? undefined : result.deepCopy(),
+    });
+  }
+  return result;
+}
+
+function handleFailure(
+  p: ConfiguredProcessor,
+  doc: IngestDocument,
+  ctx: ExecutionContext,
+  pipelineId: string | undefined,
+  e: unknown,
+  cond: { condition: string; result: boolean } | undefined,
+): ProcessorResult {
+  const failure =
+    e instanceof IngestProcessorFailure ? e : new IngestProcessorFailure(toEsError(e), p.type, p.tag, pipelineId);
+  const tracer = ctx.tracer;
+  if (p.ignoreFailure) {
+    tracer?.record({
+      processorType: p.type,
+      tag: p.tag,
+      description: p.inner.description,
+      status: 'error_ignored',
+      condition: cond,
+      error: failure.cause,
+      doc: doc.deepCopy(),
+    });
+    return doc;
+  }
+  if (p.type !== 'pipeline' || !(e instanceof IngestProcessorFailure)) {
+    tracer?.record({ processorType: p.type, tag: p.tag, description: p.inner.description, status: 'error', condition: cond, error: failure.cause });
+  }
+  if (p.onFailure && p.onFailure.length > 0) {
+    const saved = putFailureMetadata(doc, failure);
+    const r = runProcessors(p.onFailure, doc, ctx, pipelineId);
+    if (r !== null) removeFailureMetadata(r, saved);
+    return r;
+  }
+  throw failure;
+}
+
+// ------------------------------------------------------------------------------------------ pipeline
+
+export class Pipeline implements PipelineLike {
+  readonly stats = new IngestStats();
+  constructor(
+    readonly id: string,
+    readonly description: string | undefined,
+    readonly version: number | undefined,
+    readonly processors: ConfiguredProcessor[],
+    readonly onFailure: ConfiguredProcessor[],
+  ) {}
+
+  /** executes the pipeline; throws IngestProcessorFailure when unhandled */
+  execute(doc: IngestDocument, ctx: ExecutionContext): ProcessorResult {
+    const stats = this.stats;
+    stats.count++;
+    stats.current++;
+    const start = process.hrtime.bigint();
+    const prevPipeline = doc.ingest['pipeline'];
+    doc.ingest['pipeline'] = this.id;
+    ctx.stack.push(this.id);
+    try {
+      let result: ProcessorResult;
+      try {
+        result = runProcessors(this.processors, doc, ctx, this.id);
+      } catch (e) {
+        if (this.onFailure.length === 0) throw e;
+        const failure = e instanceof IngestProcessorFailure ? e : new IngestProcessorFailure(toEsError(e), 'pipeline', undefined, this.id);
+        const saved = putFailureMetadata(doc, failure);
+        result = runProcessors(this.onFailure, doc, ctx, this.id);
+        if (result !== null) removeFailureMetadata(result, saved);
+      }
+      if (result !== null) {
+        if (prevPipeline === undefined) delete result.ingest['pipeline'];
+        else result.ingest['pipeline'] = prevPipeline;
+      }
+      return result;
+    } catch (e) {
+      stats.failed++;
+      throw e;
+    } finally {
+      ctx.stack.pop();
+      stats.current--;
+      stats.timeNanos += process.hrtime.bigint() - start;
+    }
+  }
+
+  /** `processors: [{ "set:tag": {type, stats} }, ...]` as ES renders node stats (top level and on_failure) */
+  processorStats(): JsonObject[] {
+    const out: JsonObject[] = [];
+    const walk = (list: ConfiguredProcessor[]) => {
+      for (const p of list) {
+        out.push({ [p.statsKey()]: { type: p.type, stats: p.stats.toJson() } });
+      }
+    };
+    walk(this.processors);
+    walk(this.onFailure);
+    return out;
+  }
+}
+
+// ------------------------------------------------------------------------------------------ factory
+
+const COMMON_KEYS = ['tag', 'description', 'if', 'ignore_failure', 'on_failure'];
+
+export class ProcessorFactoryRegistry implements ProcessorRegistry {
+  private readonly factories = new Map<string, ProcessorFactory>();
+
+  constructor(factories: readonly ProcessorFactory[]) {
+    for (const f of factories) {
+      if (this.factories.has(f.type)) throw new Error(`Ingest processor [${f.type}] is already registered`);
+      this.factories.set(f.type, f);
+    }
+  }
+
+  has(type: string): boolean {
+    return this.factories.has(type);
+  }
+
+  types(): string[] {
+    return [...this.factories.keys()].sort();
+  }
+
+  /** builds one configured processor from `{ "type": { ...config } }` */
+  configured(entry: unknown): ConfiguredProcessor {
+    if (!isObject(entry) || Object.keys(entry).length !== 1) {
+      const keys = isObject(entry) ? Object.keys(entry) : [];
+      if (keys.length > 1) {
+        throw configError(undefined, undefined, undefined, `processor definition must contain exactly one processor type, found [${keys.length}]`);
+      }
+      throw configError(undefined, undefined, undefined, 'processor definition must be an object with a single processor type');
+    }
+    const type = Object.keys(entry)[0];
+    let cfg = entry[type];
+    if (type === 'script' && typeof cfg === 'string') cfg = { source: cfg };
+    if (!isObject(cfg)) {
+      throw configError(type, undefined, undefined, `processor [${type}] config must be an object`);
+    }
+    const config: JsonObject = { ...cfg };
+    const tagRaw = config['tag'];
+    const tag = tagRaw === undefined || tagRaw === null ? undefined : String(tagRaw);
+    const factory = this.factories.get(type);
+    if (!factory) {
+      throw configError(type, tag, undefined, `No processor type exists with name [${type}]`);
+    }
+    const reader = new ConfigReader(type, tag, config);
+    const description = reader.optionalString('description');
+    reader.raw('tag');
+    const ignoreFailure = reader.bool('ignore_failure', false);
+    const onFailureRaw = reader.raw('on_failure');
+    let onFailure: ConfiguredProcessor[] | undefined;
+    if (onFailureRaw !== undefined && onFailureRaw !== null) {
+      if (!Array.isArray(onFailureRaw)) {
+        throw configError(type, tag, 'on_failure', 'property isn\'t a list, but of type [' + typeof onFailureRaw + ']');
+      }
+      if (onFailureRaw.length === 0) {
+        throw configError(type, tag, 'on_failure', 'processors list cannot be empty');
+      }
+      onFailure = onFailureRaw.map((x) => this.configured(x));
+    }
+    const condition = compileCondition(reader.raw('if'), type, tag);
+    const own: JsonObject = {};
+    for (const [k, v] of Object.entries(config)) if (!COMMON_KEYS.includes(k)) own[k] = v;
+    const inner = factory.create(own, tag, description, this);
+    return new ConfiguredProcessor(inner, condition, ignoreFailure, onFailure);
+  }
+
+  create(config: unknown): Processor {
+    const c = this.configured(config);
+    return wrapAsProcessor(c);
+  }
+
+  createList(config: unknown, property: string, ownerType?: string, ownerTag?: string): Processor[] {
+    if (!Array.isArray(config)) throw configError(ownerType, ownerTag, property, 'property isn\'t a list');
+    return config.map((c) => this.create(c));
+  }
+
+  /** compiles a pipeline config (validating everything) */
+  pipeline(id: string, config: unknown): Pipeline {
+    if (!isObject(config)) throw configError(undefined, undefined, undefined, 'pipeline config must be an object');
+    const allowed = new Set(['description', 'processors', 'on_failure', 'version', '_meta', 'deprecated', 'created_date', 'modified_date', 'created_date_millis', 'modified_date_millis']);
+    const processors = config['processors'];
+    if (processors === undefined || processors === null) {
+      throw configError(undefined, undefined, 'processors', 'required property is missing');
+    }
+    if (!Array.isArray(processors)) {
+      throw configError(undefined, undefined, 'processors', 'property isn\'t a list, but of type [' + typeof processors + ']');
+    }
+    const unknown = Object.keys(config).filter((k) => !allowed.has(k));
+    if (unknown.length > 0) {
+      throw configError(undefined, undefined, undefined, `pipeline [${id}] doesn't support one or more provided configuration parameters [${unknown.join(', ')}]`);
+    }
+    const onFailureRaw = config['on_failure'];
+    if (onFailureRaw !== undefined && onFailureRaw !== null && !Array.isArray(onFailureRaw)) {
+      throw configError(undefined, undefined, 'on_failure', 'property isn\'t a list');
+    }
+    if (Array.isArray(onFailureRaw) && onFailureRaw.length === 0) {
+      throw configError(undefined, undefined, 'on_failure', 'pipeline on_failure must not be empty');
+    }
+    const description = config['description'];
+    if (description !== undefined && description !== null && typeof description !== 'string') {
+      throw configError(undefined, undefined, 'description', 'property isn\'t a string');
+    }
+    const version = config['version'];
+    if (version !== undefined && version !== null && !Number.isInteger(version)) {
+      throw configError(undefined, undefined, 'version', 'property isn\'t an integer');
+    }
+    const meta = config['_meta'];
+    if (meta !== undefined && meta !== null && !isObject(meta)) {
+      throw configError(undefined, undefined, '_meta', 'property isn\'t a map');
+    }
+    return new Pipeline(
+      id,
+      description as string | undefined,
+      version as number | undefined,
+      processors.map((p) => this.configured(p)),
+      Array.isArray(onFailureRaw) ? onFailureRaw.map((p) => this.configured(p)) : [],
+    );
+  }
+}
+
+/** a configured processor exposed as a Processor (for foreach's inner processor) */
+export function wrapAsProcessor(c: ConfiguredProcessor): Processor {
+  return {
+    type: c.type,
+    tag: c.tag,
+    description: c.inner.description,
+    execute(doc, ctx) {
+      return runProcessors([c], doc, ctx, ctx.stack[ctx.stack.length - 1]);
+    },
+  };
+}
+
+export type { ExecutionContext };

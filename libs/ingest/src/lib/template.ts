@@ -1,0 +1,147 @@
+/**
+ * Mustache templates as ingest uses them (content type text/plain: no escaping). Compiled once into parts:
+ * literals and variable lookups (`{{field}}`, `{{{field}}}`, `{{_ingest.timestamp}}`, `{{_source.x}}`),
+ * plus simple sections `{{#field}}...{{/field}}` / inverted sections `{{^field}}...{{/field}}`.
+ */
+import type { TemplateModel } from './ingest-document.js';
+import { isObject } from './ingest-document.js';
+
+type Part =
+  | { kind: 'text'; text: string }
+  | { kind: 'var'; path: string }
+  | { kind: 'section'; path: string; inverted: boolean; body: Part[] };
+
+export interface Template {
+  readonly source: string;
+  readonly isConstant: boolean;
+  render(model: TemplateModel): string;
+}
+
+export function renderValue(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return '[' + v.map(renderValue).join(', ') + ']';
+  if (isObject(v)) {
+    return '{' + Object.entries(v).map(([k, x]) => `${k}=${renderValue(x)}`).join(', ') + '}';
+  }
+  return String(v);
+}
+
+function parse(src: string, pos: { i: number }, closing?: string): Part[] {
+  const parts: Part[] = [];
+  let text = '';
+  while (pos.i < src.length) {
+    const open = src.indexOf('{{', pos.i);
+    if (open < 0) {
+      text += src.slice(pos.i);
+      pos.i = src.length;
+      break;
+    }
+    text += src.slice(pos.i, open);
+    const triple = src.startsWith('{{{', open);
+    const end = src.indexOf(triple ? '}}}' : '}}', open);
+    if (end < 0) {
+      throw new Error(`Improperly closed variable in template at position ${open}`);
+    }
+    const tag = src.slice(open + (triple ? 3 : 2), end).trim();
+    pos.i = end + (triple ? 3 : 2);
+    if (text) parts.push({ kind: 'text', text });
+    text = '';
+    if (!triple && (tag.startsWith('#') || tag.startsWith('^'))) {
+      const name = tag.slice(1).trim();
+      const body = parse(src, pos, name);
+      parts.push({ kind: 'section', path: name, inverted: tag.startsWith('^'), body });
+    } else if (!triple && tag.startsWith('/')) {
+      const name = tag.slice(1).trim();
+      if (name !== closing) throw new Error(`Mismatched start/end tags: ${closing ?? 'none'} != ${name}`);
+      return parts;
+    } else if (!triple && tag.startsWith('!')) {
+      // comment
+    } else {
+      parts.push({ kind: 'var', path: tag.startsWith('&') ? tag.slice(1).trim() : tag });
+    }
+  }
+  if (closing !== undefined) throw new Error(`Failed to close '${closing}' tag`);
+  if (text) parts.push({ kind: 'text', text });
+  return parts;
+}
+
+function renderParts(parts: Part[], model: TemplateModel, scope: unknown[]): string {
+  let out = '';
+  for (const p of parts) {
+    if (p.kind === 'text') out += p.text;
+    else if (p.kind === 'var') out += renderValue(lookup(p.path, model, scope));
+    else {
+      const v = lookup(p.path, model, scope);
+      const truthy = !(v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0));
+      if (p.inverted) {
+        if (!truthy) out += renderParts(p.body, model, scope);
+      } else if (truthy) {
+        if (Array.isArray(v)) for (const item of v) out += renderParts(p.body, model, [item, ...scope]);
+        else out += renderParts(p.body, model, [v, ...scope]);
+      }
+    }
+  }
+  return out;
+}
+
+function lookup(path: string, model: TemplateModel, scope: unknown[]): unknown {
+  if (path === '.') return scope[0];
+  for (const s of scope) {
+    if (isObject(s)) {
+      const parts = path.split('.');
+      let cur: unknown = s;
+      let ok = true;
+      for (const part of parts) {
+        if (isObject(cur) && part in cur) cur = cur[part];
+        else {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return cur;
+    }
+  }
+  return model.resolve(path.startsWith('ctx.') ? path.slice(4) : path);
+}
+
+export function compileTemplate(src: string): Template {
+  if (!src.includes('{{')) {
+    return { source: src, isConstant: true, render: () => src };
+  }
+  const parts = parse(src, { i: 0 });
+  if (parts.length === 1 && parts[0].kind === 'var') {
+    const path = parts[0].path;
+    return { source: src, isConstant: false, render: (m) => renderValue(lookup(path, m, [])) };
+  }
+  return { source: src, isConstant: false, render: (m) => renderParts(parts, m, []) };
+}
+
+/** A value that may contain templates in its strings (ES ValueSource). */
+export interface ValueSource {
+  copy(model: TemplateModel): unknown;
+}
+
+export function compileValueSource(value: unknown): ValueSource {
+  if (typeof value === 'string') {
+    const t = compileTemplate(value);
+    if (t.isConstant) return { copy: () => value };
+    return { copy: (m) => t.render(m) };
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(compileValueSource);
+    return { copy: (m) => items.map((i) => i.copy(m)) };
+  }
+  if (isObject(value)) {
+    const entries = Object.entries(value).map(([k, v]) => [compileTemplate(k), compileValueSource(v)] as const);
+    return {
+      copy: (m) => {
+        const o: Record<string, unknown> = {};
+        for (const [k, v] of entries) o[k.render(m)] = v.copy(m);
+        return o;
+      },
+    };
+  }
+  return { copy: () => value };
+}
