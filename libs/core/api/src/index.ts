@@ -1,1 +1,2 @@
-export {};
+export * from './lib/node.js';
+export * from './lib/cluster/index.js';

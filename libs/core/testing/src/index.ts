@@ -1,1 +1,2 @@
-export {};
+export * from './lib/test-doubles.js';
+export * from './lib/test-host.js';

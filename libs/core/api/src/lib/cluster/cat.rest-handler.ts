@@ -1,0 +1,245 @@
+import { inject, injectable } from 'inversify';
+import { Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { ClusterView, worse, type Health } from './cluster-view.js';
+import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
+import { NODE_INFO, NodeInfo } from './node-info.js';
+
+function hms(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
+}
+
+function expandOptions(req: RestRequest, dflt: string[]) {
+  const expand = req.listParam('expand_wildcards', dflt)!;
+  const all = expand.includes('all');
+  return {
+    open: all || expand.includes('open'),
+    closed: all || expand.includes('closed'),
+    hidden: all || expand.includes('hidden'),
+  };
+}
+
+/** `GET /_cat`: the list of cat endpoints. */
+@injectable()
+export class CatRestHandler implements RestHandler {
+  readonly name = 'cat_action';
+  readonly routes = [route('GET', '/_cat', 'cluster:monitor/cat')];
+  readonly params = [];
+  handle(): RestResponse {
+    return RestResponses.text(
+      200,
+      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}'].join('\n') + '\n',
+    );
+  }
+}
+
+const INDICES_COLUMNS: CatColumn[] = [
+  { name: 'health', aliases: ['h'], desc: 'current health status' },
+  { name: 'status', aliases: ['s'], desc: 'open/close status' },
+  { name: 'index', aliases: ['i', 'idx'], desc: 'index name' },
+  { name: 'uuid', aliases: ['id'], desc: 'index uuid' },
+  { name: 'pri', aliases: ['p', 'shards.primary', 'shardsPrimary'], numeric: true, desc: 'number of primary shards' },
+  { name: 'rep', aliases: ['r', 'shards.replica', 'shardsReplica'], numeric: true, desc: 'number of replica shards' },
+  { name: 'docs.count', aliases: ['dc', 'docsCount'], numeric: true, desc: 'available docs' },
+  { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], numeric: true, desc: 'deleted docs' },
+  { name: 'store.size', aliases: ['ss', 'storeSize'], numeric: true, bytes: true, desc: 'store size of primaries & replicas' },
+  { name: 'pri.store.size', numeric: true, bytes: true, desc: 'store size of primaries' },
+  { name: 'dataset.size', numeric: true, bytes: true, desc: 'total size of dataset' },
+  { name: 'creation.date', aliases: ['cd'], numeric: true, default: false, desc: 'index creation date (millisecond value)' },
+  { name: 'creation.date.string', aliases: ['cds'], default: false, desc: 'index creation date (as string)' },
+  { name: 'indexing.index_total', aliases: ['iito', 'indexingIndexTotal'], numeric: true, default: false, desc: 'number of indexing ops' },
+  { name: 'search.query_total', aliases: ['sqto', 'searchQueryTotal'], numeric: true, default: false, desc: 'total query phase ops' },
+  { name: 'refresh.total', aliases: ['rto', 'refreshTotal'], numeric: true, default: false, desc: 'total refreshes' },
+  { name: 'segments.count', aliases: ['sc', 'segmentsCount'], numeric: true, default: false, desc: 'number of segments' },
+];
+
+/** `GET /_cat/indices[/{index}]` */
+@injectable()
+export class CatIndicesRestHandler implements RestHandler {
+  readonly name = 'cat_indices_action';
+  readonly routes = [
+    route('GET', '/_cat/indices', 'indices:monitor/stats'),
+    route('GET', '/_cat/indices/{index}', 'indices:monitor/stats'),
+  ];
+  readonly params = CAT_PARAMS;
+
+  constructor(@inject(ClusterView) private readonly cluster: ClusterView) {}
+
+  handle(req: RestRequest): RestResponse {
+    const wanted = req.param('health');
+    if (wanted !== undefined && !['green', 'yellow', 'red'].includes(wanted)) {
+      throw Errors.illegalArgument(`unknown health status [${wanted}]`);
+    }
+    const names = this.cluster.resolve(req.optionalPathParam('index'), {
+      expandWildcards: expandOptions(req, ['all']),
+      allowNoIndices: true,
+    });
+    const rows: CatRow[] = [];
+    for (const name of names) {
+      const meta = this.cluster.indexMetadata(name);
+      if (!meta) continue;
+      const h = this.cluster.indexHealth(meta);
+      if (wanted && h.status !== wanted) continue;
+      const st = meta.state === 'open' ? this.cluster.indexStats(name) : undefined;
+      const size = st?.store?.size_in_bytes;
+      rows.push({
+        health: h.status,
+        status: meta.state,
+        index: name,
+        uuid: meta.uuid,
+        pri: meta.numberOfShards,
+        rep: meta.numberOfReplicas,
+        'docs.count': meta.state === 'open' ? (st?.docs?.count ?? 0) : undefined,
+        'docs.deleted': meta.state === 'open' ? (st?.docs?.deleted ?? 0) : undefined,
+        'store.size': meta.state === 'open' ? (size ?? 0) : undefined,
+        'pri.store.size': meta.state === 'open' ? (size ?? 0) : undefined,
+        'dataset.size': meta.state === 'open' ? (size ?? 0) : undefined,
+        'creation.date': meta.creationDate,
+        'creation.date.string': new Date(meta.creationDate).toISOString(),
+        'indexing.index_total': Number(st?.indexing?.['index_total'] ?? 0),
+        'search.query_total': Number(st?.search?.['query_total'] ?? 0),
+        'refresh.total': Number(st?.refresh?.['total'] ?? 0),
+        'segments.count': Number(st?.segments?.['count'] ?? 0),
+      });
+    }
+    return renderCat(req, INDICES_COLUMNS, rows);
+  }
+}
+
+const HEALTH_COLUMNS: CatColumn[] = [
+  { name: 'epoch', aliases: ['t', 'time'], numeric: true },
+  { name: 'timestamp', aliases: ['ts', 'hms', 'hhmmss'] },
+  { name: 'cluster', aliases: ['cl'] },
+  { name: 'status', aliases: ['st'] },
+  { name: 'node.total', aliases: ['nt', 'nodeTotal'], numeric: true },
+  { name: 'node.data', aliases: ['nd', 'nodeData'], numeric: true },
+  { name: 'shards', aliases: ['t', 'sh', 'shards.total', 'shardsTotal'], numeric: true },
+  { name: 'pri', aliases: ['p', 'shards.primary', 'shardsPrimary'], numeric: true },
+  { name: 'relo', aliases: ['r', 'shards.relocating', 'shardsRelocating'], numeric: true },
+  { name: 'init', aliases: ['i', 'shards.initializing', 'shardsInitializing'], numeric: true },
+  { name: 'unassign', aliases: ['u', 'shards.unassigned', 'shardsUnassigned'], numeric: true },
+  { name: 'unassign.pri', aliases: ['up', 'shards.unassigned.primary', 'shardsUnassignedPrimary'], numeric: true },
+  { name: 'pending_tasks', aliases: ['pt', 'pendingTasks'], numeric: true },
+  { name: 'max_task_wait_time', aliases: ['mtwt', 'maxTaskWaitTime'], numeric: true },
+  { name: 'active_shards_percent', aliases: ['asp', 'activeShardsPercent'], numeric: true },
+];
+
+/** `GET /_cat/health` */
+@injectable()
+export class CatHealthRestHandler implements RestHandler {
+  readonly name = 'cat_health_action';
+  readonly routes = [route('GET', '/_cat/health', 'cluster:monitor/health')];
+  readonly params = [...CAT_PARAMS, 'ts'];
+
+  constructor(
+    @inject(ClusterView) private readonly cluster: ClusterView,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+
+  handle(req: RestRequest): RestResponse {
+    let status: Health = 'green';
+    let pri = 0;
+    let active = 0;
+    let unassigned = 0;
+    for (const meta of this.cluster.allIndices()) {
+      const h = this.cluster.indexHealth(meta);
+      status = worse(status, h.status);
+      pri += h.activePrimary;
+      active += h.active;
+      unassigned += h.unassigned;
+    }
+    const now = Date.now();
+    const total = active + unassigned;
+    const cols = req.boolParam('ts', true) ? HEALTH_COLUMNS : HEALTH_COLUMNS.slice(2);
+    return renderCat(req, cols, [
+      {
+        epoch: Math.floor(now / 1000),
+        timestamp: hms(now),
+        cluster: this.node.clusterName,
+        status,
+        'node.total': 1,
+        'node.data': 1,
+        shards: active,
+        pri,
+        relo: 0,
+        init: 0,
+        unassign: unassigned,
+        'unassign.pri': 0,
+        pending_tasks: 0,
+        max_task_wait_time: '-',
+        active_shards_percent: `${(total === 0 ? 100 : (active / total) * 100).toFixed(1)}%`,
+      },
+    ]);
+  }
+}
+
+const COUNT_COLUMNS: CatColumn[] = [
+  { name: 'epoch', aliases: ['t', 'time'], numeric: true },
+  { name: 'timestamp', aliases: ['ts', 'hms', 'hhmmss'] },
+  { name: 'count', aliases: ['dc', 'docs.count', 'docsCount'], numeric: true },
+];
+
+/** `GET /_cat/count[/{index}]` (live documents of the last refresh) */
+@injectable()
+export class CatCountRestHandler implements RestHandler {
+  readonly name = 'cat_count_action';
+  readonly routes = [
+    route('GET', '/_cat/count', 'indices:data/read/search'),
+    route('GET', '/_cat/count/{index}', 'indices:data/read/search'),
+  ];
+  readonly params = CAT_PARAMS;
+
+  constructor(@inject(ClusterView) private readonly cluster: ClusterView) {}
+
+  handle(req: RestRequest): RestResponse {
+    const names = this.cluster.resolve(req.optionalPathParam('index'));
+    let count = 0;
+    for (const n of names) count += this.cluster.indexStats(n)?.docs?.count ?? 0;
+    const now = Date.now();
+    return renderCat(req, COUNT_COLUMNS, [{ epoch: Math.floor(now / 1000), timestamp: hms(now), count }]);
+  }
+}
+
+const ALIAS_COLUMNS: CatColumn[] = [
+  { name: 'alias', aliases: ['a'] },
+  { name: 'index', aliases: ['i', 'idx'] },
+  { name: 'filter', aliases: ['f', 'fi'] },
+  { name: 'routing.index', aliases: ['ri', 'routingIndex'] },
+  { name: 'routing.search', aliases: ['rs', 'routingSearch'] },
+  { name: 'is_write_index', aliases: ['w', 'isWriteIndex'] },
+];
+
+/** `GET /_cat/aliases[/{name}]` */
+@injectable()
+export class CatAliasesRestHandler implements RestHandler {
+  readonly name = 'cat_aliases_action';
+  readonly routes = [
+    route('GET', '/_cat/aliases', 'indices:admin/aliases/get'),
+    route('GET', '/_cat/aliases/{name}', 'indices:admin/aliases/get'),
+  ];
+  readonly params = CAT_PARAMS;
+
+  constructor(@inject(ClusterView) private readonly cluster: ClusterView) {}
+
+  handle(req: RestRequest): RestResponse {
+    const filter = req.optionalPathParam('name')?.split(',');
+    const matches = (a: string): boolean =>
+      !filter ||
+      filter.some((f) => f === '_all' || new RegExp('^' + f.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(a));
+    const rows: CatRow[] = [];
+    for (const meta of this.cluster.allIndices()) {
+      for (const [alias, a] of Object.entries(meta.aliases ?? {})) {
+        if (!matches(alias)) continue;
+        rows.push({
+          alias,
+          index: meta.name,
+          filter: a.filter ? '*' : '-',
+          'routing.index': a.index_routing ?? '-',
+          'routing.search': a.search_routing ?? '-',
+          is_write_index: a.is_write_index === undefined ? '-' : String(a.is_write_index),
+        });
+      }
+    }
+    rows.sort((x, y) => String(x['alias']).localeCompare(String(y['alias'])) || String(x['index']).localeCompare(String(y['index'])));
+    return renderCat(req, ALIAS_COLUMNS, rows);
+  }
+}

@@ -1,0 +1,36 @@
+import { ContainerModule } from 'inversify';
+import { ExtensionPoints } from '@strata/core-common';
+import { CatAliasesRestHandler, CatCountRestHandler, CatHealthRestHandler, CatIndicesRestHandler, CatRestHandler } from './cat.rest-handler.js';
+import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
+import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
+import { ClusterView } from './cluster-view.js';
+import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
+import { MainRestHandler } from './main.rest-handler.js';
+import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
+import { XPackRestHandler } from './xpack.rest-handler.js';
+
+export { ClusterView, type EngineIndexStats, type Health } from './cluster-view.js';
+export { NodeInfo, NODE_INFO, VERSION, NODE_ROLES } from './node-info.js';
+export { renderCat, CAT_PARAMS, type CatColumn, type CatRow } from './cat-table.js';
+export { humanize } from './human.js';
+
+/** The cluster/monitoring endpoints: /, health, cluster settings, nodes, stats, cat, xpack/license. */
+export const clusterApiModule = new ContainerModule(({ bind }) => {
+  bind(ClusterView).toSelf().inSingletonScope();
+  for (const h of [
+    MainRestHandler,
+    ClusterHealthRestHandler,
+    ClusterSettingsRestHandler,
+    NodesInfoRestHandler,
+    NodesStatsRestHandler,
+    IndicesStatsRestHandler,
+    CatRestHandler,
+    CatIndicesRestHandler,
+    CatHealthRestHandler,
+    CatCountRestHandler,
+    CatAliasesRestHandler,
+    XPackRestHandler,
+  ]) {
+    bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  }
+});

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import Koa from 'koa';
+import { Container, ContainerModule } from 'inversify';
+import {
+  ExtensionPoints,
+  SettingParsers,
+  SettingsRegistry,
+  Tokens,
+  setting,
+  systemClock,
+  type FeatureModule,
+  type HostConfig,
+  type IdGenerator,
+  type LifecycleComponent,
+  type Logger,
+  type SettingDef,
+} from '@strata/core-common';
+import { EngineTokens, InMemoryMetadataStore } from '@strata/core-engine';
+import { HttpPipeline, httpModule } from '@strata/core-http';
+import { clusterApiModule } from './cluster/index.js';
+import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
+
+/** Node settings the host itself reads; registered here unless another module already did. */
+export const HOST_SETTINGS: readonly SettingDef[] = [
+  setting({ key: 'http.port', scope: 'node', dynamic: false, defaultValue: 9200, parse: SettingParsers.int('http.port', 0, 65535) }),
+  setting({ key: 'network.host', scope: 'node', dynamic: false, defaultValue: '127.0.0.1', parse: SettingParsers.string() }),
+  setting({ key: 'http.host', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
+  setting({ key: 'path.data', scope: 'node', dynamic: false, defaultValue: './data', parse: SettingParsers.string() }),
+  setting({ key: 'path.logs', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
+  setting({ key: 'cluster.name', scope: 'node', dynamic: false, defaultValue: 'strata', parse: SettingParsers.string() }),
+  setting({ key: 'node.name', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
+  setting({
+    key: 'logger.level',
+    scope: 'node',
+    dynamic: false,
+    defaultValue: 'info',
+    parse: SettingParsers.oneOf('logger.level', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+  }),
+];
+
+export interface NodeOptions {
+  /** flat node settings (defaults are filled in) */
+  settings?: Record<string, unknown>;
+  /** feature libraries to load */
+  features?: readonly FeatureModule[];
+  /** modules loaded last: rebind Clock, IdGenerator, ... for tests */
+  overrides?: readonly ContainerModule[];
+  /** a logger to use instead of pino (tests pass a silent one) */
+  logger?: Logger;
+}
+
+export interface StrataNode {
+  readonly app: Koa;
+  readonly container: Container;
+  readonly settings: Record<string, unknown>;
+  /** starts lifecycle components (call once, before listening) */
+  start(): Promise<void>;
+  /** stops lifecycle components, closes shards and flushes; idempotent */
+  close(): Promise<void>;
+}
+
+/** Elasticsearch-style 20-char base64url ids: time-ordered prefix, sequence and random bits. */
+export class TimeBasedIdGenerator implements IdGenerator {
+  private seq = randomBytes(3).readUIntBE(0, 3);
+  private lastTs = 0;
+  private readonly node = randomBytes(6);
+
+  next(): string {
+    let ts = Date.now();
+    if (ts < this.lastTs) ts = this.lastTs;
+    this.lastTs = ts;
+    this.seq = (this.seq + 1) & 0xffffff;
+    const b = Buffer.alloc(15);
+    b.writeUIntBE(ts, 0, 6);
+    b.writeUIntBE(this.seq, 6, 3);
+    this.node.copy(b, 9);
+    return b.toString('base64url');
+  }
+}
+
+const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+
+async function pinoLogger(level: string): Promise<Logger> {
+  if (level === 'silent') return SILENT;
+  const { pino } = await import('pino');
+  const log: unknown = pino({ level, base: { name: 'strata' }, timestamp: () => `,"@timestamp":"${new Date().toISOString()}"` });
+  return log as Logger;
+}
+
+/** Loads the node id persisted under path.data (created on first start), like ES's node id. */
+function persistentNodeId(dataPath: string): string {
+  const dir = join(dataPath, '_state');
+  const file = join(dir, 'node.id');
+  try {
+    const id = readFileSync(file, 'utf8').trim();
+    if (id) return id;
+  } catch {
+    /* first start */
+  }
+  const id = randomBytes(16).toString('base64url').slice(0, 22);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, id + '\n');
+  return id;
+}
+
+/**
+ * Core modules loaded before the features: HTTP plumbing and the built-in APIs. The engine and API
+ * modules of the other core slices are listed here as they land.
+ */
+export function coreModules(): ContainerModule[] {
+  return [httpModule, clusterApiModule];
+}
+
+/**
+ * The composition root: one container (singleton scope) with configuration, clock, logger, ids,
+ * the engine, the core APIs and the features; node settings validated through the SettingsRegistry.
+ */
+export async function createNode(options: NodeOptions = {}): Promise<StrataNode> {
+  const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
+  for (const def of HOST_SETTINGS) {
+    if (settings[def.key] === undefined && def.defaultValue !== '') settings[def.key] = def.defaultValue;
+  }
+  settings['path.data'] = resolve(String(settings['path.data']));
+  const config: HostConfig = { settings };
+  const logger = options.logger ?? (await pinoLogger(String(settings['logger.level'] ?? 'info')));
+
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(Tokens.HostConfig).toConstantValue(config);
+  container.bind(Tokens.Clock).toConstantValue(systemClock);
+  container.bind(Tokens.Logger).toConstantValue(logger);
+  container.bind(Tokens.IdGenerator).toConstantValue(new TimeBasedIdGenerator());
+
+  await container.loadAsync(...coreModules(), ...(options.features ?? []).map((f) => f.module));
+  if (!container.isBound(Tokens.SettingsRegistry)) {
+    container
+      .bind(Tokens.SettingsRegistry)
+      .toDynamicValue((ctx) => new SettingsRegistry(ctx.getAll(ExtensionPoints.Setting, { optional: true }) ?? []))
+      .inSingletonScope();
+  }
+  if (!container.isBound(EngineTokens.MetadataStore)) {
+    // until the cluster-metadata module is loaded: an in-memory store keeps the APIs answering
+    container.bind(EngineTokens.MetadataStore).toConstantValue(new InMemoryMetadataStore());
+  }
+  if (options.overrides?.length) await container.loadAsync(...options.overrides);
+
+  // node settings: unknown keys fail fast, values must parse
+  const registry = container.get<SettingsRegistry>(Tokens.SettingsRegistry);
+  for (const def of HOST_SETTINGS) if (!registry.get(def.key)) registry.register(def);
+  for (const [key, value] of Object.entries(settings)) {
+    const def = registry.get(key);
+    if (!def || def.scope === 'index') {
+      throw new Error(
+        `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+      );
+    }
+    try {
+      def.parse(value);
+    } catch (e) {
+      throw new Error(`invalid value for setting [${key}]: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  const dataPath = String(settings['path.data']);
+  const nodeId = persistentNodeId(dataPath);
+  const info = new NodeInfo(
+    nodeId,
+    String(settings['node.name'] || hostname()),
+    String(settings['cluster.name']),
+    String(settings['network.host']),
+  );
+  container.bind(NODE_INFO).toConstantValue(info);
+
+  // resolve the HTTP pipeline now: duplicate routes fail at boot, not at the first request
+  const pipeline = container.get(HttpPipeline);
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.on('error', (err: unknown) => logger.debug({ err: String(err) }, 'http error'));
+  app.use(pipeline.middleware());
+
+  let started: LifecycleComponent[] = [];
+  let closed = false;
+  return {
+    app,
+    container,
+    settings,
+    async start() {
+      // open every index's shards (recovery) before the first request
+      if (container.isBound(EngineTokens.IndicesService)) container.get(EngineTokens.IndicesService);
+      const components = container.getAll<LifecycleComponent>(ExtensionPoints.LifecycleComponent, { optional: true }) ?? [];
+      for (const c of components) {
+        await c.start();
+        started.push(c);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const c of started.reverse()) {
+        try {
+          await c.stop();
+        } catch (e) {
+          logger.warn({ err: String(e), component: c.name }, 'failed to stop component');
+        }
+      }
+      started = [];
+      if (container.isBound(EngineTokens.IndicesService)) {
+        const svc = container.get<{ close?: () => Promise<void> | void }>(EngineTokens.IndicesService);
+        try {
+          await svc.close?.();
+        } catch (e) {
+          logger.warn({ err: String(e) }, 'failed to close shards');
+        }
+      }
+      await container.unbindAllAsync();
+    },
+  };
+}
