@@ -48,7 +48,11 @@ export interface ShardAggregator {
   buildShardResult(): InternalAggregations;
 }
 
-/** One agg's shard-level or reduced result. Plain data, discriminated by `type`. Treat as opaque outside aggregations. */
+/**
+ * One agg's shard-level or reduced result. Plain data, discriminated by `type`. Treat as opaque outside aggregations.
+ * NOTE: values may be non-finite numbers (Infinity for "no min yet", NaN): copy/serialize with structuredClone or
+ * v8.serialize, never JSON.stringify.
+ */
 export interface InternalAggregation {
   readonly type: string;
   readonly [key: string]: unknown;

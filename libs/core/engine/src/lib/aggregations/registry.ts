@@ -6,6 +6,8 @@ import type { AggSpec } from './framework.js';
 import { NumericMetricSpec } from './metrics/numeric-metrics.js';
 import { TermsSpec } from './bucket/terms.js';
 import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
+import { RangeSpec } from './bucket/range.js';
+import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
 
@@ -13,6 +15,12 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   terms: (n, b) => TermsSpec.parse(n, b),
   histogram: (n, b) => HistogramSpec.parse(n, b),
   date_histogram: (n, b) => DateHistogramSpec.parse(n, b),
+  range: (n, b) => RangeSpec.parse('range', n, b),
+  date_range: (n, b) => RangeSpec.parse('date_range', n, b),
+  filter: (n, b) => FilterSpec.parse(n, b),
+  filters: (n, b) => FiltersSpec.parse(n, b),
+  missing: (n, b) => MissingSpec.parse(n, b),
+  global: (n, b) => GlobalSpec.parse(n, b),
   min: (n, b) => NumericMetricSpec.parse('min', n, b),
   max: (n, b) => NumericMetricSpec.parse('max', n, b),
   sum: (n, b) => NumericMetricSpec.parse('sum', n, b),

@@ -1,0 +1,320 @@
+/**
+ * Single- and fixed-bucket aggregations driven by queries or field presence: filter, filters, missing, global.
+ * Single-bucket aggregations pass the owning ordinal through to their sub-aggregations (as ES does).
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { AggregationContext, CompiledFilter, InternalAggregation, InternalAggregations } from '../api.js';
+import {
+  AggSpec,
+  Aggregator,
+  IntArray,
+  SubAggregators,
+  asObject,
+  checkParams,
+  emptySubs,
+  optBool,
+  optString,
+  reduceSubs,
+  renderSubsInto,
+  requireField,
+  resolveField,
+  type FieldSource,
+  type ReduceContext,
+  type RenderContext,
+} from '../framework.js';
+
+interface SingleInternal extends InternalAggregation {
+  type: 'filter' | 'missing' | 'global';
+  docCount: number;
+  aggs: InternalAggregations;
+}
+
+abstract class SingleBucketSpec extends AggSpec {
+  empty(): InternalAggregation {
+    return { type: this.type as 'filter', docCount: 0, aggs: emptySubs(this.subs) } satisfies SingleInternal;
+  }
+  typedName(): string {
+    return this.type;
+  }
+  reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
+    const parts = list as SingleInternal[];
+    let docCount = 0;
+    for (const p of parts) docCount += p.docCount;
+    return { type: this.type as 'filter', docCount, aggs: reduceSubs(this.subs, parts.map((p) => p.aggs), rc) } satisfies SingleInternal;
+  }
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    if (key === undefined || key === '_count' || key === 'doc_count') return (agg as SingleInternal).docCount;
+    return super.value(agg, key);
+  }
+  render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
+    const a = agg as SingleInternal;
+    const o: Record<string, unknown> = { doc_count: a.docCount };
+    renderSubsInto(o, this.subs, a.aggs, rc);
+    return o;
+  }
+}
+
+/** counts per owning ordinal and forwards matching docs to sub-aggregations */
+abstract class SingleBucketAggregator extends Aggregator {
+  protected readonly subs: SubAggregators;
+  protected readonly counts = new IntArray(16);
+  constructor(protected readonly spec: AggSpec, ctx: AggregationContext) {
+    super();
+    this.subs = new SubAggregators(spec.subs, ctx);
+  }
+  protected hit(doc: number, owningOrd: number, score: number): void {
+    const c = this.counts.ensure(owningOrd);
+    c[owningOrd]! += 1;
+    if (!this.subs.empty) this.subs.collect(doc, owningOrd, score);
+  }
+  build(owningOrd: number): InternalAggregation {
+    return { type: this.spec.type as 'filter', docCount: this.counts.get(owningOrd), aggs: this.subs.build(owningOrd) } satisfies SingleInternal;
+  }
+}
+
+// ------------------------------------------------------------------ filter
+
+export class FilterSpec extends SingleBucketSpec {
+  query: unknown;
+  static parse(name: string, body: Record<string, unknown>): FilterSpec {
+    const s = new FilterSpec(name, 'filter');
+    s.query = body;
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new FilterAggregator(this, ctx, ctx.compileFilter(this.query));
+  }
+}
+
+class FilterAggregator extends SingleBucketAggregator {
+  private matcher: ((doc: number) => boolean) | null = null;
+  constructor(spec: AggSpec, ctx: AggregationContext, private readonly filter: CompiledFilter) {
+    super(spec, ctx);
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.matcher = this.filter(leaf);
+    this.subs.setLeaf(leaf);
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    if (this.matcher!(doc)) this.hit(doc, owningOrd, score);
+  }
+}
+
+// ------------------------------------------------------------------ missing
+
+export class MissingSpec extends SingleBucketSpec {
+  field = '';
+  static parse(name: string, body: Record<string, unknown>): MissingSpec {
+    checkParams('missing', body, ['field', 'script', 'value_type', 'missing']);
+    const s = new MissingSpec(name, 'missing');
+    s.field = requireField('missing', name, body);
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new MissingAggregator(this, ctx, resolveField(ctx, this.field));
+  }
+}
+
+class MissingAggregator extends SingleBucketAggregator {
+  private ndv: NumericDocValues | null = null;
+  private sdv: SortedSetDocValues | null = null;
+  constructor(spec: AggSpec, ctx: AggregationContext, private readonly src: FieldSource) {
+    super(spec, ctx);
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.sdv = this.src.kind === 'bytes' ? leaf.reader.sortedSetDocValues(this.src.field) : null;
+    this.subs.setLeaf(leaf);
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    const off = this.ndv?.offsets ?? this.sdv?.offsets;
+    if (off && off[doc + 1]! > off[doc]!) return;
+    this.hit(doc, owningOrd, score);
+  }
+}
+
+// ------------------------------------------------------------------ global
+
+export class GlobalSpec extends SingleBucketSpec {
+  static parse(name: string, body: Record<string, unknown>): GlobalSpec {
+    checkParams('global', body, []);
+    return new GlobalSpec(name, 'global');
+  }
+  createAggregator(ctx: AggregationContext, topLevel: boolean): Aggregator {
+    if (!topLevel) {
+      throw new EsError(
+        'aggregation_execution_exception',
+        400,
+        `Aggregator [${this.name}] of type [global] cannot be a sub-aggregator. Global aggregations can only be defined as top level aggregations`,
+      );
+    }
+    return new GlobalAggregator(this, ctx);
+  }
+}
+
+class GlobalAggregator extends SingleBucketAggregator {
+  private done = false;
+  constructor(spec: AggSpec, private readonly ctx: AggregationContext) {
+    super(spec, ctx);
+  }
+  setLeaf(): void {
+    /* global ignores the query: it walks every live doc at build time */
+  }
+  collect(): void {
+    /* see build */
+  }
+  override build(owningOrd: number): InternalAggregation {
+    if (!this.done) {
+      this.done = true;
+      for (const leaf of this.ctx.leaves) {
+        this.subs.setLeaf(leaf);
+        const r = leaf.reader;
+        for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) this.hit(d, 0, 1);
+      }
+    }
+    return super.build(owningOrd);
+  }
+}
+
+// ------------------------------------------------------------------ filters
+
+interface FiltersBucket {
+  key: string | null;
+  docCount: number;
+  aggs: InternalAggregations;
+}
+
+interface FiltersInternal extends InternalAggregation {
+  type: 'filters';
+  buckets: FiltersBucket[];
+}
+
+export class FiltersSpec extends AggSpec {
+  named = true;
+  keys: string[] = [];
+  queries: unknown[] = [];
+  keyed = true;
+  otherBucket = false;
+  otherKey = '_other_';
+
+  static parse(name: string, body: Record<string, unknown>): FiltersSpec {
+    checkParams('filters', body, ['filters', 'other_bucket', 'other_bucket_key', 'keyed']);
+    const s = new FiltersSpec(name, 'filters');
+    const f = body['filters'];
+    if (Array.isArray(f)) {
+      s.named = false;
+      s.queries = f;
+      s.keys = f.map((_, i) => String(i));
+    } else if (f !== null && typeof f === 'object') {
+      const entries = Object.entries(asObject('filters', f)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      s.keys = entries.map((e) => e[0]);
+      s.queries = entries.map((e) => e[1]);
+    } else {
+      throw Errors.illegalArgument(`[filters] cannot be null in [${name}]`);
+    }
+    const okey = optString('filters', body, 'other_bucket_key');
+    if (okey !== undefined) {
+      s.otherKey = okey;
+      s.otherBucket = true;
+    }
+    const ob = optBool('filters', body, 'other_bucket');
+    if (ob !== undefined) s.otherBucket = ob;
+    s.keyed = optBool('filters', body, 'keyed') ?? true;
+    return s;
+  }
+
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new FiltersAggregator(this, ctx, this.queries.map((q) => ctx.compileFilter(q)));
+  }
+
+  bucketKeys(): (string | null)[] {
+    const keys: (string | null)[] = this.named ? [...this.keys] : this.keys.map(() => null);
+    if (this.otherBucket) keys.push(this.named ? this.otherKey : null);
+    return keys;
+  }
+
+  empty(): InternalAggregation {
+    return {
+      type: 'filters',
+      buckets: this.bucketKeys().map((key) => ({ key, docCount: 0, aggs: emptySubs(this.subs) })),
+    } satisfies FiltersInternal;
+  }
+
+  typedName(): string {
+    return 'filters';
+  }
+
+  reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
+    const parts = list as FiltersInternal[];
+    const buckets = parts[0]!.buckets.map((b, i) => ({
+      key: b.key,
+      docCount: parts.reduce((s, p) => s + (p.buckets[i]?.docCount ?? 0), 0),
+      aggs: reduceSubs(this.subs, parts.map((p) => p.buckets[i]?.aggs ?? {}), rc),
+    }));
+    rc.consumeBuckets(buckets.length);
+    return { type: 'filters', buckets } satisfies FiltersInternal;
+  }
+
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    const b = (agg as FiltersInternal).buckets.find((x) => x.key === key);
+    if (!b) return super.value(agg, key);
+    return b.docCount;
+  }
+
+  render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
+    const f = agg as FiltersInternal;
+    const one = (b: FiltersBucket, withKey: boolean) => {
+      const o: Record<string, unknown> = {};
+      if (withKey && b.key !== null) o['key'] = b.key;
+      o['doc_count'] = b.docCount;
+      renderSubsInto(o, this.subs, b.aggs, rc);
+      return o;
+    };
+    if (this.named && this.keyed) {
+      const out: Record<string, unknown> = {};
+      for (const b of f.buckets) out[b.key!] = one(b, false);
+      return { buckets: out };
+    }
+    return { buckets: f.buckets.map((b) => one(b, true)) };
+  }
+}
+
+class FiltersAggregator extends Aggregator {
+  private readonly subs: SubAggregators;
+  private readonly counts = new IntArray(16);
+  private matchers: ((doc: number) => boolean)[] = [];
+  private readonly n: number;
+  constructor(private readonly spec: FiltersSpec, ctx: AggregationContext, private readonly filters: CompiledFilter[]) {
+    super();
+    this.subs = new SubAggregators(spec.subs, ctx);
+    this.n = filters.length + (spec.otherBucket ? 1 : 0);
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.matchers = this.filters.map((f) => f(leaf));
+    this.subs.setLeaf(leaf);
+  }
+  private add(doc: number, b: number, score: number): void {
+    const c = this.counts.ensure(b);
+    c[b]! += 1;
+    if (!this.subs.empty) this.subs.collect(doc, b, score);
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    let matched = false;
+    const base = owningOrd * this.n;
+    for (let i = 0; i < this.matchers.length; i++) {
+      if (this.matchers[i]!(doc)) {
+        matched = true;
+        this.add(doc, base + i, score);
+      }
+    }
+    if (!matched && this.spec.otherBucket) this.add(doc, base + this.matchers.length, score);
+  }
+  build(owningOrd: number): InternalAggregation {
+    const base = owningOrd * this.n;
+    return {
+      type: 'filters',
+      buckets: this.spec.bucketKeys().map((key, i) => ({ key, docCount: this.counts.get(base + i), aggs: this.subs.build(base + i) })),
+    } satisfies FiltersInternal;
+  }
+}
