@@ -1,1 +1,75 @@
-export {};
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FeatureModule } from '@strata/core-common';
+import { createNode, NODE_INFO, type NodeInfo, type StrataNode, type NodeOptions } from '@strata/core-api';
+import { DEFAULT_FEATURES } from './app/features.js';
+
+export { DEFAULT_FEATURES } from './app/features.js';
+export { loadConfig, DEFAULT_SETTINGS, settingsFromArgv, settingsFromEnv, readConfigFile } from './app/config.js';
+
+export interface StartServerOptions {
+  /** 0 → a free port (default: `http.port` of settings, else 9200) */
+  port?: number;
+  /** bind address (default: `network.host`, else 127.0.0.1) */
+  host?: string;
+  dataPath?: string;
+  /** further node settings */
+  settings?: Record<string, unknown>;
+  /** default: DEFAULT_FEATURES */
+  features?: readonly FeatureModule[];
+  logger?: NodeOptions['logger'];
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  node: StrataNode;
+  close(): Promise<void>;
+}
+
+/** Builds the node, starts its components and listens. */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
+  if (options.port !== undefined) settings['http.port'] = options.port;
+  if (options.host !== undefined) settings['network.host'] = options.host;
+  if (options.dataPath !== undefined) settings['path.data'] = options.dataPath;
+  const node = await createNode({ settings, features: options.features ?? DEFAULT_FEATURES, logger: options.logger });
+  const host = String(node.settings['http.host'] || node.settings['network.host'] || '127.0.0.1');
+  const port = Number(node.settings['http.port'] ?? 9200);
+  await node.start();
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = node.app.listen(port, host);
+      s.once('listening', () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (e) {
+    await node.close();
+    throw e;
+  }
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 80_000;
+  server.requestTimeout = 0;
+  const bound = (server.address() as AddressInfo).port;
+  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  (node.container.get(NODE_INFO) as NodeInfo).publishAddress = `${displayHost}:${bound}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${displayHost}:${bound}`,
+    port: bound,
+    host,
+    node,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeIdleConnections?.();
+        });
+        await node.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,1 +1,1 @@
-export {};
+export * from './lib/auth-chain.module.js';

@@ -1,1 +1,1 @@
-export {};
+export * from './lib/data-streams.module.js';

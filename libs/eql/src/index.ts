@@ -1,1 +1,1 @@
-export {};
+export * from './lib/eql.module.js';

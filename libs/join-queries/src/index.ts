@@ -1,1 +1,1 @@
-export {};
+export * from './lib/join-queries.module.js';

@@ -15,8 +15,8 @@ export class MainRestHandler implements RestHandler {
     @inject(ClusterView) private readonly cluster: ClusterView,
   ) {}
 
-  handle(req: RestRequest): RestResponse {
-    if (req.method === 'HEAD') return RestResponses.empty(200);
+  handle(_req: RestRequest): RestResponse {
+    // HEAD gets the same answer: Koa sends the headers (Content-Length included) without the body
     return RestResponses.ok({
       name: this.node.name,
       cluster_name: this.node.clusterName,

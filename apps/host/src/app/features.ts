@@ -1,0 +1,13 @@
+import type { FeatureModule } from '@strata/core-common';
+import { authChainFeature } from '@strata/auth-chain';
+import { dataStreamsFeature } from '@strata/data-streams';
+import { eqlFeature } from '@strata/eql';
+import { joinQueriesFeature } from '@strata/join-queries';
+
+/** The default feature list of the host: swap, extend or trim it here. */
+export const DEFAULT_FEATURES: readonly FeatureModule[] = [
+  authChainFeature,
+  eqlFeature,
+  dataStreamsFeature,
+  joinQueriesFeature,
+];

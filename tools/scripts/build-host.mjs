@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Bundles apps/host/src/main.ts (and the libs, from source) into apps/host/dist/main.cjs with esbuild.
+// Decorators: experimentalDecorators via the tsconfig below; every constructor parameter carries an explicit
+// @inject, so the missing decorator metadata of esbuild does not matter.
+import { build } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outfile = join(root, 'apps/host/dist/main.cjs');
+const t0 = performance.now();
+mkdirSync(dirname(outfile), { recursive: true });
+const tsconfigRaw = {
+  compilerOptions: { experimentalDecorators: true, emitDecoratorMetadata: false, useDefineForClassFields: false, target: 'es2022' },
+};
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: [join(root, 'apps/host/src/main.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  conditions: ['@strata/source'],
+  mainFields: ['module', 'main'],
+  tsconfigRaw,
+  keepNames: true,
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  // pino's optional transports are worker-thread entry points, not needed for JSON to stdout
+  external: ['pino-pretty', 'thread-stream', 'pino-abstract-transport', 'sonic-boom/worker'],
+});
+writeFileSync(join(root, 'apps/host/dist/meta.json'), JSON.stringify(result.metafile));
+const ms = Math.round(performance.now() - t0);
+process.stdout.write(`built ${outfile.slice(root.length + 1)} in ${ms} ms\n`);
