@@ -1,1 +1,15 @@
-export {};
+export * from './lib/ingest-document.js';
+export * from './lib/processor.js';
+export * from './lib/template.js';
+export * from './lib/pipeline.js';
+export * from './lib/ingest.service.js';
+export * from './lib/simulate.js';
+export * from './lib/pipeline.interceptor.js';
+export * from './lib/ingest.settings.js';
+export * from './lib/rest/ingest-actions.js';
+export * from './lib/rest/pipeline.rest-handlers.js';
+export * from './lib/processors/index.js';
+export { compilePainless, type CompiledScript } from './lib/painless/painless.js';
+export { Grok } from './lib/grok/grok.js';
+export { GROK_PATTERNS } from './lib/grok/grok-patterns.js';
+export { ingestModule, ingestFeature } from './lib/ingest.module.js';

@@ -1,0 +1,230 @@
+/**
+ * IngestService: pipelines stored in cluster metadata (`custom.ingest.pipelines`), compiled once and cached
+ * (invalidated on metadata changes), executed at index time and by simulate; node-level statistics.
+ */
+import { inject, injectable, multiInject, optional } from 'inversify';
+import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock } from '@strata/core-common';
+import { EngineTokens, type ClusterMetadata, type MetadataStore } from '@strata/core-engine';
+import { isObject, type JsonObject } from './ingest-document.js';
+import { IngestStats, Pipeline, ProcessorFactoryRegistry } from './pipeline.js';
+import type { ExecutionContext, ProcessorFactory, Tracer } from './processor.js';
+
+export const IngestTokens = {
+  IngestService: Symbol.for('strata.ingest.IngestService'),
+} as const;
+
+export const SIMULATE_PIPELINE_ID = '_simulate_pipeline';
+
+export function pipelineConfigs(m: ClusterMetadata): Record<string, JsonObject> {
+  const ingest = m.custom['ingest'];
+  if (!isObject(ingest)) return {};
+  const p = ingest['pipelines'];
+  return isObject(p) ? (p as Record<string, JsonObject>) : {};
+}
+
+function wildcardToRegExp(p: string): RegExp {
+  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+}
+
+export function matchIds(ids: readonly string[], patterns: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const pat of patterns) {
+    if (pat === '*' || pat === '_all') {
+      for (const id of ids) if (!out.includes(id)) out.push(id);
+    } else if (pat.includes('*')) {
+      const re = wildcardToRegExp(pat);
+      for (const id of ids) if (re.test(id) && !out.includes(id)) out.push(id);
+    } else if (ids.includes(pat) && !out.includes(pat)) out.push(pat);
+  }
+  return out;
+}
+
+@injectable()
+export class IngestService {
+  readonly registry: ProcessorFactoryRegistry;
+  readonly total = new IngestStats();
+  private readonly cache = new Map<string, { config: JsonObject; pipeline: Pipeline }>();
+  private readonly clock: Clock;
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @multiInject(ExtensionPoints.IngestProcessor) @optional() factories: ProcessorFactory[] = [],
+    @inject(Tokens.Clock) @optional() clock?: Clock,
+  ) {
+    this.registry = new ProcessorFactoryRegistry(factories ?? []);
+    this.clock = clock ?? systemClock;
+    store.onChange((next) => this.invalidate(next));
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  private invalidate(next: ClusterMetadata): void {
+    const configs = pipelineConfigs(next);
+    for (const [id, entry] of this.cache) {
+      if (configs[id] !== entry.config) {
+        const cfg = configs[id];
+        if (cfg === undefined) {
+          this.cache.delete(id);
+          continue;
+        }
+        try {
+          const p = this.registry.pipeline(id, cfg);
+          carryStats(entry.pipeline, p);
+          this.cache.set(id, { config: cfg, pipeline: p });
+        } catch {
+          this.cache.delete(id);
+        }
+      }
+    }
+  }
+
+  /** stored pipeline configs */
+  configs(): Record<string, JsonObject> {
+    return pipelineConfigs(this.store.current());
+  }
+
+  /** the compiled pipeline, or undefined when no such pipeline exists */
+  pipeline(id: string): Pipeline | undefined {
+    const cfg = this.configs()[id];
+    if (cfg === undefined) return undefined;
+    const hit = this.cache.get(id);
+    if (hit && hit.config === cfg) return hit.pipeline;
+    const p = this.registry.pipeline(id, cfg);
+    if (hit) carryStats(hit.pipeline, p);
+    this.cache.set(id, { config: cfg, pipeline: p });
+    return p;
+  }
+
+  /** all compiled pipelines (for stats) */
+  pipelines(): Pipeline[] {
+    const out: Pipeline[] = [];
+    for (const id of Object.keys(this.configs())) {
+      try {
+        const p = this.pipeline(id);
+        if (p) out.push(p);
+      } catch {
+        // a stored pipeline that no longer compiles (processor removed) is skipped
+      }
+    }
+    return out;
+  }
+
+  executionContext(tracer?: Tracer): ExecutionContext {
+    return {
+      pipeline: (id) => this.pipeline(id),
+      stack: [],
+      tracer,
+      now: () => this.clock.now(),
+    };
+  }
+
+  /** validates and stores a pipeline (PUT _ingest/pipeline/{id}) */
+  async put(id: string, body: JsonObject, ifVersion?: number): Promise<void> {
+    const config: JsonObject = { ...body };
+    if (ifVersion !== undefined) {
+      const current = this.configs()[id];
+      if (current === undefined) {
+        throw Errors.illegalArgument(
+          `version conflict, required version [${ifVersion}] for pipeline [${id}] but no pipeline was found`,
+        );
+      }
+      const currentVersion = current['version'];
+      if (currentVersion !== ifVersion) {
+        throw Errors.illegalArgument(
+          `version conflict, required version [${ifVersion}] for pipeline [${id}] but current version is [${currentVersion === undefined ? 'null' : String(currentVersion)}]`,
+        );
+      }
+      const specified = config['version'];
+      if ('version' in config && specified === currentVersion) {
+        throw Errors.illegalArgument(`cannot update pipeline [${id}] with the same version [${ifVersion}]`);
+      }
+      if (specified === undefined || specified === null) config['version'] = ifVersion + 1;
+    }
+    // validation at PUT time: every processor, condition, template and grok pattern compiles
+    this.registry.pipeline(id, config);
+    const existing = this.configs()[id];
+    if (existing !== undefined && JSON.stringify(existing) === JSON.stringify(config)) return;
+    await this.store.update((draft) => {
+      const ingest = isObject(draft.custom['ingest']) ? { ...(draft.custom['ingest'] as JsonObject) } : {};
+      const pipelines = isObject(ingest['pipelines']) ? { ...(ingest['pipelines'] as JsonObject) } : {};
+      pipelines[id] = config;
+      ingest['pipelines'] = pipelines;
+      draft.custom['ingest'] = ingest;
+    });
+  }
+
+  /** DELETE _ingest/pipeline/{id} (comma lists and wildcards) */
+  async delete(idExpr: string): Promise<void> {
+    const patterns = idExpr.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const ids = Object.keys(this.configs());
+    const toDelete = matchIds(ids, patterns);
+    for (const p of patterns) {
+      if (!p.includes('*') && !ids.includes(p)) {
+        throw Errors.resourceNotFound(`pipeline [${p}] is missing`);
+      }
+    }
+    if (toDelete.length === 0) return;
+    // a pipeline in use as an index's default or final pipeline cannot be deleted
+    const meta = this.store.current();
+    for (const id of toDelete) {
+      const defaults: string[] = [];
+      const finals: string[] = [];
+      for (const [name, idx] of Object.entries(meta.indices)) {
+        if (idx.settings['index.default_pipeline'] === id) defaults.push(name);
+        if (idx.settings['index.final_pipeline'] === id) finals.push(name);
+      }
+      if (defaults.length > 0 || finals.length > 0) {
+        const parts: string[] = [];
+        if (defaults.length > 0) {
+          parts.push(`it is the default pipeline of ${defaults.length} index(es) including [${defaults.sort().slice(0, 3).join(',')}]`);
+        }
+        if (finals.length > 0) {
+          parts.push(`it is the final pipeline of ${finals.length} index(es) including [${finals.sort().slice(0, 3).join(',')}]`);
+        }
+        throw Errors.illegalArgument(`pipeline [${id}] cannot be deleted because ${parts.join(' and ')}`);
+      }
+    }
+    await this.store.update((draft) => {
+      const ingest = isObject(draft.custom['ingest']) ? { ...(draft.custom['ingest'] as JsonObject) } : {};
+      const pipelines = isObject(ingest['pipelines']) ? { ...(ingest['pipelines'] as JsonObject) } : {};
+      for (const id of toDelete) delete pipelines[id];
+      ingest['pipelines'] = pipelines;
+      draft.custom['ingest'] = ingest;
+    });
+  }
+
+  /** GET _ingest/pipeline[/{ids}]: matched configs (empty when nothing matches) */
+  get(idExpr?: string): Record<string, JsonObject> {
+    const configs = this.configs();
+    const ids = Object.keys(configs);
+    const patterns = idExpr === undefined ? ['*'] : idExpr.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const out: Record<string, JsonObject> = {};
+    for (const id of matchIds(ids, patterns)) out[id] = configs[id];
+    return out;
+  }
+
+  /** `ingest` section of GET /_nodes/stats */
+  nodeStats(): JsonObject {
+    const pipelines: JsonObject = {};
+    for (const p of this.pipelines()) {
+      pipelines[p.id] = { ...p.stats.toJson(), processors: p.processorStats() };
+    }
+    return { total: this.total.toJson(), pipelines };
+  }
+
+  /** throws the ES error for a missing pipeline */
+  requirePipeline(id: string): Pipeline {
+    const p = this.pipeline(id);
+    if (!p) throw new EsError('illegal_argument_exception', 400, `pipeline with id [${id}] does not exist`);
+    return p;
+  }
+}
+
+function carryStats(from: Pipeline, to: Pipeline): void {
+  const s = from.stats;
+  to.stats.count = s.count;
+  to.stats.failed = s.failed;
+  to.stats.timeNanos = s.timeNanos;
+}

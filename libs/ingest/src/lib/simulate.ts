@@ -1,0 +1,93 @@
+/** POST/GET _ingest/pipeline[/{id}]/_simulate: runs a pipeline over supplied documents, never indexes. */
+import { EsError, Errors } from '@strata/core-common';
+import { IngestDocument, isObject, type JsonObject } from './ingest-document.js';
+import { unwrapFailure, type Pipeline } from './pipeline.js';
+import type { TraceEntry } from './processor.js';
+import { SIMULATE_PIPELINE_ID, type IngestService } from './ingest.service.js';
+import { configError } from './processor.js';
+
+export function errorBody(e: unknown): JsonObject {
+  const err = unwrapFailure(e);
+  return err.toBody().error;
+}
+
+function readDocs(body: JsonObject): JsonObject[] {
+  const docs = body['docs'];
+  if (docs === undefined || docs === null) throw configError(undefined, undefined, 'docs', 'required property is missing');
+  if (!Array.isArray(docs)) throw configError(undefined, undefined, 'docs', "property isn't a list, but of type [" + typeof docs + ']');
+  if (docs.length === 0) throw Errors.illegalArgument('must specify at least one document in [docs]');
+  return docs.map((d) => {
+    if (!isObject(d)) throw Errors.illegalArgument('malformed [docs] entry: expected an object');
+    const src = d['_source'];
+    if (src === undefined || src === null) throw configError(undefined, undefined, '_source', 'required property is missing');
+    if (!isObject(src)) throw configError(undefined, undefined, '_source', "property isn't a map");
+    return d;
+  });
+}
+
+function toIngestDocument(d: JsonObject, timestamp: string): IngestDocument {
+  const meta: JsonObject = {
+    _index: d['_index'] !== undefined ? String(d['_index']) : '_index',
+    _id: d['_id'] !== undefined ? String(d['_id']) : '_id',
+  };
+  if (d['_routing'] !== undefined) meta['_routing'] = String(d['_routing']);
+  if (d['_version'] !== undefined) meta['_version'] = Number(d['_version']);
+  if (d['_version_type'] !== undefined) meta['_version_type'] = String(d['_version_type']);
+  if (d['_if_seq_no'] !== undefined) meta['_if_seq_no'] = Number(d['_if_seq_no']);
+  if (d['_if_primary_term'] !== undefined) meta['_if_primary_term'] = Number(d['_if_primary_term']);
+  return IngestDocument.create(structuredClone(d['_source'] as JsonObject), meta, timestamp);
+}
+
+function renderTrace(t: TraceEntry): JsonObject {
+  const o: JsonObject = { processor_type: t.processorType, status: t.status };
+  if (t.description !== undefined) o['description'] = t.description;
+  if (t.tag !== undefined) o['tag'] = t.tag;
+  if (t.condition) o['if'] = t.condition;
+  if (t.status === 'error_ignored' && t.error !== undefined) o['ignored_error'] = { error: errorBody(t.error) };
+  else if (t.error !== undefined) o['error'] = errorBody(t.error);
+  if (t.doc) o['doc'] = t.doc.toSimulateDoc(true);
+  return o;
+}
+
+export function simulate(
+  service: IngestService,
+  body: JsonObject | undefined,
+  pathId: string | undefined,
+  verbose: boolean,
+): JsonObject {
+  if (!body) throw new EsError('parse_exception', 400, 'request body or source parameter is required');
+  let pipeline: Pipeline;
+  if (pathId !== undefined) {
+    pipeline = service.requirePipeline(pathId);
+  } else {
+    const p = body['pipeline'];
+    if (p === undefined || p === null) throw configError(undefined, undefined, 'pipeline', 'required property is missing');
+    if (!isObject(p)) throw configError(undefined, undefined, 'pipeline', "property isn't a map");
+    pipeline = service.registry.pipeline(SIMULATE_PIPELINE_ID, p);
+  }
+  const docs = readDocs(body);
+  const results: unknown[] = [];
+  for (const d of docs) {
+    const timestamp = new Date(service.now()).toISOString();
+    const doc = toIngestDocument(d, timestamp);
+    if (verbose) {
+      const entries: TraceEntry[] = [];
+      const ctx = service.executionContext({ record: (e) => entries.push(e) });
+      try {
+        pipeline.execute(doc, ctx);
+      } catch {
+        // the failing processor's entry already carries the error
+      }
+      results.push({ processor_results: entries.map(renderTrace) });
+    } else {
+      const ctx = service.executionContext();
+      try {
+        const out = pipeline.execute(doc, ctx);
+        results.push(out === null ? null : { doc: out.toSimulateDoc(false) });
+      } catch (e) {
+        results.push({ error: errorBody(e) });
+      }
+    }
+  }
+  return { docs: results };
+}
