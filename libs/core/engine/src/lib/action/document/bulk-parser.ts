@@ -1,0 +1,189 @@
+/**
+ * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
+ * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
+import type { VersionType } from '../../shard/versioning.js';
+
+const ACTIONS = new Set<BulkOp>(['index', 'create', 'delete', 'update']);
+const KNOWN = new Set([
+  '_index',
+  '_id',
+  'routing',
+  '_routing',
+  'version',
+  'version_type',
+  'if_seq_no',
+  'if_primary_term',
+  'pipeline',
+  'require_alias',
+  'require_data_stream',
+  'retry_on_conflict',
+  '_source',
+  'dynamic_templates',
+  'list_executed_pipelines',
+  'op_type',
+  '_type',
+]);
+
+export interface ParsedBulkItem extends BulkItemRequest {
+  /** a per-item parse failure of the source line (reported in the item, not for the whole request) */
+  bodyError?: EsError;
+}
+
+function tokenName(v: unknown): string {
+  if (v === null) return 'VALUE_NULL';
+  if (Array.isArray(v)) return 'START_ARRAY';
+  switch (typeof v) {
+    case 'string':
+      return 'VALUE_STRING';
+    case 'number':
+      return 'VALUE_NUMBER';
+    case 'boolean':
+      return 'VALUE_BOOLEAN';
+    default:
+      return 'START_OBJECT';
+  }
+}
+
+function toInt(v: unknown, key: string, line: number): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw Errors.illegalArgument(`Action/metadata line [${line}] has an invalid value for [${key}]: [${String(v)}]`);
+  return n;
+}
+
+function toBool(v: unknown): boolean {
+  return v === true || v === 'true';
+}
+
+export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults = {}): ParsedBulkItem[] {
+  const items: ParsedBulkItem[] = [];
+  const validation: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const lineNo = i + 1;
+    const raw = lines[i++];
+    let action: unknown;
+    try {
+      action = JSON.parse(raw);
+    } catch (err) {
+      throw Errors.xContentParse(`Unexpected character in action/metadata line: ${(err as Error).message}`, lineNo, 1);
+    }
+    if (action === null || typeof action !== 'object' || Array.isArray(action)) {
+      throw Errors.illegalArgument(
+        `Malformed action/metadata line [${lineNo}], expected START_OBJECT or END_OBJECT but found [${tokenName(action)}]`,
+      );
+    }
+    const keys = Object.keys(action);
+    if (keys.length === 0) {
+      throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo}], expected FIELD_NAME but found [END_OBJECT]`);
+    }
+    const op = keys[0] as BulkOp;
+    if (!ACTIONS.has(op)) {
+      throw Errors.illegalArgument(
+        `Malformed action/metadata line [${lineNo}], expected field [create], [delete], [index] or [update] but found [${keys[0]}]`,
+      );
+    }
+    const meta = (action as Record<string, unknown>)[op];
+    if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+      throw Errors.illegalArgument(
+        `Malformed action/metadata line [${lineNo}], expected START_OBJECT but found [${tokenName(meta)}]`,
+      );
+    }
+    const item: ParsedBulkItem = {
+      op,
+      index: defaults.index,
+      routing: defaults.routing,
+      pipeline: defaults.pipeline,
+      requireAlias: defaults.requireAlias,
+      fetchSource: defaults.fetchSource,
+      sourceFilter: defaults.sourceFilter,
+    };
+    for (const [k, v] of Object.entries(meta as Record<string, unknown>)) {
+      if (!KNOWN.has(k)) throw Errors.illegalArgument(`Action/metadata line [${lineNo}] contains an unknown parameter [${k}]`);
+      if (v === null || v === undefined) continue;
+      switch (k) {
+        case '_index':
+          item.index = String(v);
+          break;
+        case '_id':
+          item.id = String(v);
+          break;
+        case 'routing':
+        case '_routing':
+          item.routing = String(v);
+          break;
+        case 'version':
+          item.version = toInt(v, k, lineNo);
+          break;
+        case 'version_type': {
+          const vt = String(v).toLowerCase();
+          if (vt !== 'internal' && vt !== 'external' && vt !== 'external_gte') {
+            throw Errors.illegalArgument(`No version type match [${String(v)}]`);
+          }
+          item.versionType = vt as VersionType;
+          break;
+        }
+        case 'if_seq_no':
+          item.ifSeqNo = toInt(v, k, lineNo);
+          break;
+        case 'if_primary_term':
+          item.ifPrimaryTerm = toInt(v, k, lineNo);
+          break;
+        case 'pipeline':
+          item.pipeline = String(v);
+          break;
+        case 'require_alias':
+          item.requireAlias = toBool(v);
+          break;
+        case 'require_data_stream':
+          item.requireDataStream = toBool(v);
+          break;
+        case 'retry_on_conflict':
+          item.retryOnConflict = toInt(v, k, lineNo);
+          break;
+        case '_source':
+          if (v === false || v === 'false') item.fetchSource = false;
+          else if (v === true || v === 'true') item.fetchSource = true;
+          else {
+            item.fetchSource = true;
+            item.sourceFilter = { includes: (Array.isArray(v) ? v : String(v).split(',')).map(String), excludes: [] };
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    if (item.index === undefined) validation.push('index is missing');
+    if (op === 'delete') {
+      if (item.id === undefined) validation.push('id is missing');
+      items.push(item);
+      continue;
+    }
+    if (op === 'update' && item.id === undefined) validation.push('id is missing');
+    if (i >= lines.length) {
+      throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
+    }
+    const srcLine = lines[i++];
+    let body: unknown;
+    try {
+      body = JSON.parse(srcLine);
+    } catch (err) {
+      if (op === 'update') throw Errors.xContentParse(`[UpdateRequest] failed to parse: ${(err as Error).message}`, lineNo + 1, 1);
+      item.bodyError = Errors.documentParsing(`[1:1] failed to parse: ${(err as Error).message}`);
+      items.push(item);
+      continue;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      if (op === 'update') {
+        throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo + 1}], expected START_OBJECT but found [${tokenName(body)}]`);
+      }
+      item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
+    } else item.body = body as Record<string, unknown>;
+    items.push(item);
+  }
+  if (items.length === 0) validation.push('no requests added');
+  if (validation.length) throw Errors.actionRequestValidation(validation);
+  return items;
+}

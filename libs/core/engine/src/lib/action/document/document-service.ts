@@ -1,0 +1,807 @@
+/**
+ * The write/read path for the document APIs (index, create, delete, get, mget, update, bulk, refresh, flush):
+ * interceptors → write-index resolution (+ auto-create) → mapping (+ dynamic updates) → routing → shard.
+ */
+import { inject, injectable, multiInject, optional } from 'inversify';
+import { EsError, Errors, ExtensionPoints, Tokens, toEsError, type IdGenerator } from '@strata/core-common';
+import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
+import {
+  EngineTokens,
+  type IndexNameExpressionResolver,
+  type MapperService,
+  type MetadataIndexService,
+} from '../../services.js';
+import type { IndexRequest, IndexRequestContext, IndexRequestInterceptor } from '../../spi.js';
+import type { IndexShardImpl, WriteResult } from '../../shard/index-shard.js';
+import type { StorageIndicesService } from '../../shard/indices-service.js';
+import { shardIdForDoc } from '../../shard/routing.js';
+import { validateWriteConditions, type VersionType } from '../../shard/versioning.js';
+import { autoCreateAllowed } from '../../shard/shard-settings.js';
+import { TimeBasedIdGenerator } from './id-generator.js';
+import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
+
+export type RefreshPolicy = 'true' | 'false' | 'wait_for';
+
+export interface WriteOptions {
+  refresh?: RefreshPolicy;
+}
+
+/** one document API result: HTTP status + ES body */
+export interface DocResult {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface DeleteRequest {
+  index: string;
+  id: string;
+  routing?: string;
+  version?: number;
+  versionType?: VersionType;
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+}
+
+export interface GetRequest {
+  index: string;
+  id: string;
+  routing?: string;
+  realtime?: boolean;
+  refresh?: boolean;
+  /** fetch _source (default true) */
+  fetchSource?: boolean;
+  sourceFilter?: SourceFilter;
+  storedFields?: string[];
+  version?: number;
+  versionType?: VersionType;
+}
+
+export interface UpdateRequest {
+  index: string;
+  id: string;
+  routing?: string;
+  doc?: Record<string, unknown>;
+  upsert?: Record<string, unknown>;
+  docAsUpsert?: boolean;
+  detectNoop?: boolean;
+  script?: unknown;
+  scriptedUpsert?: boolean;
+  retryOnConflict?: number;
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  requireAlias?: boolean;
+  /** `_source` of the response's `get` */
+  fetchSource?: boolean;
+  sourceFilter?: SourceFilter;
+  pipeline?: string;
+}
+
+export type BulkOp = 'index' | 'create' | 'delete' | 'update';
+
+export interface BulkDefaults {
+  index?: string;
+  routing?: string;
+  pipeline?: string;
+  requireAlias?: boolean;
+  fetchSource?: boolean;
+  sourceFilter?: SourceFilter;
+}
+
+export interface BulkItemRequest {
+  op: BulkOp;
+  index?: string;
+  id?: string;
+  routing?: string;
+  pipeline?: string;
+  version?: number;
+  versionType?: VersionType;
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  requireAlias?: boolean;
+  requireDataStream?: boolean;
+  retryOnConflict?: number;
+  /** index/create: the source; update: the update body */
+  body?: Record<string, unknown>;
+  /** a per-item failure found while parsing the request (reported in the item) */
+  bodyError?: EsError;
+  fetchSource?: boolean;
+  sourceFilter?: SourceFilter;
+}
+
+export interface BulkResponse {
+  took: number;
+  errors: boolean;
+  items: Array<Record<string, Record<string, unknown>>>;
+}
+
+const textDecoder = new TextDecoder();
+
+function decodeSource(b: Uint8Array): Record<string, unknown> {
+  return JSON.parse(textDecoder.decode(b)) as Record<string, unknown>;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** ES XContentHelper.update: deep-merges `changes` into `source`; returns whether anything changed */
+export function mergeDoc(source: Record<string, unknown>, changes: Record<string, unknown>, checkNoop: boolean): boolean {
+  let modified = false;
+  for (const [k, v] of Object.entries(changes)) {
+    const old = source[k];
+    if (isPlainObject(v) && isPlainObject(old)) {
+      modified = mergeDoc(old, v, checkNoop) || modified;
+      continue;
+    }
+    if (!(k in source)) modified = true;
+    else if (!modified && checkNoop && !deepEqual(old, v)) modified = true;
+    else if (!checkNoop) modified = true;
+    source[k] = v;
+  }
+  return modified;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function routingMissing(index: string, id: string): EsError {
+  return new EsError('routing_missing_exception', 400, `routing is required for [${index}]/[${id}]`, {
+    metadata: { index_uuid: '_na_', index },
+  });
+}
+
+/** per-request state: shards to sync/refresh at the end, resolution cache */
+class WriteBatch {
+  readonly shards = new Set<IndexShardImpl>();
+  readonly writeIndexCache = new Map<string, string>();
+}
+
+@injectable()
+export class DocumentService {
+  private readonly interceptors: IndexRequestInterceptor[];
+  private readonly ids: IdGenerator;
+  private readonly creating = new Map<string, Promise<void>>();
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
+    @inject(EngineTokens.IndexNameExpressionResolver) private readonly resolver: IndexNameExpressionResolver,
+    @inject(EngineTokens.MetadataIndexService) private readonly metadataIndex: MetadataIndexService,
+    @inject(EngineTokens.IndicesService) private readonly indices: StorageIndicesService,
+    @multiInject(ExtensionPoints.IndexRequestInterceptor) @optional() interceptors?: IndexRequestInterceptor[],
+    @inject(Tokens.IdGenerator) @optional() ids?: IdGenerator,
+  ) {
+    this.interceptors = [...(interceptors ?? [])].sort((a, b) => a.order - b.order);
+    this.ids = ids ?? new TimeBasedIdGenerator();
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private meta(index: string): IndexMetadata {
+    const m = this.store.current().indices[index];
+    if (!m) throw Errors.indexNotFound(index);
+    return m;
+  }
+
+  private shardsTotal(meta: IndexMetadata): { total: number; successful: number; failed: number } {
+    return { total: 1 + (meta.numberOfReplicas ?? 0), successful: 1, failed: 0 };
+  }
+
+  private context(): IndexRequestContext {
+    return {
+      indexMetadata: (name) => this.store.current().indices[name],
+      exists: (name) => {
+        const md = this.store.current();
+        if (md.indices[name]) return true;
+        for (const m of Object.values(md.indices)) if (m.aliases?.[name]) return true;
+        try {
+          return this.resolver.writeIndex(name) !== undefined;
+        } catch {
+          return false;
+        }
+      },
+    };
+  }
+
+  private isAlias(name: string): boolean {
+    for (const m of Object.values(this.store.current().indices)) if (m.aliases?.[name]) return true;
+    return false;
+  }
+
+  private autoCreateSetting(): unknown {
+    const md = this.store.current();
+    return md.transientSettings['action.auto_create_index'] ?? md.persistentSettings['action.auto_create_index'];
+  }
+
+  /** concrete index for a write; auto-creates a missing index when allowed */
+  private async writeIndexFor(target: string, batch: WriteBatch | null, requireAlias: boolean, cause: string): Promise<string> {
+    const cached = batch?.writeIndexCache.get(target);
+    if (cached && this.store.current().indices[cached]) return cached;
+    if (requireAlias && !this.isAlias(target)) {
+      throw new EsError('index_not_found_exception', 404, `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`, {
+        metadata: { 'resource.type': 'index_or_alias', 'resource.id': target, index_uuid: '_na_', index: target },
+      });
+    }
+    let concrete = this.resolver.writeIndex(target);
+    if (concrete === undefined) {
+      if (this.isAlias(target)) {
+        throw Errors.illegalArgument(
+          `no write index is defined for alias [${target}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+        );
+      }
+      if (!autoCreateAllowed(this.autoCreateSetting(), target)) {
+        const setting = String(this.autoCreateSetting());
+        const e = Errors.indexNotFound(target);
+        throw new EsError(e.type, e.status, `no such index [${target}] and [action.auto_create_index] ${setting === 'false' ? 'is [false]' : `([${setting}]) doesn't match`}`, {
+          metadata: e.metadata,
+        });
+      }
+      await this.autoCreate(target, cause);
+      concrete = this.resolver.writeIndex(target) ?? (this.store.current().indices[target] ? target : undefined);
+      if (concrete === undefined) throw Errors.indexNotFound(target);
+    }
+    const meta = this.store.current().indices[concrete];
+    if (meta && meta.state === 'close') throw Errors.indexClosed(concrete);
+    batch?.writeIndexCache.set(target, concrete);
+    return concrete;
+  }
+
+  private async autoCreate(name: string, cause: string): Promise<void> {
+    let p = this.creating.get(name);
+    if (!p) {
+      p = (async () => {
+        try {
+          await this.metadataIndex.createIndex(name, {}, cause);
+        } catch (err) {
+          if (!(err instanceof EsError && err.type === 'resource_already_exists_exception')) throw err;
+        }
+      })().finally(() => this.creating.delete(name));
+      this.creating.set(name, p);
+    }
+    await p;
+  }
+
+  /** concrete single index for reads (index or alias to exactly one index) */
+  private readIndexFor(target: string): string {
+    const md = this.store.current();
+    if (md.indices[target]) {
+      if (md.indices[target].state === 'close') throw Errors.indexClosed(target);
+      return target;
+    }
+    const names = this.resolver.concreteIndices(target, {
+      ignoreUnavailable: false,
+      allowNoIndices: false,
+      expandWildcards: { open: true, closed: false, hidden: false },
+    });
+    if (names.length === 0) throw Errors.indexNotFound(target);
+    if (names.length > 1) {
+      throw Errors.illegalArgument(
+        `alias [${target}] has more than one index associated with it [${names.join(', ')}], can't execute a single index op`,
+      );
+    }
+    return names[0];
+  }
+
+  private routingRequired(meta: IndexMetadata): boolean {
+    const r = (meta.mappings as Record<string, unknown>)?.['_routing'];
+    return isPlainObject(r) && (r['required'] === true || r['required'] === 'true');
+  }
+
+  private async finish(batch: WriteBatch, refresh: RefreshPolicy | undefined): Promise<void> {
+    const shards = [...batch.shards];
+    if (shards.length === 1) await shards[0].sync();
+    else if (shards.length > 1) await Promise.all(shards.map((s) => s.sync()));
+    if (refresh === 'true') for (const s of shards) await s.refresh('write');
+    else if (refresh === 'wait_for') await Promise.all(shards.map((s) => s.waitForRefresh()));
+  }
+
+  private validateId(id: string | undefined): void {
+    if (id === undefined) return;
+    if (id.length === 0) throw Errors.actionRequestValidation(['if _id is specified it must not be empty']);
+    const bytes = Buffer.byteLength(id, 'utf8');
+    if (bytes > 512) {
+      throw Errors.actionRequestValidation([`id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`]);
+    }
+  }
+
+  // ------------------------------------------------------------------ index
+
+  /** single-document index/create (REST `PUT /{index}/_doc/{id}` etc.) */
+  async index(req: IndexRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    const batch = new WriteBatch();
+    const res = await this.indexOne(req, batch);
+    await this.finish(batch, opts.refresh);
+    if (opts.refresh === 'true' && res.status < 300 && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
+    return res;
+  }
+
+  private async indexOne(reqIn: IndexRequest, batch: WriteBatch): Promise<DocResult> {
+    const errors = validateWriteConditions(reqIn, reqIn.opType);
+    if (errors.length) throw Errors.actionRequestValidation(errors);
+    this.validateId(reqIn.id);
+    let req = reqIn;
+    if (this.interceptors.length > 0) {
+      const ctx = this.context();
+      for (const ic of this.interceptors) {
+        const r = await ic.intercept(req, ctx);
+        if (r.kind === 'drop') {
+          return {
+            status: 200,
+            body: {
+              _index: req.index,
+              _id: req.id ?? null,
+              _version: -3,
+              result: 'noop',
+              _shards: { total: 0, successful: 0, failed: 0 },
+            },
+          };
+        }
+        if (r.kind === 'fail') throw r.error;
+        req = r.request;
+      }
+    }
+    const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(bulk api)');
+    let meta = this.meta(concrete);
+    const autoId = req.id === undefined || req.id === null;
+    const id = autoId ? this.ids.next() : (req.id as string);
+    const routing = req.routing ?? undefined;
+    if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
+    let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing);
+    if (parsed.dynamicMappingUpdate) {
+      await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
+      const updated = this.meta(concrete);
+      if (updated.mappingVersion !== meta.mappingVersion) {
+        meta = updated;
+        parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing);
+      }
+    }
+    const doc = parsed.doc;
+    const source = doc.source ?? Buffer.from(JSON.stringify(req.source), 'utf8');
+    const shard = this.indices.shard(concrete, shardIdForDoc(meta, id, routing));
+    let r: WriteResult;
+    try {
+      r = shard.indexDoc({
+        id,
+        routing,
+        opType: req.opType,
+        doc,
+        source,
+        autoGeneratedId: autoId,
+        version: req.version,
+        versionType: req.versionType,
+        ifSeqNo: req.ifSeqNo,
+        ifPrimaryTerm: req.ifPrimaryTerm,
+      });
+    } catch (err) {
+      shard.noteIndexFailed();
+      throw err;
+    }
+    batch.shards.add(shard);
+    return {
+      status: r.result === 'created' ? 201 : 200,
+      body: this.writeBody(concrete, id, r, meta),
+    };
+  }
+
+  private writeBody(index: string, id: string, r: WriteResult, meta: IndexMetadata): Record<string, unknown> {
+    return {
+      _index: index,
+      _id: id,
+      _version: r.version,
+      result: r.result,
+      _shards: this.shardsTotal(meta),
+      _seq_no: r.seqNo,
+      _primary_term: r.primaryTerm,
+    };
+  }
+
+  // ------------------------------------------------------------------ delete
+
+  async delete(req: DeleteRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    const batch = new WriteBatch();
+    const res = await this.deleteOne(req, batch);
+    await this.finish(batch, opts.refresh);
+    if (opts.refresh === 'true') res.body['forced_refresh'] = true;
+    return res;
+  }
+
+  private async deleteOne(req: DeleteRequest, batch: WriteBatch): Promise<DocResult> {
+    const errors = validateWriteConditions(req, 'delete');
+    if (errors.length) throw Errors.actionRequestValidation(errors);
+    let concrete = batch.writeIndexCache.get(req.index);
+    if (!concrete) {
+      concrete = this.resolver.writeIndex(req.index);
+      if (concrete === undefined) {
+        if (this.isAlias(req.index)) {
+          throw Errors.illegalArgument(
+            `no write index is defined for alias [${req.index}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+          );
+        }
+        throw Errors.indexNotFound(req.index);
+      }
+      batch.writeIndexCache.set(req.index, concrete);
+    }
+    const meta = this.meta(concrete);
+    if (meta.state === 'close') throw Errors.indexClosed(concrete);
+    if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
+    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, req.routing));
+    const r = shard.deleteDoc({
+      id: req.id,
+      routing: req.routing,
+      version: req.version,
+      versionType: req.versionType,
+      ifSeqNo: req.ifSeqNo,
+      ifPrimaryTerm: req.ifPrimaryTerm,
+    });
+    batch.shards.add(shard);
+    return { status: r.result === 'deleted' ? 200 : 404, body: this.writeBody(concrete, req.id, r, meta) };
+  }
+
+  // ------------------------------------------------------------------ get / mget
+
+  async get(req: GetRequest): Promise<DocResult> {
+    const index = this.readIndexFor(req.index);
+    const meta = this.meta(index);
+    if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(index, req.id);
+    const shard = this.indices.shard(index, shardIdForDoc(meta, req.id, req.routing));
+    if (req.refresh) await shard.refresh('get');
+    const g = shard.get(req.id, req.realtime !== false);
+    if (!g.found) return { status: 404, body: { _index: index, _id: req.id, found: false } };
+    if (req.version !== undefined) {
+      const vt = req.versionType ?? 'internal';
+      const ok = vt === 'internal' ? g.version === req.version : vt === 'external' ? g.version === req.version : g.version === req.version;
+      if (!ok) {
+        throw Errors.versionConflict(index, req.id, `version conflict, current version [${g.version}] is different than the one provided [${req.version}]`, shard.shardId, meta.uuid);
+      }
+    }
+    const body: Record<string, unknown> = {
+      _index: index,
+      _id: req.id,
+      _version: g.version,
+      _seq_no: g.seqNo,
+      _primary_term: g.primaryTerm,
+    };
+    if (g.routing !== undefined) body['_routing'] = g.routing;
+    body['found'] = true;
+    const wantSource = req.fetchSource ?? (req.storedFields === undefined || req.storedFields.includes('_source'));
+    if (wantSource && g.source) {
+      let src = decodeSource(g.source);
+      if (hasFilter(req.sourceFilter)) src = filterSource(src, req.sourceFilter);
+      body['_source'] = src;
+    }
+    return { status: 200, body };
+  }
+
+  /** GET /_mget: docs[] or ids[] (with a default index) */
+  async mget(body: Record<string, unknown>, defaults: { index?: string; routing?: string; realtime?: boolean; refresh?: boolean; fetchSource?: boolean; sourceFilter?: SourceFilter; storedFields?: string[] }): Promise<{ docs: Record<string, unknown>[] }> {
+    const items: Array<{ index?: string; id?: unknown; routing?: string; fetchSource?: boolean; sourceFilter?: SourceFilter; storedFields?: string[] }> = [];
+    const known = new Set(['docs', 'ids']);
+    for (const k of Object.keys(body)) {
+      if (!known.has(k)) throw Errors.parsing(`unknown key [${k}] for a ${Array.isArray(body[k]) ? 'START_ARRAY' : 'VALUE_STRING'}, expected [docs] or [ids]`);
+    }
+    if (Array.isArray(body['docs'])) {
+      for (const d of body['docs'] as unknown[]) {
+        if (!isPlainObject(d)) throw Errors.illegalArgument('docs array element should include an object');
+        const it: (typeof items)[number] = {
+          index: d['_index'] !== undefined ? String(d['_index']) : defaults.index,
+          id: d['_id'],
+          routing: d['routing'] !== undefined ? String(d['routing']) : d['_routing'] !== undefined ? String(d['_routing']) : defaults.routing,
+          fetchSource: defaults.fetchSource,
+          sourceFilter: defaults.sourceFilter,
+          storedFields: Array.isArray(d['stored_fields']) ? (d['stored_fields'] as unknown[]).map(String) : defaults.storedFields,
+        };
+        const s = d['_source'];
+        if (s !== undefined) {
+          if (s === false) it.fetchSource = false;
+          else if (s === true) it.fetchSource = true;
+          else if (typeof s === 'string' || Array.isArray(s)) {
+            it.fetchSource = true;
+            it.sourceFilter = { includes: (Array.isArray(s) ? s : [s]).map(String), excludes: [] };
+          } else if (isPlainObject(s)) {
+            const inc = s['includes'] ?? s['include'];
+            const exc = s['excludes'] ?? s['exclude'];
+            it.fetchSource = true;
+            it.sourceFilter = {
+              includes: inc === undefined ? [] : (Array.isArray(inc) ? inc : [inc]).map(String),
+              excludes: exc === undefined ? [] : (Array.isArray(exc) ? exc : [exc]).map(String),
+            };
+          }
+        }
+        items.push(it);
+      }
+    } else if (Array.isArray(body['ids'])) {
+      for (const id of body['ids'] as unknown[]) {
+        items.push({ index: defaults.index, id, routing: defaults.routing, fetchSource: defaults.fetchSource, sourceFilter: defaults.sourceFilter, storedFields: defaults.storedFields });
+      }
+    }
+    const errs: string[] = [];
+    items.forEach((it, i) => {
+      if (it.index === undefined) errs.push(`index is missing for doc ${i}`);
+      if (it.id === undefined || it.id === null) errs.push(`id is missing for doc ${i}`);
+    });
+    if (items.length === 0) errs.push('no documents to get');
+    if (errs.length) throw Errors.actionRequestValidation(errs);
+    const docs: Record<string, unknown>[] = [];
+    for (const it of items) {
+      const id = String(it.id);
+      try {
+        const r = await this.get({
+          index: it.index as string,
+          id,
+          routing: it.routing,
+          realtime: defaults.realtime,
+          refresh: defaults.refresh,
+          fetchSource: it.fetchSource,
+          sourceFilter: it.sourceFilter,
+          storedFields: it.storedFields,
+        });
+        docs.push(r.body);
+      } catch (err) {
+        const e = toEsError(err);
+        docs.push({ _index: it.index, _id: id, error: { root_cause: e.guessRootCauses().map((c) => ({ type: c.type, reason: c.reason, ...c.metadata })), ...e.toObject() } });
+      }
+    }
+    return { docs };
+  }
+
+  // ------------------------------------------------------------------ update
+
+  async update(req: UpdateRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    const batch = new WriteBatch();
+    const res = await this.updateOne(req, batch);
+    await this.finish(batch, opts.refresh);
+    if (opts.refresh === 'true' && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
+    return res;
+  }
+
+  private async updateOne(req: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+    const errs: string[] = [];
+    if (req.script === undefined && req.doc === undefined) errs.push('script or doc is missing');
+    if (req.script !== undefined && req.doc !== undefined) errs.push("can't provide both script and doc");
+    if (req.docAsUpsert && req.upsert !== undefined) errs.push("can't provide both upsert request and doc_as_upsert");
+    if (req.ifSeqNo !== undefined && req.retryOnConflict !== undefined && req.retryOnConflict > 0) {
+      errs.push('compare and write operations can not be retried');
+    }
+    if (errs.length) throw Errors.actionRequestValidation(errs);
+    if (req.script !== undefined) {
+      throw Errors.illegalArgument('script updates are not supported; use [doc] or [upsert]');
+    }
+    const retries = req.retryOnConflict ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.updateAttempt(req, batch);
+      } catch (err) {
+        if (err instanceof EsError && err.type === 'version_conflict_engine_exception' && attempt < retries) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async updateAttempt(req: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+    const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(update api)');
+    const meta = this.meta(concrete);
+    if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
+    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, req.routing));
+    const g = shard.get(req.id, true);
+    const getPart = (src: Record<string, unknown>, seqNo: number, term: number): Record<string, unknown> | undefined => {
+      if (!req.fetchSource) return undefined;
+      return {
+        _seq_no: seqNo,
+        _primary_term: term,
+        found: true,
+        _source: hasFilter(req.sourceFilter) ? filterSource(src, req.sourceFilter) : src,
+      };
+    };
+    if (!g.found) {
+      if (req.ifSeqNo !== undefined) {
+        throw Errors.versionConflict(concrete, req.id, `version conflict, required seqNo [${req.ifSeqNo}], primary term [${req.ifPrimaryTerm ?? 0}] but no document was found`, shard.shardId, meta.uuid);
+      }
+      if (!req.docAsUpsert && req.upsert === undefined) throw Errors.documentMissing(concrete, req.id, shard.shardId, meta.uuid);
+      const src = req.docAsUpsert ? (req.doc as Record<string, unknown>) : (req.upsert as Record<string, unknown>);
+      const res = await this.indexOne(
+        { index: concrete, id: req.id, routing: req.routing, opType: 'create', source: src, pipeline: req.pipeline, attributes: {} },
+        batch,
+      );
+      const gp = getPart(src, res.body['_seq_no'] as number, res.body['_primary_term'] as number);
+      if (gp) res.body['get'] = gp;
+      return res;
+    }
+    if (req.ifSeqNo !== undefined && (g.seqNo !== req.ifSeqNo || g.primaryTerm !== req.ifPrimaryTerm)) {
+      throw Errors.versionConflict(
+        concrete,
+        req.id,
+        `version conflict, required seqNo [${req.ifSeqNo}], primary term [${req.ifPrimaryTerm ?? 0}]. current document has seqNo [${g.seqNo}] and primary term [${g.primaryTerm}]`,
+        shard.shardId,
+        meta.uuid,
+      );
+    }
+    const current = g.source ? decodeSource(g.source) : {};
+    const changed = mergeDoc(current, req.doc ?? {}, req.detectNoop !== false);
+    if (!changed && req.detectNoop !== false) {
+      shard.noteNoopUpdate();
+      const body: Record<string, unknown> = {
+        _index: concrete,
+        _id: req.id,
+        _version: g.version,
+        result: 'noop',
+        _shards: { total: 0, successful: 0, failed: 0 },
+        _seq_no: g.seqNo,
+        _primary_term: g.primaryTerm,
+      };
+      const gp = getPart(current, g.seqNo, g.primaryTerm);
+      if (gp) body['get'] = gp;
+      return { status: 200, body };
+    }
+    const res = await this.indexOne(
+      {
+        index: concrete,
+        id: req.id,
+        routing: req.routing ?? g.routing,
+        opType: 'index',
+        source: current,
+        ifSeqNo: g.seqNo,
+        ifPrimaryTerm: g.primaryTerm,
+        pipeline: req.pipeline,
+        attributes: {},
+      },
+      batch,
+    );
+    const gp = getPart(current, res.body['_seq_no'] as number, res.body['_primary_term'] as number);
+    if (gp) res.body['get'] = gp;
+    return res;
+  }
+
+  // ------------------------------------------------------------------ bulk
+
+  async bulk(items: BulkItemRequest[], opts: WriteOptions = {}): Promise<BulkResponse> {
+    const start = process.hrtime.bigint();
+    const batch = new WriteBatch();
+    const out: Array<Record<string, Record<string, unknown>>> = [];
+    let errors = false;
+    for (const it of items) {
+      let res: DocResult;
+      let indexName = it.index ?? '';
+      let id: string | null = it.id ?? null;
+      try {
+        if (it.bodyError) throw it.bodyError;
+        switch (it.op) {
+          case 'index':
+          case 'create':
+            res = await this.indexOne(
+              {
+                index: indexName,
+                id: it.id,
+                routing: it.routing,
+                opType: it.op === 'create' ? 'create' : 'index',
+                source: it.body ?? {},
+                pipeline: it.pipeline,
+                version: it.version,
+                versionType: it.versionType,
+                ifSeqNo: it.ifSeqNo,
+                ifPrimaryTerm: it.ifPrimaryTerm,
+                requireAlias: it.requireAlias,
+                requireDataStream: it.requireDataStream,
+                attributes: {},
+              },
+              batch,
+            );
+            break;
+          case 'delete':
+            res = await this.deleteOne(
+              {
+                index: indexName,
+                id: it.id as string,
+                routing: it.routing,
+                version: it.version,
+                versionType: it.versionType,
+                ifSeqNo: it.ifSeqNo,
+                ifPrimaryTerm: it.ifPrimaryTerm,
+              },
+              batch,
+            );
+            break;
+          case 'update':
+            res = await this.updateOne(bulkUpdateRequest(it), batch);
+            break;
+        }
+        indexName = String(res.body['_index'] ?? indexName);
+        id = res.body['_id'] === undefined ? id : (res.body['_id'] as string | null);
+        out.push({ [it.op]: { ...res.body, status: res.status } });
+      } catch (err) {
+        errors = true;
+        const e = toEsError(err);
+        const idx = (e.metadata['index'] as string | undefined) ?? indexName;
+        out.push({ [it.op]: { _index: idx, _id: id, status: e.status, error: e.toObject() } });
+      }
+    }
+    await this.finish(batch, opts.refresh);
+    if (opts.refresh === 'true') {
+      for (const o of out) {
+        const v = Object.values(o)[0];
+        if (!v['error'] && v['result'] !== 'noop') v['forced_refresh'] = true;
+      }
+    }
+    const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
+    return { took, errors, items: out };
+  }
+
+  // ------------------------------------------------------------------ refresh / flush
+
+  async refresh(indices: string[]): Promise<{ _shards: { total: number; successful: number; failed: number } }> {
+    let total = 0;
+    let successful = 0;
+    for (const name of indices) {
+      const r = await this.indices.refreshIndex(name);
+      total += r.total;
+      successful += r.successful;
+    }
+    return { _shards: { total, successful, failed: 0 } };
+  }
+
+  flush(indices: string[]): { _shards: { total: number; successful: number; failed: number } } {
+    let total = 0;
+    let successful = 0;
+    for (const name of indices) {
+      const r = this.indices.flushIndex(name);
+      total += r.total;
+      successful += r.successful;
+    }
+    return { _shards: { total, successful, failed: 0 } };
+  }
+}
+
+function bulkUpdateRequest(it: BulkItemRequest): UpdateRequest {
+  const b = it.body ?? {};
+  const known = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', 'scripted_upsert', '_source', 'lang', 'params']);
+  for (const k of Object.keys(b)) {
+    if (!known.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
+  }
+  let fetchSource = it.fetchSource;
+  let sourceFilter = it.sourceFilter;
+  const s = b['_source'];
+  if (s !== undefined) {
+    if (s === false) fetchSource = false;
+    else if (s === true) fetchSource = true;
+    else if (typeof s === 'string' || Array.isArray(s)) {
+      fetchSource = true;
+      sourceFilter = { includes: (Array.isArray(s) ? s : [s]).map(String), excludes: [] };
+    } else if (isPlainObject(s)) {
+      fetchSource = true;
+      const inc = s['includes'] ?? s['include'];
+      const exc = s['excludes'] ?? s['exclude'];
+      sourceFilter = {
+        includes: inc === undefined ? [] : (Array.isArray(inc) ? inc : [inc]).map(String),
+        excludes: exc === undefined ? [] : (Array.isArray(exc) ? exc : [exc]).map(String),
+      };
+    }
+  }
+  return {
+    index: it.index ?? '',
+    id: it.id as string,
+    routing: it.routing,
+    doc: isPlainObject(b['doc']) ? b['doc'] : undefined,
+    upsert: isPlainObject(b['upsert']) ? b['upsert'] : undefined,
+    docAsUpsert: b['doc_as_upsert'] === true,
+    detectNoop: b['detect_noop'] !== false,
+    script: b['script'],
+    scriptedUpsert: b['scripted_upsert'] === true,
+    retryOnConflict: it.retryOnConflict,
+    ifSeqNo: it.ifSeqNo,
+    ifPrimaryTerm: it.ifPrimaryTerm,
+    requireAlias: it.requireAlias,
+    fetchSource,
+    sourceFilter,
+    pipeline: it.pipeline,
+  };
+}

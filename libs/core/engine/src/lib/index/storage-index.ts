@@ -1,0 +1,5 @@
+export * from './segment.js';
+export * from './segment-builder.js';
+export * from './segment-merger.js';
+export * from './directory-reader.js';
+export * from './live-docs.js';

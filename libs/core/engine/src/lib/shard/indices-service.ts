@@ -1,0 +1,324 @@
+/**
+ * Opens, closes and deletes shards following cluster metadata (like ES's IndicesClusterStateService):
+ * subscribes to MetadataStore.onChange, recovers every existing index's shards at boot, applies dynamic
+ * settings, and serves per-index stats.
+ */
+import * as path from 'node:path';
+import { inject, injectable, multiInject, optional } from 'inversify';
+import { Errors, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
+import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
+import { EngineTokens, type IndicesService, type MapperService } from '../services.js';
+import type { EngineEventListener } from '../spi.js';
+import type { ParsedDocument } from '../mapper/parsed-document.js';
+import { IndexShardImpl, type ShardStats } from './index-shard.js';
+import { shardSettingsFrom } from './shard-settings.js';
+import { removeQuietly } from '../store/directory.js';
+
+export interface IndexStatsSummary {
+  index: string;
+  uuid: string;
+  shards: ShardStats[];
+  total: ShardStats;
+}
+
+const SUM_KEYS: Array<keyof ShardStats> = [
+  'docsCount',
+  'docsDeleted',
+  'storeSizeInBytes',
+  'indexTotal',
+  'indexTimeInMillis',
+  'indexCurrent',
+  'indexFailed',
+  'deleteTotal',
+  'deleteTimeInMillis',
+  'noopUpdateTotal',
+  'getTotal',
+  'getTimeInMillis',
+  'getExistsTotal',
+  'getMissingTotal',
+  'refreshTotal',
+  'refreshTimeInMillis',
+  'externalRefreshTotal',
+  'flushTotal',
+  'flushTimeInMillis',
+  'mergesTotal',
+  'mergesTotalDocs',
+  'mergesTimeInMillis',
+  'mergesCurrent',
+  'segmentsCount',
+  'segmentsMemoryInBytes',
+  'translogOperations',
+  'translogSizeInBytes',
+  'translogUncommittedOperations',
+  'translogUncommittedSizeInBytes',
+];
+
+export function sumShardStats(list: readonly ShardStats[]): ShardStats {
+  const out = {} as Record<string, number>;
+  for (const k of SUM_KEYS) out[k] = 0;
+  out['maxSeqNo'] = -1;
+  out['localCheckpoint'] = -1;
+  out['generation'] = 0;
+  for (const s of list) {
+    for (const k of SUM_KEYS) out[k] += s[k] as number;
+    out['maxSeqNo'] = Math.max(out['maxSeqNo'], s.maxSeqNo);
+    out['localCheckpoint'] = Math.max(out['localCheckpoint'], s.localCheckpoint);
+    out['generation'] = Math.max(out['generation'], s.generation);
+  }
+  return out as unknown as ShardStats;
+}
+
+/** the storage engine's extended IndicesService */
+export interface StorageIndicesService extends IndicesService {
+  shards(index: string): IndexShardImpl[];
+  shard(index: string, shardId: number): IndexShardImpl;
+  /** open indices with shards */
+  indexNames(): string[];
+  indexStats(index: string): IndexStatsSummary;
+  refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }>;
+  flushIndex(index: string): { total: number; successful: number; failed: number };
+  forceMerge(index: string, maxNumSegments?: number, onlyExpungeDeletes?: boolean): void;
+  close(): void;
+}
+
+@injectable()
+export class IndicesServiceImpl implements StorageIndicesService, LifecycleComponent {
+  readonly name = 'indices-service';
+  private readonly open = new Map<string, { uuid: string; shards: IndexShardImpl[]; settingsVersion: number }>();
+  private readonly dataPath: string;
+  private readonly listeners: EngineEventListener[];
+  private closed = false;
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
+    @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
+    @multiInject(ExtensionPoints.EngineEventListener) @optional() listeners?: EngineEventListener[],
+    @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
+  ) {
+    this.dataPath = String(hostConfig?.settings?.['path.data'] ?? './data');
+    this.listeners = listeners ?? [];
+    this.store.onChange((next, prev) => this.apply(next, prev));
+    this.apply(this.store.current(), null);
+  }
+
+  start(): void {
+    /* shards are opened eagerly in the constructor */
+  }
+
+  stop(): void {
+    this.close();
+  }
+
+  /** flushes and closes every shard (graceful shutdown) */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [, entry] of this.open) for (const s of entry.shards) this.safe(() => s.close(true));
+    this.open.clear();
+  }
+
+  private safe(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.logger?.error({ err: String(err) }, 'shard operation failed');
+    }
+  }
+
+  indexDir(uuid: string): string {
+    return path.join(this.dataPath, 'indices', uuid);
+  }
+
+  private apply(next: ClusterMetadata, prev: ClusterMetadata | null): void {
+    if (this.closed) return;
+    // removed or closed indices
+    for (const [name, entry] of [...this.open]) {
+      const meta = next.indices[name];
+      if (!meta || meta.uuid !== entry.uuid) {
+        for (const s of entry.shards) this.safe(() => s.destroy());
+        removeQuietly(this.indexDir(entry.uuid));
+        this.open.delete(name);
+        for (const l of this.listeners) this.safe(() => l.onIndexDeleted?.(name, entry.uuid));
+      } else if (meta.state === 'close') {
+        for (const s of entry.shards) this.safe(() => s.close(true));
+        this.open.delete(name);
+      }
+    }
+    // removed indices whose shards were never opened (closed indices): delete their data
+    if (prev) {
+      for (const [name, meta] of Object.entries(prev.indices)) {
+        const n = next.indices[name];
+        if ((!n || n.uuid !== meta.uuid) && !this.open.has(name)) removeQuietly(this.indexDir(meta.uuid));
+      }
+    }
+    for (const meta of Object.values(next.indices)) {
+      if (meta.state !== 'open') continue;
+      const entry = this.open.get(meta.name);
+      if (!entry) {
+        this.openIndex(meta, prev === null || !prev.indices[meta.name]);
+      } else if (entry.settingsVersion !== meta.settingsVersion) {
+        const s = shardSettingsFrom(meta.settings);
+        for (const [i, shard] of entry.shards.entries()) shard.updateConfig({ ...s, primaryTerm: meta.primaryTerms?.[i] ?? 1 });
+        entry.settingsVersion = meta.settingsVersion;
+      }
+      const p = prev?.indices[meta.name];
+      if (p && p.mappingVersion !== meta.mappingVersion) {
+        for (const l of this.listeners) this.safe(() => l.onMappingUpdate?.(meta.name, meta.mappingVersion));
+      }
+    }
+  }
+
+  private openIndex(meta: IndexMetadata, created: boolean): void {
+    const s = shardSettingsFrom(meta.settings);
+    const shards: IndexShardImpl[] = [];
+    for (let i = 0; i < meta.numberOfShards; i++) {
+      try {
+        shards.push(
+          new IndexShardImpl({
+            index: meta.name,
+            indexUuid: meta.uuid,
+            shardId: i,
+            dir: path.join(this.indexDir(meta.uuid), String(i)),
+            primaryTerm: meta.primaryTerms?.[i] ?? 1,
+            ...s,
+            mappingVersion: () => this.store.current().indices[meta.name]?.mappingVersion ?? meta.mappingVersion,
+            parse: (source, id, routing) => this.parse(meta.name, source, id, routing),
+            onRefresh: (gen) => {
+              for (const l of this.listeners) this.safe(() => l.onRefresh?.(meta.name, i, gen));
+            },
+            logger: this.logger,
+          }),
+        );
+      } catch (err) {
+        this.logger?.error({ index: meta.name, shard: i, err: String(err) }, 'failed to open shard');
+        for (const sh of shards) this.safe(() => sh.close(false));
+        return;
+      }
+    }
+    this.open.set(meta.name, { uuid: meta.uuid, shards, settingsVersion: meta.settingsVersion });
+    if (created) for (const l of this.listeners) this.safe(() => l.onIndexCreated?.(meta.name, meta.uuid));
+  }
+
+  private parse(index: string, source: Uint8Array, id: string, routing: string | undefined): ParsedDocument {
+    const meta = this.store.current().indices[index];
+    const obj = JSON.parse(Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8')) as Record<string, unknown>;
+    return this.mappers.documentMapper(meta).parse(obj, id, routing).doc;
+  }
+
+  private entry(index: string): { uuid: string; shards: IndexShardImpl[] } {
+    let e = this.open.get(index);
+    if (!e) {
+      const meta = this.store.current().indices[index];
+      if (meta && meta.state === 'open' && !this.closed) {
+        this.openIndex(meta, false);
+        e = this.open.get(index);
+      }
+      if (meta && meta.state === 'close') throw Errors.indexClosed(index);
+    }
+    if (!e) throw Errors.indexNotFound(index);
+    return e;
+  }
+
+  shards(index: string): IndexShardImpl[] {
+    return this.entry(index).shards;
+  }
+
+  shard(index: string, shardId: number): IndexShardImpl {
+    const s = this.entry(index).shards[shardId];
+    if (!s) throw Errors.illegalArgument(`no shard [${shardId}] in index [${index}]`);
+    return s;
+  }
+
+  hasIndex(index: string): boolean {
+    return this.open.has(index);
+  }
+
+  indexMetadata(index: string): IndexMetadata {
+    const meta = this.store.current().indices[index];
+    if (!meta) throw Errors.indexNotFound(index);
+    return meta;
+  }
+
+  indexNames(): string[] {
+    return [...this.open.keys()];
+  }
+
+  indexStats(index: string): IndexStatsSummary {
+    const e = this.entry(index);
+    const shards = e.shards.map((s) => s.stats());
+    return { index, uuid: e.uuid, shards, total: sumShardStats(shards) };
+  }
+
+  async refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }> {
+    const shards = this.shards(index);
+    for (const s of shards) await s.refresh('api');
+    const meta = this.store.current().indices[index];
+    return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
+  }
+
+  flushIndex(index: string): { total: number; successful: number; failed: number } {
+    const shards = this.shards(index);
+    for (const s of shards) s.flush();
+    const meta = this.store.current().indices[index];
+    return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
+  }
+
+  forceMerge(index: string, maxNumSegments = 1, onlyExpungeDeletes = false): void {
+    for (const s of this.shards(index)) s.forceMerge(maxNumSegments, onlyExpungeDeletes);
+  }
+}
+
+/** ES `_stats` sections for one shard-stats aggregate (primaries == total on one node without replicas) */
+export function renderIndexStatsSections(s: ShardStats): Record<string, unknown> {
+  return {
+    docs: { count: s.docsCount, deleted: s.docsDeleted },
+    store: { size_in_bytes: s.storeSizeInBytes, total_data_set_size_in_bytes: s.storeSizeInBytes, reserved_in_bytes: 0 },
+    indexing: {
+      index_total: s.indexTotal,
+      index_time_in_millis: s.indexTimeInMillis,
+      index_current: s.indexCurrent,
+      index_failed: s.indexFailed,
+      delete_total: s.deleteTotal,
+      delete_time_in_millis: s.deleteTimeInMillis,
+      delete_current: 0,
+      noop_update_total: s.noopUpdateTotal,
+      is_throttled: false,
+      throttle_time_in_millis: 0,
+    },
+    get: {
+      total: s.getTotal,
+      time_in_millis: s.getTimeInMillis,
+      exists_total: s.getExistsTotal,
+      exists_time_in_millis: 0,
+      missing_total: s.getMissingTotal,
+      missing_time_in_millis: 0,
+      current: 0,
+    },
+    refresh: {
+      total: s.refreshTotal,
+      total_time_in_millis: s.refreshTimeInMillis,
+      external_total: s.externalRefreshTotal,
+      external_total_time_in_millis: 0,
+      listeners: 0,
+    },
+    flush: { total: s.flushTotal, periodic: 0, total_time_in_millis: s.flushTimeInMillis },
+    merges: {
+      current: s.mergesCurrent,
+      current_docs: 0,
+      current_size_in_bytes: 0,
+      total: s.mergesTotal,
+      total_time_in_millis: s.mergesTimeInMillis,
+      total_docs: s.mergesTotalDocs,
+      total_size_in_bytes: 0,
+    },
+    segments: { count: s.segmentsCount, memory_in_bytes: s.segmentsMemoryInBytes },
+    translog: {
+      operations: s.translogOperations,
+      size_in_bytes: s.translogSizeInBytes,
+      uncommitted_operations: s.translogUncommittedOperations,
+      uncommitted_size_in_bytes: s.translogUncommittedSizeInBytes,
+      earliest_last_modified_age: 0,
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/** Index/cluster settings owned by the storage engine (contributed through ExtensionPoints.Setting). */
+import { Errors, SettingParsers, parseTimeValue, parseByteSize, type SettingDef } from '@strata/core-common';
+
+export const REFRESH_INTERVAL: SettingDef<string> = {
+  key: 'index.refresh_interval',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: '1s',
+  parse: (raw) => {
+    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    parseTimeValue(s, 'index.refresh_interval');
+    return s;
+  },
+};
+
+export const TRANSLOG_DURABILITY: SettingDef<string> = {
+  key: 'index.translog.durability',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: 'request',
+  parse: (raw) => SettingParsers.oneOf('index.translog.durability', ['request', 'async'])(String(raw).toLowerCase()),
+};
+
+export const TRANSLOG_SYNC_INTERVAL: SettingDef<string> = {
+  key: 'index.translog.sync_interval',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: '5s',
+  parse: (raw) => {
+    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    const ms = parseTimeValue(s, 'index.translog.sync_interval');
+    if (ms < 100) {
+      throw Errors.illegalArgument(`failed to parse value [${s}] for setting [index.translog.sync_interval], must be >= [100ms]`);
+    }
+    return s;
+  },
+};
+
+export const TRANSLOG_FLUSH_THRESHOLD: SettingDef<string> = {
+  key: 'index.translog.flush_threshold_size',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: '512mb',
+  parse: (raw) => {
+    const s = typeof raw === 'number' ? `${raw}b` : String(raw);
+    parseByteSize(s, 'index.translog.flush_threshold_size');
+    return s;
+  },
+};
+
+export const GC_DELETES: SettingDef<string> = {
+  key: 'index.gc_deletes',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: '60s',
+  parse: (raw) => {
+    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    parseTimeValue(s, 'index.gc_deletes');
+    return s;
+  },
+};
+
+export const SEARCH_IDLE_AFTER: SettingDef<string> = {
+  key: 'index.search.idle.after',
+  scope: 'index',
+  dynamic: true,
+  defaultValue: '30s',
+  parse: (raw) => {
+    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    parseTimeValue(s, 'index.search.idle.after');
+    return s;
+  },
+};
+
+/** `action.auto_create_index`: true/false or a comma list of +/- patterns */
+export const AUTO_CREATE_INDEX: SettingDef<string> = {
+  key: 'action.auto_create_index',
+  scope: 'cluster',
+  dynamic: true,
+  defaultValue: 'true',
+  parse: (raw) => String(raw),
+};
+
+export const STORAGE_SETTINGS: readonly SettingDef[] = [
+  REFRESH_INTERVAL,
+  TRANSLOG_DURABILITY,
+  TRANSLOG_SYNC_INTERVAL,
+  TRANSLOG_FLUSH_THRESHOLD,
+  GC_DELETES,
+  SEARCH_IDLE_AFTER,
+  AUTO_CREATE_INDEX,
+] as SettingDef[];
+
+function timeMs(v: unknown, key: string, dflt: string): number {
+  if (v === undefined || v === null) return parseTimeValue(dflt, key);
+  if (typeof v === 'number') return v;
+  return parseTimeValue(String(v), key);
+}
+
+function bytes(v: unknown, key: string, dflt: string): number {
+  if (v === undefined || v === null) return parseByteSize(dflt, key);
+  if (typeof v === 'number') return v;
+  return parseByteSize(String(v), key);
+}
+
+/** the engine-relevant values of an index's flat settings, tolerant of raw or parsed values */
+export function shardSettingsFrom(settings: Record<string, unknown>): {
+  refreshIntervalMs: number;
+  refreshIntervalExplicit: boolean;
+  durability: 'request' | 'async';
+  syncIntervalMs: number;
+  flushThresholdBytes: number;
+  gcDeletesMs: number;
+  searchIdleAfterMs: number;
+} {
+  const ri = settings['index.refresh_interval'];
+  return {
+    refreshIntervalMs: timeMs(ri, 'index.refresh_interval', '1s'),
+    refreshIntervalExplicit: ri !== undefined && ri !== null,
+    durability: String(settings['index.translog.durability'] ?? 'request').toLowerCase() === 'async' ? 'async' : 'request',
+    syncIntervalMs: timeMs(settings['index.translog.sync_interval'], 'index.translog.sync_interval', '5s'),
+    flushThresholdBytes: bytes(settings['index.translog.flush_threshold_size'], 'index.translog.flush_threshold_size', '512mb'),
+    gcDeletesMs: timeMs(settings['index.gc_deletes'], 'index.gc_deletes', '60s'),
+    searchIdleAfterMs: timeMs(settings['index.search.idle.after'], 'index.search.idle.after', '30s'),
+  };
+}
+
+/** whether auto-creating `index` is allowed by the action.auto_create_index value */
+export function autoCreateAllowed(value: unknown, index: string): boolean {
+  if (value === undefined || value === null || value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  const patterns = String(value)
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const p of patterns) {
+    const neg = p.startsWith('-');
+    const pat = p.replace(/^[+-]/, '');
+    const re = new RegExp('^' + pat.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    if (re.test(index)) return !neg;
+  }
+  return false;
+}

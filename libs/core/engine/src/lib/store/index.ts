@@ -1,0 +1,4 @@
+export * from './translog.js';
+export * from './crc32.js';
+export * from './segment-codec.js';
+export * from './directory.js';
