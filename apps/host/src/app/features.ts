@@ -3,11 +3,13 @@ import { authChainFeature } from '@strata/auth-chain';
 import { dataStreamsFeature } from '@strata/data-streams';
 import { eqlFeature } from '@strata/eql';
 import { joinQueriesFeature } from '@strata/join-queries';
+import { requestCacheFeature } from '@strata/request-cache';
 
 /** The default feature list of the host: swap, extend or trim it here. */
 export const DEFAULT_FEATURES: readonly FeatureModule[] = [
   authChainFeature,
   eqlFeature,
+  requestCacheFeature,
   dataStreamsFeature,
   joinQueriesFeature,
 ];
