@@ -223,7 +223,7 @@ export class IngestDocument {
       if (append && leaf in cur) {
         cur[leaf] = appendValues(cur[leaf], value, allowDuplicates);
       } else if (append) {
-        cur[leaf] = Array.isArray(value) ? (allowDuplicates ? [...value] : dedupe([], value)) : value;
+        cur[leaf] = Array.isArray(value) ? (allowDuplicates ? [...value] : dedupe([], value)) : [value];
       } else {
         cur[leaf] = value;
       }

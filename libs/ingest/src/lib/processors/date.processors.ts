@@ -151,13 +151,7 @@ export function resolveDateMathIndexName(name: string, now: number): string {
     return simple[1] + compileDateFormatter(simple[3] ?? 'yyyy.MM.dd')(ms, zone) + simple[5];
   }
   const [, prefix, date, unit, format, zone, suffix] = m;
-  const parsed = compileDateParser("uuuu-MM-dd'T'HH:mm:ss.SSSXX||ISO8601");
-  let ms: number;
-  try {
-    ms = parsed.parse(date, zone, now);
-  } catch {
-    ms = compileDateParser('ISO8601').parse(date, zone, now);
-  }
+  const ms = compileDateParser('ISO8601').parse(date, zone, now);
   return prefix + compileDateFormatter(format)(roundDown(ms, unit, zone), zone) + suffix;
 }
 

@@ -244,7 +244,9 @@ export const kvProcessor: ProcessorFactory = defineProcessor('kv', (r) => {
         if (include && !include.includes(key)) continue;
         if (exclude && exclude.includes(key)) continue;
         key = prefix + key;
-        doc.appendFieldValue(target ? `${target}.${key}` : key, value);
+        const path = target ? `${target}.${key}` : key;
+        if (doc.hasField(path)) doc.appendFieldValue(path, value);
+        else doc.setFieldValue(path, value);
       }
       return doc;
     },
@@ -350,6 +352,10 @@ export function uriParts(s: string): JsonObject {
     if (dot >= 0 && dot + 1 < last.length) out['extension'] = last.slice(dot + 1);
   }
   if (u.port) out['port'] = Number(u.port);
+  else {
+    const explicit = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)/.exec(s);
+    if (explicit) out['port'] = Number(explicit[1]);
+  }
   if (u.search && u.search.length > 1) out['query'] = u.search.slice(1);
   out['scheme'] = u.protocol.replace(/:$/, '');
   if (u.username) {
