@@ -28,7 +28,7 @@ export function readConfigFile(dir: string): { file?: string; settings: Record<s
     try {
       parsed = parseYaml(text);
     } catch (e) {
-      throw new Error(`failed to parse config file [${file}]: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`failed to parse config file [${file}]: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     if (parsed === null || parsed === undefined) return { file, settings: {} };
     if (typeof parsed !== 'object' || Array.isArray(parsed)) {

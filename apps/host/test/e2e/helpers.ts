@@ -10,7 +10,7 @@ export interface E2eHost {
   close(): Promise<void>;
 }
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 /** The full host (default features) on a free port with a temporary data path. */
 export async function startE2eHost(settings: Record<string, unknown> = {}): Promise<E2eHost> {
@@ -31,7 +31,6 @@ export interface Res {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

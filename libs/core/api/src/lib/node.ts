@@ -81,10 +81,11 @@ export class TimeBasedIdGenerator implements IdGenerator {
   }
 }
 
-const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+/** a logger that drops everything */
+export const SILENT_LOGGER: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 async function pinoLogger(level: string): Promise<Logger> {
-  if (level === 'silent') return SILENT;
+  if (level === 'silent') return SILENT_LOGGER;
   const { pino } = await import('pino');
   const log: unknown = pino({ level, base: { name: 'strata' }, timestamp: () => `,"@timestamp":"${new Date().toISOString()}"` });
   return log as Logger;
@@ -159,7 +160,7 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
     try {
       def.parse(value);
     } catch (e) {
-      throw new Error(`invalid value for setting [${key}]: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`invalid value for setting [${key}]: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   }
 

@@ -56,7 +56,6 @@ const text: RestHandler = {
   handle: () => RestResponses.text(200, 'a b\n'),
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const js = (r: Response): Promise<any> => r.json();
 
 async function start(extra?: ContainerModule, settings: Record<string, unknown> = {}) {

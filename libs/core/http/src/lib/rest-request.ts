@@ -30,7 +30,7 @@ export function parseJsonText(text: string): unknown {
     if (!(e instanceof SyntaxError)) throw e;
     const { offset, message } = findJsonSyntaxError(text);
     const [line, col] = lineCol(text, offset);
-    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])\"...\"; line: ${line}, column: ${col}]`);
+    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
     throw Errors.xContentParse(message, line, col, cause);
   }
 }

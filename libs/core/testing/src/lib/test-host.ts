@@ -27,7 +27,6 @@ export interface TestResponse {
   status: number;
   headers: Record<string, string>;
   /** parsed JSON (undefined for empty or non-JSON bodies) */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
 }

@@ -74,7 +74,7 @@ export function renderCat(req: RestRequest, columns: CatColumn[], rows: CatRow[]
       for (const { col, desc } of keys) {
         const x = a[col.name];
         const y = b[col.name];
-        let c = 0;
+        let c: number;
         if (x === y) c = 0;
         else if (x === undefined || x === null) c = 1;
         else if (y === undefined || y === null) c = -1;

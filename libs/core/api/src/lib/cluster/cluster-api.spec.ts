@@ -8,7 +8,7 @@ import { ExtensionPoints, SettingParsers, setting, type NodeStatsContributor } f
 import { EngineTokens, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
 import { createNode, type StrataNode } from '../node.js';
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 function indexMeta(name: string, replicas: number, extra: Partial<IndexMetadata> = {}): IndexMetadata {
   return {
@@ -49,7 +49,6 @@ describe('cluster API', () => {
   let server: Server;
   let base: string;
   let dataPath: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const get = async (path: string, init: RequestInit = {}): Promise<{ status: number; body: any; text: string; headers: Headers }> => {
     const r = await fetch(base + path, init);
     const text = await r.text();
