@@ -15,3 +15,4 @@ export * from './lib/store/index.js';
 export * from './lib/shard/index.js';
 export * from './lib/action/document/index.js';
 export * from './lib/storage.module.js';
+export * from './lib/mapper/index.js';

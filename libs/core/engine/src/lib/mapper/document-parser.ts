@@ -1,0 +1,605 @@
+/**
+ * Parses a document `_source` against a compiled mapping into a ParsedDocument, applying dynamic mapping
+ * (the new fields come back as `dynamicMappingUpdate`).
+ *
+ * Emits, besides every leaf field and multi-field:
+ * - `_id` (keyword term, docs only), `_routing` when given;
+ * - `_field_names`: one docs-only term per leaf field name (incl. multi-fields, flattened sub-keys) that got
+ *   at least one value in the document, for `exists` queries.
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { DocumentMapper } from '../services.js';
+import type { IndexedToken, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
+import type { MappedFieldType } from './mapped-field-type.js';
+import { DateFormatter } from '../util/date-format.js';
+import { BooleanFieldType, DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
+import { encodeIp } from './ip.js';
+import {
+  buildFieldType,
+  isPlainObject,
+  javaString,
+  simpleMatch,
+  type CompiledMapping,
+  type Dynamic,
+  type Json,
+  type LeafMapper,
+  type Mapper,
+  type MappingContext,
+  type ObjectMapper,
+} from './mapping.js';
+import type { FieldIndexContext } from './field-mapper-type.js';
+
+const ID_FIELD = '_id';
+const ROUTING_FIELD = '_routing';
+const FIELD_NAMES = '_field_names';
+
+interface ParseState {
+  id: string;
+  routing?: string;
+  source: Json;
+  fields: ParsedField[];
+  fieldNames: Set<string>;
+  positions: Map<string, number>;
+  /** dynamically added mappers by full path (this document only) */
+  overlay: Map<string, Mapper>;
+  update?: Json;
+  runtimeUpdate?: Json;
+  /** path segments of the value currently being parsed (for error locations) */
+  path: Array<string | number>;
+}
+
+export class DefaultDocumentMapper implements DocumentMapper {
+  constructor(
+    readonly index: string,
+    readonly mapping: CompiledMapping,
+    private readonly ctx: MappingContext,
+  ) {}
+
+  parse(source: Record<string, unknown>, id: string, routing?: string): ParseResult {
+    if (this.mapping.routingRequired && (routing === undefined || routing === null)) {
+      throw new EsError('routing_missing_exception', 400, `routing is required for [${this.index}]/[${id}]`, {
+        metadata: { index_uuid: '_na_', index: this.index },
+      });
+    }
+    const st: ParseState = {
+      id,
+      routing,
+      source,
+      fields: [],
+      fieldNames: new Set(),
+      positions: new Map(),
+      overlay: new Map(),
+      path: [],
+    };
+    st.fields.push({ name: ID_FIELD, tokens: [{ term: id, position: 0 }], indexOptions: 'docs' });
+    if (routing !== undefined && routing !== null) st.fields.push({ name: ROUTING_FIELD, tokens: [{ term: routing, position: 0 }], indexOptions: 'docs' });
+    this.parseObject(source, this.mapping.root, '', this.mapping.dynamic, st);
+    if (st.fieldNames.size) {
+      const tokens: IndexedToken[] = [];
+      for (const n of st.fieldNames) tokens.push({ term: n, position: 0 });
+      st.fields.push({ name: FIELD_NAMES, tokens, indexOptions: 'docs' });
+    }
+    const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source), fields: st.fields };
+    let dynamicMappingUpdate: Json | undefined;
+    if (st.update || st.runtimeUpdate) {
+      dynamicMappingUpdate = {};
+      if (st.update) dynamicMappingUpdate['properties'] = st.update['properties'];
+      if (st.runtimeUpdate) dynamicMappingUpdate['runtime'] = st.runtimeUpdate;
+    }
+    return dynamicMappingUpdate ? { doc, dynamicMappingUpdate } : { doc };
+  }
+
+  private sourceBytes(source: Json): Uint8Array | null {
+    const m = this.mapping;
+    if (!m.sourceEnabled) return null;
+    const filtered = m.sourceIncludes.length || m.sourceExcludes.length ? filterSource(source, m.sourceIncludes, m.sourceExcludes) : source;
+    return Buffer.from(JSON.stringify(filtered), 'utf8');
+  }
+
+  // ---------------------------------------------------------------- objects
+
+  private child(obj: ObjectMapper, key: string, full: string, st: ParseState): Mapper | undefined {
+    return obj.children.get(key) ?? st.overlay.get(full);
+  }
+
+  private parseObject(src: Json, obj: ObjectMapper, prefix: string, dynamic: Dynamic, st: ParseState): void {
+    const dyn = obj.dynamic ?? dynamic;
+    for (const key in src) {
+      const value = src[key];
+      st.path.push(key);
+      if (key === '') throw this.docError(st, `field name cannot be an empty string`);
+      if (key.includes('.')) {
+        this.parseDotted(key.split('.'), 0, value, obj, prefix, dyn, st);
+      } else this.parseField(key, value, obj, prefix, dyn, st);
+      st.path.pop();
+    }
+  }
+
+  /** `{"a.b.c": v}` → walks/creates a, a.b, then parses c */
+  private parseDotted(parts: string[], i: number, value: unknown, obj: ObjectMapper, prefix: string, dyn: Dynamic, st: ParseState): void {
+    if (parts.some((p) => p === '')) throw this.docError(st, `field name cannot contain only whitespace: ['${parts.join('.')}']`);
+    if (i === parts.length - 1) return this.parseField(parts[i], value, obj, prefix, dyn, st);
+    const key = parts[i];
+    const full = prefix + key;
+    let m = this.child(obj, key, full, st);
+    if (!m) {
+      if (dyn === 'strict') throw this.strictError(st, key, obj.name);
+      if (dyn === 'false') return;
+      if (dyn === 'runtime') {
+        // runtime fields are flat: keep walking with a synthetic object
+        m = { kind: 'object', name: full, nested: false, enabled: true, children: new Map() };
+        st.overlay.set(full, m);
+      } else {
+        m = { kind: 'object', name: full, nested: false, enabled: true, children: new Map() };
+        st.overlay.set(full, m);
+        this.addDynamic(full, { properties: {} }, st);
+      }
+    }
+    if (m.kind !== 'object') {
+      if (m.kind === 'leaf' && m.type === 'flattened') {
+        const rest = parts.slice(i + 1).join('.');
+        return this.parseLeaf(m, { [rest]: value }, st);
+      }
+      throw this.docError(st, `Could not dynamically add mapping for field [${parts.join('.')}]. Existing mapping for [${full}] must be of type object but found [${m.kind === 'leaf' ? m.type : 'alias'}].`);
+    }
+    if (!m.enabled) return;
+    this.parseDotted(parts, i + 1, value, m, full + '.', m.dynamic ?? dyn, st);
+  }
+
+  private parseField(key: string, value: unknown, obj: ObjectMapper, prefix: string, dyn: Dynamic, st: ParseState): void {
+    const full = prefix + key;
+    const m = this.child(obj, key, full, st);
+    if (m) {
+      if (m.kind === 'alias') throw this.docError(st, `Cannot write to a field alias [${full}].`);
+      if (m.kind === 'object') return this.parseIntoObject(m, value, key, dyn, st);
+      return this.parseLeaf(m, value, st);
+    }
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value) && value.every((v) => v === null)) return;
+    if (dyn === 'strict') throw this.strictError(st, key, obj.name);
+    if (dyn === 'false') return;
+    const sample = firstNonNull(value);
+    if (sample === undefined) return;
+    if (isPlainObject(sample)) {
+      if (dyn === 'runtime') {
+        const om: ObjectMapper = { kind: 'object', name: full, nested: false, enabled: true, children: new Map() };
+        st.overlay.set(full, om);
+        return this.parseIntoObject(om, value, key, dyn, st);
+      }
+      const tmpl = this.findTemplate(full, key, 'object');
+      const def: Json = tmpl?.mapping ? (substitute(tmpl.mapping, key, 'object') as Json) : { properties: {} };
+      if (def['type'] !== undefined && def['type'] !== 'object' && def['type'] !== 'nested') {
+        const leaf = this.newLeaf(full, def, st);
+        return this.parseLeaf(leaf, value, st);
+      }
+      const om: ObjectMapper = {
+        kind: 'object',
+        name: full,
+        nested: def['type'] === 'nested',
+        enabled: def['enabled'] !== false,
+        dynamic: def['dynamic'] === undefined ? undefined : (String(def['dynamic']) as Dynamic),
+        children: new Map(),
+      };
+      st.overlay.set(full, om);
+      const { properties, ...rest } = def;
+      void properties;
+      this.addDynamic(full, { ...rest, properties: {} }, st);
+      return this.parseIntoObject(om, value, key, dyn, st);
+    }
+    const detected = this.detectType(sample);
+    const tmpl = this.findTemplate(full, key, detected.matchType);
+    if (dyn === 'runtime' || (tmpl && tmpl.runtime && !tmpl.mapping)) {
+      const rdef: Json = tmpl?.runtime ? (substitute(tmpl.runtime, key, detected.matchType) as Json) : { type: detected.runtimeType };
+      if (rdef['type'] === undefined) rdef['type'] = detected.runtimeType;
+      st.runtimeUpdate = st.runtimeUpdate ?? {};
+      st.runtimeUpdate[full] = rdef;
+      return;
+    }
+    let def: Json = detected.def;
+    if (tmpl?.mapping) {
+      def = substitute(tmpl.mapping, key, detected.matchType) as Json;
+      if (def['type'] === undefined) def = { ...def, type: detected.def['type'] };
+    }
+    const leaf = this.newLeaf(full, def, st);
+    this.parseLeaf(leaf, value, st);
+  }
+
+  private parseIntoObject(m: ObjectMapper, value: unknown, key: string, dyn: Dynamic, st: ParseState): void {
+    if (!m.enabled) return;
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        st.path.push(i);
+        this.parseIntoObject(m, value[i], key, dyn, st);
+        st.path.pop();
+      }
+      return;
+    }
+    if (!isPlainObject(value)) {
+      throw this.docError(st, `object mapping for [${m.name}] tried to parse field [${key}] as object, but found a concrete value`);
+    }
+    this.parseObject(value, m, m.name + '.', m.dynamic ?? dyn, st);
+  }
+
+  private newLeaf(full: string, def: Json, st: ParseState): LeafMapper {
+    let ft: MappedFieldType;
+    try {
+      ft = buildFieldType(full, def, this.ctx);
+    } catch (e) {
+      throw this.docError(st, `failed to parse: ${(e as EsError).reason ?? String(e)}`, e as Error);
+    }
+    const multiFields: LeafMapper[] = [];
+    for (const [sub, sd] of Object.entries((def['fields'] as Json | undefined) ?? {})) {
+      const sdef = sd as Json;
+      multiFields.push(this.leafOf(`${full}.${sub}`, sdef, buildFieldType(`${full}.${sub}`, sdef, this.ctx)));
+    }
+    const leaf: LeafMapper = { ...this.leafOf(full, def, ft), multiFields };
+    st.overlay.set(full, leaf);
+    this.addDynamic(full, def, st);
+    return leaf;
+  }
+
+  private leafOf(name: string, def: Json, ft: MappedFieldType): LeafMapper {
+    return {
+      kind: 'leaf',
+      name,
+      type: String(def['type']),
+      def,
+      ft,
+      multiFields: [],
+      copyTo: [],
+      extraTypes: [],
+      index: def['index'] !== false,
+      docValues: def['doc_values'] !== false,
+    };
+  }
+
+  private addDynamic(full: string, def: Json, st: ParseState): void {
+    st.update = st.update ?? { properties: {} };
+    const parts = full.split('.');
+    let cur = st.update;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const props = (cur['properties'] ??= {}) as Json;
+      let next = props[parts[i]] as Json | undefined;
+      if (!next) {
+        next = { properties: {} };
+        props[parts[i]] = next;
+      }
+      cur = next;
+    }
+    const props = (cur['properties'] ??= {}) as Json;
+    const existing = props[parts[parts.length - 1]] as Json | undefined;
+    if (existing && existing['properties'] && def['properties']) return;
+    props[parts[parts.length - 1]] = def;
+  }
+
+  private detectType(v: unknown): { def: Json; matchType: string; runtimeType: string } {
+    if (typeof v === 'boolean') return { def: { type: 'boolean' }, matchType: 'boolean', runtimeType: 'boolean' };
+    if (typeof v === 'number') {
+      return Number.isInteger(v)
+        ? { def: { type: 'long' }, matchType: 'long', runtimeType: 'long' }
+        : { def: { type: 'float' }, matchType: 'double', runtimeType: 'double' };
+    }
+    const s = typeof v === 'string' ? v : String(v);
+    const m = this.mapping;
+    if (m.dateDetection) {
+      for (let i = 0; i < m.dynamicDateFormats.length; i++) {
+        const f = m.dynamicDateFormats[i];
+        if (DateFormatter.of(f).tryParse(s)) {
+          const def: Json = f === 'strict_date_optional_time' ? { type: 'date' } : { type: 'date', format: f };
+          return { def, matchType: 'date', runtimeType: 'date' };
+        }
+      }
+    }
+    if (m.numericDetection) {
+      if (/^[+-]?\d+$/.test(s.trim())) return { def: { type: 'long' }, matchType: 'long', runtimeType: 'long' };
+      if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s.trim())) return { def: { type: 'float' }, matchType: 'double', runtimeType: 'double' };
+    }
+    return {
+      def: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
+      matchType: 'string',
+      runtimeType: 'keyword',
+    };
+  }
+
+  private findTemplate(full: string, key: string, matchType: string) {
+    for (const t of this.mapping.dynamicTemplates) {
+      const test = (pats: string[] | undefined, v: string) =>
+        pats!.some((p) => (t.regex ? new RegExp(p).test(v) : simpleMatch(p, v)));
+      if (t.matchMappingType && !t.matchMappingType.some((x) => x === '*' || x === matchType)) continue;
+      if (t.unmatchMappingType && t.unmatchMappingType.some((x) => x === matchType)) continue;
+      if (t.match && !test(t.match, key)) continue;
+      if (t.unmatch && test(t.unmatch, key)) continue;
+      if (t.pathMatch && !test(t.pathMatch, full)) continue;
+      if (t.pathUnmatch && test(t.pathUnmatch, full)) continue;
+      if (matchType === 'object' && !t.mapping) continue;
+      return t;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- leaves
+
+  private parseLeaf(m: LeafMapper, value: unknown, st: ParseState): void {
+    if (Array.isArray(value) && m.type !== 'flattened' && !m.ext) {
+      for (let i = 0; i < value.length; i++) {
+        st.path.push(i);
+        this.parseLeaf(m, value[i], st);
+        st.path.pop();
+      }
+      return;
+    }
+    if (Array.isArray(value) && m.ext) {
+      for (let i = 0; i < value.length; i++) {
+        st.path.push(i);
+        this.parseLeaf(m, value[i], st);
+        st.path.pop();
+      }
+      return;
+    }
+    if (value === null || value === undefined) {
+      const nv = m.def['null_value'];
+      if (nv === undefined || nv === null) return;
+      value = nv;
+    }
+    try {
+      this.indexValue(m, value, st);
+    } catch (e) {
+      if (e instanceof EsError && (e.type === 'document_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
+      if (m.def['ignore_malformed'] === true || (this.ctx.indexSettings['index.mapping.ignore_malformed'] === true && m.def['ignore_malformed'] !== false)) {
+        return;
+      }
+      const preview = typeof value === 'object' ? javaString(value) : String(value);
+      throw this.docError(
+        st,
+        `failed to parse field [${m.name}] of type [${m.type}] in document with id '${st.id}'. Preview of field's value: '${preview}'`,
+        e as Error,
+      );
+    }
+    for (const mf of m.multiFields) this.parseLeaf(mf, value, st);
+    for (const target of m.copyTo) {
+      const t = this.mapping.leaves.get(target) ?? (st.overlay.get(target) as LeafMapper | undefined);
+      if (t && t.kind === 'leaf') this.parseLeaf(t, value, st);
+    }
+  }
+
+  private indexValue(m: LeafMapper, value: unknown, st: ParseState): void {
+    if (m.ext) {
+      const ictx: FieldIndexContext = { ...this.ctx, id: st.id, routing: st.routing, source: st.source, indexSettings: this.ctx.indexSettings, analyzer: (n: string) => this.ctx.analyzer(n) };
+      const fields = m.ext.index(m.name, value, m.def, ictx);
+      for (const f of fields) {
+        st.fields.push(f);
+        st.fieldNames.add(f.name);
+      }
+      return;
+    }
+    if (m.type === 'flattened') return this.indexFlattened(m, value, st);
+    if (isPlainObject(value) || Array.isArray(value)) {
+      throw new EsError('illegal_state_exception', 500, `Can't get text on a START_OBJECT at ${this.location(st)}`);
+    }
+    const name = m.name;
+    switch (m.type) {
+      case 'text':
+      case 'match_only_text': {
+        const str = typeof value === 'string' ? value : String(value);
+        if (!m.index) return;
+        const an = m.ft.indexAnalyzer!;
+        const toks = an.analyze(str);
+        const base = st.positions.get(name) ?? 0;
+        const tokens: IndexedToken[] = new Array(toks.length);
+        let last = -1;
+        for (let i = 0; i < toks.length; i++) {
+          const p = base + toks[i].position;
+          tokens[i] = { term: toks[i].term, position: p };
+          last = p;
+        }
+        st.positions.set(name, (last >= 0 ? last + 1 : base) + an.positionIncrementGap);
+        const io = m.type === 'match_only_text' ? 'docs' : (m.def['index_options'] as string | undefined);
+        st.fields.push({
+          name,
+          tokens,
+          indexOptions: io === 'docs' ? 'docs' : io === 'freqs' ? 'freqs' : 'positions',
+          norms: m.ft.hasNorms,
+        });
+        st.fieldNames.add(name);
+        return;
+      }
+      case 'keyword':
+      case 'wildcard':
+      case 'version': {
+        const str = typeof value === 'string' ? value : String(value);
+        const ia = m.def['ignore_above'];
+        if (ia !== undefined && str.length > (ia as number)) return;
+        const term = (m.ft as KeywordFieldType).normalize(str);
+        const f: ParsedField = { name };
+        if (m.index) {
+          f.tokens = [{ term, position: 0 }];
+          f.indexOptions = 'docs';
+          if (m.def['norms'] === true) f.norms = true;
+        }
+        if (m.docValues) f.keywordValues = [term];
+        st.fields.push(f);
+        st.fieldNames.add(name);
+        return;
+      }
+      case 'date':
+      case 'date_nanos': {
+        const v = (m.ft as DateFieldType).parseIndexValue(value);
+        this.pushNumeric(m, v, st);
+        return;
+      }
+      case 'boolean': {
+        const b = parseBoolean(value) ? 1 : 0;
+        void BooleanFieldType;
+        this.pushNumeric(m, b, st);
+        return;
+      }
+      case 'ip': {
+        const enc = encodeIp(typeof value === 'string' ? value : String(value));
+        const f: ParsedField = { name };
+        if (m.index) {
+          f.tokens = [{ term: enc, position: 0 }];
+          f.indexOptions = 'docs';
+        }
+        if (m.docValues) f.keywordValues = [enc];
+        st.fields.push(f);
+        st.fieldNames.add(name);
+        return;
+      }
+      case 'constant_keyword': {
+        const s = String(value);
+        const cv = m.def['value'];
+        if (cv === undefined) {
+          if (!st.overlay.has(name)) {
+            const def = { ...m.def, value: s };
+            st.overlay.set(name, { ...m, def });
+            this.addDynamic(name, def, st);
+          } else {
+            const ov = (st.overlay.get(name) as LeafMapper).def['value'];
+            if (ov !== s) throw Errors.illegalArgument(`[constant_keyword] field [${name}] only accepts values that are equal to the value defined in the mappings [${String(ov)}], but got [${s}]`);
+          }
+        } else if (String(cv) !== s) {
+          throw Errors.illegalArgument(`[constant_keyword] field [${name}] only accepts values that are equal to the value defined in the mappings [${String(cv)}], but got [${s}]`);
+        }
+        st.fieldNames.add(name);
+        return;
+      }
+      case 'geo_point':
+      case 'binary':
+      case 'token_count':
+        st.fieldNames.add(name);
+        return;
+      default: {
+        if (m.type === 'scaled_float') {
+          const v = parseNumber('double', value, m.def['coerce'] !== false);
+          this.pushNumeric(m, Math.round(v * (m.def['scaling_factor'] as number)), st);
+          return;
+        }
+        const v = parseNumber(m.type, value, m.def['coerce'] !== false);
+        this.pushNumeric(m, v, st);
+      }
+    }
+  }
+
+  private pushNumeric(m: LeafMapper, v: number, st: ParseState): void {
+    const f: ParsedField = { name: m.name };
+    if (m.index) f.pointValues = [v];
+    if (m.docValues) f.numericValues = [v];
+    st.fields.push(f);
+    st.fieldNames.add(m.name);
+  }
+
+  private indexFlattened(m: LeafMapper, value: unknown, st: ParseState): void {
+    const ia = m.def['ignore_above'] as number | undefined;
+    const emit = (key: string, v: unknown) => {
+      if (v === null || v === undefined) return;
+      if (Array.isArray(v)) return v.forEach((x) => emit(key, x));
+      if (isPlainObject(v)) {
+        for (const k in v) emit(key ? `${key}.${k}` : k, v[k]);
+        return;
+      }
+      const s = String(v);
+      if (ia !== undefined && s.length > ia) return;
+      const names = key ? [m.name, `${m.name}.${key}`] : [m.name];
+      for (const n of names) {
+        const f: ParsedField = { name: n };
+        if (m.index) {
+          f.tokens = [{ term: s, position: 0 }];
+          f.indexOptions = 'docs';
+        }
+        if (m.docValues) f.keywordValues = [s];
+        st.fields.push(f);
+        st.fieldNames.add(n);
+      }
+    };
+    if (!isPlainObject(value)) {
+      throw Errors.illegalArgument(`Failed to parse object: expecting token of type [START_OBJECT] but found [VALUE_STRING]`);
+    }
+    emit('', value);
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  private strictError(st: ParseState, key: string, parent: string): EsError {
+    return Errors.strictDynamicMapping(`[${this.location(st)}] mapping set to strict, dynamic introduction of [${key}] within [${parent || '_doc'}] is not allowed`);
+  }
+
+  private docError(st: ParseState, reason: string, cause?: Error): EsError {
+    return Errors.documentParsing(`[${this.location(st)}] ${reason}`, cause instanceof EsError ? cause : cause ? new EsError('illegal_argument_exception', 400, cause.message) : undefined);
+  }
+
+  /** line:column of the current value in the compact JSON serialisation of the source (1-based, as Jackson reports). */
+  private location(st: ParseState): string {
+    return `1:${locateColumn(st.source, st.path)}`;
+  }
+}
+
+function firstNonNull(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      const f = firstNonNull(x);
+      if (f !== undefined && f !== null) return f;
+    }
+    return undefined;
+  }
+  return v === null ? undefined : v;
+}
+
+function substitute(v: unknown, name: string, dynType: string): unknown {
+  if (typeof v === 'string') return v.replace(/\{name\}/g, name).replace(/\{dynamic_type\}/g, dynType === 'string' ? 'keyword' : dynType);
+  if (Array.isArray(v)) return v.map((x) => substitute(x, name, dynType));
+  if (isPlainObject(v)) {
+    const o: Json = {};
+    for (const [k, x] of Object.entries(v)) o[k] = substitute(x, name, dynType);
+    return o;
+  }
+  return v;
+}
+
+/** Column (1-based) where the value at `path` starts in JSON.stringify(source). */
+export function locateColumn(source: unknown, path: Array<string | number>): number {
+  let col = 1;
+  let cur: unknown = source;
+  for (const seg of path) {
+    if (Array.isArray(cur)) {
+      col += 1; // [
+      const i = seg as number;
+      for (let k = 0; k < i && k < cur.length; k++) col += (JSON.stringify(cur[k] ?? null) ?? 'null').length + 1;
+      cur = cur[i];
+    } else if (isPlainObject(cur)) {
+      col += 1; // {
+      for (const [k, v] of Object.entries(cur)) {
+        if (v === undefined) continue;
+        if (k === seg) {
+          col += JSON.stringify(k).length + 1;
+          break;
+        }
+        col += JSON.stringify(k).length + 1 + (JSON.stringify(v) ?? '').length + 1;
+      }
+      cur = cur[seg as string];
+    } else break;
+  }
+  return col;
+}
+
+/** Applies `_source.includes/excludes` (simple `*` wildcards on full paths). */
+export function filterSource(src: Json, includes: string[], excludes: string[], prefix = ''): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(src)) {
+    const full = prefix + k;
+    if (excludes.some((p) => simpleMatch(p, full))) continue;
+    if (isPlainObject(v)) {
+      const inc = includes.length === 0 || includes.some((p) => simpleMatch(p, full) || p.startsWith(full + '.') || p.startsWith('*'));
+      if (!inc) continue;
+      const matchedWhole = includes.length === 0 || includes.some((p) => simpleMatch(p, full));
+      const sub = filterSource(v, matchedWhole ? [] : includes, excludes, full + '.');
+      if (Object.keys(sub).length || Object.keys(v).length === 0) out[k] = sub;
+      continue;
+    }
+    if (includes.length && !includes.some((p) => simpleMatch(p, full) || simpleMatch(p + '.*', full))) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export { KeywordFieldType };

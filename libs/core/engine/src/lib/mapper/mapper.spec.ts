@@ -1,0 +1,209 @@
+import { EsError } from '@strata/core-common';
+import { DefaultAnalysisRegistry } from '../analysis/analysis-registry.js';
+import type { IndexMetadata } from '../cluster/metadata.js';
+import { DefaultMapperService } from './mapper-service.js';
+import type { ParsedField } from './parsed-document.js';
+import { cidrRange, decodeIp, encodeIp } from './ip.js';
+
+const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
+let uuidSeq = 0;
+function index(mappings: Record<string, unknown>, settings: Record<string, unknown> = {}): IndexMetadata {
+  const norm = svc.parseMappings(mappings, settings);
+  return {
+    name: 'test', uuid: `u${uuidSeq++}`, settings, mappings: norm, mappingVersion: 1, settingsVersion: 1, aliasesVersion: 1,
+    aliases: {}, state: 'open', numberOfShards: 1, numberOfReplicas: 1, creationDate: 0, primaryTerms: [1],
+  };
+}
+function err(f: () => unknown): [string, string, string?, string?] | null {
+  try {
+    f();
+  } catch (e) {
+    const x = e as EsError;
+    const c = x.cause as EsError | undefined;
+    return c ? [x.type, x.reason, c.type, c.reason] : [x.type, x.reason];
+  }
+  return null;
+}
+const byName = (fs: ParsedField[], n: string) => fs.filter((f) => f.name === n);
+
+describe('mapping validation', () => {
+  it('normalises dotted names and drops type object', () => {
+    const m = svc.parseMappings({ properties: { 'a.b': { type: 'keyword' }, c: { type: 'object', properties: { d: { type: 'long' } } } } }, {});
+    expect(m).toEqual({ properties: { a: { properties: { b: { type: 'keyword' } } }, c: { properties: { d: { type: 'long' } } } } });
+  });
+  it('ES errors', () => {
+    expect(err(() => svc.parseMappings({ properties: { y: { type: 'x' } } }, {}))).toEqual([
+      'mapper_parsing_exception', 'Failed to parse mapping: No handler for type [x] declared on field [y]',
+      'mapper_parsing_exception', 'No handler for type [x] declared on field [y]',
+    ]);
+    expect(err(() => svc.parseMappings({ properties: { f: { type: 'keyword', foo: 1 } } }, {}))?.[3]).toBe('unknown parameter [foo] on mapper [f] of type [keyword]');
+    expect(err(() => svc.parseMappings({ foo: 'bar' }, {}))?.[3]).toBe('Root mapping definition has unsupported parameters:  [foo : bar]');
+    expect(err(() => svc.parseMappings({ properties: { f: { type: 'text', analyzer: 'nope' } } }, {}))?.[1]).toBe(
+      'Failed to parse mapping: analyzer [nope] has not been configured in mappings',
+    );
+    expect(err(() => svc.parseMappings({ properties: { f: { type: 'scaled_float' } } }, {}))?.[3]).toBe('Field [scaling_factor] is required');
+    expect(err(() => svc.parseMappings({ properties: { f: { type: 'date', format: 'yyyy-qq' } } }, {}))?.[0]).toBe('mapper_parsing_exception');
+    expect(err(() => svc.parseMappings({ properties: { a: { type: 'alias', path: 'nope' } } }, {}))?.[3]).toBe(
+      'Invalid [path] value [nope] for field alias [a]: an alias must refer to an existing field in the mappings.',
+    );
+    expect(err(() => svc.parseMappings({ properties: { a: { type: 'long' }, b: { type: 'long' } } }, { 'index.mapping.total_fields.limit': 1 }))).toEqual([
+      'illegal_argument_exception', 'Limit of total fields [1] has been exceeded',
+    ]);
+  });
+});
+
+describe('mapping merge', () => {
+  const base = svc.parseMappings({ properties: { n: { type: 'long' }, t: { type: 'text', analyzer: 'standard' }, k: { type: 'keyword', ignore_above: 10 }, o: { properties: { x: { type: 'keyword' } } } } }, {});
+  it('adds fields and multi-fields, updates updatable params', () => {
+    const m = svc.merge(base, { properties: { z: { type: 'boolean' }, k: { type: 'keyword', ignore_above: 20, fields: { raw: { type: 'keyword' } } }, o: { properties: { y: { type: 'long' } } } } }, {});
+    expect(m['properties']).toEqual({
+      n: { type: 'long' },
+      t: { type: 'text', analyzer: 'standard' },
+      k: { type: 'keyword', ignore_above: 20, fields: { raw: { type: 'keyword' } } },
+      o: { properties: { x: { type: 'keyword' }, y: { type: 'long' } } },
+      z: { type: 'boolean' },
+    });
+  });
+  it('conflicts', () => {
+    expect(err(() => svc.merge(base, { properties: { n: { type: 'text' } } }, {}))).toEqual([
+      'illegal_argument_exception', 'mapper [n] cannot be changed from type [long] to [text]',
+    ]);
+    expect(err(() => svc.merge(base, { properties: { t: { type: 'text', analyzer: 'simple' } } }, {}))).toEqual([
+      'illegal_argument_exception', 'Mapper for [t] conflicts with existing mapper:\n\tCannot update parameter [analyzer] from [standard] to [simple]',
+    ]);
+    expect(err(() => svc.merge(base, { properties: { o: { type: 'keyword' } } }, {}))).toEqual([
+      'illegal_argument_exception', "can't merge a non object mapping [o] with an object mapping",
+    ]);
+    expect(err(() => svc.merge(base, { properties: { n: { type: 'long', index: false } } }, {}))?.[1]).toBe(
+      'Mapper for [n] conflicts with existing mapper:\n\tCannot update parameter [index] from [true] to [false]',
+    );
+  });
+});
+
+describe('document parsing', () => {
+  const idx = index({
+    properties: {
+      msg: { type: 'text', fields: { raw: { type: 'keyword' } } },
+      tag: { type: 'keyword', normalizer: 'lowercase', ignore_above: 5 },
+      n: { type: 'integer' },
+      f: { type: 'float' },
+      s: { type: 'scaled_float', scaling_factor: 100 },
+      d: { type: 'date' },
+      b: { type: 'boolean' },
+      ip: { type: 'ip' },
+      nv: { type: 'keyword', null_value: 'NULL' },
+      off: { type: 'keyword', index: false, doc_values: false },
+      obj: { properties: { k: { type: 'keyword' } } },
+      dis: { type: 'object', enabled: false },
+    },
+  });
+  const dm = svc.documentMapper(idx);
+
+  it('produces fields for every type', () => {
+    const r = dm.parse(
+      { msg: ['Hello World', 'again'], tag: ['ABC', 'toolong'], n: '42', f: 1.5, s: 1.234, d: '2020-01-01T00:00:00Z', b: 'true', ip: '192.168.0.1', nv: null, off: 'x', obj: { k: 'v' }, dis: { any: 1 } },
+      '1',
+      'r1',
+    );
+    expect(r.dynamicMappingUpdate).toBeUndefined();
+    const f = r.doc.fields;
+    expect(byName(f, '_id')).toEqual([{ name: '_id', tokens: [{ term: '1', position: 0 }], indexOptions: 'docs' }]);
+    expect(byName(f, '_routing')[0].tokens).toEqual([{ term: 'r1', position: 0 }]);
+    expect(byName(f, 'msg').map((x) => x.tokens)).toEqual([
+      [{ term: 'hello', position: 0 }, { term: 'world', position: 1 }],
+      [{ term: 'again', position: 102 }],
+    ]);
+    expect(byName(f, 'msg')[0].indexOptions).toBe('positions');
+    expect(byName(f, 'msg')[0].norms).toBe(true);
+    expect(byName(f, 'msg.raw').map((x) => x.keywordValues)).toEqual([['Hello World'], ['again']]);
+    expect(byName(f, 'tag')).toEqual([{ name: 'tag', tokens: [{ term: 'abc', position: 0 }], indexOptions: 'docs', keywordValues: ['abc'] }]);
+    expect(byName(f, 'n')).toEqual([{ name: 'n', pointValues: [42], numericValues: [42] }]);
+    expect(byName(f, 's')[0].numericValues).toEqual([123]);
+    expect(byName(f, 'd')[0].numericValues).toEqual([Date.UTC(2020, 0, 1)]);
+    expect(byName(f, 'b')[0].pointValues).toEqual([1]);
+    expect(byName(f, 'ip')[0].keywordValues).toEqual([encodeIp('192.168.0.1')]);
+    expect(byName(f, 'nv')[0].keywordValues).toEqual(['NULL']);
+    expect(byName(f, 'off')).toEqual([{ name: 'off' }]);
+    expect(byName(f, 'obj.k')[0].keywordValues).toEqual(['v']);
+    expect(byName(f, 'dis.any')).toEqual([]);
+    expect(byName(f, '_field_names')[0].tokens!.map((t) => t.term).sort()).toEqual(
+      ['b', 'd', 'f', 'ip', 'msg', 'msg.raw', 'n', 'nv', 'obj.k', 'off', 's', 'tag'],
+    );
+    expect(JSON.parse(Buffer.from(r.doc.source!).toString())).toEqual(expect.objectContaining({ n: '42' }));
+  });
+
+  it('reports ES document parsing errors', () => {
+    expect(err(() => dm.parse({ n: 'abc' }, '1'))).toEqual([
+      'document_parsing_exception', "[1:6] failed to parse field [n] of type [integer] in document with id '1'. Preview of field's value: 'abc'",
+      'number_format_exception', 'For input string: "abc"',
+    ]);
+    expect(err(() => dm.parse({ x: 1, n: 3000000000 }, '2'))?.slice(1)).toEqual([
+      "[1:12] failed to parse field [n] of type [integer] in document with id '2'. Preview of field's value: '3000000000'",
+      'illegal_argument_exception', 'Value [3000000000] is out of range for an integer',
+    ]);
+    expect(err(() => dm.parse({ d: 'nope' }, '1'))?.[3]).toBe('failed to parse date field [nope] with format [strict_date_optional_time||epoch_millis]');
+    expect(err(() => dm.parse({ b: 'yes' }, '1'))?.[3]).toBe('Failed to parse value [yes] as only [true] or [false] are allowed.');
+    expect(err(() => dm.parse({ ip: 'x' }, '1'))?.[3]).toBe("'x' is not an IP string literal.");
+    expect(err(() => dm.parse({ obj: 'v' }, '1'))).toEqual([
+      'document_parsing_exception', '[1:8] object mapping for [obj] tried to parse field [obj] as object, but found a concrete value',
+    ]);
+  });
+
+  it('dynamic mapping: strings, dates, numbers, booleans, objects', () => {
+    const r = svc.documentMapper(index({})).parse({ s: 'hello', d: '2020-01-01', d2: '2020/01/01', l: 5, fl: 1.5, bo: false, o: { x: 'y' }, arr: [1, 2], nul: null }, '1');
+    expect(r.dynamicMappingUpdate).toEqual({
+      properties: {
+        s: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
+        d: { type: 'date' },
+        d2: { type: 'date', format: 'yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis' },
+        l: { type: 'long' },
+        fl: { type: 'float' },
+        bo: { type: 'boolean' },
+        o: { properties: { x: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } } } },
+        arr: { type: 'long' },
+      },
+    });
+    expect(byName(r.doc.fields, 's.keyword')[0].keywordValues).toEqual(['hello']);
+    expect(byName(r.doc.fields, 'arr').length).toBe(2);
+  });
+
+  it('dynamic strict / false / runtime and templates', () => {
+    expect(err(() => svc.documentMapper(index({ dynamic: 'strict' })).parse({ a: 1 }, '1'))).toEqual([
+      'strict_dynamic_mapping_exception', '[1:6] mapping set to strict, dynamic introduction of [a] within [_doc] is not allowed',
+    ]);
+    expect(err(() => svc.documentMapper(index({ properties: { o: { dynamic: 'strict', properties: {} } } })).parse({ o: { a: 1 } }, '1'))?.[1]).toBe(
+      '[1:11] mapping set to strict, dynamic introduction of [a] within [o] is not allowed',
+    );
+    const f = svc.documentMapper(index({ dynamic: false })).parse({ a: 1 }, '1');
+    expect(f.dynamicMappingUpdate).toBeUndefined();
+    expect(byName(f.doc.fields, 'a')).toEqual([]);
+    expect(svc.documentMapper(index({ dynamic: 'runtime' })).parse({ a: 1, b: 'x' }, '1').dynamicMappingUpdate).toEqual({
+      runtime: { a: { type: 'long' }, b: { type: 'keyword' } },
+    });
+    const t = svc.documentMapper(index({ dynamic_templates: [{ strings: { match_mapping_type: 'string', mapping: { type: 'keyword' } } }] })).parse({ a: 'x' }, '1');
+    expect(t.dynamicMappingUpdate).toEqual({ properties: { a: { type: 'keyword' } } });
+  });
+
+  it('field types and names', () => {
+    expect(svc.fieldType(idx, 'msg.raw')?.kind).toBe('keyword');
+    expect(svc.fieldType(idx, 'tag')?.termValue('XyZ')).toBe('xyz');
+    expect(svc.fieldType(idx, 'b')?.termValue('false')).toBe(0);
+    expect(svc.fieldType(idx, 'd')?.parseValue?.('2020-01-01', undefined, true)).toBe(Date.UTC(2020, 0, 1, 23, 59, 59, 999));
+    expect(svc.fieldType(idx, 'd')?.valueForDisplay(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(svc.fieldType(idx, 'f')?.valueForDisplay(Math.fround(0.1))).toBe(0.1);
+    expect(svc.fieldType(idx, 's')?.valueForDisplay(123)).toBe(1.23);
+    expect(svc.fieldType(idx, 'ip')?.valueForDisplay(encodeIp('::ffff:10.0.0.1'))).toBe('10.0.0.1');
+    expect(svc.matchingFieldNames(idx, 'ms*')).toEqual(['msg', 'msg.raw']);
+  });
+});
+
+describe('ip', () => {
+  it('encodes sortable terms and CIDR ranges', () => {
+    expect(decodeIp(encodeIp('2001:db8:0:0:0:0:2:1'))).toBe('2001:db8::2:1');
+    expect(encodeIp('10.0.0.2') > encodeIp('10.0.0.1')).toBe(true);
+    expect(encodeIp('9.255.255.255') < encodeIp('10.0.0.0')).toBe(true);
+    const [lo, hi] = cidrRange('192.168.0.0/16');
+    expect(decodeIp(lo)).toBe('192.168.0.0');
+    expect(decodeIp(hi)).toBe('192.168.255.255');
+  });
+});
