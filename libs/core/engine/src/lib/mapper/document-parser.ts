@@ -92,7 +92,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
   private sourceBytes(source: Json): Uint8Array | null {
     const m = this.mapping;
     if (!m.sourceEnabled) return null;
-    const filtered = m.sourceIncludes.length || m.sourceExcludes.length ? filterSource(source, m.sourceIncludes, m.sourceExcludes) : source;
+    const filtered = m.sourceIncludes.length || m.sourceExcludes.length ? filterSourceByMapping(source, m.sourceIncludes, m.sourceExcludes) : source;
     return Buffer.from(JSON.stringify(filtered), 'utf8');
   }
 
@@ -583,7 +583,7 @@ export function locateColumn(source: unknown, path: Array<string | number>): num
 }
 
 /** Applies `_source.includes/excludes` (simple `*` wildcards on full paths). */
-export function filterSource(src: Json, includes: string[], excludes: string[], prefix = ''): Json {
+export function filterSourceByMapping(src: Json, includes: string[], excludes: string[], prefix = ''): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(src)) {
     const full = prefix + k;
@@ -592,7 +592,7 @@ export function filterSource(src: Json, includes: string[], excludes: string[], 
       const inc = includes.length === 0 || includes.some((p) => simpleMatch(p, full) || p.startsWith(full + '.') || p.startsWith('*'));
       if (!inc) continue;
       const matchedWhole = includes.length === 0 || includes.some((p) => simpleMatch(p, full));
-      const sub = filterSource(v, matchedWhole ? [] : includes, excludes, full + '.');
+      const sub = filterSourceByMapping(v, matchedWhole ? [] : includes, excludes, full + '.');
       if (Object.keys(sub).length || Object.keys(v).length === 0) out[k] = sub;
       continue;
     }
