@@ -15,7 +15,7 @@ import { EsError } from '@strata/core-common';
 // ------------------------------------------------------------------------------------------ lexer
 
 type Tok =
-  | { t: 'num'; v: number; pos: number }
+  | { t: 'num'; v: number; pos: number; dbl?: boolean }
   | { t: 'str'; v: string; pos: number }
   | { t: 'id'; v: string; pos: number }
   | { t: 'op'; v: string; pos: number }
@@ -48,7 +48,7 @@ function lex(src: string): Tok[] {
       const m = /^(?:0x[0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?)[lLfFdD]?/.exec(src.slice(i))!;
       let txt = m[0];
       if (/[lLfFdD]$/.test(txt) && !txt.startsWith('0x')) txt = txt.slice(0, -1);
-      out.push({ t: 'num', v: Number(txt), pos: i });
+      out.push({ t: 'num', v: Number(txt), pos: i, dbl: /[.eE]/.test(txt) && !txt.startsWith('0x') || /[fFdD]$/.test(m[0]) });
       i += m[0].length;
       continue;
     }
@@ -85,7 +85,7 @@ function lex(src: string): Tok[] {
 // ------------------------------------------------------------------------------------------ AST
 
 type Node =
-  | { k: 'lit'; v: unknown }
+  | { k: 'lit'; v: unknown; dbl?: boolean }
   | { k: 'var'; name: string; pos: number }
   | { k: 'member'; obj: Node; name: string; safe: boolean; pos: number }
   | { k: 'index'; obj: Node; idx: Node; safe: boolean; pos: number }
@@ -366,7 +366,7 @@ class Parser {
     const t = this.peek();
     if (t.t === 'num') {
       this.i++;
-      return { k: 'lit', v: t.v };
+      return { k: 'lit', v: t.v, dbl: t.dbl };
     }
     if (t.t === 'str') {
       this.i++;
@@ -1020,6 +1020,7 @@ class Interpreter {
             return n.op === '<' ? x < y : n.op === '>' ? x > y : n.op === '<=' ? x <= y : x >= y;
           }
           default:
+            if (n.op === '/' && ((n.l.k === 'lit' && n.l.dbl) || (n.r.k === 'lit' && n.r.dbl))) return num(a, '/') / num(b, '/');
             return arith(n.op, a, b);
         }
       }
