@@ -218,6 +218,23 @@ describe('HttpPipeline', () => {
     }
   });
 
+  it('accepts gzip-encoded bodies', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const r = await call('/i/_echo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: gzipSync(Buffer.from('{"z":true}')),
+    });
+    expect(r.status).toBe(200);
+    expect((await js(r)).body).toEqual({ z: true });
+    const bomb = await call('/i/_echo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: gzipSync(Buffer.from(`{"a":"${'x'.repeat(5000)}"}`)),
+    });
+    expect(bomb.status).toBe(413);
+  });
+
   it('answers 413 for oversized bodies', async () => {
     const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"a":"${'x'.repeat(2000)}"}` });
     expect(r.status).toBe(413);

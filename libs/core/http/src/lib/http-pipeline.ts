@@ -1,3 +1,4 @@
+import { gunzipSync, inflateSync } from 'node:zlib';
 import type Koa from 'koa';
 import { inject, injectable, optional } from 'inversify';
 import {
@@ -122,7 +123,7 @@ export class HttpPipeline {
           const allowed = match.kind === 'method-not-allowed' ? match.allowed : this.allowedFor(path);
           throw Errors.methodNotAllowed(method, path, allowed);
         }
-        let body = await this.readBody(ctx);
+        let body = this.decode(ctx, await this.readBody(ctx));
         if (body.length === 0 && ctx.query['source'] !== undefined) {
           const ct = ctx.query['source_content_type'];
           if (typeof ct !== 'string') {
@@ -205,6 +206,21 @@ export class HttpPipeline {
       req.on('error', onError);
       req.on('aborted', onAborted);
     });
+  }
+
+  /** `Content-Encoding: gzip|deflate` request bodies (the clients' `compression` option) */
+  private decode(ctx: Koa.Context, body: Buffer): Buffer {
+    const enc = (ctx.get('Content-Encoding') || 'identity').trim().toLowerCase();
+    if (body.length === 0 || enc === 'identity') return body;
+    const opts = { maxOutputLength: this.maxContentLength };
+    try {
+      if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(body, opts);
+      if (enc === 'deflate') return inflateSync(body, opts);
+    } catch (e) {
+      if (e instanceof RangeError || (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw this.tooLong(body.length);
+      throw Errors.illegalArgument(`failed to decompress the request body [${enc}]: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    throw new PlainHttpError(415, `Content-Encoding [${enc}] is not supported`);
   }
 
   private tooLong(size: number): EsError {
