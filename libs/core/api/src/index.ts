@@ -1,2 +1,3 @@
 export * from './lib/node.js';
 export * from './lib/cluster/index.js';
+export * from './lib/documents/index.js';

@@ -74,7 +74,10 @@ export interface StorageIndicesService extends IndicesService {
   shard(index: string, shardId: number): IndexShardImpl;
   /** open indices with shards */
   indexNames(): string[];
-  indexStats(index: string): IndexStatsSummary;
+  /** ES `_stats` sections of an index (docs, store, indexing, get, refresh, flush, merges, segments, translog) */
+  indexStats(index: string): Record<string, Record<string, unknown>>;
+  /** raw per-shard and summed numbers */
+  indexStatsSummary(index: string): IndexStatsSummary;
   refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }>;
   flushIndex(index: string): { total: number; successful: number; failed: number };
   forceMerge(index: string, maxNumSegments?: number, onlyExpungeDeletes?: boolean): void;
@@ -244,7 +247,11 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     return [...this.open.keys()];
   }
 
-  indexStats(index: string): IndexStatsSummary {
+  indexStats(index: string): Record<string, Record<string, unknown>> {
+    return renderIndexStatsSections(this.indexStatsSummary(index).total);
+  }
+
+  indexStatsSummary(index: string): IndexStatsSummary {
     const e = this.entry(index);
     const shards = e.shards.map((s) => s.stats());
     return { index, uuid: e.uuid, shards, total: sumShardStats(shards) };
@@ -270,7 +277,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
 }
 
 /** ES `_stats` sections for one shard-stats aggregate (primaries == total on one node without replicas) */
-export function renderIndexStatsSections(s: ShardStats): Record<string, unknown> {
+export function renderIndexStatsSections(s: ShardStats): Record<string, Record<string, unknown>> {
   return {
     docs: { count: s.docsCount, deleted: s.docsDeleted },
     store: { size_in_bytes: s.storeSizeInBytes, total_data_set_size_in_bytes: s.storeSizeInBytes, reserved_in_bytes: 0 },

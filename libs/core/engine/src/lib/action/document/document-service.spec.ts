@@ -247,7 +247,8 @@ describe('DocumentService', () => {
     indices.close();
     // a new IndicesService over the same metadata and data path recovers the docs
     const again = new IndicesServiceImpl(store, new FakeMapperService(), { settings: { 'path.data': dir } });
-    expect(again.indexStats('p').total.docsCount).toBe(2);
+    expect(again.indexStatsSummary('p').total.docsCount).toBe(2);
+    expect(again.indexStats('p')['docs']).toEqual({ count: 2, deleted: 0 });
     again.close();
   });
 

@@ -1,0 +1,275 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContainerModule } from 'inversify';
+import { Errors } from '@strata/core-common';
+import {
+  EngineTokens,
+  storageModule,
+  type ClusterMetadata,
+  type IndexMetadata,
+  type IndexNameExpressionResolver,
+  type MapperService,
+  type MetadataIndexService,
+  type MetadataStore,
+  type ParsedField,
+} from '@strata/core-engine';
+import { createNode, type StrataNode } from '../node.js';
+import { documentsApiModule } from './index.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+const enc = new TextEncoder();
+
+/** minimal mapper: every string is a keyword term, numbers are points; dynamic updates for new fields */
+const mapper: MapperService = {
+  parseMappings: (m) => (m as Record<string, unknown>) ?? {},
+  merge: (e) => e,
+  documentMapper: (meta: IndexMetadata) => ({
+    parse: (source, id, routing) => {
+      const fields: ParsedField[] = [{ name: '_id', tokens: [{ term: id, position: 0 }], indexOptions: 'docs' }];
+      const props = (meta.mappings['properties'] as Record<string, unknown>) ?? {};
+      const added: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(source)) {
+        if (typeof v === 'string') fields.push({ name: k, tokens: [{ term: v, position: 0 }], keywordValues: [v] });
+        else if (typeof v === 'number') fields.push({ name: k, numericValues: [v], pointValues: [v] });
+        if (!props[k]) added[k] = { type: typeof v === 'number' ? 'long' : 'keyword' };
+      }
+      const doc = { id, routing, source: enc.encode(JSON.stringify(source)), fields };
+      return Object.keys(added).length ? { doc, dynamicMappingUpdate: { properties: added } } : { doc };
+    },
+  }),
+  fieldType: () => undefined,
+  matchingFieldNames: () => [],
+};
+
+function meta(name: string, extra: Partial<IndexMetadata> = {}): IndexMetadata {
+  return {
+    name,
+    uuid: `uuid-${name}-${Math.random().toString(36).slice(2)}`,
+    settings: {},
+    mappings: {},
+    mappingVersion: 1,
+    settingsVersion: 1,
+    aliasesVersion: 1,
+    aliases: {},
+    state: 'open',
+    numberOfShards: 1,
+    numberOfReplicas: 1,
+    creationDate: 1700000000000,
+    primaryTerms: [1],
+    ...extra,
+  };
+}
+
+function fakes(store: () => MetadataStore): ContainerModule {
+  const resolver: IndexNameExpressionResolver = {
+    concreteIndices: (expr, opts) => {
+      const md = store().current();
+      const names = Array.isArray(expr) ? expr : String(expr ?? '_all').split(',');
+      const out: string[] = [];
+      for (const n of names) {
+        if (n === '_all' || n === '*') out.push(...Object.keys(md.indices));
+        else if (md.indices[n]) out.push(n);
+        else if (!opts.ignoreUnavailable) throw Errors.indexNotFound(n);
+      }
+      return out;
+    },
+    writeIndex: (n) => (store().current().indices[n] ? n : undefined),
+  };
+  const mis: MetadataIndexService = {
+    createIndex: async (name) => (await store().update((d: ClusterMetadata) => void (d.indices[name] = meta(name)))).indices[name],
+    deleteIndices: async () => undefined,
+    putMapping: async (indices, mapping) => {
+      await store().update((d) => {
+        for (const i of indices) {
+          const m = d.indices[i];
+          m.mappings = { properties: { ...((m.mappings['properties'] as object) ?? {}), ...((mapping as { properties: object }).properties ?? {}) } };
+          m.mappingVersion++;
+        }
+      });
+    },
+    updateSettings: async () => undefined,
+  };
+  return new ContainerModule(({ bind }) => {
+    bind(EngineTokens.MapperService).toConstantValue(mapper);
+    bind(EngineTokens.IndexNameExpressionResolver).toConstantValue(resolver);
+    bind(EngineTokens.MetadataIndexService).toConstantValue(mis);
+  });
+}
+
+describe('document REST API', () => {
+  let node: StrataNode;
+  let server: Server;
+  let base: string;
+  let dataPath: string;
+  const call = async (method: string, path: string, body?: unknown, ndjson = false) => {
+    const init: RequestInit = { method, headers: {} };
+    if (body !== undefined) {
+      init.body = ndjson ? (body as string) : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
+    }
+    const r = await fetch(base + path, init);
+    const text = await r.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: r.status, body: json, text, headers: r.headers };
+  };
+
+  beforeAll(async () => {
+    dataPath = mkdtempSync(join(tmpdir(), 'strata-docs-'));
+    node = await createNode({
+      settings: { 'path.data': dataPath },
+      logger: silent,
+      features: [
+        { name: 'storage', module: storageModule },
+        { name: 'documents-api', module: documentsApiModule },
+        { name: 'fakes', module: fakes(() => node.container.get<MetadataStore>(EngineTokens.MetadataStore)) },
+      ],
+    });
+    await node.start();
+    server = await new Promise((r) => {
+      const s = node.app.listen(0, '127.0.0.1', () => r(s));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await node.close();
+    rmSync(dataPath, { recursive: true, force: true });
+  });
+
+  it('PUT /{index}/_doc/{id} creates (201) then updates (200)', async () => {
+    const r = await call('PUT', '/logs/_doc/1', { msg: 'a' });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      _index: 'logs',
+      _id: '1',
+      _version: 1,
+      result: 'created',
+      _shards: { total: 2, successful: 1, failed: 0 },
+      _seq_no: 0,
+      _primary_term: 1,
+    });
+    expect(r.headers.get('location')).toBe('/logs/_doc/1');
+    const u = await call('PUT', '/logs/_doc/1?refresh=true', { msg: 'b' });
+    expect(u.status).toBe(200);
+    expect(u.body).toMatchObject({ result: 'updated', _version: 2, forced_refresh: true });
+  });
+
+  it('POST /{index}/_doc auto-generates ids; _create conflicts with 409', async () => {
+    const r = await call('POST', '/logs/_doc', { msg: 'x' });
+    expect(r.status).toBe(201);
+    expect(r.body._id).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    const c = await call('PUT', '/logs/_create/1', { msg: 'c' });
+    expect(c.status).toBe(409);
+    expect(c.body.error.type).toBe('version_conflict_engine_exception');
+    expect(c.body.error.reason).toBe('[1]: version conflict, document already exists (current version [2])');
+    expect(c.body.error.index).toBe('logs');
+    expect(c.body.status).toBe(409);
+  });
+
+  it('if_seq_no conflicts answer 409 with the ES reason', async () => {
+    await call('PUT', '/cas/_doc/1', { n: 1 });
+    const r = await call('PUT', '/cas/_doc/1?if_seq_no=5&if_primary_term=1', { n: 2 });
+    expect(r.status).toBe(409);
+    expect(r.body.error.reason).toBe('[1]: version conflict, required seqNo [5], primary term [1]. current document has seqNo [0] and primary term [1]');
+    const ok = await call('PUT', '/cas/_doc/1?if_seq_no=0&if_primary_term=1', { n: 2 });
+    expect(ok.status).toBe(200);
+  });
+
+  it('GET/HEAD _doc and _source', async () => {
+    await call('PUT', '/g/_doc/1?routing=r', { a: 'x', b: 2 });
+    const r = await call('GET', '/g/_doc/1?routing=r&_source_excludes=b');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ _index: 'g', _id: '1', _version: 1, _seq_no: 0, _primary_term: 1, _routing: 'r', found: true, _source: { a: 'x' } });
+    expect((await call('GET', '/g/_doc/2')).body).toEqual({ _index: 'g', _id: '2', found: false });
+    expect((await call('GET', '/g/_doc/2')).status).toBe(404);
+    expect((await call('HEAD', '/g/_doc/1?routing=r')).status).toBe(200);
+    expect((await call('HEAD', '/g/_doc/2')).status).toBe(404);
+    const s = await call('GET', '/g/_source/1?routing=r');
+    expect(s.body).toEqual({ a: 'x', b: 2 });
+    const sm = await call('GET', '/g/_source/2');
+    expect(sm.status).toBe(404);
+    expect(sm.body.error.type).toBe('resource_not_found_exception');
+    expect((await call('GET', '/missing/_doc/1')).body.error.type).toBe('index_not_found_exception');
+  });
+
+  it('DELETE answers 200 deleted then 404 not_found', async () => {
+    await call('PUT', '/d/_doc/1', { a: 'x' });
+    const r = await call('DELETE', '/d/_doc/1');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ _index: 'd', _id: '1', _version: 2, result: 'deleted', _seq_no: 1 });
+    const n = await call('DELETE', '/d/_doc/1');
+    expect(n.status).toBe(404);
+    expect(n.body.result).toBe('not_found');
+  });
+
+  it('POST _update merges, reports noop, and rejects unknown fields', async () => {
+    await call('PUT', '/u/_doc/1', { a: 'x', o: { p: 1 } });
+    const r = await call('POST', '/u/_update/1?_source=true', { doc: { o: { q: 2 } } });
+    expect(r.status).toBe(200);
+    expect(r.body.result).toBe('updated');
+    expect(r.body.get._source).toEqual({ a: 'x', o: { p: 1, q: 2 } });
+    const n = await call('POST', '/u/_update/1', { doc: { a: 'x' } });
+    expect(n.body.result).toBe('noop');
+    const m = await call('POST', '/u/_update/404', { doc: { a: 'x' } });
+    expect(m.status).toBe(404);
+    expect(m.body.error.type).toBe('document_missing_exception');
+    const bad = await call('POST', '/u/_update/1', { dok: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('x_content_parse_exception');
+  });
+
+  it('_mget', async () => {
+    await call('PUT', '/m/_doc/1', { a: 'x' });
+    const r = await call('POST', '/m/_mget', { ids: ['1', '2'] });
+    expect(r.status).toBe(200);
+    expect(r.body.docs[0]).toMatchObject({ _id: '1', found: true, _source: { a: 'x' } });
+    expect(r.body.docs[1]).toEqual({ _index: 'm', _id: '2', found: false });
+  });
+
+  it('_bulk with an index in the path, lenient lines and refresh', async () => {
+    const body =
+      '{"index":{"_id":"1"}}\n{"f":"a"}\n' +
+      '{"index":{"_index":"bk2","pipeline":null},"attempts":0}\n{"f":"b"}\n' +
+      '{"create":{"_id":"1"}}\n{"f":"c"}\n' +
+      '{"delete":{"_id":"1"}}\n';
+    const r = await call('POST', '/bk/_bulk?refresh=true', body, true);
+    expect(r.status).toBe(200);
+    expect(r.body.errors).toBe(true);
+    expect(r.body.items.map((i: Record<string, { status: number }>) => Object.values(i)[0].status)).toEqual([201, 201, 409, 200]);
+    expect(r.body.items[0].index).toMatchObject({ _index: 'bk', _id: '1', result: 'created', forced_refresh: true });
+    expect(r.body.items[1].index._index).toBe('bk2');
+    const bad = await call('POST', '/_bulk', '{"foo":{}}\n', true);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('illegal_argument_exception');
+  });
+
+  it('_refresh and _flush', async () => {
+    await call('PUT', '/rf/_doc/1', { a: 'x' });
+    const r = await call('POST', '/rf/_refresh');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ _shards: { total: 2, successful: 1, failed: 0 } });
+    const g = await call('GET', '/rf/_refresh');
+    expect(g.status).toBe(200);
+    const f = await call('POST', '/rf/_flush');
+    expect(f.body).toEqual({ _shards: { total: 2, successful: 1, failed: 0 } });
+    expect((await call('POST', '/nope/_refresh')).status).toBe(404);
+  });
+
+  it('rejects unknown parameters and bad refresh values', async () => {
+    const r = await call('PUT', '/p/_doc/1?refresh=maybe', { a: 'x' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.reason).toBe('Unknown value for refresh: [maybe].');
+    const u = await call('PUT', '/p/_doc/1?bogus=1', { a: 'x' });
+    expect(u.status).toBe(400);
+    expect(u.body.error.type).toBe('illegal_argument_exception');
+  });
+});

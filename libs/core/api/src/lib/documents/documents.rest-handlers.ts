@@ -1,0 +1,372 @@
+/** REST handlers of the document APIs: _doc, _create, _source, _update, _mget, _bulk, _refresh, _flush. */
+import { inject, injectable } from 'inversify';
+import { EsError, Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import {
+  EngineTokens,
+  parseBulkLines,
+  type DocumentService,
+  type IndexNameExpressionResolver,
+  type UpdateRequest,
+} from '@strata/core-engine';
+import { DocumentActions as A } from './document-actions.js';
+import { indicesOptions, longParam, refreshParam, requireBody, sourceParams, versionTypeParam } from './rest-params.js';
+
+const WRITE_COMMON = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'master_timeout'];
+
+@injectable()
+export class IndexDocRestHandler implements RestHandler {
+  readonly name = 'document_index';
+  readonly routes = [
+    route('PUT', '/{index}/_doc/{id}', A.INDEX),
+    route('POST', '/{index}/_doc/{id}', A.INDEX),
+    route('POST', '/{index}/_doc', A.INDEX),
+    route('PUT', '/{index}/_create/{id}', A.INDEX),
+    route('POST', '/{index}/_create/{id}', A.INDEX),
+  ];
+  readonly params = [
+    ...WRITE_COMMON,
+    'version',
+    'version_type',
+    'if_seq_no',
+    'if_primary_term',
+    'op_type',
+    'pipeline',
+    'require_alias',
+    'require_data_stream',
+    'include_source_on_error',
+    'list_executed_pipelines',
+  ];
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const index = req.pathParam('index');
+    const id = req.optionalPathParam('id');
+    const isCreate = req.route.path.includes('/_create/');
+    let opType: 'index' | 'create' = isCreate || id === undefined ? 'create' : 'index';
+    const op = req.param('op_type');
+    if (op !== undefined) {
+      if (op === 'create') opType = 'create';
+      else if (op === 'index') {
+        if (isCreate) throw Errors.illegalArgument('opType must be \'create\', found: [index]');
+        opType = 'index';
+      } else throw Errors.illegalArgument(`opType must be 'create' or 'index', found: [${op}]`);
+    }
+    const refresh = refreshParam(req);
+    const body = requireBody(req);
+    const r = await this.docs.index(
+      {
+        index,
+        id,
+        routing: req.param('routing') || undefined,
+        opType,
+        source: body,
+        pipeline: req.param('pipeline'),
+        version: longParam(req, 'version'),
+        versionType: versionTypeParam(req),
+        ifSeqNo: longParam(req, 'if_seq_no'),
+        ifPrimaryTerm: longParam(req, 'if_primary_term'),
+        requireAlias: req.boolParam('require_alias', false),
+        requireDataStream: req.boolParam('require_data_stream', false),
+        attributes: {},
+      },
+      { refresh },
+    );
+    const headers = r.status === 201 ? { Location: `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(String(r.body['_id']))}` } : undefined;
+    return RestResponses.json(r.status, r.body, headers);
+  }
+}
+
+const GET_PARAMS = ['routing', 'preference', 'realtime', 'refresh', 'stored_fields', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'version', 'version_type'];
+
+@injectable()
+export class GetDocRestHandler implements RestHandler {
+  readonly name = 'document_get';
+  readonly routes = [route('GET', '/{index}/_doc/{id}', A.GET), route('HEAD', '/{index}/_doc/{id}', A.GET)];
+  readonly params = GET_PARAMS;
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const src = sourceParams(req);
+    const head = req.method === 'HEAD';
+    const r = await this.docs.get({
+      index: req.pathParam('index'),
+      id: req.pathParam('id'),
+      routing: req.param('routing') || undefined,
+      realtime: req.boolParam('realtime', true),
+      refresh: req.boolParam('refresh', false),
+      fetchSource: head ? false : src.fetch,
+      sourceFilter: src.filter,
+      storedFields: req.listParam('stored_fields'),
+      version: longParam(req, 'version'),
+      versionType: versionTypeParam(req),
+    });
+    if (head) return RestResponses.empty(r.status);
+    return RestResponses.json(r.status, r.body);
+  }
+}
+
+@injectable()
+export class GetSourceRestHandler implements RestHandler {
+  readonly name = 'document_get_source';
+  readonly routes = [route('GET', '/{index}/_source/{id}', A.GET), route('HEAD', '/{index}/_source/{id}', A.GET)];
+  readonly params = GET_PARAMS.filter((p) => p !== 'stored_fields');
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    if (req.hasParam('stored_fields')) {
+      throw Errors.actionRequestValidation(['stored_fields is not supported in this context']);
+    }
+    const src = sourceParams(req);
+    const index = req.pathParam('index');
+    const id = req.pathParam('id');
+    const r = await this.docs.get({
+      index,
+      id,
+      routing: req.param('routing') || undefined,
+      realtime: req.boolParam('realtime', true),
+      refresh: req.boolParam('refresh', false),
+      fetchSource: true,
+      sourceFilter: src.filter,
+      version: longParam(req, 'version'),
+      versionType: versionTypeParam(req),
+    });
+    const head = req.method === 'HEAD';
+    if (r.status === 404 || r.body['_source'] === undefined) {
+      if (head) return RestResponses.empty(404);
+      throw new EsError('resource_not_found_exception', 404, `Document not found [${String(r.body['_index'] ?? index)}]/[${id}]`);
+    }
+    if (head) return RestResponses.empty(200);
+    return RestResponses.json(200, r.body['_source']);
+  }
+}
+
+@injectable()
+export class DeleteDocRestHandler implements RestHandler {
+  readonly name = 'document_delete';
+  readonly routes = [route('DELETE', '/{index}/_doc/{id}', A.DELETE)];
+  readonly params = [...WRITE_COMMON, 'version', 'version_type', 'if_seq_no', 'if_primary_term'];
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const r = await this.docs.delete(
+      {
+        index: req.pathParam('index'),
+        id: req.pathParam('id'),
+        routing: req.param('routing') || undefined,
+        version: longParam(req, 'version'),
+        versionType: versionTypeParam(req),
+        ifSeqNo: longParam(req, 'if_seq_no'),
+        ifPrimaryTerm: longParam(req, 'if_primary_term'),
+      },
+      { refresh: refreshParam(req) },
+    );
+    return RestResponses.json(r.status, r.body);
+  }
+}
+
+const UPDATE_FIELDS = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', 'scripted_upsert', '_source']);
+
+@injectable()
+export class UpdateDocRestHandler implements RestHandler {
+  readonly name = 'document_update';
+  readonly routes = [route('POST', '/{index}/_update/{id}', A.UPDATE)];
+  readonly params = [
+    ...WRITE_COMMON,
+    'retry_on_conflict',
+    'if_seq_no',
+    'if_primary_term',
+    '_source',
+    '_source_includes',
+    '_source_excludes',
+    'lang',
+    'require_alias',
+    'include_source_on_error',
+  ];
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const body = requireBody(req);
+    for (const k of Object.keys(body)) {
+      if (!UPDATE_FIELDS.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
+    }
+    const src = sourceParams(req);
+    let fetchSource = src.fetch;
+    let sourceFilter = src.filter;
+    const bs = body['_source'];
+    if (bs !== undefined) {
+      if (bs === false) fetchSource = false;
+      else if (bs === true) fetchSource = true;
+      else if (typeof bs === 'string' || Array.isArray(bs)) {
+        fetchSource = true;
+        sourceFilter = { includes: (Array.isArray(bs) ? bs : [bs]).map(String), excludes: [] };
+      } else if (bs && typeof bs === 'object') {
+        const o = bs as Record<string, unknown>;
+        const inc = o['includes'] ?? o['include'];
+        const exc = o['excludes'] ?? o['exclude'];
+        fetchSource = true;
+        sourceFilter = {
+          includes: inc === undefined ? [] : (Array.isArray(inc) ? inc : [inc]).map(String),
+          excludes: exc === undefined ? [] : (Array.isArray(exc) ? exc : [exc]).map(String),
+        };
+      }
+    }
+    const obj = (v: unknown, field: string): Record<string, unknown> | undefined => {
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'object' || Array.isArray(v)) {
+        throw Errors.xContentParse(`[UpdateRequest] failed to parse field [${field}]`, 1, 2);
+      }
+      return v as Record<string, unknown>;
+    };
+    const ureq: UpdateRequest = {
+      index: req.pathParam('index'),
+      id: req.pathParam('id'),
+      routing: req.param('routing') || undefined,
+      doc: obj(body['doc'], 'doc'),
+      upsert: obj(body['upsert'], 'upsert'),
+      docAsUpsert: body['doc_as_upsert'] === true,
+      detectNoop: body['detect_noop'] !== false,
+      script: body['script'],
+      scriptedUpsert: body['scripted_upsert'] === true,
+      retryOnConflict: req.intParam('retry_on_conflict'),
+      ifSeqNo: longParam(req, 'if_seq_no'),
+      ifPrimaryTerm: longParam(req, 'if_primary_term'),
+      requireAlias: req.boolParam('require_alias', false),
+      fetchSource,
+      sourceFilter,
+    };
+    const r = await this.docs.update(ureq, { refresh: refreshParam(req) });
+    return RestResponses.json(r.status, r.body);
+  }
+}
+
+@injectable()
+export class MgetRestHandler implements RestHandler {
+  readonly name = 'document_mget';
+  readonly routes = [
+    route('GET', '/_mget', A.MGET),
+    route('POST', '/_mget', A.MGET),
+    route('GET', '/{index}/_mget', A.MGET),
+    route('POST', '/{index}/_mget', A.MGET),
+  ];
+  readonly params = GET_PARAMS.filter((p) => p !== 'version' && p !== 'version_type');
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const body = requireBody(req);
+    const src = sourceParams(req);
+    const r = await this.docs.mget(body, {
+      index: req.optionalPathParam('index'),
+      routing: req.param('routing') || undefined,
+      realtime: req.boolParam('realtime', true),
+      refresh: req.boolParam('refresh', false),
+      fetchSource: src.fetch,
+      sourceFilter: src.filter,
+      storedFields: req.listParam('stored_fields'),
+    });
+    return RestResponses.ok(r);
+  }
+}
+
+@injectable()
+export class BulkRestHandler implements RestHandler {
+  readonly name = 'document_bulk';
+  readonly routes = [
+    route('POST', '/_bulk', A.BULK),
+    route('PUT', '/_bulk', A.BULK),
+    route('POST', '/{index}/_bulk', A.BULK),
+    route('PUT', '/{index}/_bulk', A.BULK),
+  ];
+  readonly params = [
+    ...WRITE_COMMON,
+    'pipeline',
+    'require_alias',
+    'require_data_stream',
+    '_source',
+    '_source_includes',
+    '_source_excludes',
+    'list_executed_pipelines',
+    'include_source_on_error',
+    'type',
+  ];
+
+  constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const refresh = refreshParam(req);
+    const src = sourceParams(req);
+    if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
+    const items = parseBulkLines(req.ndjsonLines(), {
+      index: req.optionalPathParam('index'),
+      routing: req.param('routing') || undefined,
+      pipeline: req.param('pipeline'),
+      requireAlias: req.hasParam('require_alias') ? req.boolParam('require_alias', false) : undefined,
+      fetchSource: src.fetch,
+      sourceFilter: src.filter,
+    });
+    const r = await this.docs.bulk(items, { refresh });
+    return RestResponses.ok(r);
+  }
+}
+
+abstract class BroadcastHandler {
+  constructor(protected readonly resolver: IndexNameExpressionResolver) {}
+
+  protected targets(req: RestRequest): string[] {
+    const expr = req.optionalPathParam('index');
+    return this.resolver.concreteIndices(expr ?? '_all', indicesOptions(req), 'read');
+  }
+}
+
+@injectable()
+export class RefreshRestHandler extends BroadcastHandler implements RestHandler {
+  readonly name = 'indices_refresh';
+  readonly routes = [
+    route('POST', '/_refresh', A.REFRESH),
+    route('GET', '/_refresh', A.REFRESH),
+    route('POST', '/{index}/_refresh', A.REFRESH),
+    route('GET', '/{index}/_refresh', A.REFRESH),
+  ];
+  readonly params = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
+
+  constructor(
+    @inject(EngineTokens.DocumentService) private readonly docs: DocumentService,
+    @inject(EngineTokens.IndexNameExpressionResolver) resolver: IndexNameExpressionResolver,
+  ) {
+    super(resolver);
+  }
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    return RestResponses.ok(await this.docs.refresh(this.targets(req)));
+  }
+}
+
+@injectable()
+export class FlushRestHandler extends BroadcastHandler implements RestHandler {
+  readonly name = 'indices_flush';
+  readonly routes = [
+    route('POST', '/_flush', A.FLUSH),
+    route('GET', '/_flush', A.FLUSH),
+    route('POST', '/{index}/_flush', A.FLUSH),
+    route('GET', '/{index}/_flush', A.FLUSH),
+  ];
+  readonly params = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'force', 'wait_if_ongoing'];
+
+  constructor(
+    @inject(EngineTokens.DocumentService) private readonly docs: DocumentService,
+    @inject(EngineTokens.IndexNameExpressionResolver) resolver: IndexNameExpressionResolver,
+  ) {
+    super(resolver);
+  }
+
+  handle(req: RestRequest): RestResponse {
+    req.boolParam('force', false);
+    req.boolParam('wait_if_ongoing', true);
+    return RestResponses.ok(this.docs.flush(this.targets(req)));
+  }
+}

@@ -1,0 +1,78 @@
+/** Shared parameter parsing for the document REST handlers (ES names and messages). */
+import { EsError, Errors, type RestRequest } from '@strata/core-common';
+import { parseSourceParams, type IndicesOptions, type RefreshPolicy, type SourceFilter, type VersionType } from '@strata/core-engine';
+
+export function refreshParam(req: RestRequest): RefreshPolicy | undefined {
+  if (!req.hasParam('refresh')) return undefined;
+  const v = req.param('refresh') ?? '';
+  if (v === '' || v === 'true') return 'true';
+  if (v === 'false') return 'false';
+  if (v === 'wait_for') return 'wait_for';
+  throw Errors.illegalArgument(`Unknown value for refresh: [${v}].`);
+}
+
+export function versionTypeParam(req: RestRequest): VersionType | undefined {
+  const v = req.param('version_type');
+  if (v === undefined) return undefined;
+  const s = v.toLowerCase();
+  if (s === 'internal' || s === 'external' || s === 'external_gte') return s;
+  if (s === 'force') throw Errors.illegalArgument('version type [force] may no longer be used');
+  throw Errors.illegalArgument(`No version type match [${v}]`);
+}
+
+export function longParam(req: RestRequest, name: string): number | undefined {
+  const v = req.param(name);
+  if (v === undefined) return undefined;
+  if (!/^-?\d+$/.test(v.trim())) throw Errors.illegalArgument(`Failed to parse long parameter [${name}] with value [${v}]`);
+  return Number(v);
+}
+
+export function sourceParams(req: RestRequest): { fetch?: boolean; filter?: SourceFilter } {
+  const src = req.param('_source');
+  const inc = req.listParam('_source_includes') ?? req.listParam('_source_include');
+  const exc = req.listParam('_source_excludes') ?? req.listParam('_source_exclude');
+  if (src === undefined && !inc && !exc) return {};
+  const r = parseSourceParams(src, inc, exc);
+  return { fetch: r.fetch, filter: r.filter };
+}
+
+export function indicesOptions(
+  req: RestRequest,
+  defaults: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+): IndicesOptions {
+  const out: IndicesOptions = {
+    ignoreUnavailable: req.boolParam('ignore_unavailable', defaults.ignoreUnavailable),
+    allowNoIndices: req.boolParam('allow_no_indices', defaults.allowNoIndices),
+    expandWildcards: { ...defaults.expandWildcards },
+  };
+  const ew = req.listParam('expand_wildcards');
+  if (ew) {
+    out.expandWildcards = { open: false, closed: false, hidden: false };
+    for (const w of ew) {
+      switch (w) {
+        case 'open':
+          out.expandWildcards.open = true;
+          break;
+        case 'closed':
+          out.expandWildcards.closed = true;
+          break;
+        case 'hidden':
+          out.expandWildcards.hidden = true;
+          break;
+        case 'all':
+          out.expandWildcards = { open: true, closed: true, hidden: true };
+          break;
+        case 'none':
+          break;
+        default:
+          throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${w.toUpperCase()}`);
+      }
+    }
+  }
+  return out;
+}
+
+export function requireBody(req: RestRequest): Record<string, unknown> {
+  if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
+  return req.objectBody(true) as Record<string, unknown>;
+}
