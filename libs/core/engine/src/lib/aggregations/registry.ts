@@ -7,6 +7,10 @@ import { NumericMetricSpec } from './metrics/numeric-metrics.js';
 import { TermsSpec } from './bucket/terms.js';
 import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
 import { RangeSpec } from './bucket/range.js';
+import { CompositeSpec } from './bucket/composite.js';
+import { CardinalitySpec } from './metrics/cardinality.js';
+import { PercentilesSpec } from './metrics/percentiles.js';
+import { TopHitsSpec } from './metrics/top-hits.js';
 import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
@@ -21,6 +25,11 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   filters: (n, b) => FiltersSpec.parse(n, b),
   missing: (n, b) => MissingSpec.parse(n, b),
   global: (n, b) => GlobalSpec.parse(n, b),
+  composite: (n, b) => CompositeSpec.parse(n, b),
+  cardinality: (n, b) => CardinalitySpec.parse(n, b),
+  percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
+  percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),
+  top_hits: (n, b) => TopHitsSpec.parse(n, b),
   min: (n, b) => NumericMetricSpec.parse('min', n, b),
   max: (n, b) => NumericMetricSpec.parse('max', n, b),
   sum: (n, b) => NumericMetricSpec.parse('sum', n, b),

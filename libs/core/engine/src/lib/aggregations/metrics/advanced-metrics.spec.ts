@@ -1,0 +1,245 @@
+import { EsError } from '@strata/core-common';
+import { run, runShards, type Mapping } from '../test-support.js';
+import { hashLong, hashString, murmur3h1 } from '../support/hash.js';
+import { encodeHash, precisionFromThreshold } from './cardinality.js';
+
+const mapping: Mapping = { tag: 'keyword', n: 'long', d: 'double', ts: 'date', title: 'keyword' };
+
+function err(fn: () => unknown): EsError {
+  try {
+    fn();
+  } catch (e) {
+    return e as EsError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('hashing', () => {
+  it('MurmurHash3 x64 128 h1 matches the reference vectors', () => {
+    expect(murmur3h1(new Uint8Array(0)).toString(16)).toBe('0');
+    expect(hashString('hello').toString(16)).toBe('cbd8a7b341bd9b02');
+    expect(hashString('The quick brown fox jumps over the lazy dog').toString(16)).toBe('e34bbc7bbc071b6c');
+  });
+  it('precision from threshold as ES', () => {
+    expect(precisionFromThreshold(3000)).toBe(14);
+    expect(precisionFromThreshold(100)).toBe(10);
+    expect(precisionFromThreshold(0)).toBe(4);
+    expect(precisionFromThreshold(40000)).toBe(18);
+  });
+  it('encoded hashes are distinct for distinct values', () => {
+    const set = new Set<number>();
+    for (let i = 0; i < 1000; i++) set.add(encodeHash(hashLong(i), 14));
+    expect(set.size).toBe(1000);
+  });
+});
+
+describe('cardinality', () => {
+  it('exact below the threshold, across shards with duplicates', () => {
+    const a = Array.from({ length: 500 }, (_, i) => ({ tag: `t${i}`, n: i }));
+    const b = Array.from({ length: 500 }, (_, i) => ({ tag: `t${i + 250}`, n: i + 250 }));
+    const { rendered } = runShards({ c: { cardinality: { field: 'tag' } }, n: { cardinality: { field: 'n' } } }, [[a], [b.slice(0, 200), b.slice(200)]], mapping, { typedKeys: true });
+    expect(rendered).toEqual({ 'cardinality#c': { value: 750 }, 'cardinality#n': { value: 750 } });
+  });
+
+  it('approximate above the threshold', () => {
+    const docs = Array.from({ length: 20000 }, (_, i) => ({ n: i }));
+    const r = run({ c: { cardinality: { field: 'n', precision_threshold: 100 } } }, docs, mapping);
+    const v = (r['c'] as { value: number }).value;
+    expect(Math.abs(v - 20000) / 20000).toBeLessThan(0.1);
+  });
+
+  it('empty and missing', () => {
+    expect(run({ c: { cardinality: { field: 'tag' } } }, [], mapping)).toEqual({ c: { value: 0 } });
+    expect(run({ c: { cardinality: { field: 'tag', missing: 'x' } } }, [{ n: 1 }, { tag: 'y' }], mapping)).toEqual({ c: { value: 2 } });
+  });
+
+  it('as a sub-aggregation and for ordering', () => {
+    const docs = [{ tag: 'a', n: 1 }, { tag: 'a', n: 2 }, { tag: 'b', n: 1 }, { tag: 'b', n: 1 }, { tag: 'b', n: 1 }];
+    const r = run({ t: { terms: { field: 'tag', order: { u: 'desc' } }, aggs: { u: { cardinality: { field: 'n' } } } } }, docs, mapping);
+    expect((r['t'] as { buckets: unknown[] }).buckets).toEqual([
+      { key: 'a', doc_count: 2, u: { value: 2 } },
+      { key: 'b', doc_count: 3, u: { value: 1 } },
+    ]);
+  });
+});
+
+describe('percentiles', () => {
+  const docs = Array.from({ length: 100 }, (_, i) => ({ n: i + 1 }));
+  it('default percents keyed, exact interpolation for small sets', () => {
+    const r = run({ p: { percentiles: { field: 'n' } } }, docs, mapping, { typedKeys: true });
+    expect(r).toEqual({
+      'tdigest_percentiles#p': {
+        values: { '1.0': 1.99, '5.0': 5.95, '25.0': 25.75, '50.0': 50.5, '75.0': 75.25, '95.0': 95.05, '99.0': 99.01 },
+      },
+    });
+  });
+  it('non-keyed, custom percents, empty -> null', () => {
+    const r = run({ p: { percentiles: { field: 'n', percents: [50, 99.9], keyed: false } } }, docs.slice(0, 3), mapping);
+    const vals = (r['p'] as { values: { key: number; value: number }[] }).values;
+    expect(vals.map((v) => v.key)).toEqual([50, 99.9]);
+    expect(vals[0]!.value).toBe(2);
+    expect(vals[1]!.value).toBeCloseTo(2.998, 10);
+    expect(run({ p: { percentiles: { field: 'n', percents: [50] } } }, [], mapping)).toEqual({ p: { values: { '50.0': null } } });
+  });
+  it('approximate for large sets across shards', () => {
+    const big = Array.from({ length: 20000 }, (_, i) => ({ n: i }));
+    const { rendered } = runShards({ p: { percentiles: { field: 'n', percents: [50, 90] } } }, [[big.slice(0, 10000)], [big.slice(10000)]], mapping);
+    const v = (rendered['p'] as { values: Record<string, number> }).values;
+    expect(Math.abs(v['50.0']! - 10000)).toBeLessThan(200);
+    expect(Math.abs(v['90.0']! - 18000)).toBeLessThan(200);
+  });
+  it('percentile_ranks', () => {
+    const r = run({ p: { percentile_ranks: { field: 'n', values: [50, 200] } } }, docs, mapping);
+    expect(r).toEqual({ p: { values: { '50.0': 49.5, '200.0': 100 } } });
+  });
+  it('validates percents', () => {
+    const e = err(() => run({ p: { percentiles: { field: 'n', percents: [101] } } }, docs, mapping));
+    expect(e.type).toBe('illegal_argument_exception');
+    expect(e.reason).toBe('percent must be in [0,100], got [101.0]: [p]');
+    const e2 = err(() => run({ p: { percentile_ranks: { field: 'n' } } }, docs, mapping));
+    expect(e2.reason).toBe('[values] must not be null: [p]');
+  });
+});
+
+describe('top_hits', () => {
+  const docs = [
+    { _id: 'x', tag: 'a', n: 3, title: 'three', nested: { a: 1, b: 2 } },
+    { _id: 'y', tag: 'a', n: 1, title: 'one', nested: { a: 3, b: 4 } },
+    { _id: 'z', tag: 'b', n: 2, title: 'two' },
+  ];
+  it('default: by score, size 3, hits shaped like search hits', () => {
+    const r = run({ t: { top_hits: {} } }, docs, mapping, { typedKeys: true, scores: (d) => (d['n'] as number) / 2 });
+    expect(r).toEqual({
+      'top_hits#t': {
+        hits: {
+          total: { value: 3, relation: 'eq' },
+          max_score: 1.5,
+          hits: [
+            { _index: 'test', _id: 'x', _score: 1.5, _source: docs[0] },
+            { _index: 'test', _id: 'z', _score: 1, _source: docs[2] },
+            { _index: 'test', _id: 'y', _score: 0.5, _source: docs[1] },
+          ],
+        },
+      },
+    });
+  });
+  it('sort by field, size, _source filtering, per bucket and across shards', () => {
+    const { rendered } = runShards(
+      {
+        t: {
+          terms: { field: 'tag' },
+          aggs: { h: { top_hits: { size: 1, sort: [{ n: { order: 'desc' } }], _source: { includes: ['title', 'nested.a'] } } } },
+        },
+      },
+      [[docs.slice(0, 1)], [docs.slice(1)]],
+      mapping,
+    );
+    const buckets = (rendered['t'] as { buckets: Record<string, unknown>[] }).buckets;
+    expect(buckets[0]).toEqual({
+      key: 'a',
+      doc_count: 2,
+      h: {
+        hits: {
+          total: { value: 2, relation: 'eq' },
+          max_score: null,
+          hits: [{ _index: 'test', _id: 'x', _score: null, _source: { title: 'three', nested: { a: 1 } }, sort: [3] }],
+        },
+      },
+    });
+    expect((buckets[1]!['h'] as { hits: { hits: { sort: unknown[] }[] } }).hits.hits[0]!.sort).toEqual([2]);
+  });
+  it('_source false and keyword sort asc with from', () => {
+    const r = run({ t: { top_hits: { _source: false, sort: ['title'], from: 1, size: 1 } } }, docs, mapping);
+    expect(r).toEqual({
+      t: { hits: { total: { value: 3, relation: 'eq' }, max_score: null, hits: [{ _index: 'test', _id: 'x', _score: null, sort: ['three'] }] } },
+    });
+  });
+  it('rejects a too large window', () => {
+    const e = err(() => run({ t: { top_hits: { size: 101 } } }, docs, mapping));
+    expect(e.type).toBe('illegal_argument_exception');
+  });
+});
+
+describe('composite', () => {
+  const docs = [
+    { tag: 'a', n: 1, ts: '2024-01-01T05:00:00Z' },
+    { tag: 'a', n: 2, ts: '2024-01-01T07:00:00Z' },
+    { tag: 'b', n: 1, ts: '2024-01-02T05:00:00Z' },
+    { tag: ['a', 'c'], ts: '2024-01-02T06:00:00Z' },
+    { n: 5 },
+  ];
+  it('terms x date_histogram sources with after_key and pagination', () => {
+    const body = (after?: unknown) => ({
+      c: {
+        composite: {
+          size: 2,
+          sources: [{ t: { terms: { field: 'tag' } } }, { d: { date_histogram: { field: 'ts', calendar_interval: 'day' } } }],
+          ...(after ? { after } : {}),
+        },
+      },
+    });
+    const p1 = run(body(), docs, mapping, { typedKeys: true });
+    expect(p1).toEqual({
+      'composite#c': {
+        after_key: { t: 'a', d: Date.UTC(2024, 0, 2) },
+        buckets: [
+          { key: { t: 'a', d: Date.UTC(2024, 0, 1) }, doc_count: 2 },
+          { key: { t: 'a', d: Date.UTC(2024, 0, 2) }, doc_count: 1 },
+        ],
+      },
+    });
+    const p2 = run(body({ t: 'a', d: Date.UTC(2024, 0, 2) }), docs, mapping);
+    expect(p2).toEqual({
+      c: {
+        after_key: { t: 'c', d: Date.UTC(2024, 0, 2) },
+        buckets: [
+          { key: { t: 'b', d: Date.UTC(2024, 0, 2) }, doc_count: 1 },
+          { key: { t: 'c', d: Date.UTC(2024, 0, 2) }, doc_count: 1 },
+        ],
+      },
+    });
+    const p3 = run(body({ t: 'c', d: Date.UTC(2024, 0, 2) }), docs, mapping);
+    expect(p3).toEqual({ c: { buckets: [] } });
+  });
+  it('missing_bucket, desc order, histogram source, formatted dates, sub-aggs, shards', () => {
+    const { rendered } = runShards(
+      {
+        c: {
+          composite: {
+            sources: [
+              { t: { terms: { field: 'tag', missing_bucket: true, order: 'desc' } } },
+              { h: { histogram: { field: 'n', interval: 2, missing_bucket: true } } },
+            ],
+          },
+          aggs: { m: { max: { field: 'n' } } },
+        },
+        f: { composite: { sources: [{ d: { date_histogram: { field: 'ts', fixed_interval: '1d', format: 'yyyy-MM-dd' } } }] } },
+      },
+      [[docs.slice(0, 2)], [docs.slice(2)]],
+      mapping,
+    );
+    expect(rendered['c']).toEqual({
+      after_key: { t: null, h: 4 },
+      buckets: [
+        { key: { t: 'c', h: null }, doc_count: 1, m: { value: null } },
+        { key: { t: 'b', h: 0 }, doc_count: 1, m: { value: 1 } },
+        { key: { t: 'a', h: null }, doc_count: 1, m: { value: null } },
+        { key: { t: 'a', h: 0 }, doc_count: 1, m: { value: 1 } },
+        { key: { t: 'a', h: 2 }, doc_count: 1, m: { value: 2 } },
+        { key: { t: null, h: 4 }, doc_count: 1, m: { value: 5 } },
+      ],
+    });
+    expect(rendered['f']).toEqual({
+      after_key: { d: '2024-01-02' },
+      buckets: [
+        { key: { d: '2024-01-01' }, doc_count: 2 },
+        { key: { d: '2024-01-02' }, doc_count: 2 },
+      ],
+    });
+  });
+  it('errors', () => {
+    expect(err(() => run({ c: { composite: { sources: [] } } }, docs, mapping)).reason).toBe('Composite [sources] cannot be null or empty');
+    const e = err(() => run({ t: { terms: { field: 'tag' }, aggs: { c: { composite: { sources: [{ x: { terms: { field: 'tag' } } }] } } } } }, docs, mapping));
+    expect(e.type).toBe('illegal_argument_exception');
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * percentiles and percentile_ranks (TDigest, compression 100 default).
+ */
+import { Errors } from '@strata/core-common';
+import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import type { AggregationContext, InternalAggregation } from '../api.js';
+import {
+  AggSpec,
+  Aggregator,
+  asObject,
+  checkParams,
+  optBool,
+  optNumber,
+  optString,
+  requireField,
+  resolveField,
+  type FieldSource,
+} from '../framework.js';
+import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
+import { digestAdd, digestCdf, digestMerge, digestQuantile, newDigest, type DigestState } from '../support/tdigest.js';
+
+interface PercentilesInternal extends InternalAggregation {
+  type: 'percentiles' | 'percentile_ranks';
+  digest: DigestState;
+  fmt: ValueFormat;
+}
+
+export class PercentilesSpec extends AggSpec {
+  field = '';
+  points: number[] = [];
+  keyed = true;
+  compression = 100;
+  missing: number | undefined;
+  format: string | undefined;
+
+  override get isMetric(): boolean {
+    return true;
+  }
+
+  static parse(type: 'percentiles' | 'percentile_ranks', name: string, body: Record<string, unknown>): PercentilesSpec {
+    const pointsKey = type === 'percentiles' ? 'percents' : 'values';
+    checkParams(type, body, ['field', pointsKey, 'keyed', 'tdigest', 'hdr', 'missing', 'format', 'script', 'value_type', 'method', 'compression']);
+    const s = new PercentilesSpec(name, type);
+    s.field = requireField(type, name, body);
+    const pts = body[pointsKey];
+    if (pts === undefined || pts === null) {
+      if (type === 'percentile_ranks') throw Errors.illegalArgument(`[values] must not be null: [${name}]`);
+      s.points = [1, 5, 25, 50, 75, 95, 99];
+    } else {
+      if (!Array.isArray(pts)) throw Errors.parsing(`[${type}] ${pointsKey} must be an array`);
+      if (pts.length === 0) throw Errors.illegalArgument(`[${pointsKey}] must not be empty: [${name}]`);
+      s.points = pts.map((p) => {
+        const n = Number(p);
+        if (typeof p === 'boolean' || Number.isNaN(n)) throw Errors.parsing(`[${type}] ${pointsKey} must contain numbers`);
+        if (type === 'percentiles' && (n < 0 || n > 100)) throw Errors.illegalArgument(`percent must be in [0,100], got [${javaDoubleString(n)}]: [${name}]`);
+        return n;
+      });
+      // ES sorts and dedups the requested points
+      s.points = [...new Set(s.points)].sort((a, b) => a - b);
+    }
+    s.keyed = optBool(type, body, 'keyed') ?? true;
+    if (body['hdr'] !== undefined) {
+      throw Errors.illegalArgument(`[hdr] percentiles are not supported; use the default tdigest method in [${name}]`);
+    }
+    if (body['tdigest'] !== undefined) {
+      const td = asObject(type, body['tdigest'], 'tdigest');
+      checkParams('tdigest', td, ['compression', 'execution_hint']);
+      const c = optNumber('tdigest', td, 'compression');
+      if (c !== undefined) {
+        if (c < 0) throw Errors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${c}] in [${name}]`);
+        s.compression = Math.max(c, 20);
+      }
+    }
+    const m = body['missing'];
+    if (m !== undefined && m !== null) s.missing = Number(m);
+    s.format = optString(type, body, 'format');
+    return s;
+  }
+
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new PercentilesAggregator(this, resolveField(ctx, this.field, { format: this.format, requireNumeric: this.type }));
+  }
+  empty(): InternalAggregation {
+    return { type: this.type as 'percentiles', digest: newDigest(), fmt: RAW } satisfies PercentilesInternal;
+  }
+  typedName(): string {
+    return this.type === 'percentiles' ? 'tdigest_percentiles' : 'tdigest_percentile_ranks';
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    const parts = list as PercentilesInternal[];
+    const d = newDigest();
+    let fmt: ValueFormat = RAW;
+    for (const p of parts) {
+      digestMerge(d, p.digest, this.compression);
+      if (isRaw(fmt) && !isRaw(p.fmt)) fmt = p.fmt;
+    }
+    return { type: this.type as 'percentiles', digest: d, fmt } satisfies PercentilesInternal;
+  }
+  private compute(d: DigestState, point: number): number {
+    if (this.type === 'percentiles') return digestQuantile(d, point / 100);
+    return digestCdf(d, point) * 100;
+  }
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    if (key === undefined) {
+      throw Errors.illegalArgument(`Invalid aggregation order path [${this.name}]. When ordering on a multi-value metrics aggregation a metric name must be specified.`);
+    }
+    const n = Number(key);
+    if (Number.isNaN(n)) throw Errors.illegalArgument(`Invalid aggregation order path [${this.name}.${key}]`);
+    return this.compute((agg as PercentilesInternal).digest, n);
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    const a = agg as PercentilesInternal;
+    const fmt = a.fmt;
+    // the value for a point: percentiles -> value at percent; ranks -> percent at value
+    const entries = this.points.map((p) => {
+      const v = this.compute(a.digest, p);
+      return { key: p, value: Number.isNaN(v) ? null : v };
+    });
+    const valueFmt = this.type === 'percentiles' ? fmt : RAW;
+    if (this.keyed) {
+      const values: Record<string, unknown> = {};
+      for (const e of entries) {
+        const k = javaDoubleString(e.key);
+        values[k] = e.value;
+        if (!isRaw(valueFmt) && e.value !== null) values[`${k}_as_string`] = formatValue(valueFmt, e.value);
+      }
+      return { values };
+    }
+    return {
+      values: entries.map((e) => {
+        const o: Record<string, unknown> = { key: e.key, value: e.value };
+        if (!isRaw(valueFmt) && e.value !== null) o['value_as_string'] = formatValue(valueFmt, e.value);
+        return o;
+      }),
+    };
+  }
+}
+
+class PercentilesAggregator extends Aggregator {
+  private readonly digests: (DigestState | undefined)[] = [];
+  private dv: NumericDocValues | null = null;
+  constructor(private readonly spec: PercentilesSpec, private readonly src: FieldSource) {
+    super();
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+  }
+  private digest(ord: number): DigestState {
+    let d = this.digests[ord];
+    if (!d) {
+      d = newDigest();
+      this.digests[ord] = d;
+    }
+    return d;
+  }
+  collect(doc: number, owningOrd: number): void {
+    const dv = this.dv;
+    const c = this.spec.compression;
+    if (dv) {
+      const s = dv.offsets[doc]!;
+      const e = dv.offsets[doc + 1]!;
+      if (s < e) {
+        const d = this.digest(owningOrd);
+        for (let i = s; i < e; i++) digestAdd(d, dv.values[i]! * this.src.scale, c);
+        return;
+      }
+    }
+    if (this.spec.missing !== undefined) digestAdd(this.digest(owningOrd), this.spec.missing, c);
+  }
+  build(owningOrd: number): InternalAggregation {
+    return { type: this.spec.type as 'percentiles', digest: this.digests[owningOrd] ?? newDigest(), fmt: this.src.format } satisfies PercentilesInternal;
+  }
+}
