@@ -117,26 +117,18 @@ describe('HttpPipeline', () => {
     expect((await js(bad)).error.type).toBe('media_type_header_exception');
   });
 
-  it('renders the unknown route error', async () => {
-    const r = await call('/a/b/c/d');
+  it('renders the unknown route error as Elasticsearch does (string error, uri with query)', async () => {
+    const r = await call('/a/b/c/d?pretty');
     expect(r.status).toBe(400);
     expect(r.headers.get('x-elastic-product')).toBe('Elasticsearch');
-    expect(await js(r)).toEqual({
-      error: {
-        root_cause: [{ type: 'illegal_argument_exception', reason: 'no handler found for uri [/a/b/c/d] and method [GET]' }],
-        type: 'illegal_argument_exception',
-        reason: 'no handler found for uri [/a/b/c/d] and method [GET]',
-      },
-      status: 400,
-    });
+    expect(await r.text()).toBe('{\n  "error" : "no handler found for uri [/a/b/c/d?pretty] and method [GET]",\n  "status" : 400\n}\n');
   });
 
   it('renders 405 with Allow', async () => {
     const r = await call('/', { method: 'DELETE' });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('HEAD,GET');
-    const b = await js(r);
-    expect(b.error.reason).toBe('Incorrect HTTP method for uri [/] and method [DELETE], allowed: [HEAD, GET]');
+    expect(await js(r)).toEqual({ error: 'Incorrect HTTP method for uri [/] and method [DELETE], allowed: [HEAD, GET]', status: 405 });
   });
 
   it('answers OPTIONS with Allow', async () => {

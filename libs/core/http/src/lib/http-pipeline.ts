@@ -107,7 +107,7 @@ export class HttpPipeline {
         if (method === 'OPTIONS') {
           if (match.kind === 'not-found') {
             if (options.fallthrough) return await next();
-            throw Errors.noRoute(method, path);
+            throw noHandler(method, ctx.url);
           }
           const allowed = this.allowedFor(path);
           ctx.status = 200;
@@ -117,11 +117,11 @@ export class HttpPipeline {
         }
         if (match.kind === 'not-found') {
           if (options.fallthrough) return await next();
-          throw Errors.noRoute(method, path);
+          throw noHandler(method, ctx.url);
         }
         if (match.kind === 'method-not-allowed' || !KNOWN_METHODS.has(method)) {
           const allowed = match.kind === 'method-not-allowed' ? match.allowed : this.allowedFor(path);
-          throw Errors.methodNotAllowed(method, path, allowed);
+          throw methodNotAllowed(method, ctx.url, allowed);
         }
         let body = this.decode(ctx, await this.readBody(ctx));
         if (body.length === 0 && ctx.query['source'] !== undefined) {
@@ -274,6 +274,21 @@ export class HttpPipeline {
     ctx.set('Content-Type', 'application/json');
     ctx.body = pretty ? prettyJson(body) : JSON.stringify(body);
   }
+}
+
+/**
+ * Elasticsearch answers an unknown path with a bare string error, the uri including the query string:
+ * `{"error":"no handler found for uri [/x?pretty] and method [GET]","status":400}`.
+ */
+function noHandler(method: string, uri: string): PlainHttpError {
+  const e = Errors.noRoute(method, uri);
+  return new PlainHttpError(e.status, e.reason, e.headers);
+}
+
+/** `{"error":"Incorrect HTTP method for uri [/] and method [DELETE], allowed: [HEAD, GET]","status":405}` + Allow */
+function methodNotAllowed(method: string, uri: string, allowed: string[]): PlainHttpError {
+  const e = Errors.methodNotAllowed(method, uri, allowed);
+  return new PlainHttpError(e.status, e.reason, e.headers);
 }
 
 function last(v: string | string[] | undefined): string | undefined {
