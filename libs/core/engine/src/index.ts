@@ -16,3 +16,7 @@ export * from './lib/shard/index.js';
 export * from './lib/action/document/index.js';
 export * from './lib/storage.module.js';
 export * from './lib/mapper/index.js';
+export * from './lib/search/index.js';
+export * from './lib/query-dsl/index.js';
+export * from './lib/action/search/index.js';
+export * from './lib/search.module.js';

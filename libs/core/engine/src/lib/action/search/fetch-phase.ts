@@ -1,0 +1,195 @@
+/**
+ * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
+ * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
+ */
+import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
+import type { Query } from '../../search/query.js';
+import type { FieldAndFormat, SearchSource, ShardHit } from '../../search/spi-search.js';
+import { extractValues, filterSearchSource } from './source-filter.js';
+import { highlightField, type HighlightTerms } from './highlighter.js';
+
+export interface FetchDeps {
+  index: string;
+  reader: DirectoryReader;
+  fieldType(name: string): MappedFieldType | undefined;
+  matchingFieldNames(pattern: string): string[];
+  /** terms per field of the query, for highlighting */
+  highlightTerms?: HighlightTerms;
+  /** the parsed query, for explain */
+  query?: Query;
+}
+
+const decoder = new TextDecoder();
+
+export function leafOf(reader: DirectoryReader, gdoc: number): { leaf: LeafReaderContext; doc: number } {
+  const leaves = reader.leaves;
+  let lo = 0;
+  let hi = leaves.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (leaves[mid]!.docBase <= gdoc) lo = mid;
+    else hi = mid - 1;
+  }
+  const leaf = leaves[lo]!;
+  return { leaf, doc: gdoc - leaf.docBase };
+}
+
+function sourceValues(source: unknown, field: string): unknown[] {
+  let vals = extractValues(source, field);
+  if (vals.length === 0 && field.includes('.')) {
+    // multi-fields (`title.keyword`) read the parent's source value
+    const parts = field.split('.');
+    for (let i = parts.length - 1; i >= 1 && vals.length === 0; i--) vals = extractValues(source, parts.slice(0, i).join('.'));
+  }
+  return vals;
+}
+
+function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
+  if (v !== null && typeof v === 'object') return v;
+  try {
+    switch (ft.kind) {
+      case 'date': {
+        const ms = ft.parseValue ? ft.parseValue(v) : Number(ft.termValue(v));
+        return ft.formatValue(ms, format);
+      }
+      case 'numeric': {
+        const t = ft.termValue(v);
+        const n = typeof t === 'number' ? t : Number(t);
+        if (ft.type === 'float') return Math.fround(n);
+        return ft.type === 'scaled_float' ? Number(v) : n;
+      }
+      case 'boolean':
+        return v === true || v === 'true';
+      case 'keyword': {
+        const ignoreAbove = ft.params['ignore_above'];
+        const s = String(v);
+        if (typeof ignoreAbove === 'number' && s.length > ignoreAbove) return undefined;
+        return s;
+      }
+      case 'ip':
+        return ft.valueForDisplay(ft.termValue(v));
+      default:
+        return typeof v === 'string' ? v : String(v);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const spec of specs) {
+    const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
+    for (const name of names) {
+      const ft = deps.fieldType(name);
+      if (!ft) {
+        if (spec.include_unmapped) {
+          const vals = sourceValues(source, name);
+          if (vals.length) out[name] = vals;
+        }
+        continue;
+      }
+      if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') continue;
+      const vals: unknown[] = [];
+      for (const v of sourceValues(source, name)) {
+        const fv = fetchValue(ft, v, spec.format);
+        if (fv !== undefined) vals.push(fv);
+      }
+      if (vals.length === 0 && ft.params['null_value'] !== undefined && sourceValues(source, name).length === 0 && hasNull(source, name)) {
+        const fv = fetchValue(ft, ft.params['null_value'], spec.format);
+        if (fv !== undefined) vals.push(fv);
+      }
+      if (vals.length) out[name] = vals;
+    }
+  }
+  return out;
+}
+
+function hasNull(source: unknown, path: string): boolean {
+  let cur: unknown = source;
+  for (const p of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return false;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur === null;
+}
+
+function docValueFields(specs: FieldAndFormat[], leaf: LeafReaderContext, doc: number, deps: FetchDeps): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const spec of specs) {
+    const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
+    for (const name of names) {
+      const ft = deps.fieldType(name);
+      if (!ft || !ft.hasDocValues) continue;
+      const vals: unknown[] = [];
+      const ndv = leaf.reader.numericDocValues(name);
+      if (ndv) {
+        for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
+          const v = ndv.values[i]!;
+          if (ft.kind === 'date') vals.push(ft.formatValue(v, spec.format));
+          else if (spec.format && spec.format !== 'use_field_mapping') vals.push(ft.formatValue(v, spec.format));
+          else vals.push(ft.valueForDisplay(v));
+        }
+      } else {
+        const sdv = leaf.reader.sortedSetDocValues(name);
+        if (sdv) for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) vals.push(ft.valueForDisplay(sdv.terms[sdv.ords[i]!]!));
+      }
+      if (vals.length) out[name] = vals;
+    }
+  }
+  return out;
+}
+
+export interface FetchedHit extends Record<string, unknown> {
+  _index: string;
+  _id: string;
+}
+
+export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, deps: FetchDeps): FetchedHit[] {
+  const noStored = s.storedFields !== undefined && s.storedFields.length === 1 && s.storedFields[0] === '_none_';
+  const wantSource = s.source.fetch && !noStored && (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0);
+  const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
+  return hits.map((h) => {
+    const { leaf, doc } = leafOf(deps.reader, h.doc);
+    const r = leaf.reader;
+    const hit: FetchedHit = { _index: deps.index, _id: noStored ? undefined! : r.id(doc) };
+    if (noStored) delete (hit as Record<string, unknown>)['_id'];
+    if (s.version) hit['_version'] = r.version(doc);
+    if (s.seqNoPrimaryTerm) {
+      hit['_seq_no'] = r.seqNo(doc);
+      hit['_primary_term'] = r.primaryTerm(doc);
+    }
+    hit['_score'] = Number.isNaN(h.score) ? null : h.score;
+    const routing = r.routing(doc);
+    if (routing !== undefined && !noStored) hit['_routing'] = routing;
+    let parsed: unknown;
+    if (needParsed) {
+      const bytes = r.source(doc);
+      if (bytes) parsed = JSON.parse(decoder.decode(bytes));
+    }
+    if (wantSource && parsed !== undefined) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
+    let fields: Record<string, unknown[]> | undefined;
+    if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps);
+    if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
+    if (fields && Object.keys(fields).length > 0) hit['fields'] = fields;
+    if (s.highlight && parsed !== undefined && deps.highlightTerms) {
+      const hl: Record<string, string[]> = {};
+      for (const [pattern, opts] of Object.entries(s.highlight.fields)) {
+        const names = pattern.includes('*') ? deps.matchingFieldNames(pattern) : [pattern];
+        for (const name of names) {
+          const ft = deps.fieldType(name);
+          if (!ft || (ft.kind !== 'text' && ft.kind !== 'keyword')) continue;
+          const frags = highlightField(ft, sourceValues(parsed, name), deps.highlightTerms, s.highlight, opts);
+          if (frags.length) hl[name] = frags;
+        }
+      }
+      if (Object.keys(hl).length) hit['highlight'] = hl;
+    }
+    if (h.sortValues) hit['sort'] = h.sortValues;
+    if (s.explain) {
+      hit['_explanation'] = { value: Number.isNaN(h.score) ? 0 : h.score, description: deps.query ? deps.query.toString() : 'score', details: [] };
+    }
+    return hit;
+  });
+}

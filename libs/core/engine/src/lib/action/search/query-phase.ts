@@ -1,0 +1,288 @@
+/**
+ * The shard query phase: parse the query for this index, run it over the shard's reader, collect the top
+ * from+size hits (by score or sort), count total hits, run aggregations, apply post_filter / min_score /
+ * terminate_after / search_after / slice. Produces a plain ShardQueryResult.
+ */
+import { Errors } from '@strata/core-common';
+import type { AggregatorFactories, ShardAggregator } from '../../aggregations/api.js';
+import type { IndexMetadata } from '../../cluster/metadata.js';
+import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
+import { MatchAllDocsQuery } from '../../search/basic-queries.js';
+import { BooleanQuery } from '../../search/boolean-query.js';
+import { TopHitsHeap, type CollectedHit } from '../../search/collector.js';
+import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
+import { IndexSearcher } from '../../search/index-searcher.js';
+import type { Query } from '../../search/query.js';
+import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type SortKey } from '../../search/sort.js';
+import {
+  TRACK_TOTAL_HITS_DISABLED,
+  type ShardQueryResult,
+  type ShardSearchRequest,
+  type SliceSpec,
+} from '../../search/spi-search.js';
+import type { QueryParseContext } from '../../query-dsl/query-parser.js';
+
+export interface QueryPhaseDeps {
+  /** parse context for this index (the caller creates it; we read nowUsed afterwards) */
+  parseContext: QueryParseContext & { readonly nowUsed?: boolean };
+  indexMetadata: IndexMetadata;
+  reader: DirectoryReader;
+  maxResultWindow?: number;
+  /** aggregations parsed once per request (undefined/empty = none) */
+  aggregations?: AggregatorFactories;
+  maxBuckets?: number;
+  /** builds the AggregationContext's compileFilter from parsed queries */
+  fieldType(name: string): MappedFieldType | undefined;
+}
+
+export function resultWindowError(from: number, size: number, max: number): Error {
+  return Errors.illegalArgument(
+    `Result window is too large, from + size must be less than or equal to: [${max}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+  );
+}
+
+/** Java's String.hashCode */
+export function javaStringHashCode(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+function floorMod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
+
+/** 64-bit mix of a numeric doc value for field slicing (murmur3 fmix64, low 32 bits) */
+export function mixLong(v: number): number {
+  let z = BigInt.asUintN(64, BigInt(Math.trunc(v)));
+  z ^= z >> 33n;
+  z = BigInt.asUintN(64, z * 0xff51afd7ed558ccdn);
+  z ^= z >> 33n;
+  z = BigInt.asUintN(64, z * 0xc4ceb9fe1a85ec53n);
+  z ^= z >> 33n;
+  return Number(BigInt.asIntN(32, z));
+}
+
+/** per-leaf slice membership, or 'all' / 'none' for the whole shard (Elasticsearch's SliceBuilder.toFilter) */
+export function sliceFilter(
+  slice: SliceSpec,
+  shardIndex: number,
+  numShards: number,
+): 'all' | 'none' | ((leaf: LeafReaderContext) => (doc: number) => boolean) {
+  const { id, max, field } = slice;
+  let sliceId: number;
+  let sliceMax: number;
+  if (max >= numShards) {
+    const targetShard = id % numShards;
+    if (targetShard !== shardIndex) return 'none';
+    let numSlicesInShard = Math.floor(max / numShards);
+    const rest = max % numShards;
+    if (rest > targetShard) numSlicesInShard++;
+    if (numSlicesInShard === 1) return 'all';
+    sliceId = Math.floor(id / numShards);
+    sliceMax = numSlicesInShard;
+  } else {
+    return shardIndex % max === id ? 'all' : 'none';
+  }
+  if (field && field !== '_id') {
+    return (leaf) => {
+      const dv = leaf.reader.numericDocValues(field);
+      return (doc) => {
+        if (!dv) return false;
+        const s = dv.offsets[doc]!;
+        if (dv.offsets[doc + 1]! <= s) return false;
+        return floorMod(mixLong(dv.values[s]!), sliceMax) === sliceId;
+      };
+    };
+  }
+  return (leaf) => (doc) => floorMod(javaStringHashCode(leaf.reader.id(doc)), sliceMax) === sliceId;
+}
+
+export interface PreparedShardQuery {
+  query: Query;
+  postFilter: Query | null;
+}
+
+/** parses the query, post_filter and alias filter for this shard's index (sets the context's nowUsed) */
+export function prepareShardQuery(req: ShardSearchRequest, ctx: QueryParseContext): PreparedShardQuery {
+  const s = req.source;
+  let query: Query = s.query === undefined ? new MatchAllDocsQuery() : ctx.parseInnerQuery(s.query);
+  if (req.aliasFilter !== undefined) {
+    query = new BooleanQuery([
+      { occur: 'must', query },
+      { occur: 'filter', query: ctx.parseInnerQuery(req.aliasFilter) },
+    ]);
+  }
+  const postFilter = s.postFilter === undefined ? null : ctx.parseInnerQuery(s.postFilter);
+  return { query, postFilter };
+}
+
+/** the result window checks of DefaultSearchContext.preProcess */
+export function checkResultWindow(req: ShardSearchRequest, maxResultWindow: number): void {
+  const s = req.source;
+  const from = s.from < 0 ? 0 : s.from;
+  if (!req.scroll && from + s.size > maxResultWindow) throw resultWindowError(from, s.size, maxResultWindow);
+  if (req.scroll && s.size > maxResultWindow) {
+    throw Errors.illegalArgument(
+      `Batch size is too large, size must be less than or equal to: [${maxResultWindow}] but was [${s.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`,
+    );
+  }
+}
+
+export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps, prepared: PreparedShardQuery): ShardQueryResult {
+  const { query, postFilter } = prepared;
+  const ctx = deps.parseContext;
+  const s = req.source;
+  const from = s.from < 0 ? 0 : s.from;
+  const size = s.size;
+  const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index);
+  const byField =
+    sort.length > 0 && (s.searchAfter !== undefined || !(sort.length === 1 && sort[0]!.kind === 'score' && sort[0]!.reverse === -1));
+  const searcher = new IndexSearcher(deps.reader);
+
+  const aggFactories = deps.aggregations && !deps.aggregations.isEmpty ? deps.aggregations : undefined;
+  let aggregator: ShardAggregator | undefined;
+  if (aggFactories) {
+    aggregator = aggFactories.createShardAggregator({
+      fieldType: (n) => deps.fieldType(n),
+      compileFilter: (json) => {
+        const q = ctx.parseInnerQuery(json);
+        const w = searcher.createWeight(q, false, 1);
+        return (leaf) => {
+          const sc = w.scorer(leaf);
+          return (doc) => {
+            if (!sc) return false;
+            let d = sc.docID();
+            if (d < doc) d = sc.advance(doc);
+            return d === doc;
+          };
+        };
+      },
+      nowMillis: req.nowMillis,
+      index: req.index,
+      shardId: req.shardId,
+      leaves: deps.reader.leaves,
+      maxBuckets: deps.maxBuckets ?? 65536,
+    });
+  }
+  const needsScores =
+    (!byField && sortNeedsScores(s.sort)) ||
+    (byField && (s.trackScores || sort.some((f) => f.kind === 'score'))) ||
+    s.minScore !== undefined ||
+    (aggFactories?.needsScores() ?? false);
+  const weight = searcher.createWeight(query, needsScores, 1);
+  const postWeight = postFilter ? searcher.createWeight(postFilter, false, 1) : null;
+
+  // search_after
+  let afterKeys: SortKey[] | null = null;
+  if (s.searchAfter !== undefined) {
+    if (sort.length === 0) throw Errors.illegalArgument('Sort must contain at least one field.');
+    if (s.searchAfter.length !== sort.length) {
+      throw Errors.illegalArgument(`search_after has ${s.searchAfter.length} value(s) but sort has ${sort.length}.`);
+    }
+    afterKeys = sort.map((f, i) => f.afterKey(s.searchAfter![i]));
+  }
+  const slice = s.slice ? sliceFilter(s.slice, req.shardIndex, req.numShards) : 'all';
+
+  const k = from + size;
+  const heap = new TopHitsHeap(k, byField ? sort : null);
+  const trackUpTo = s.trackTotalHitsUpTo;
+  const terminateAfter = s.terminateAfter;
+  const earlyTerminable = byField && sort[0]!.kind === 'doc' && sort[0]!.reverse === 1 && afterKeys === null;
+  let totalHits = 0;
+  let maxScore = -Infinity;
+  let terminatedEarly = false;
+  let countIncomplete = false;
+  const shardDocBase = req.shardIndex * 4294967296;
+
+  if (slice !== 'none') {
+    leaves: for (const leaf of deps.reader.leaves) {
+      const scorer = weight.scorer(leaf);
+      if (!scorer) continue;
+      const post = postWeight ? postWeight.scorer(leaf) : undefined;
+      if (post === null && !aggregator) continue;
+      const live = leaf.reader.liveDocs;
+      const docBase = leaf.docBase;
+      const inSlice = slice === 'all' ? null : slice(leaf);
+      const lc = aggregator ? aggregator.getLeafCollector(leaf) : null;
+      const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        if (inSlice !== null && !inSlice(doc)) continue;
+        const score = needsScores ? scorer.score() : NaN;
+        if (s.minScore !== undefined && !(score >= s.minScore)) continue;
+        if (lc) lc.collect(doc, needsScores ? score : 0);
+        if (post !== undefined) {
+          if (post === null) continue;
+          let pd = post.docID();
+          if (pd < doc) pd = post.advance(doc);
+          if (pd !== doc) continue;
+        }
+        totalHits++;
+        if (needsScores && score > maxScore) maxScore = score;
+        const gdoc = docBase + doc;
+        if (k > 0) {
+          if (!byField) {
+            if (afterKeys === null) {
+              const top = heap.full ? heap.top()! : null;
+              if (top === null || score > top.score) heap.offer({ doc: gdoc, score, keys: null });
+            }
+          } else {
+            const keys: SortKey[] = new Array(sort.length);
+            for (let i = 0; i < sort.length; i++) {
+              const f = sort[i]!;
+              keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns![i]!(doc);
+            }
+            let accept = true;
+            if (afterKeys !== null) {
+              accept = false;
+              for (let i = 0; i < sort.length; i++) {
+                const c = compareKeys(sort[i]!, keys[i]!, afterKeys[i]!);
+                if (c !== 0) {
+                  accept = c > 0;
+                  break;
+                }
+              }
+            }
+            if (accept) heap.offer({ doc: gdoc, score, keys });
+          }
+        }
+        if (terminateAfter > 0 && totalHits >= terminateAfter) {
+          terminatedEarly = true;
+          break leaves;
+        }
+        if (earlyTerminable && heap.full && trackUpTo !== undefined && totalHits >= Math.max(trackUpTo, 0) && !aggregator) {
+          countIncomplete = true;
+          break leaves;
+        }
+      }
+    }
+  }
+  // search_after on score sort (sort by _score only, desc)
+  const hits: CollectedHit[] = heap.sorted();
+  let total: ShardQueryResult['totalHits'];
+  if (trackUpTo === TRACK_TOTAL_HITS_DISABLED) total = undefined;
+  else if (countIncomplete) total = { value: totalHits, relation: 'gte' };
+  else total = { value: totalHits, relation: 'eq' };
+  const showScores = !byField || s.trackScores || sort.some((f) => f.kind === 'score');
+  return {
+    index: req.index,
+    shardId: req.shardId,
+    shardIndex: req.shardIndex,
+    hits: hits.slice(0, k).map((h) => {
+      const out: ShardQueryResult['hits'][number] = { doc: h.doc, score: showScores ? h.score : NaN };
+      if (byField) {
+        out.keys = h.keys!;
+        out.sortValues = h.keys!.map((key, i) => sort[i]!.display(key));
+      }
+      return out;
+    }),
+    totalHits: total,
+    maxScore: showScores && maxScore !== -Infinity && needsScores ? maxScore : null,
+    sortMeta: byField ? sort.map((f) => ({ kind: f.kind, reverse: f.reverse, missingFirst: f.missingFirst })) : null,
+    terminatedEarly: s.terminateAfter > 0 ? terminatedEarly : undefined,
+    timedOut: false,
+    aggregations: aggregator ? aggregator.buildShardResult() : undefined,
+  };
+}

@@ -1,0 +1,438 @@
+/**
+ * SearchService: the coordinating search (resolve targets, fan out the shard query phase through the
+ * ShardSearchInterceptors, merge, fetch the winners, reduce aggregations) wrapped by the
+ * CoordinatorSearchInterceptors. Also `_count` and the shard-level entry point other features reuse.
+ */
+import { inject, injectable, multiInject, optional } from 'inversify';
+import {
+  EsError,
+  Errors,
+  ExtensionPoints,
+  Tokens,
+  type Clock,
+  type HostConfig,
+} from '@strata/core-common';
+import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
+import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
+import type { IndexMetadata } from '../../cluster/metadata.js';
+import type { DirectoryReader } from '../../index/leaf-reader.js';
+import { createParseContext, type ParseContextHandle } from '../../query-dsl/parse-context.js';
+import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
+import {
+  EngineTokens,
+  type AnalysisRegistry,
+  type IndexNameExpressionResolver,
+  type IndicesService,
+  type MapperService,
+  type MetadataStore,
+} from '../../services.js';
+import {
+  shardKey,
+  type CoordinatorSearchInterceptor,
+  type SearchOptions,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchSource,
+  type SearchSourceExtension,
+  type ShardQueryResult,
+  type ShardSearchContext,
+  type ShardSearchInterceptor,
+  type ShardSearchRequest,
+  type ShardTarget,
+} from '../../search/spi-search.js';
+import { executeFetchPhase, type FetchedHit } from './fetch-phase.js';
+import { extractHighlightTerms } from './highlighter.js';
+import {
+  checkResultWindow,
+  executeQueryPhase,
+  prepareShardQuery,
+  type PreparedShardQuery,
+} from './query-phase.js';
+import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
+import { parseSearchSource, validateSearchSource } from './search-source.js';
+import { shardIdForDoc } from '../../shard/routing.js';
+
+export const DEFAULT_MAX_RESULT_WINDOW = 10000;
+
+/** errors that are request-level (thrown before any shard runs in Elasticsearch) */
+function isRequestLevelError(e: unknown): boolean {
+  return e instanceof EsError && (e.type === 'parsing_exception' || e.type === 'x_content_parse_exception' || e.type === 'named_object_not_found_exception');
+}
+
+/** wraps a query construction failure as Elasticsearch's QueryShardException */
+export function failedToCreateQuery(e: unknown, index: string): EsError {
+  if (e instanceof EsError && e.type === 'query_shard_exception') return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  const cause = e instanceof EsError ? e : new EsError('exception', 400, msg);
+  return new EsError('query_shard_exception', 400, `failed to create query: ${msg}`, {
+    metadata: { index_uuid: '_na_', index },
+    cause,
+  });
+}
+
+interface ShardFailure {
+  shard: number;
+  index: string;
+  node: string;
+  reason: EsError;
+}
+
+function failureObject(f: ShardFailure): Record<string, unknown> {
+  return { shard: f.shard, index: f.index, node: f.node, reason: f.reason.toObject() };
+}
+
+/** Elasticsearch's search_phase_execution_exception "all shards failed" with grouped failures */
+export function allShardsFailed(failures: ShardFailure[], phase = 'query'): EsError {
+  const grouped: ShardFailure[] = [];
+  const seen = new Set<string>();
+  for (const f of failures) {
+    const key = `${f.index}\u0000${f.reason.type}\u0000${f.reason.reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    grouped.push(f);
+  }
+  const roots: EsError[] = [];
+  const rootSeen = new Set<string>();
+  for (const f of grouped) {
+    for (const r of f.reason.guessRootCauses()) {
+      const k = `${r.type}\u0000${r.reason}\u0000${String(r.metadata['index'] ?? '')}`;
+      if (!rootSeen.has(k)) {
+        rootSeen.add(k);
+        roots.push(r);
+      }
+    }
+  }
+  const status = failures[0]?.reason.status ?? 500;
+  return new EsError('search_phase_execution_exception', status >= 500 ? 503 : status, 'all shards failed', {
+    rootCauses: roots,
+    extra: { phase, grouped: true, failed_shards: grouped.map(failureObject) },
+    cause: failures[0]?.reason,
+  });
+}
+
+interface IndexPlan {
+  meta: IndexMetadata;
+  /** parse context + parsed queries, or the failure every shard of the index reports */
+  parse?: { ctx: ParseContextHandle; prepared: PreparedShardQuery };
+  failure?: EsError;
+}
+
+@injectable()
+export class SearchService {
+  readonly registry: QueryParserRegistry;
+  private readonly shardInterceptors: ShardSearchInterceptor[];
+  private readonly coordinatorInterceptors: CoordinatorSearchInterceptor[];
+  private readonly extensions = new Map<string, SearchSourceExtension>();
+  private readonly clock: Clock;
+  private readonly nodeId: string;
+
+  constructor(
+    @inject(EngineTokens.IndicesService) private readonly indices: IndicesService,
+    @inject(EngineTokens.IndexNameExpressionResolver) private readonly resolver: IndexNameExpressionResolver,
+    @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
+    @inject(EngineTokens.QueryParserRegistry) registry: QueryParserRegistry,
+    @inject(EngineTokens.MetadataStore) @optional() private readonly metadata?: MetadataStore,
+    @inject(EngineTokens.AnalysisRegistry) @optional() private readonly analysis?: AnalysisRegistry,
+    @multiInject(ExtensionPoints.ShardSearchInterceptor) @optional() shardInterceptors?: ShardSearchInterceptor[],
+    @multiInject(ExtensionPoints.CoordinatorSearchInterceptor) @optional() coordinatorInterceptors?: CoordinatorSearchInterceptor[],
+    @multiInject(ExtensionPoints.SearchSourceExtension) @optional() extensions?: SearchSourceExtension[],
+    @inject(Tokens.Clock) @optional() clock?: Clock,
+    @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
+  ) {
+    this.registry = registry;
+    this.shardInterceptors = [...(shardInterceptors ?? [])].sort((a, b) => a.order - b.order);
+    this.coordinatorInterceptors = [...(coordinatorInterceptors ?? [])].sort((a, b) => a.order - b.order);
+    for (const e of extensions ?? []) {
+      if (this.extensions.has(e.key)) throw new Error(`search source extension [${e.key}] is already registered`);
+      this.extensions.set(e.key, e);
+    }
+    this.clock = clock ?? { now: () => Date.now(), nanoTime: () => process.hrtime.bigint() };
+    this.nodeId = String(hostConfig?.settings['node.id'] ?? hostConfig?.settings['node.name'] ?? 'strata-node') || 'strata-node';
+  }
+
+  /** parses a search body with the registered SearchSourceExtensions */
+  parseSource(body: unknown): SearchSource {
+    return parseSearchSource(body, this.extensions);
+  }
+
+  /** true when some coordinator interceptor implements the feature (e.g. `scroll`) */
+  handles(feature: string): boolean {
+    return this.coordinatorInterceptors.some((i) => i.handles?.includes(feature));
+  }
+
+  /** the coordinated search, through the CoordinatorSearchInterceptors */
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+    if (request.scroll !== undefined && !this.handles('scroll')) {
+      throw Errors.illegalArgument(`request [/_search] contains unrecognized parameter: [scroll]`);
+    }
+    const chain = this.coordinatorInterceptors;
+    const run = (i: number, req: SearchRequest, opts: SearchOptions): Promise<SearchResponse> =>
+      i < chain.length ? chain[i]!.intercept(req, opts, (r, o) => run(i + 1, r, o)) : this.execute(req, opts);
+    return run(0, request, options);
+  }
+
+  /** `_count`: total hits of the query */
+  async count(request: SearchRequest): Promise<Record<string, unknown>> {
+    const source = { ...request.source, size: 0, from: 0, trackTotalHitsUpTo: 2147483647, sort: [], aggs: undefined };
+    const res = await this.execute({ ...request, source, scroll: undefined }, {});
+    const hits = res.body['hits'] as { total?: { value: number } };
+    return { count: hits.total?.value ?? 0, _shards: res.body['_shards'] };
+  }
+
+  private maxResultWindow(meta: IndexMetadata): number {
+    const v = meta.settings['index.max_result_window'];
+    return v === undefined || v === null ? DEFAULT_MAX_RESULT_WINDOW : Number(v);
+  }
+
+  private maxBuckets(): number {
+    const md = this.metadata?.current();
+    const v = md?.transientSettings['search.max_buckets'] ?? md?.persistentSettings['search.max_buckets'];
+    return v === undefined || v === null ? 65536 : Number(v);
+  }
+
+  /** resolves shard targets (concrete indices, alias filters, routing) */
+  resolveTargets(request: SearchRequest): ShardTarget[] {
+    const expr = request.indices && request.indices.length > 0 ? request.indices : undefined;
+    const concrete = this.resolver.concreteIndices(expr, request.indicesOptions, 'read');
+    const requested = (expr ?? ['_all']).flatMap((e) => e.split(',')).filter((x) => x.length > 0);
+    const md = this.metadata?.current();
+    const targets: ShardTarget[] = [];
+    for (const index of [...new Set(concrete)].sort()) {
+      const meta = this.indices.indexMetadata(index);
+      const aliasFilter = this.aliasFilter(index, meta, requested, md?.indices);
+      let shardIds = this.indices.shards(index).map((s) => s.shardId);
+      if (request.routing && request.routing.length > 0) {
+        const wanted = new Set(request.routing.map((r) => shardIdForRouting(r, meta)));
+        shardIds = shardIds.filter((s) => wanted.has(s));
+      }
+      for (const shardId of shardIds.sort((a, b) => a - b)) targets.push({ index, shardId, ...(aliasFilter !== undefined ? { aliasFilter } : {}) });
+    }
+    return targets;
+  }
+
+  private aliasFilter(index: string, meta: IndexMetadata, requested: string[], _all?: Record<string, IndexMetadata>): unknown {
+    const match = (pattern: string, name: string) =>
+      pattern === '_all' || pattern === '*' || pattern === name || (pattern.includes('*') && new RegExp('^' + pattern.split('*').map(escapeRe).join('.*') + '$').test(name));
+    if (requested.some((p) => !p.startsWith('-') && match(p, index))) return undefined;
+    const filters: unknown[] = [];
+    for (const [alias, am] of Object.entries(meta.aliases ?? {})) {
+      if (!requested.some((p) => match(p, alias))) continue;
+      if (!am.filter) return undefined;
+      filters.push(am.filter);
+    }
+    if (filters.length === 0) return undefined;
+    if (filters.length === 1) return filters[0];
+    return { bool: { should: filters, minimum_should_match: 1 } };
+  }
+
+  private parseContextFor(meta: IndexMetadata | undefined, nowMillis: number): ParseContextHandle {
+    return createParseContext({
+      registry: this.registry,
+      index: meta,
+      fieldType: (i, n) => this.mappers.fieldType(i, n),
+      matchingFieldNames: (i, p) => this.mappers.matchingFieldNames(i, p),
+      analyzer: (name, settings) => this.analysis?.analyzer(name, settings),
+      nowMillis,
+    });
+  }
+
+  /** runs the shard query phase for one shard, through the ShardSearchInterceptors */
+  async executeShardQuery(
+    shardReq: ShardSearchRequest,
+    reader: DirectoryReader,
+    meta: IndexMetadata,
+    prepared: { ctx: ParseContextHandle; prepared: PreparedShardQuery },
+    aggregations: AggregatorFactories | undefined,
+  ): Promise<ShardQueryResult> {
+    checkResultWindow(shardReq, this.maxResultWindow(meta));
+    const shardCtx: ShardSearchContext = {
+      index: shardReq.index,
+      shardId: shardReq.shardId,
+      indexMetadata: meta,
+      indexSettings: meta.settings,
+      reader,
+    };
+    const phase = async (): Promise<ShardQueryResult> =>
+      executeQueryPhase(
+        shardReq,
+        {
+          parseContext: prepared.ctx,
+          indexMetadata: meta,
+          reader,
+          aggregations,
+          maxBuckets: this.maxBuckets(),
+          fieldType: (n) => prepared.ctx.fieldType(n),
+        },
+        prepared.prepared,
+      );
+    const chain = this.shardInterceptors;
+    const run = (i: number): Promise<ShardQueryResult> => (i < chain.length ? chain[i]!.intercept(shardReq, shardCtx, () => run(i + 1)) : phase());
+    return run(0);
+  }
+
+  /** the coordinated search itself (no coordinator interceptors) */
+  async execute(request: SearchRequest, options: SearchOptions): Promise<SearchResponse> {
+    const start = this.clock.nanoTime();
+    const source = request.source;
+    validateSearchSource(source, request.scroll !== undefined);
+    const nowMillis = request.nowMillis ?? this.clock.now();
+    const aggs = parseAggregations(source.aggs);
+    const targets = options.targets ?? this.resolveTargets(request);
+
+    // parse once per index; request-level errors (syntax) are thrown as is
+    const plans = new Map<string, IndexPlan>();
+    for (const t of targets) {
+      if (plans.has(t.index)) continue;
+      const meta = this.indices.indexMetadata(t.index);
+      const ctx = this.parseContextFor(meta, nowMillis);
+      const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
+      try {
+        plans.set(t.index, { meta, parse: { ctx, prepared: prepareShardQuery(probe, ctx) } });
+      } catch (e) {
+        if (isRequestLevelError(e)) throw e;
+        plans.set(t.index, { meta, failure: failedToCreateQuery(e, t.index) });
+      }
+    }
+    if (targets.length === 0 && source.query !== undefined) {
+      // validate the syntax even when nothing is searched
+      try {
+        prepareShardQuery(this.shardRequest(request, { index: '_na_', shardId: 0 }, 0, 0, nowMillis), this.parseContextFor(undefined, nowMillis));
+      } catch (e) {
+        if (isRequestLevelError(e)) throw e;
+      }
+    }
+
+    const readers = new Map<string, DirectoryReader>();
+    const acquired: DirectoryReader[] = [];
+    const results: ShardQueryResult[] = [];
+    const resultTargets: ShardTarget[] = [];
+    const failures: ShardFailure[] = [];
+    try {
+      for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
+        const t = targets[shardIndex]!;
+        const plan = plans.get(t.index)!;
+        try {
+          if (plan.failure) throw plan.failure;
+          const key = shardKey(t.index, t.shardId);
+          let reader = options.readers?.get(key);
+          if (!reader) {
+            const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
+            if (!shard) throw Errors.illegalState(`no such shard [${t.index}][${t.shardId}]`);
+            reader = shard.acquireReader();
+            acquired.push(reader);
+          }
+          readers.set(key, reader);
+          const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
+          shardReq.nowUsed = plan.parse!.ctx.nowUsed;
+          const r = await this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs);
+          results.push(r);
+          resultTargets.push(t);
+        } catch (e) {
+          if (isRequestLevelError(e)) throw e;
+          failures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason: e instanceof EsError ? e : toShardError(e) });
+        }
+      }
+      if (targets.length > 0 && failures.length === targets.length) throw allShardsFailed(failures);
+      if (failures.length > 0 && !request.allowPartialSearchResults) throw allShardsFailed(failures);
+
+      // merge + fetch
+      const from = source.from < 0 ? 0 : source.from;
+      const merged = mergeTopDocs(results, { from, size: source.size });
+      const fetched: FetchedHit[] = new Array(merged.length);
+      const byResult = new Map<number, number[]>();
+      merged.forEach((m, i) => {
+        const arr = byResult.get(m.resultIndex);
+        if (arr) arr.push(i);
+        else byResult.set(m.resultIndex, [i]);
+      });
+      for (const [ri, positions] of byResult) {
+        const r = results[ri]!;
+        const t = resultTargets[ri]!;
+        const plan = plans.get(t.index)!;
+        const reader = readers.get(shardKey(t.index, t.shardId))!;
+        const ctx = plan.parse!.ctx;
+        const hl = source.highlight
+          ? extractHighlightTerms(
+              source.highlight.highlightQuery !== undefined ? ctx.parseInnerQuery(source.highlight.highlightQuery) : plan.parse!.prepared.query,
+            )
+          : undefined;
+        const hits = executeFetchPhase(
+          positions.map((p) => merged[p]!.hit),
+          source,
+          {
+            index: r.index,
+            reader,
+            fieldType: (n) => ctx.fieldType(n),
+            matchingFieldNames: (p) => ctx.matchingFieldNames(p),
+            highlightTerms: hl,
+            query: plan.parse!.prepared.query,
+          },
+        );
+        positions.forEach((p, i) => (fetched[p] = hits[i]!));
+      }
+      options.retainReaders?.(readers, targets);
+
+      // aggregations
+      let aggregations: Record<string, unknown> | undefined;
+      if (!aggs.isEmpty) {
+        const shardAggs = results.map((r) => r.aggregations).filter((a): a is InternalAggregations => a !== undefined);
+        const reduced = reduceAggregations(aggs, shardAggs, { maxBuckets: this.maxBuckets() });
+        aggregations = renderAggregations(aggs, reduced, { typedKeys: request.typedKeys });
+      }
+
+      const total = reduceTotalHits(results, source.trackTotalHitsUpTo);
+      const hitsBody: Record<string, unknown> = {};
+      if (total) hitsBody['total'] = request.restTotalHitsAsInt ? total.value : total;
+      const sortedByField = results.some((r) => r.sortMeta !== null);
+      hitsBody['max_score'] = source.size === 0 || (sortedByField && !source.trackScores) ? null : reduceMaxScore(results);
+      hitsBody['hits'] = fetched;
+      const body: Record<string, unknown> = {
+        took: Number((this.clock.nanoTime() - start) / 1000000n),
+        timed_out: results.some((r) => r.timedOut),
+      };
+      if (source.terminateAfter > 0) body['terminated_early'] = results.some((r) => r.terminatedEarly === true);
+      const shards: Record<string, unknown> = { total: targets.length, successful: results.length, skipped: 0, failed: failures.length };
+      if (failures.length) shards['failures'] = failures.map(failureObject);
+      body['_shards'] = shards;
+      body['hits'] = hitsBody;
+      if (aggregations) body['aggregations'] = aggregations;
+      return { body, targets };
+    } finally {
+      for (const r of acquired) r.decRef();
+    }
+  }
+
+  private shardRequest(request: SearchRequest, t: ShardTarget, shardIndex: number, numShards: number, nowMillis: number): ShardSearchRequest {
+    const r: ShardSearchRequest = {
+      index: t.index,
+      shardId: t.shardId,
+      shardIndex,
+      numShards,
+      source: request.source,
+      scroll: request.scroll !== undefined,
+      nowMillis,
+      nowUsed: false,
+      profile: request.source.profile,
+    };
+    if (request.rawBody !== undefined) r.rawBody = request.rawBody;
+    if (request.requestCache !== undefined) r.requestCache = request.requestCache;
+    if (t.aliasFilter !== undefined) r.aliasFilter = t.aliasFilter;
+    if (request.source.searchAfter !== undefined) r.searchAfter = request.source.searchAfter;
+    if (request.searchType !== 'query_then_fetch') r.searchType = request.searchType;
+    return r;
+  }
+}
+
+function toShardError(e: unknown): EsError {
+  const msg = e instanceof Error ? e.message : String(e);
+  return new EsError('exception', 500, msg);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Elasticsearch's routing → shard id (murmur3 of the routing value, routing_num_shards) */
+function shardIdForRouting(routing: string, meta: IndexMetadata): number {
+  return shardIdForDoc(meta, routing);
+}

@@ -1,0 +1,52 @@
+import type { QueryParser } from './query-parser.js';
+import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser } from './parsers/compound.js';
+import { functionScoreParser } from './parsers/function-score.js';
+import {
+  matchBoolPrefixParser,
+  matchParser,
+  matchPhraseParser,
+  matchPhrasePrefixParser,
+  multiMatchParser,
+} from './parsers/match.js';
+import { queryStringParser, simpleQueryStringParser } from './parsers/query-string.js';
+import { rangeParser } from './parsers/range.js';
+import {
+  existsParser,
+  fuzzyParser,
+  idsParser,
+  matchAllParser,
+  matchNoneParser,
+  prefixParser,
+  regexpParser,
+  termParser,
+  termsParser,
+  wildcardParser,
+} from './parsers/term-level.js';
+
+/** the clauses core registers through ExtensionPoints.QueryParser */
+export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
+  matchAllParser,
+  matchNoneParser,
+  termParser,
+  termsParser,
+  idsParser,
+  existsParser,
+  prefixParser,
+  wildcardParser,
+  regexpParser,
+  fuzzyParser,
+  rangeParser,
+  boolParser,
+  constantScoreParser,
+  boostingParser,
+  disMaxParser,
+  nestedParser,
+  functionScoreParser,
+  matchParser,
+  matchPhraseParser,
+  matchPhrasePrefixParser,
+  matchBoolPrefixParser,
+  multiMatchParser,
+  queryStringParser,
+  simpleQueryStringParser,
+];

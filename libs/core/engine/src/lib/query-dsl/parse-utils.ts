@@ -1,0 +1,133 @@
+import { EsError, Errors } from '@strata/core-common';
+import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import { BoostQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
+import { CaseInsensitiveTermQuery } from '../search/multi-term-query.js';
+import { PointRangeQuery } from '../search/point-range-query.js';
+import type { Query } from '../search/query.js';
+import { TermQuery } from '../search/term-query.js';
+import type { QueryParseContext } from './query-parser.js';
+import { applyDateMath, splitDateMath, usesUnroundedNow } from './date-math.js';
+import { zoneOf } from '../util/date-time-zone.js';
+
+function parseDate(ft: MappedFieldType, value: unknown, roundUp: boolean, format?: string, timeZone?: string): number {
+  if (ft.parseValue) return ft.parseValue(value, format, roundUp, timeZone);
+  const t = ft.termValue(value);
+  return typeof t === 'number' ? t : Number(t);
+}
+
+function offsetOf(tz: string, t: number): number {
+  return zoneOf(tz).offsetAt(t);
+}
+
+export type Json = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function requireObject(name: string, json: unknown): Json {
+  if (!isObject(json)) throw Errors.parsing(`[${name}] query malformed, no start_object after query name`);
+  return json;
+}
+
+/** `{ field: value }` or `{ field: {...} }` with the multiple-fields error of ES */
+export function singleField(name: string, json: unknown): [string, unknown] {
+  const o = requireObject(name, json);
+  let field: string | undefined;
+  let value: unknown;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'boost' || k === '_name') continue;
+    if (field !== undefined) {
+      throw Errors.parsing(`[${name}] query doesn't support multiple fields, found [${field}] and [${k}]`);
+    }
+    field = k;
+    value = v;
+  }
+  if (field === undefined) throw Errors.illegalArgument(`[${name}] query requires a field`);
+  return [field, value];
+}
+
+export function checkKeys(name: string, o: Json, allowed: readonly string[]): void {
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k) && k !== 'boost' && k !== '_name') {
+      const v = o[k];
+      if (isObject(v) || Array.isArray(v)) {
+        throw Errors.parsing(`[${name}] query does not support [${k}]`);
+      }
+      throw Errors.parsing(`[${name}] query does not support [${k}]`);
+    }
+  }
+}
+
+export function numberValue(name: string, key: string, v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (Number.isNaN(n)) throw Errors.parsing(`[${name}] failed to parse field [${key}]`);
+  return n;
+}
+
+export function intValue(name: string, key: string, v: unknown): number {
+  const n = numberValue(name, key, v);
+  return Math.trunc(n);
+}
+
+export function boolValue(name: string, key: string, v: unknown): boolean {
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw Errors.parsing(`[${name}] failed to parse field [${key}]`);
+}
+
+export function boostOf(name: string, o: Json): number {
+  return o['boost'] === undefined ? 1 : numberValue(name, 'boost', o['boost']);
+}
+
+export function withBoost(q: Query, boost: number): Query {
+  return boost === 1 ? q : new BoostQuery(q, Math.fround(boost));
+}
+
+export function noMatch(reason: string): Query {
+  return new MatchNoDocsQuery(reason);
+}
+
+/** a term-level query for one value of a field, according to its type */
+export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value: unknown, caseInsensitive = false): Query {
+  if (value === null || value === undefined) throw Errors.illegalArgument('value cannot be null');
+  if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
+    const v = pointValue(ctx, ft, value, false);
+    return new PointRangeQuery(ft.name, v, v);
+  }
+  if (!ft.searchable) {
+    throw Errors.illegalArgument(`Cannot search on field [${ft.name}] since it is not indexed.`);
+  }
+  const t = String(ft.termValue(value));
+  if (caseInsensitive && ft.kind === 'keyword') return new CaseInsensitiveTermQuery(ft.name, t);
+  return new TermQuery(ft.name, t);
+}
+
+/** converts a query value to a point value (dates via the field's date parser, with date math) */
+export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: unknown, roundUp: boolean, format?: string, timeZone?: string): number {
+  if (ft.kind === 'date') {
+    if (typeof value === 'string') {
+      const dm = splitDateMath(value);
+      if (dm) {
+        if (dm.anchor === null && usesUnroundedNow(value)) ctx.markNowUsed();
+        const base = dm.anchor === null ? ctx.nowMillis() : parseDate(ft, dm.anchor, false, format, timeZone);
+        const off = timeZone ? offsetOf(timeZone, base) : 0;
+        const r = applyDateMath(base, dm.math, roundUp, off);
+        return ft.type === 'date_nanos' && dm.anchor === null ? r * 1e6 : r;
+      }
+    }
+    return parseDate(ft, value, roundUp, format, timeZone);
+  }
+  if (ft.kind === 'numeric' && (typeof value === 'number' || (typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)))) {
+    const n = Number(value);
+    if (ft.isInteger) {
+      // out-of-range check is the field type's job; fractional values are handled by the range bounds
+      if (Number.isInteger(n)) return n;
+    }
+    if (!ft.isInteger) return n;
+  }
+  const t = ft.termValue(value);
+  const n = typeof t === 'number' ? t : Number(t);
+  if (Number.isNaN(n)) throw new EsError('number_format_exception', 400, `For input string: "${String(value)}"`);
+  return n;
+}

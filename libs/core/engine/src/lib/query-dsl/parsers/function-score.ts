@@ -1,0 +1,150 @@
+import { Errors, parseTimeValue } from '@strata/core-common';
+import { MatchAllDocsQuery } from '../../search/basic-queries.js';
+import {
+  FunctionScoreQuery,
+  decayFunction,
+  fieldValueFactorFunction,
+  type BoostMode,
+  type DecayType,
+  type FieldValueModifier,
+  type FilterFunction,
+  type MultiValueMode,
+  type ScoreFunction,
+  type ScoreMode,
+} from '../../search/function-score-query.js';
+import { boostOf, isObject, numberValue, pointValue, requireObject, withBoost, type Json } from '../parse-utils.js';
+import type { QueryParseContext, QueryParser } from '../query-parser.js';
+
+const FUNCTION_KEYS = new Set(['weight', 'field_value_factor', 'gauss', 'exp', 'linear', 'random_score', 'script_score']);
+const SCORE_MODES = ['multiply', 'sum', 'avg', 'first', 'max', 'min'];
+const BOOST_MODES = ['multiply', 'replace', 'sum', 'avg', 'max', 'min'];
+
+function parseFunction(o: Json, ctx: QueryParseContext): ScoreFunction | null {
+  let fn: ScoreFunction | null = null;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'weight' || k === 'filter') continue;
+    if (!FUNCTION_KEYS.has(k)) throw Errors.parsing(`failed to parse [function_score] query. unknown function [${k}]`);
+    if (fn) throw Errors.parsing(`failed to parse function_score functions. already found [${fn.describe}], now encountering [${k}].`);
+    if (k === 'field_value_factor') fn = parseFieldValueFactor(v, ctx);
+    else if (k === 'gauss' || k === 'exp' || k === 'linear') fn = parseDecay(k, v, ctx);
+    else throw Errors.parsing(`[function_score] function [${k}] is not supported`);
+  }
+  return fn;
+}
+
+function parseFieldValueFactor(v: unknown, ctx: QueryParseContext): ScoreFunction {
+  const o = requireObject('field_value_factor', v);
+  const field = o['field'];
+  if (typeof field !== 'string') throw Errors.parsing('[field_value_factor] required field \'field\' missing');
+  const factor = o['factor'] === undefined ? 1 : numberValue('field_value_factor', 'factor', o['factor']);
+  const modifier = (o['modifier'] === undefined ? 'none' : String(o['modifier']).toLowerCase()) as FieldValueModifier;
+  if (!['none', 'log', 'log1p', 'log2p', 'ln', 'ln1p', 'ln2p', 'square', 'sqrt', 'reciprocal'].includes(modifier)) {
+    throw Errors.illegalArgument(`Illegal modifier: ${String(o['modifier'])}`);
+  }
+  const missing = o['missing'] === undefined ? undefined : numberValue('field_value_factor', 'missing', o['missing']);
+  const ft = ctx.fieldType(field);
+  if (ft && ft.kind !== 'numeric' && ft.kind !== 'date' && ft.kind !== 'boolean') {
+    throw Errors.illegalArgument(`Field [${field}] of type [${ft.type}] is not supported for aggregation [field_value_factor]`);
+  }
+  return fieldValueFactorFunction(field, factor, modifier, missing);
+}
+
+function parseDecay(type: DecayType, v: unknown, ctx: QueryParseContext): ScoreFunction {
+  const o = requireObject(type, v);
+  let field: string | undefined;
+  let params: Json | undefined;
+  let mode: MultiValueMode = 'min';
+  for (const [k, val] of Object.entries(o)) {
+    if (k === 'multi_value_mode') {
+      const m = String(val).toLowerCase();
+      if (!['min', 'max', 'avg', 'sum'].includes(m)) throw Errors.illegalArgument(`Unknown MultiValueMode [${m}]`);
+      mode = m as MultiValueMode;
+    } else {
+      field = k;
+      params = requireObject(type, val);
+    }
+  }
+  if (!field || !params) throw Errors.parsing(`[${type}] malformed score function score, missing field`);
+  const ft = ctx.fieldType(field);
+  if (!ft) throw Errors.illegalArgument(`unknown field [${field}]`);
+  if (params['scale'] === undefined) throw Errors.parsing(`[${type}] must be set for numeric fields.`);
+  const decay = params['decay'] === undefined ? 0.5 : numberValue(type, 'decay', params['decay']);
+  if (decay <= 0 || decay >= 1) throw Errors.illegalArgument(`decay must be in the range [0..1].`);
+  if (ft.kind === 'date') {
+    const origin = params['origin'] === undefined ? ctx.nowMillis() : pointValue(ctx, ft, params['origin'], false);
+    if (params['origin'] === undefined) ctx.markNowUsed();
+    const unit = ft.type === 'date_nanos' ? 1e6 : 1;
+    const scale = parseTimeValue(params['scale'], 'scale') * unit;
+    const offset = params['offset'] === undefined ? 0 : parseTimeValue(params['offset'], 'offset') * unit;
+    return decayFunction(type, field, origin, scale, offset, decay, mode);
+  }
+  if (ft.kind !== 'numeric') throw Errors.illegalArgument(`field [${field}] is of type [${ft.type}], but only numeric types are supported.`);
+  if (params['origin'] === undefined) throw Errors.illegalArgument(`[${type}] must be set for numeric fields.`);
+  const origin = numberValue(type, 'origin', params['origin']);
+  const scale = numberValue(type, 'scale', params['scale']);
+  const offset = params['offset'] === undefined ? 0 : numberValue(type, 'offset', params['offset']);
+  return decayFunction(type, field, origin, scale, offset, decay, mode);
+}
+
+export const functionScoreParser: QueryParser = {
+  name: 'function_score',
+  parse(json, ctx) {
+    const o = requireObject('function_score', json);
+    let query = undefined as ReturnType<QueryParseContext['parseInnerQuery']> | undefined;
+    const functions: FilterFunction[] = [];
+    let scoreMode: ScoreMode = 'multiply';
+    let boostMode: BoostMode = 'multiply';
+    let maxBoost = Number.MAX_VALUE;
+    let minScore: number | null = null;
+    let inline: Json | null = null;
+    for (const [k, v] of Object.entries(o)) {
+      switch (k) {
+        case 'query':
+          query = ctx.parseInnerQuery(v);
+          break;
+        case 'functions':
+          if (!Array.isArray(v)) throw Errors.parsing('[function_score] query does not support [functions] of this type');
+          for (const f of v) {
+            if (!isObject(f)) throw Errors.parsing('failed to parse [function_score] query. malformed function');
+            const filter = f['filter'] === undefined ? undefined : ctx.parseInnerQuery(f['filter']);
+            const weight = f['weight'] === undefined ? undefined : numberValue('function_score', 'weight', f['weight']);
+            const fn = parseFunction(f, ctx);
+            if (!fn && weight === undefined) throw Errors.parsing('failed to parse [function_score] query. function must have a score function or weight');
+            functions.push({ filter, weight, fn });
+          }
+          break;
+        case 'score_mode':
+          if (!SCORE_MODES.includes(String(v))) throw Errors.illegalArgument(`failed to parse [function_score] query. illegal score_mode [${String(v)}]`);
+          scoreMode = v as ScoreMode;
+          break;
+        case 'boost_mode':
+          if (!BOOST_MODES.includes(String(v))) throw Errors.illegalArgument(`failed to parse [function_score] query. illegal boost_mode [${String(v)}]`);
+          boostMode = v as BoostMode;
+          break;
+        case 'max_boost':
+          maxBoost = numberValue('function_score', k, v);
+          break;
+        case 'min_score':
+          minScore = numberValue('function_score', k, v);
+          break;
+        case 'boost':
+        case '_name':
+          break;
+        default:
+          if (FUNCTION_KEYS.has(k)) {
+            inline = inline ?? {};
+            inline[k] = v;
+          } else throw Errors.parsing(`function_score query does not support [${k}]`);
+      }
+    }
+    if (inline) {
+      if (functions.length > 0) {
+        throw Errors.parsing('failed to parse [function_score] query. already found [functions] array, now encountering [' + Object.keys(inline)[0] + '].');
+      }
+      const weight = inline['weight'] === undefined ? undefined : numberValue('function_score', 'weight', inline['weight']);
+      functions.push({ weight, fn: parseFunction(inline, ctx) });
+    }
+    const q = new FunctionScoreQuery(query ?? new MatchAllDocsQuery(), functions, scoreMode, boostMode, maxBoost, minScore);
+    return withBoost(q, boostOf('function_score', o));
+  },
+};

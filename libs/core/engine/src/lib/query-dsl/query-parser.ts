@@ -1,0 +1,76 @@
+/**
+ * The Query DSL contract: a QueryParser turns one clause (`{"term": {...}}` → its inner JSON) into a Query
+ * for one index. Contributed through ExtensionPoints.QueryParser; core registers its built-ins the same way.
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { Analyzer } from '../analysis/analyzer.js';
+import type { IndexMetadata } from '../cluster/metadata.js';
+import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import type { Query } from '../search/query.js';
+
+export interface QueryParseContext {
+  /** parses a nested clause object (`{"match": {...}}`) */
+  parseInnerQuery(json: unknown): Query;
+  /** search-time field type, undefined when unmapped */
+  fieldType(name: string): MappedFieldType | undefined;
+  /** concrete mapped leaf fields matching a pattern with `*` */
+  matchingFieldNames(pattern: string): string[];
+  /** the concrete index being searched (undefined when only validating syntax) */
+  readonly index: IndexMetadata | undefined;
+  readonly indexName: string;
+  /** `now` of the request, epoch millis; call markNowUsed() when date math used `now` without rounding */
+  nowMillis(): number;
+  markNowUsed(): void;
+  /** analyzer by name (built-in or from the index settings) */
+  analyzer(name: string): Analyzer | undefined;
+  /** `index.query.default_field` (default ["*"]) */
+  defaultFields(): string[];
+}
+
+export interface QueryParser {
+  readonly name: string;
+  /** json: the clause body (the value under the clause name) */
+  parse(json: unknown, ctx: QueryParseContext): Query;
+}
+
+export class QueryParserRegistry {
+  private readonly parsers = new Map<string, QueryParser>();
+
+  constructor(parsers: readonly QueryParser[] = []) {
+    for (const p of parsers) this.register(p);
+  }
+
+  register(p: QueryParser): void {
+    if (this.parsers.has(p.name)) throw new Error(`query parser [${p.name}] is already registered`);
+    this.parsers.set(p.name, p);
+  }
+
+  get(name: string): QueryParser | undefined {
+    return this.parsers.get(name);
+  }
+
+  names(): string[] {
+    return [...this.parsers.keys()];
+  }
+
+  /** parses a clause object `{"<name>": {...}}` */
+  parse(json: unknown, ctx: QueryParseContext): Query {
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+      throw Errors.parsing(`[_na] query malformed, must start with start_object`);
+    }
+    const entries = Object.entries(json as Record<string, unknown>);
+    if (entries.length === 0) throw Errors.parsing('query malformed, empty clause found');
+    const [name, body] = entries[0]!;
+    const parser = this.parsers.get(name);
+    if (!parser) {
+      throw new EsError('parsing_exception', 400, `unknown query [${name}]`, {
+        metadata: { line: 1, col: 1 },
+        cause: new EsError('named_object_not_found_exception', 400, `[1:1] unknown field [${name}]`),
+      });
+    }
+    if (entries.length > 1) {
+      throw Errors.parsing(`[${name}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
+    }
+    return parser.parse(body, ctx);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Lucene's IndexSearcher over one shard's DirectoryReader: shard-level statistics for scoring
+ * (query_then_fetch: stats are per shard, summed over the segments) and weight creation.
+ */
+import type { DirectoryReader, LeafReaderContext } from '../index/leaf-reader.js';
+import type { Query, Weight } from './query.js';
+
+export interface CollectionStatistics {
+  docCount: number;
+  sumTotalTermFreq: number;
+  sumDocFreq: number;
+}
+
+export interface TermStatistics {
+  docFreq: number;
+  totalTermFreq: number;
+}
+
+export class IndexSearcher {
+  private readonly collStats = new Map<string, CollectionStatistics>();
+  private readonly termStats = new Map<string, TermStatistics>();
+
+  constructor(readonly reader: DirectoryReader) {}
+
+  get leaves(): readonly LeafReaderContext[] {
+    return this.reader.leaves;
+  }
+
+  collectionStatistics(field: string): CollectionStatistics {
+    let s = this.collStats.get(field);
+    if (!s) {
+      s = { docCount: 0, sumTotalTermFreq: 0, sumDocFreq: 0 };
+      for (const leaf of this.reader.leaves) {
+        const fs = leaf.reader.fieldStats(field);
+        if (fs) {
+          s.docCount += fs.docCount;
+          s.sumTotalTermFreq += fs.sumTotalTermFreq;
+          s.sumDocFreq += fs.sumDocFreq;
+        }
+      }
+      this.collStats.set(field, s);
+    }
+    return s;
+  }
+
+  termStatistics(field: string, term: string): TermStatistics {
+    const key = field + '\u0000' + term;
+    let s = this.termStats.get(key);
+    if (!s) {
+      s = { docFreq: 0, totalTermFreq: 0 };
+      for (const leaf of this.reader.leaves) {
+        const p = leaf.reader.postings(field, term);
+        if (p) {
+          s.docFreq += p.docFreq;
+          s.totalTermFreq += p.totalTermFreq;
+        }
+      }
+      this.termStats.set(key, s);
+    }
+    return s;
+  }
+
+  /** rewrites until fixpoint */
+  rewrite(query: Query): Query {
+    let q = query;
+    for (let i = 0; i < 32; i++) {
+      const r = q.rewrite(this);
+      if (r === q) return q;
+      q = r;
+    }
+    return q;
+  }
+
+  createWeight(query: Query, needsScores: boolean, boost = 1): Weight {
+    return this.rewrite(query).createWeight(this, needsScores, boost);
+  }
+}

@@ -1,0 +1,354 @@
+/**
+ * Term-dictionary based queries: terms (set), prefix, wildcard, regexp, fuzzy, term range.
+ * Each enumerates the matching terms of a segment and unions their postings (constant score,
+ * Lucene's CONSTANT_SCORE rewrite); fuzzy rewrites to a scoring disjunction of the best terms.
+ */
+import type { LeafReaderContext, TermsDict } from '../index/leaf-reader.js';
+import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
+import type { IndexSearcher } from './index-searcher.js';
+import { ConstantScoreWeight, Query, type Weight } from './query.js';
+import { BooleanQuery } from './boolean-query.js';
+import { BoostQuery, MatchNoDocsQuery } from './basic-queries.js';
+import { TermQuery } from './term-query.js';
+
+/** enumerates matching term ordinals of one segment */
+export type TermMatcher = (dict: TermsDict) => Iterable<number>;
+
+function unionPostings(ctx: LeafReaderContext, field: string, ords: Iterable<number>, dict: TermsDict): DocIdSetIterator | null {
+  let builder: DocIdSetBuilder | null = null;
+  let single: Uint32Array | null = null;
+  for (const ord of ords) {
+    const p = dict.postings(ord);
+    if (p.docFreq === 0) continue;
+    if (!builder && !single) {
+      single = p.docs;
+      continue;
+    }
+    if (!builder) {
+      builder = new DocIdSetBuilder(ctx.reader.maxDoc);
+      builder.addAll(single!);
+    }
+    builder.addAll(p.docs);
+  }
+  if (builder) return builder.build();
+  if (single) return new SortedArrayIterator(single);
+  return null;
+}
+
+export abstract class MultiTermQuery extends Query {
+  constructor(readonly field: string) {
+    super();
+  }
+  protected abstract matcher(): TermMatcher;
+  createWeight(_searcher: IndexSearcher, _needsScores: boolean, boost: number): Weight {
+    const field = this.field;
+    const m = this.matcher();
+    return new ConstantScoreWeight(this, boost, (ctx) => {
+      const dict = ctx.reader.terms(field);
+      if (!dict || dict.size === 0) return null;
+      return unionPostings(ctx, field, m(dict), dict);
+    });
+  }
+}
+
+/** Lucene's TermInSetQuery (terms query): constant score union of the postings of the given terms */
+export class TermInSetQuery extends MultiTermQuery {
+  readonly terms: string[];
+  constructor(field: string, terms: Iterable<string>) {
+    super(field);
+    this.terms = [...new Set(terms)].sort();
+  }
+  protected matcher(): TermMatcher {
+    const terms = this.terms;
+    return function* (dict) {
+      for (const t of terms) {
+        const o = dict.ord(t);
+        if (o >= 0) yield o;
+      }
+    };
+  }
+  toString(): string {
+    return `${this.field}:(${this.terms.join(' ')})`;
+  }
+}
+
+/** terms that equal `value` ignoring case (term query `case_insensitive`) */
+export class CaseInsensitiveTermQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly value: string,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const lower = this.value.toLowerCase();
+    return function* (dict) {
+      for (let o = 0; o < dict.size; o++) if (dict.term(o).toLowerCase() === lower) yield o;
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.value}`;
+  }
+}
+
+export class PrefixQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly prefix: string,
+    readonly caseInsensitive = false,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const prefix = this.prefix;
+    if (this.caseInsensitive) {
+      const lp = prefix.toLowerCase();
+      return function* (dict) {
+        for (let o = 0; o < dict.size; o++) if (dict.term(o).toLowerCase().startsWith(lp)) yield o;
+      };
+    }
+    return function* (dict) {
+      for (let o = dict.seekCeil(prefix); o < dict.size; o++) {
+        if (!dict.term(o).startsWith(prefix)) break;
+        yield o;
+      }
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.prefix}*`;
+  }
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** wildcard pattern (`*`, `?`, `\` escapes) to an anchored RegExp and its literal prefix */
+export function wildcardToRegExp(pattern: string, caseInsensitive = false): { re: RegExp; prefix: string } {
+  let src = '';
+  let prefix = '';
+  let inPrefix = true;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const n = pattern[++i]!;
+      src += escapeRegex(n);
+      if (inPrefix) prefix += n;
+    } else if (c === '*') {
+      src += '[\\s\\S]*';
+      inPrefix = false;
+    } else if (c === '?') {
+      src += '[\\s\\S]';
+      inPrefix = false;
+    } else {
+      src += escapeRegex(c);
+      if (inPrefix) prefix += c;
+    }
+  }
+  return { re: new RegExp('^(?:' + src + ')$', caseInsensitive ? 'iu' : 'u'), prefix: caseInsensitive ? '' : prefix };
+}
+
+export class WildcardQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly pattern: string,
+    readonly caseInsensitive = false,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const { re, prefix } = wildcardToRegExp(this.pattern, this.caseInsensitive);
+    return function* (dict) {
+      for (let o = prefix ? dict.seekCeil(prefix) : 0; o < dict.size; o++) {
+        const t = dict.term(o);
+        if (prefix && !t.startsWith(prefix)) break;
+        if (re.test(t)) yield o;
+      }
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.pattern}`;
+  }
+}
+
+/**
+ * Lucene regular expression syntax (always anchored) to a JS RegExp. Supports the common subset:
+ * . ? + * {n,m} | () [] [^] and escapes; `#` (empty language), `@` (any string), `<n-m>` intervals
+ * and `~` (complement) with the ALL flags are mapped where possible.
+ */
+export function luceneRegexpToRegExp(pattern: string, caseInsensitive = false): RegExp {
+  let src = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      src += escapeRegex(pattern[++i]!);
+    } else if (c === '"') {
+      const end = pattern.indexOf('"', i + 1);
+      const lit = end < 0 ? pattern.substring(i + 1) : pattern.substring(i + 1, end);
+      src += escapeRegex(lit);
+      i = end < 0 ? pattern.length : end;
+    } else if (c === '@') {
+      src += '[\\s\\S]*';
+    } else if (c === '#') {
+      src += '(?!)';
+    } else if (c === '<') {
+      const m = /^<(\d+)-(\d+)>/.exec(pattern.substring(i));
+      if (m) {
+        const lo = Number(m[1]);
+        const hi = Number(m[2]);
+        const alts: string[] = [];
+        for (let n = lo; n <= hi && alts.length < 10000; n++) alts.push(String(n));
+        src += '(?:' + alts.join('|') + ')';
+        i += m[0].length - 1;
+      } else src += '<';
+    } else if (c === '.') {
+      src += '[\\s\\S]';
+    } else {
+      src += c;
+    }
+  }
+  return new RegExp('^(?:' + src + ')$', caseInsensitive ? 'iu' : 'u');
+}
+
+export class RegexpQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly pattern: string,
+    readonly caseInsensitive = false,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const re = luceneRegexpToRegExp(this.pattern, this.caseInsensitive);
+    return function* (dict) {
+      for (let o = 0; o < dict.size; o++) if (re.test(dict.term(o))) yield o;
+    };
+  }
+  toString(): string {
+    return `${this.field}:/${this.pattern}/`;
+  }
+}
+
+/** range over the terms dictionary (keyword / text fields) */
+export class TermRangeQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly lower: string | null,
+    readonly upper: string | null,
+    readonly includeLower: boolean,
+    readonly includeUpper: boolean,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const { lower, upper, includeLower, includeUpper } = this;
+    return function* (dict) {
+      let o = lower === null ? 0 : dict.seekCeil(lower);
+      if (lower !== null && !includeLower && o < dict.size && dict.term(o) === lower) o++;
+      for (; o < dict.size; o++) {
+        if (upper !== null) {
+          const t = dict.term(o);
+          if (t > upper || (!includeUpper && t === upper)) break;
+        }
+        yield o;
+      }
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.includeLower ? '[' : '{'}${this.lower ?? '*'} TO ${this.upper ?? '*'}${this.includeUpper ? ']' : '}'}`;
+  }
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, bounded by max (returns max+1 when above) */
+export function editDistance(a: string, b: string, max: number, transpositions = true): number {
+  const ca = [...a];
+  const cb = [...b];
+  const n = ca.length;
+  const m = cb.length;
+  if (Math.abs(n - m) > max) return max + 1;
+  let prev2 = new Array<number>(m + 1).fill(0);
+  let prev = new Array<number>(m + 1);
+  let cur = new Array<number>(m + 1);
+  for (let j = 0; j <= m; j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= m; j++) {
+      const cost = ca[i - 1] === cb[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (transpositions && i > 1 && j > 1 && ca[i - 1] === cb[j - 2] && ca[i - 2] === cb[j - 1]) {
+        v = Math.min(v, prev2[j - 2]! + 1);
+      }
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return prev[m]!;
+}
+
+/** Elasticsearch Fuzziness AUTO[:low,high] → max edits for a term */
+export function fuzzinessToEdits(fuzziness: string | number | undefined, term: string): number {
+  if (fuzziness === undefined || fuzziness === null) return autoEdits(term, 3, 6);
+  const s = String(fuzziness).trim();
+  const up = s.toUpperCase();
+  if (up === 'AUTO') return autoEdits(term, 3, 6);
+  if (up.startsWith('AUTO:')) {
+    const [lo, hi] = up.substring(5).split(',').map((x) => parseInt(x, 10));
+    return autoEdits(term, lo ?? 3, hi ?? 6);
+  }
+  const n = Number(s);
+  if (!Number.isFinite(n)) throw new Error(`failed to parse fuzziness [${s}]`);
+  return Math.min(2, Math.max(0, Math.floor(n)));
+}
+
+function autoEdits(term: string, low: number, high: number): number {
+  const len = [...term].length;
+  return len < low ? 0 : len < high ? 1 : 2;
+}
+
+/** FuzzyQuery: rewritten to a disjunction of the max_expansions closest terms (scored as term queries, boosted by similarity) */
+export class FuzzyQuery extends Query {
+  constructor(
+    readonly field: string,
+    readonly term: string,
+    readonly maxEdits: number,
+    readonly prefixLength = 0,
+    readonly maxExpansions = 50,
+    readonly transpositions = true,
+  ) {
+    super();
+  }
+  override rewrite(searcher: IndexSearcher): Query {
+    const found = new Map<string, number>();
+    const prefix = [...this.term].slice(0, this.prefixLength).join('');
+    for (const leaf of searcher.leaves) {
+      const dict = leaf.reader.terms(this.field);
+      if (!dict) continue;
+      for (let o = prefix ? dict.seekCeil(prefix) : 0; o < dict.size; o++) {
+        const t = dict.term(o);
+        if (prefix && !t.startsWith(prefix)) break;
+        if (found.has(t)) continue;
+        const d = editDistance(t, this.term, this.maxEdits, this.transpositions);
+        if (d <= this.maxEdits) found.set(t, d);
+      }
+    }
+    if (found.size === 0) return new MatchNoDocsQuery('no fuzzy terms');
+    const best = [...found.entries()]
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, this.maxExpansions);
+    const len = Math.max(1, [...this.term].length);
+    const clauses = best.map(([t, d]) => ({
+      occur: 'should' as const,
+      query: d === 0 ? new TermQuery(this.field, t) : new BoostQuery(new TermQuery(this.field, t), Math.fround(Math.max(0, 1 - d / len))),
+    }));
+    return clauses.length === 1 ? clauses[0]!.query : new BooleanQuery(clauses);
+  }
+  createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight {
+    return this.rewrite(searcher).createWeight(searcher, needsScores, boost);
+  }
+  toString(): string {
+    return `${this.field}:${this.term}~${this.maxEdits}`;
+  }
+}

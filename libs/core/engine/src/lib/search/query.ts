@@ -1,0 +1,81 @@
+/**
+ * Lucene's Query → Weight → Scorer pipeline. A Query is an immutable description; createWeight binds it
+ * to an IndexSearcher (shard-level statistics); a Weight yields one Scorer per leaf (segment).
+ */
+import type { LeafReaderContext } from '../index/leaf-reader.js';
+import { DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
+import type { IndexSearcher } from './index-searcher.js';
+
+export abstract class Scorer extends DocIdSetIterator {
+  /** score of the current doc (valid while positioned on a doc) */
+  abstract score(): number;
+}
+
+export interface Explanation {
+  value: number;
+  description: string;
+  details: Explanation[];
+}
+
+export interface Weight {
+  readonly query: Query;
+  /** null when nothing in this leaf can match */
+  scorer(ctx: LeafReaderContext): Scorer | null;
+  explain?(ctx: LeafReaderContext, doc: number): Explanation;
+}
+
+export abstract class Query {
+  /** needsScores=false lets clauses skip scoring work (filters, sorted searches without track_scores) */
+  abstract createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight;
+  /** returns a primitive query (multi-term expansion etc. may happen here); default: itself */
+  rewrite(_searcher: IndexSearcher): Query {
+    return this;
+  }
+  abstract toString(): string;
+}
+
+/** Wraps an iterator with a constant score. */
+export class ConstantScoreScorer extends Scorer {
+  constructor(
+    private readonly it: DocIdSetIterator,
+    private readonly constant: number,
+  ) {
+    super();
+  }
+  docID(): number {
+    return this.it.docID();
+  }
+  nextDoc(): number {
+    return this.it.nextDoc();
+  }
+  advance(target: number): number {
+    return this.it.advance(target);
+  }
+  cost(): number {
+    return this.it.cost();
+  }
+  score(): number {
+    return this.constant;
+  }
+}
+
+/** A weight whose leaf iterator comes from a function, scored with the boost. */
+export class ConstantScoreWeight implements Weight {
+  constructor(
+    readonly query: Query,
+    private readonly boost: number,
+    private readonly iteratorFn: (ctx: LeafReaderContext) => DocIdSetIterator | null,
+  ) {}
+  scorer(ctx: LeafReaderContext): Scorer | null {
+    const it = this.iteratorFn(ctx);
+    if (!it) return null;
+    return new ConstantScoreScorer(it, Math.fround(this.boost));
+  }
+  explain(ctx: LeafReaderContext, doc: number): Explanation {
+    const s = this.scorer(ctx);
+    if (s && s.advance(doc) === doc) return { value: s.score(), description: this.query.toString(), details: [] };
+    return { value: 0, description: 'no match on required clause (' + this.query.toString() + ')', details: [] };
+  }
+}
+
+export { NO_MORE_DOCS };

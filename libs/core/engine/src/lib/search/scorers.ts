@@ -1,0 +1,255 @@
+/**
+ * Combining scorers (Lucene's ConjunctionScorer, DisjunctionSumScorer, DisjunctionMaxScorer,
+ * ReqExclScorer, ReqOptSumScorer). Scores are summed in double and rounded to float once, as Lucene.
+ */
+import { DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
+import { Scorer } from './query.js';
+
+/** all iterators must match; scores of `scoring` are summed */
+export class ConjunctionScorer extends Scorer {
+  private readonly lead: DocIdSetIterator;
+  private readonly others: DocIdSetIterator[];
+  private doc = -1;
+  constructor(
+    iterators: DocIdSetIterator[],
+    private readonly scoring: Scorer[],
+  ) {
+    super();
+    const sorted = [...iterators].sort((a, b) => a.cost() - b.cost());
+    this.lead = sorted[0]!;
+    this.others = sorted.slice(1);
+  }
+  docID(): number {
+    return this.doc;
+  }
+  private doNext(doc: number): number {
+    const others = this.others;
+    outer: for (;;) {
+      if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+      for (let i = 0; i < others.length; i++) {
+        const o = others[i]!;
+        let od = o.docID();
+        if (od < doc) od = o.advance(doc);
+        if (od > doc) {
+          doc = this.lead.advance(od);
+          continue outer;
+        }
+      }
+      return (this.doc = doc);
+    }
+  }
+  nextDoc(): number {
+    return this.doNext(this.lead.nextDoc());
+  }
+  advance(target: number): number {
+    return this.doNext(this.lead.advance(target));
+  }
+  cost(): number {
+    return this.lead.cost();
+  }
+  score(): number {
+    const s = this.scoring;
+    let sum = 0;
+    for (let i = 0; i < s.length; i++) sum += s[i]!.score();
+    return Math.fround(sum);
+  }
+}
+
+abstract class DisjunctionBase extends Scorer {
+  protected doc = -1;
+  constructor(protected readonly subs: Scorer[]) {
+    super();
+  }
+  docID(): number {
+    return this.doc;
+  }
+  protected minDoc(): number {
+    let m = NO_MORE_DOCS;
+    const subs = this.subs;
+    for (let i = 0; i < subs.length; i++) {
+      const d = subs[i]!.docID();
+      if (d < m) m = d;
+    }
+    return m;
+  }
+  nextDoc(): number {
+    const subs = this.subs;
+    const cur = this.doc;
+    let m = NO_MORE_DOCS;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i]!;
+      let d = s.docID();
+      if (d <= cur) d = s.nextDoc();
+      if (d < m) m = d;
+    }
+    return (this.doc = m);
+  }
+  advance(target: number): number {
+    const subs = this.subs;
+    let m = NO_MORE_DOCS;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i]!;
+      let d = s.docID();
+      if (d < target) d = s.advance(target);
+      if (d < m) m = d;
+    }
+    return (this.doc = m);
+  }
+  cost(): number {
+    let c = 0;
+    for (const s of this.subs) c += s.cost();
+    return c;
+  }
+  /** number of sub-scorers positioned on the current doc */
+  matchCount(): number {
+    let c = 0;
+    const subs = this.subs;
+    for (let i = 0; i < subs.length; i++) if (subs[i]!.docID() === this.doc) c++;
+    return c;
+  }
+}
+
+export class DisjunctionSumScorer extends DisjunctionBase {
+  score(): number {
+    const subs = this.subs;
+    const doc = this.doc;
+    let sum = 0;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i]!;
+      if (s.docID() === doc) sum += s.score();
+    }
+    return Math.fround(sum);
+  }
+}
+
+export class DisjunctionMaxScorer extends DisjunctionBase {
+  constructor(
+    subs: Scorer[],
+    private readonly tieBreaker: number,
+  ) {
+    super(subs);
+  }
+  score(): number {
+    const subs = this.subs;
+    const doc = this.doc;
+    let max = 0;
+    let sum = 0;
+    for (let i = 0; i < subs.length; i++) {
+      const s = subs[i]!;
+      if (s.docID() === doc) {
+        const sc = s.score();
+        sum += sc;
+        if (sc > max) max = sc;
+      }
+    }
+    return Math.fround(max + (sum - max) * this.tieBreaker);
+  }
+}
+
+/** a disjunction where at least `msm` sub-scorers must match */
+export class MinShouldMatchScorer extends DisjunctionSumScorer {
+  constructor(
+    subs: Scorer[],
+    private readonly msm: number,
+  ) {
+    super(subs);
+  }
+  override nextDoc(): number {
+    let d = super.nextDoc();
+    while (d !== NO_MORE_DOCS && this.matchCount() < this.msm) d = super.nextDoc();
+    return d;
+  }
+  override advance(target: number): number {
+    let d = super.advance(target);
+    while (d !== NO_MORE_DOCS && this.matchCount() < this.msm) d = super.nextDoc();
+    return d;
+  }
+}
+
+export class ReqExclScorer extends Scorer {
+  constructor(
+    private readonly req: Scorer,
+    private readonly excl: DocIdSetIterator,
+  ) {
+    super();
+  }
+  docID(): number {
+    return this.req.docID();
+  }
+  private skip(d: number): number {
+    const excl = this.excl;
+    while (d !== NO_MORE_DOCS) {
+      let e = excl.docID();
+      if (e < d) e = excl.advance(d);
+      if (e !== d) return d;
+      d = this.req.nextDoc();
+    }
+    return d;
+  }
+  nextDoc(): number {
+    return this.skip(this.req.nextDoc());
+  }
+  advance(target: number): number {
+    return this.skip(this.req.advance(target));
+  }
+  cost(): number {
+    return this.req.cost();
+  }
+  score(): number {
+    return this.req.score();
+  }
+}
+
+export class ReqOptSumScorer extends Scorer {
+  constructor(
+    private readonly req: Scorer,
+    private readonly opt: Scorer,
+  ) {
+    super();
+  }
+  docID(): number {
+    return this.req.docID();
+  }
+  nextDoc(): number {
+    return this.req.nextDoc();
+  }
+  advance(target: number): number {
+    return this.req.advance(target);
+  }
+  cost(): number {
+    return this.req.cost();
+  }
+  score(): number {
+    const doc = this.req.docID();
+    let s = this.req.score();
+    let od = this.opt.docID();
+    if (od < doc) od = this.opt.advance(doc);
+    if (od === doc) s += this.opt.score();
+    return Math.fround(s);
+  }
+}
+
+/** a scorer with a fixed score computed by a function of the inner scorer */
+export class MappedScoreScorer extends Scorer {
+  constructor(
+    private readonly inner: Scorer,
+    private readonly fn: (s: Scorer) => number,
+  ) {
+    super();
+  }
+  docID(): number {
+    return this.inner.docID();
+  }
+  nextDoc(): number {
+    return this.inner.nextDoc();
+  }
+  advance(target: number): number {
+    return this.inner.advance(target);
+  }
+  cost(): number {
+    return this.inner.cost();
+  }
+  score(): number {
+    return this.fn(this.inner);
+  }
+}

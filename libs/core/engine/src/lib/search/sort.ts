@@ -1,0 +1,287 @@
+/**
+ * Sort specification (parsed from the request, plain data) and its per-shard compiled form:
+ * per-leaf comparable keys and Elasticsearch's formatting of `hits.hits[].sort` values.
+ */
+import { EsError, Errors } from '@strata/core-common';
+import type { LeafReaderContext } from '../index/leaf-reader.js';
+import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+
+export type SortOrder = 'asc' | 'desc';
+export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
+
+export interface SortSpec {
+  field: string;
+  order: SortOrder;
+  missing?: string | number | boolean;
+  mode?: SortMode;
+  unmappedType?: string;
+  numericType?: 'long' | 'double' | 'date' | 'date_nanos';
+  format?: string;
+}
+
+const SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter']);
+
+function parseOne(field: string, v: unknown): SortSpec {
+  const def: SortOrder = field === '_score' ? 'desc' : 'asc';
+  if (v === undefined) return { field, order: def };
+  if (typeof v === 'string') return { field, order: parseOrder(v) };
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const spec: SortSpec = { field, order: def };
+    for (const [k, val] of Object.entries(o)) {
+      if (!SORT_KEYS.has(k)) throw Errors.parsing(`[field_sort] unknown field [${k}] did you mean [${closest(k)}]?`);
+      if (k === 'order') spec.order = parseOrder(String(val));
+      else if (k === 'missing') spec.missing = val as string | number;
+      else if (k === 'mode') {
+        const m = String(val).toLowerCase();
+        if (!['min', 'max', 'avg', 'sum', 'median'].includes(m)) throw Errors.illegalArgument(`Unknown MultiValueMode [${m}]`);
+        spec.mode = m as SortMode;
+      } else if (k === 'unmapped_type') spec.unmappedType = String(val);
+      else if (k === 'numeric_type') {
+        const n = String(val);
+        if (!['long', 'double', 'date', 'date_nanos'].includes(n)) {
+          throw Errors.illegalArgument(`invalid value for [numeric_type], must be [long, double, date, date_nanos], got ${n}`);
+        }
+        spec.numericType = n as SortSpec['numericType'];
+      } else if (k === 'format') spec.format = String(val);
+    }
+    return spec;
+  }
+  throw Errors.parsing(`[sort] unexpected value for [${field}]`);
+}
+
+function closest(k: string): string {
+  return k.startsWith('o') ? 'order' : k.startsWith('m') ? 'missing' : 'order';
+}
+
+function parseOrder(s: string): SortOrder {
+  const l = s.toLowerCase();
+  if (l === 'asc' || l === 'desc') return l;
+  throw Errors.illegalArgument(`Unknown SortOrder [${s}]`);
+}
+
+/** parses the `sort` of a search body (string, object or array of them) */
+export function parseSort(json: unknown): SortSpec[] {
+  if (json === undefined || json === null) return [];
+  const items = Array.isArray(json) ? json : [json];
+  const out: SortSpec[] = [];
+  for (const it of items) {
+    if (typeof it === 'string') out.push(parseOne(it, undefined));
+    else if (it && typeof it === 'object') {
+      const entries = Object.entries(it as Record<string, unknown>);
+      if (entries.length !== 1) throw Errors.parsing(`[sort] expected a single field per sort object, found [${entries.length}]`);
+      const [f, v] = entries[0]!;
+      if (f === '_geo_distance' || f === '_script') throw Errors.parsing(`sort [${f}] is not supported`);
+      out.push(parseOne(f, v));
+    } else throw Errors.parsing(`[sort] unexpected token in sort: ${JSON.stringify(it)}`);
+  }
+  return out;
+}
+
+/** parses the URL `sort` param: `a:asc,b,_score` */
+export function parseSortParam(param: string): SortSpec[] {
+  return param
+    .split(',')
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      const i = s.lastIndexOf(':');
+      return i > 0 ? parseOne(s.substring(0, i), s.substring(i + 1)) : parseOne(s, undefined);
+    });
+}
+
+export function isScoreSort(sort: readonly SortSpec[]): boolean {
+  return sort.length === 0 || (sort.length === 1 && sort[0]!.field === '_score' && sort[0]!.order === 'desc');
+}
+
+export function sortNeedsScores(sort: readonly SortSpec[]): boolean {
+  return sort.length === 0 || sort.some((s) => s.field === '_score');
+}
+
+// ------------------------------------------------------------------ compiled (per shard)
+
+export type SortKey = number | string | null;
+export type LeafKeyFn = (doc: number) => SortKey;
+
+export interface CompiledSortField {
+  readonly spec: SortSpec;
+  readonly kind: 'score' | 'doc' | 'shard_doc' | 'number' | 'string';
+  /** -1 for desc */
+  readonly reverse: 1 | -1;
+  /** for string keys: whether missing (null) sorts first */
+  readonly missingFirst: boolean;
+  /** per leaf: key for a segment-local doc (number/string kinds only) */
+  leaf(ctx: LeafReaderContext): LeafKeyFn;
+  /** the value shown in hits.hits[].sort */
+  display(key: SortKey): unknown;
+  /** converts a search_after value into a key */
+  afterKey(v: unknown): SortKey;
+}
+
+const LONG_MAX = 9223372036854775807;
+const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'date', 'date_nanos', 'unsigned_long', 'boolean', 'scaled_float']);
+
+function medianOf(values: Float64Array, s: number, e: number): number {
+  const n = e - s;
+  const mid = s + (n >> 1);
+  return n % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+export function compileSort(
+  specs: readonly SortSpec[],
+  fieldType: (name: string) => MappedFieldType | undefined,
+  index: string,
+): CompiledSortField[] {
+  return specs.map((spec) => compileOne(spec, fieldType, index));
+}
+
+function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType | undefined, index: string): CompiledSortField {
+  const reverse: 1 | -1 = spec.order === 'desc' ? -1 : 1;
+  const base = { spec, reverse, missingFirst: false, leaf: () => () => null, afterKey: (v: unknown) => v as SortKey };
+  if (spec.field === '_score') return { ...base, kind: 'score', display: (k) => k };
+  if (spec.field === '_doc') return { ...base, kind: 'doc', display: (k) => k, afterKey: (v) => Number(v) };
+  if (spec.field === '_shard_doc') return { ...base, kind: 'shard_doc', display: (k) => k, afterKey: (v) => Number(v) };
+  const ft = fieldType(spec.field);
+  let typeName: string;
+  if (!ft) {
+    if (!spec.unmappedType) {
+      throw Errors.queryShard(`No mapping found for [${spec.field}] in order to sort on`, index);
+    }
+    typeName = spec.unmappedType;
+  } else {
+    typeName = ft.type;
+    if (!ft.hasDocValues) {
+      if (ft.kind === 'text') {
+        throw Errors.illegalArgument(
+          `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${spec.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+        );
+      }
+      throw Errors.illegalArgument(`Can't load fielddata on [${spec.field}] because fielddata is unsupported on fields of type [${ft.type}]. Use doc values instead.`);
+    }
+  }
+  const kind = ft?.kind ?? (['keyword', 'ip', 'text'].includes(typeName) ? 'keyword' : 'numeric');
+  const field = spec.field;
+  const missing = spec.missing ?? '_last';
+  if (kind === 'keyword' || kind === 'ip' || kind === 'text') {
+    const mode = spec.mode ?? (spec.order === 'desc' ? 'max' : 'min');
+    if (mode !== 'min' && mode !== 'max') throw Errors.illegalArgument(`Unsupported sort mode [${mode}] for field [${field}] of type keyword`);
+    let missingKey: SortKey = null;
+    let missingFirst = missing === '_first';
+    if (missing !== '_first' && missing !== '_last') {
+      missingKey = ft ? String(ft.termValue(missing)) : String(missing);
+      missingFirst = false;
+    }
+    // for desc order `_last` means the nulls go after the smallest values
+    return {
+      spec,
+      kind: 'string',
+      reverse,
+      missingFirst,
+      leaf(ctx) {
+        const dv = ctx.reader.sortedSetDocValues(field);
+        if (!dv) return () => missingKey;
+        const { offsets, ords, terms } = dv;
+        return (doc) => {
+          const s = offsets[doc]!;
+          const e = offsets[doc + 1]!;
+          if (e <= s) return missingKey;
+          return terms[ords[mode === 'min' ? s : e - 1]!]!;
+        };
+      },
+      display: (k) => (k === null ? null : ft && ft.kind === 'ip' ? ft.valueForDisplay(k) : k),
+      afterKey: (v) => (v === null || v === undefined ? null : ft && ft.kind === 'ip' ? String(ft.termValue(v)) : String(v)),
+    };
+  }
+  // numeric family
+  const mode = spec.mode ?? (spec.order === 'desc' ? 'max' : 'min');
+  const isInt = ft ? ft.isInteger : INTEGER_TYPES.has(typeName);
+  const isFloat = typeName === 'float' || typeName === 'half_float';
+  const fromType = typeName === 'date_nanos' ? 'date_nanos' : typeName === 'date' ? 'date' : null;
+  const conv =
+    spec.numericType === 'date_nanos' && fromType === 'date'
+      ? (v: number) => v * 1e6
+      : spec.numericType === 'date' && fromType === 'date_nanos'
+        ? (v: number) => Math.floor(v / 1e6)
+        : (v: number) => v;
+  const scale = typeName === 'scaled_float' && ft?.scalingFactor ? ft.scalingFactor : 0;
+  let missingKey: number;
+  if (missing === '_last') missingKey = reverse === 1 ? Infinity : -Infinity;
+  else if (missing === '_first') missingKey = reverse === 1 ? -Infinity : Infinity;
+  else {
+    const t = ft ? ft.termValue(missing) : Number(missing);
+    missingKey = typeof t === 'number' ? t : Number(t);
+    if (Number.isNaN(missingKey)) throw new EsError('number_format_exception', 400, `For input string: "${String(missing)}"`);
+  }
+  const intOut = isInt || spec.numericType === 'long' || spec.numericType === 'date' || spec.numericType === 'date_nanos';
+  return {
+    spec,
+    kind: 'number',
+    reverse,
+    missingFirst: false,
+    leaf(ctx) {
+      const dv = ctx.reader.numericDocValues(field);
+      if (!dv) return () => missingKey;
+      const { offsets, values } = dv;
+      return (doc) => {
+        const s = offsets[doc]!;
+        const e = offsets[doc + 1]!;
+        if (e <= s) return missingKey;
+        let v: number;
+        if (e - s === 1) v = values[s]!;
+        else if (mode === 'min') v = values[s]!;
+        else if (mode === 'max') v = values[e - 1]!;
+        else if (mode === 'median') v = medianOf(values, s, e);
+        else {
+          let sum = 0;
+          for (let i = s; i < e; i++) sum += values[i]!;
+          v = mode === 'avg' ? sum / (e - s) : sum;
+          if (isInt && mode === 'avg') v = Math.round(v);
+        }
+        if (scale) v = v / scale;
+        return conv(v);
+      };
+    },
+    display(k) {
+      const n = k as number;
+      if (n === Infinity || n === -Infinity) {
+        if (intOut) return n > 0 ? LONG_MAX : -LONG_MAX;
+        return n > 0 ? 'Infinity' : '-Infinity';
+      }
+      if (spec.format && ft) {
+        const targetNanos = spec.numericType === 'date_nanos' || (!spec.numericType && fromType === 'date_nanos');
+        if (fromType && spec.numericType && targetNanos !== (fromType === 'date_nanos')) {
+          return ft.formatValue(fromType === 'date_nanos' ? n * 1e6 : Math.floor(n / 1e6), spec.format);
+        }
+        return ft.formatValue(n, spec.format);
+      }
+      if (isFloat) return Math.fround(n);
+      return n;
+    },
+    afterKey(v) {
+      if (v === null || v === undefined) return missingKey;
+      if (typeof v === 'number') {
+        if (v >= LONG_MAX) return intOut ? Infinity : v;
+        if (v <= -LONG_MAX) return intOut ? -Infinity : v;
+        return v;
+      }
+      if (v === 'Infinity') return Infinity;
+      if (v === '-Infinity') return -Infinity;
+      if (ft && ft.parseValue && (fromType || spec.format)) return conv(ft.parseValue(v, spec.format));
+      const n = Number(v);
+      if (Number.isNaN(n)) throw Errors.illegalArgument(`Failed to parse search_after value for field [${field}].`);
+      return n;
+    },
+  };
+}
+
+/** compares two keys of one sort field: negative when a sorts before b */
+export function compareKeys(f: CompiledSortField, a: SortKey, b: SortKey): number {
+  if (f.kind === 'string') {
+    if (a === b) return 0;
+    if (a === null) return f.missingFirst ? -1 : 1;
+    if (b === null) return f.missingFirst ? 1 : -1;
+    return (a < b ? -1 : 1) * f.reverse;
+  }
+  const x = a as number;
+  const y = b as number;
+  return x < y ? -f.reverse : x > y ? f.reverse : 0;
+}

@@ -1,0 +1,103 @@
+import type { LeafReaderContext, Postings } from '../index/leaf-reader.js';
+import { SortedArrayIterator } from './doc-id-set.js';
+import type { IndexSearcher } from './index-searcher.js';
+import { ConstantScoreScorer, Query, Scorer, type Explanation, type Weight } from './query.js';
+import { BM25SimScorer, bm25Scorer } from './similarity/bm25.js';
+
+/** Scores one term's postings with BM25. */
+export class TermScorer extends Scorer {
+  private readonly it: SortedArrayIterator;
+  private readonly freqs: Uint32Array | null;
+  constructor(
+    postings: Postings,
+    private readonly sim: BM25SimScorer,
+    private readonly norms: Uint8Array | null,
+  ) {
+    super();
+    this.it = new SortedArrayIterator(postings.docs);
+    this.freqs = postings.freqs;
+  }
+  docID(): number {
+    return this.it.docID();
+  }
+  nextDoc(): number {
+    return this.it.nextDoc();
+  }
+  advance(target: number): number {
+    return this.it.advance(target);
+  }
+  cost(): number {
+    return this.it.cost();
+  }
+  freq(): number {
+    return this.freqs ? this.freqs[this.it.index()]! : 1;
+  }
+  score(): number {
+    const norm = this.norms ? this.norms[this.it.docID()]! : 1;
+    return this.sim.score(this.freq(), norm);
+  }
+}
+
+export class TermQuery extends Query {
+  constructor(
+    readonly field: string,
+    readonly term: string,
+  ) {
+    super();
+  }
+  createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight {
+    const field = this.field;
+    const term = this.term;
+    const query = this;
+    if (!needsScores) {
+      return {
+        query,
+        scorer(ctx: LeafReaderContext) {
+          const p = ctx.reader.postings(field, term);
+          return p && p.docFreq > 0 ? new ConstantScoreScorer(new SortedArrayIterator(p.docs), 0) : null;
+        },
+      };
+    }
+    const ts = searcher.termStatistics(field, term);
+    const cs = searcher.collectionStatistics(field);
+    const sim = bm25Scorer(boost, cs, [ts.docFreq]);
+    return {
+      query,
+      scorer(ctx: LeafReaderContext) {
+        const p = ctx.reader.postings(field, term);
+        if (!p || p.docFreq === 0) return null;
+        return new TermScorer(p, sim, ctx.reader.norms(field));
+      },
+      explain(ctx: LeafReaderContext, doc: number): Explanation {
+        const s = this.scorer(ctx) as TermScorer | null;
+        if (!s || s.advance(doc) !== doc) return { value: 0, description: 'no matching term', details: [] };
+        const freq = s.freq();
+        const docCount = cs.docCount > 0 ? cs.docCount : ts.docFreq;
+        return {
+          value: s.score(),
+          description: `weight(${query.toString()} in ${doc}) [PerFieldSimilarity], result of:`,
+          details: [
+            {
+              value: s.score(),
+              description: `score(freq=${freq}), computed as boost * idf * tf from:`,
+              details: [
+                { value: Math.fround(boost), description: 'boost', details: [] },
+                {
+                  value: sim.idf,
+                  description: 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:',
+                  details: [
+                    { value: ts.docFreq, description: 'n, number of documents containing term', details: [] },
+                    { value: docCount, description: 'N, total number of documents with field', details: [] },
+                  ],
+                },
+              ],
+            },
+          ],
+        };
+      },
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.term}`;
+  }
+}
