@@ -1,0 +1,110 @@
+import type { IndexMetadata, IndexRequest, IndexRequestContext } from '@strata/core-engine';
+import { PipelineIndexInterceptor } from './pipeline.interceptor.js';
+import { newService } from './testing/helpers.js';
+import type { JsonObject } from './ingest-document.js';
+
+function meta(name: string, settings: Record<string, unknown>): IndexMetadata {
+  return {
+    name, uuid: 'u', settings, mappings: {}, mappingVersion: 1, settingsVersion: 1, aliasesVersion: 1, aliases: {},
+    state: 'open', numberOfShards: 1, numberOfReplicas: 0, creationDate: 0, primaryTerms: [1],
+  };
+}
+
+function ctx(indices: Record<string, Record<string, unknown>>): IndexRequestContext {
+  return {
+    indexMetadata: (n) => (indices[n] ? meta(n, indices[n]) : undefined),
+    exists: (n) => n in indices,
+  };
+}
+
+function req(index: string, source: JsonObject, extra: Partial<IndexRequest> = {}): IndexRequest {
+  return { index, opType: 'index', source, attributes: {}, ...extra };
+}
+
+async function setup(pipelines: Record<string, JsonObject>) {
+  const { service } = newService();
+  for (const [id, cfg] of Object.entries(pipelines)) await service.put(id, cfg);
+  return { service, interceptor: new PipelineIndexInterceptor(service) };
+}
+
+const setP = (field: string) => ({ processors: [{ set: { field, value: true } }] });
+
+describe('PipelineIndexInterceptor', () => {
+  it('has order 100 and passes requests without pipelines through untouched', async () => {
+    const { interceptor } = await setup({});
+    expect(interceptor.order).toBe(100);
+    const r = req('i', { a: 1 });
+    expect(await interceptor.intercept(r, ctx({ i: {} }))).toEqual({ kind: 'continue', request: r });
+  });
+
+  it('runs ?pipeline and rewrites metadata (_id, _routing, _index)', async () => {
+    const { interceptor } = await setup({
+      p: { processors: [{ set: { field: '_id', value: 'new-{{a}}' } }, { set: { field: '_routing', value: 'r' } }, { set: { field: 'b', value: 2 } }] },
+    });
+    const out = await interceptor.intercept(req('i', { a: 1 }, { pipeline: 'p', id: 'x' }), ctx({ i: {} }));
+    expect(out).toMatchObject({ kind: 'continue', request: { index: 'i', id: 'new-1', routing: 'r', source: { a: 1, b: 2 }, pipeline: undefined } });
+    if (out.kind === 'continue') expect(out.request.attributes['ingest.executed']).toBe(true);
+  });
+
+  it('default pipeline, request pipeline overrides it, _none disables it; final pipeline always runs', async () => {
+    const { interceptor } = await setup({ def: setP('d'), fin: setP('f'), req: setP('r') });
+    const c = ctx({ i: { 'index.default_pipeline': 'def', 'index.final_pipeline': 'fin' } });
+    expect(await interceptor.intercept(req('i', {}), c)).toMatchObject({ request: { source: { d: true, f: true } } });
+    expect(await interceptor.intercept(req('i', {}, { pipeline: 'req' }), c)).toMatchObject({ request: { source: { r: true, f: true } } });
+    const none = await interceptor.intercept(req('i', {}, { pipeline: '_none' }), c);
+    expect(none).toMatchObject({ request: { source: { f: true } } });
+  });
+
+  it('drop → drop; failures → fail with the ES error; missing pipeline', async () => {
+    const { interceptor, service } = await setup({ d: { processors: [{ drop: {} }] }, f: { processors: [{ fail: { message: 'no {{a}}' } }] } });
+    expect(await interceptor.intercept(req('i', {}, { pipeline: 'd' }), ctx({}))).toEqual({ kind: 'drop' });
+    const f = await interceptor.intercept(req('i', { a: 'way' }, { pipeline: 'f' }), ctx({}));
+    expect(f).toMatchObject({ kind: 'fail', error: { type: 'fail_processor_exception', reason: 'no way' } });
+    const m = await interceptor.intercept(req('i', {}, { pipeline: 'missing' }), ctx({}));
+    expect(m).toMatchObject({ kind: 'fail', error: { type: 'illegal_argument_exception', reason: 'pipeline with id [missing] does not exist' } });
+    expect(service.total.toJson()).toMatchObject({ count: 3, failed: 2, current: 0 });
+  });
+
+  it('changing _index runs the new index default pipeline once and its final pipeline', async () => {
+    const { interceptor } = await setup({
+      move: { processors: [{ set: { field: '_index', value: 'b' } }] },
+      bdef: setP('b_default'),
+      bfin: setP('b_final'),
+      afin: setP('a_final'),
+      loop: { processors: [{ set: { field: '_index', value: 'a' } }] },
+    });
+    const c = ctx({ a: { 'index.final_pipeline': 'afin' }, b: { 'index.default_pipeline': 'bdef', 'index.final_pipeline': 'bfin' } });
+    const out = await interceptor.intercept(req('a', {}, { pipeline: 'move' }), c);
+    expect(out).toMatchObject({ kind: 'continue', request: { index: 'b', source: { b_default: true, b_final: true } } });
+    // a default pipeline that routes back is not run twice
+    const c2 = ctx({ a: { 'index.default_pipeline': 'move' }, b: { 'index.default_pipeline': 'loop' } });
+    const out2 = await interceptor.intercept(req('a', {}), c2);
+    expect(out2).toMatchObject({ kind: 'continue', request: { index: 'a' } });
+  });
+
+  it('a final pipeline may not change the index', async () => {
+    const { interceptor } = await setup({ fin: { processors: [{ set: { field: '_index', value: 'zz' } }] } });
+    const out = await interceptor.intercept(req('a', {}), ctx({ a: { 'index.final_pipeline': 'fin' } }));
+    expect(out).toMatchObject({ kind: 'fail', error: { type: 'illegal_state_exception' } });
+    if (out.kind === 'fail') expect(out.error.reason).toContain("final pipeline [fin] can't change the target index");
+  });
+
+  it('reroute skips the rest and resolves date-math names from date_index_name', async () => {
+    const { interceptor } = await setup({
+      r: { processors: [{ reroute: { destination: 'elsewhere' } }, { set: { field: 'never', value: 1 } }] },
+      din: { processors: [{ date_index_name: { field: 'ts', index_name_prefix: 'logs-', date_rounding: 'd' } }] },
+    });
+    expect(await interceptor.intercept(req('a', {}, { pipeline: 'r' }), ctx({}))).toMatchObject({ request: { index: 'elsewhere', source: {} } });
+    expect(await interceptor.intercept(req('a', { ts: '2021-03-04T05:06:07Z' }, { pipeline: 'din' }), ctx({}))).toMatchObject({
+      request: { index: 'logs-2021-03-04' },
+    });
+  });
+
+  it('does not run twice for the same request', async () => {
+    const { interceptor } = await setup({ p: { processors: [{ append: { field: 'n', value: 1 } }] } });
+    const first = await interceptor.intercept(req('i', {}, { pipeline: 'p' }), ctx({}));
+    if (first.kind !== 'continue') throw new Error('expected continue');
+    const second = await interceptor.intercept(first.request, ctx({}));
+    expect(second).toMatchObject({ request: { source: { n: [1] } } });
+  });
+});
