@@ -602,4 +602,4 @@ export function filterSourceByMapping(src: Json, includes: string[], excludes: s
   return out;
 }
 
-export { KeywordFieldType };
+

@@ -1,6 +1,21 @@
 export * from './field-mapper-type.js';
 export * from './field-types.js';
 export * from './ip.js';
-export * from './mapping.js';
-export * from './document-parser.js';
+export {
+  normalizeRootMapping,
+  mergeRootMappings,
+  compileMapping,
+  buildFieldType,
+  simpleMatch,
+  checkTotalFields,
+  DEFAULT_DYNAMIC_DATE_FORMATS,
+  type CompiledMapping,
+  type MappingContext,
+  type LeafMapper,
+  type ObjectMapper,
+  type AliasMapper,
+  type Mapper,
+  type Dynamic,
+} from './mapping.js';
+export { DefaultDocumentMapper, locateColumn, filterSourceByMapping } from './document-parser.js';
 export * from './mapper-service.js';

@@ -56,7 +56,7 @@ function addMonths(l: Local, n: number): void {
 }
 
 /** Applies `+1d`, `-2h`, `/M`, ... to a base instant. */
-export function applyDateMath(math: string, base: number, roundUp: boolean, zone: ZoneRules, full: string = math): number {
+export function evalDateMath(math: string, base: number, roundUp: boolean, zone: ZoneRules, full: string = math): number {
   let time = base;
   let i = 0;
   while (i < math.length) {
@@ -176,7 +176,7 @@ export function parseDateMath(text: string, opts: DateMathOptions = {}): number 
   const roundUp = opts.roundUp ?? false;
   if (text.startsWith('now')) {
     const now = typeof opts.now === 'function' ? opts.now() : (opts.now ?? Date.now());
-    return applyDateMath(text.slice(3), now, roundUp, zone, text);
+    return evalDateMath(text.slice(3), now, roundUp, zone, text);
   }
   const fmt = opts.format instanceof DateFormatter ? opts.format : DateFormatter.of(opts.format ?? DEFAULT_DATE_FORMAT);
   const idx = text.indexOf('||');
@@ -187,7 +187,7 @@ export function parseDateMath(text: string, opts: DateMathOptions = {}): number 
     throw parseEx(`${r}: [${r}]`, fmt.parseError(datePart));
   }
   if (idx === -1) return inst.millis;
-  return applyDateMath(text.slice(idx + 2), inst.millis, roundUp, zone, text);
+  return evalDateMath(text.slice(idx + 2), inst.millis, roundUp, zone, text);
 }
 
 /** Same as parseDateMath, in epoch nanos (date_nanos). */

@@ -1,0 +1,264 @@
+/**
+ * Resolves index expressions (comma lists, wildcards, `-exclusions`, `_all`, aliases, hidden indices,
+ * contributions of IndexNameResolver such as data streams) to concrete index names, like Elasticsearch's
+ * IndexNameExpressionResolver.
+ */
+import { inject, injectable, multiInject, optional } from 'inversify';
+import { EsError, Errors, ExtensionPoints } from '@strata/core-common';
+import type { ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
+import { EngineTokens, type IndexNameExpressionResolver } from '../services.js';
+import type { IndexNameResolver, IndicesOptions } from '../spi.js';
+
+export const DEFAULT_INDICES_OPTIONS: IndicesOptions = {
+  ignoreUnavailable: false,
+  allowNoIndices: true,
+  expandWildcards: { open: true, closed: false, hidden: false },
+};
+
+/** Parses `expand_wildcards=open,closed,hidden,all,none` into the options. */
+export function parseExpandWildcards(value: string | string[] | undefined, base = DEFAULT_INDICES_OPTIONS.expandWildcards): IndicesOptions['expandWildcards'] {
+  if (value === undefined) return { ...base };
+  const parts = (Array.isArray(value) ? value : value.split(',')).map((s) => s.trim()).filter(Boolean);
+  const out = { open: false, closed: false, hidden: false };
+  for (const p of parts) {
+    switch (p) {
+      case 'open': out.open = true; break;
+      case 'closed': out.closed = true; break;
+      case 'hidden': out.hidden = true; break;
+      case 'all': out.open = out.closed = out.hidden = true; break;
+      case 'none': break;
+      default:
+        throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${p.toUpperCase()}`);
+    }
+  }
+  return out;
+}
+
+/** Builds IndicesOptions from REST parameters (ignore_unavailable, allow_no_indices, expand_wildcards). */
+export function indicesOptionsFromParams(
+  get: (name: string) => string | undefined,
+  defaults: IndicesOptions = DEFAULT_INDICES_OPTIONS,
+): IndicesOptions {
+  const b = (name: string, d: boolean): boolean => {
+    const v = get(name);
+    if (v === undefined) return d;
+    if (v === '' || v === 'true') return true;
+    if (v === 'false') return false;
+    throw Errors.illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+  };
+  return {
+    ignoreUnavailable: b('ignore_unavailable', defaults.ignoreUnavailable),
+    allowNoIndices: b('allow_no_indices', defaults.allowNoIndices),
+    expandWildcards: parseExpandWildcards(get('expand_wildcards'), defaults.expandWildcards),
+  };
+}
+
+export function isHiddenIndex(im: IndexMetadata): boolean {
+  const h = im.settings['index.hidden'];
+  return h === true || h === 'true';
+}
+
+function wildcardToRegExp(p: string): RegExp {
+  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+}
+
+export interface ResolveOptions {
+  /** include explicitly named closed indices instead of failing (admin APIs: get/delete/settings/open) */
+  allowClosed?: boolean;
+}
+
+@injectable()
+export class DefaultIndexNameExpressionResolver implements IndexNameExpressionResolver {
+  private readonly resolvers: IndexNameResolver[];
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @multiInject(ExtensionPoints.IndexNameResolver) @optional() resolvers: IndexNameResolver[] = [],
+  ) {
+    this.resolvers = [...(resolvers ?? [])].sort((a, b) => a.order - b.order);
+  }
+
+  concreteIndices(expression: string | string[] | undefined, options: IndicesOptions, purpose: 'read' | 'write' = 'read'): string[] {
+    return this.resolve(expression, options, purpose, {});
+  }
+
+  /** Like concreteIndices, with admin options (closed indices). */
+  resolve(expression: string | string[] | undefined, options: IndicesOptions, purpose: 'read' | 'write', ropts: ResolveOptions): string[] {
+    const md = this.store.current();
+    let parts: string[];
+    if (expression === undefined) parts = [];
+    else if (Array.isArray(expression)) parts = expression.flatMap((e) => e.split(','));
+    else parts = expression.split(',');
+    parts = parts.map((p) => p.trim()).filter((p) => p.length > 0);
+    if (parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'))) {
+      const all = this.expandWildcard('*', md, options, purpose);
+      if (all.length === 0 && !options.allowNoIndices) {
+        throw Errors.indexNotFound(parts[0] ?? '_all');
+      }
+      return all;
+    }
+    const result: string[] = [];
+    const seen = new Set<string>();
+    const add = (n: string) => {
+      if (!seen.has(n)) {
+        seen.add(n);
+        result.push(n);
+      }
+    };
+    let wildcardSeen = false;
+    for (const part of parts) {
+      if (part.startsWith('-') && wildcardSeen) {
+        const pat = part.slice(1);
+        const re = pat.includes('*') ? wildcardToRegExp(pat) : null;
+        const remove = new Set<string>();
+        for (const n of result) {
+          if (re ? re.test(n) : n === pat) remove.add(n);
+        }
+        // excluding an alias excludes its indices
+        for (const [iname, im] of Object.entries(md.indices)) {
+          for (const a of Object.keys(im.aliases)) if (re ? re.test(a) : a === pat) remove.add(iname);
+        }
+        for (let i = result.length - 1; i >= 0; i--) {
+          if (remove.has(result[i])) {
+            seen.delete(result[i]);
+            result.splice(i, 1);
+          }
+        }
+        continue;
+      }
+      if (part.includes('*')) {
+        wildcardSeen = true;
+        const matched = this.expandWildcard(part, md, options, purpose);
+        if (matched.length === 0 && !options.allowNoIndices) throw Errors.indexNotFound(part);
+        matched.forEach(add);
+        continue;
+      }
+      if (part === '_all') {
+        wildcardSeen = true;
+        this.expandWildcard('*', md, options, purpose).forEach(add);
+        continue;
+      }
+      // contributed resolvers (data streams)
+      let handled = false;
+      for (const r of this.resolvers) {
+        const res = r.resolve(part, options, purpose);
+        if (res !== undefined) {
+          res.forEach(add);
+          handled = true;
+          break;
+        }
+      }
+      if (handled) continue;
+      const im = md.indices[part];
+      if (im) {
+        if (im.state === 'close' && !ropts.allowClosed) {
+          if (options.ignoreUnavailable) continue;
+          throw Errors.indexClosed(part);
+        }
+        add(part);
+        continue;
+      }
+      const aliased = this.aliasIndices(md, part);
+      if (aliased.length) {
+        if (purpose === 'write') {
+          const w = this.writeIndexOf(md, part);
+          if (!w) throw this.noWriteIndex(part);
+          add(w);
+          continue;
+        }
+        for (const n of aliased) {
+          if (md.indices[n].state === 'close' && !ropts.allowClosed) {
+            if (options.expandWildcards.closed) add(n);
+            continue;
+          }
+          add(n);
+        }
+        continue;
+      }
+      if (options.ignoreUnavailable) continue;
+      throw Errors.indexNotFound(part);
+    }
+    if (result.length === 0 && !options.allowNoIndices && parts.some((p) => p.includes('*') || p === '_all')) {
+      throw Errors.indexNotFound(parts.join(','));
+    }
+    return result;
+  }
+
+  private expandWildcard(pattern: string, md: ClusterMetadata, options: IndicesOptions, purpose: 'read' | 'write'): string[] {
+    const ew = options.expandWildcards;
+    const out: string[] = [];
+    if (!ew.open && !ew.closed) return out;
+    const re = pattern === '*' ? null : wildcardToRegExp(pattern);
+    const dotPattern = pattern.startsWith('.');
+    const visible = (name: string, im: IndexMetadata): boolean => {
+      if (im.state === 'open' ? !ew.open : !ew.closed) return false;
+      const hidden = isHiddenIndex(im) || name.startsWith('.');
+      if (hidden && !ew.hidden && !(dotPattern && name.startsWith('.'))) return false;
+      return true;
+    };
+    const names = Object.keys(md.indices).sort();
+    const set = new Set<string>();
+    for (const name of names) {
+      const im = md.indices[name];
+      if ((re === null || re.test(name)) && visible(name, im)) set.add(name);
+    }
+    // aliases matching the pattern contribute their indices
+    for (const name of names) {
+      const im = md.indices[name];
+      for (const [alias, a] of Object.entries(im.aliases)) {
+        if (re === null || !re.test(alias)) continue;
+        if (a.is_hidden && !ew.hidden && !(dotPattern && alias.startsWith('.'))) continue;
+        if (im.state === 'open' ? !ew.open : !ew.closed) continue;
+        set.add(name);
+      }
+    }
+    for (const r of this.resolvers) {
+      const res = r.resolve(pattern, options, purpose);
+      if (res) for (const n of res) set.add(n);
+    }
+    for (const n of set) out.push(n);
+    return out.sort();
+  }
+
+  aliasIndices(md: ClusterMetadata, alias: string): string[] {
+    const out: string[] = [];
+    for (const [name, im] of Object.entries(md.indices)) if (im.aliases[alias]) out.push(name);
+    return out.sort();
+  }
+
+  private writeIndexOf(md: ClusterMetadata, alias: string): string | undefined {
+    const idx = this.aliasIndices(md, alias);
+    const explicit = idx.filter((n) => md.indices[n].aliases[alias].is_write_index === true);
+    if (explicit.length === 1) return explicit[0];
+    if (idx.length === 1 && md.indices[idx[0]].aliases[alias].is_write_index !== false) return idx[0];
+    return undefined;
+  }
+
+  private noWriteIndex(alias: string): EsError {
+    return Errors.illegalArgument(
+      `no write index is defined for alias [${alias}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+    );
+  }
+
+  writeIndex(name: string): string | undefined {
+    for (const r of this.resolvers) {
+      const res = r.resolve(name, DEFAULT_INDICES_OPTIONS, 'write');
+      if (res !== undefined) return res[0];
+    }
+    const md = this.store.current();
+    if (md.indices[name]) return name;
+    const idx = this.aliasIndices(md, name);
+    if (idx.length === 0) return undefined;
+    const w = this.writeIndexOf(md, name);
+    if (!w) throw this.noWriteIndex(name);
+    return w;
+  }
+
+  /** true when `name` is an index, an alias or a name a contributed resolver owns */
+  exists(name: string): boolean {
+    const md = this.store.current();
+    if (md.indices[name]) return true;
+    if (this.aliasIndices(md, name).length) return true;
+    return this.resolvers.some((r) => r.resolve(name, { ...DEFAULT_INDICES_OPTIONS, ignoreUnavailable: true }, 'read') !== undefined);
+  }
+}
