@@ -27,7 +27,7 @@ export class CatRestHandler implements RestHandler {
   handle(): RestResponse {
     return RestResponses.text(
       200,
-      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}'].join('\n') + '\n',
+      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}'].join('\n') + '\n',
     );
   }
 }
@@ -241,5 +241,111 @@ export class CatAliasesRestHandler implements RestHandler {
     }
     rows.sort((x, y) => String(x['alias']).localeCompare(String(y['alias'])) || String(x['index']).localeCompare(String(y['index'])));
     return renderCat(req, ALIAS_COLUMNS, rows);
+  }
+}
+
+const SHARDS_COLUMNS: CatColumn[] = [
+  { name: 'index', aliases: ['i', 'idx'] },
+  { name: 'shard', aliases: ['s', 'sh'], numeric: true },
+  { name: 'prirep', aliases: ['p', 'pr', 'primaryOrReplica'] },
+  { name: 'state', aliases: ['st'] },
+  { name: 'docs', aliases: ['d', 'dc'], numeric: true },
+  { name: 'store', aliases: ['sto'], numeric: true, bytes: true },
+  { name: 'dataset', numeric: true, bytes: true },
+  { name: 'ip' },
+  { name: 'node', aliases: ['n'] },
+];
+
+/** `GET /_cat/shards[/{index}]`: primaries STARTED on this node, replicas UNASSIGNED (single node). */
+@injectable()
+export class CatShardsRestHandler implements RestHandler {
+  readonly name = 'cat_shards_action';
+  readonly routes = [
+    route('GET', '/_cat/shards', 'indices:monitor/stats'),
+    route('GET', '/_cat/shards/{index}', 'indices:monitor/stats'),
+  ];
+  readonly params = CAT_PARAMS;
+
+  constructor(
+    @inject(ClusterView) private readonly cluster: ClusterView,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+
+  handle(req: RestRequest): RestResponse {
+    const names = this.cluster.resolve(req.optionalPathParam('index'), { expandWildcards: expandOptions(req, ['all']) });
+    const rows: CatRow[] = [];
+    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    for (const name of names) {
+      const meta = this.cluster.indexMetadata(name);
+      if (!meta || meta.state !== 'open') continue;
+      const st = this.cluster.indexStats(name);
+      const perShard = (n: number | undefined): number | undefined =>
+        n === undefined ? undefined : Math.round(n / Math.max(1, meta.numberOfShards));
+      for (let s = 0; s < meta.numberOfShards; s++) {
+        rows.push({
+          index: name,
+          shard: s,
+          prirep: 'p',
+          state: 'STARTED',
+          docs: perShard(st?.docs?.count ?? 0),
+          store: perShard(st?.store?.size_in_bytes ?? 0),
+          dataset: perShard(st?.store?.size_in_bytes ?? 0),
+          ip,
+          node: this.node.name,
+        });
+        for (let r = 0; r < this.cluster.effectiveReplicas(meta); r++) {
+          rows.push({ index: name, shard: s, prirep: 'r', state: 'UNASSIGNED' });
+        }
+      }
+    }
+    return renderCat(req, SHARDS_COLUMNS, rows);
+  }
+}
+
+const NODES_COLUMNS: CatColumn[] = [
+  { name: 'ip', aliases: ['i'] },
+  { name: 'heap.percent', aliases: ['hp', 'heapPercent'], numeric: true },
+  { name: 'ram.percent', aliases: ['rp', 'ramPercent'], numeric: true },
+  { name: 'cpu', numeric: true },
+  { name: 'load_1m', aliases: ['l'], numeric: true },
+  { name: 'load_5m', aliases: ['l'], numeric: true },
+  { name: 'load_15m', aliases: ['l'], numeric: true },
+  { name: 'node.role', aliases: ['r', 'role', 'nodeRole'] },
+  { name: 'master', aliases: ['m'] },
+  { name: 'name', aliases: ['n'] },
+  { name: 'id', aliases: ['nodeId'], default: false },
+  { name: 'version', aliases: ['v'], default: false },
+];
+
+/** `GET /_cat/nodes` */
+@injectable()
+export class CatNodesRestHandler implements RestHandler {
+  readonly name = 'cat_nodes_action';
+  readonly routes = [route('GET', '/_cat/nodes', 'cluster:monitor/nodes/info')];
+  readonly params = [...CAT_PARAMS, 'full_id'];
+
+  constructor(@inject(NODE_INFO) private readonly node: NodeInfo) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const os = await import('node:os');
+    const mem = process.memoryUsage();
+    const [l1, l5, l15] = os.loadavg();
+    const total = os.totalmem();
+    return renderCat(req, NODES_COLUMNS, [
+      {
+        ip: this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host,
+        'heap.percent': Math.round((mem.heapUsed / Math.max(1, mem.heapTotal)) * 100),
+        'ram.percent': Math.round(((total - os.freemem()) / total) * 100),
+        cpu: Math.min(100, Math.round((l1 / Math.max(1, os.cpus().length)) * 100)),
+        load_1m: l1.toFixed(2),
+        load_5m: l5.toFixed(2),
+        load_15m: l15.toFixed(2),
+        'node.role': 'dhim',
+        master: '*',
+        name: this.node.name,
+        id: req.boolParam('full_id', false) ? this.node.id : this.node.id.slice(0, 4),
+        version: '8.17.0',
+      },
+    ]);
   }
 }

@@ -287,6 +287,13 @@ describe('cluster API', () => {
     ]);
   });
 
+  it('_cat/shards and _cat/nodes', async () => {
+    const s = await get('/_cat/shards/logs?h=index,shard,prirep,state,docs');
+    expect(s.text).toBe('logs 0 p STARTED    3\nlogs 0 r UNASSIGNED\nlogs 1 p STARTED    3\nlogs 1 r UNASSIGNED\n');
+    const n = await get('/_cat/nodes?h=name,master,node.role');
+    expect(n.text).toBe('n1 * dhim\n');
+  });
+
   it('_xpack and _license', async () => {
     expect((await get('/_xpack')).body.license.type).toBe('basic');
     expect((await get('/_license')).body.license.status).toBe('active');

@@ -1,6 +1,14 @@
 import { ContainerModule } from 'inversify';
 import { ExtensionPoints } from '@strata/core-common';
-import { CatAliasesRestHandler, CatCountRestHandler, CatHealthRestHandler, CatIndicesRestHandler, CatRestHandler } from './cat.rest-handler.js';
+import {
+  CatAliasesRestHandler,
+  CatCountRestHandler,
+  CatHealthRestHandler,
+  CatIndicesRestHandler,
+  CatNodesRestHandler,
+  CatRestHandler,
+  CatShardsRestHandler,
+} from './cat.rest-handler.js';
 import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
 import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
 import { ClusterView } from './cluster-view.js';
@@ -29,6 +37,8 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     CatHealthRestHandler,
     CatCountRestHandler,
     CatAliasesRestHandler,
+    CatShardsRestHandler,
+    CatNodesRestHandler,
     XPackRestHandler,
   ]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
