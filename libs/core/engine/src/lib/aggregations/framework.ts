@@ -3,7 +3,7 @@
  * per "owning bucket ordinal" into typed arrays (Elasticsearch's model), reduce/render contexts and helpers.
  */
 import { EsError, Errors } from '@strata/core-common';
-import type { LeafReaderContext } from '../index/leaf-reader.js';
+import type { LeafReaderContext, SortedSetDocValues } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from './api.js';
 import { RAW, type ValueFormat } from './support/value-format.js';
@@ -264,6 +264,29 @@ export interface FieldSource {
   readonly scale: number;
   /** the field's default format (dates: mapping format; booleans; raw) */
   readonly format: ValueFormat;
+  /** constant keyword value for every doc (`_index`) */
+  readonly constant?: string;
+}
+
+const constantDvCache = new WeakMap<object, Map<string, SortedSetDocValues>>();
+
+/** keyword doc values of a source on a leaf (synthesized for constant fields such as `_index`) */
+export function bytesValues(leaf: LeafReaderContext, src: FieldSource): SortedSetDocValues | null {
+  if (src.constant === undefined) return leaf.reader.sortedSetDocValues(src.field);
+  let m = constantDvCache.get(leaf.reader);
+  if (!m) {
+    m = new Map();
+    constantDvCache.set(leaf.reader, m);
+  }
+  let dv = m.get(src.constant);
+  if (!dv) {
+    const n = leaf.reader.maxDoc;
+    const offsets = new Uint32Array(n + 1);
+    for (let i = 0; i <= n; i++) offsets[i] = i;
+    dv = { offsets, ords: new Uint32Array(n), terms: [src.constant] };
+    m.set(src.constant, dv);
+  }
+  return dv;
 }
 
 export function textFielddataError(field: string, index: string): EsError {
@@ -278,6 +301,9 @@ export function resolveField(
   field: string,
   opts: { format?: string; timeZone?: string; requireNumeric?: string } = {},
 ): FieldSource {
+  if (field === '_index') {
+    return { field, ft: undefined, kind: 'bytes', integer: false, isDate: false, isBool: false, isIp: false, scale: 1, format: RAW, constant: ctx.index };
+  }
   const ft = ctx.fieldType(field);
   if (!ft) {
     return { field, ft, kind: 'unmapped', integer: false, isDate: false, isBool: false, isIp: false, scale: 1, format: RAW };

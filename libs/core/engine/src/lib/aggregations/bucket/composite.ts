@@ -8,6 +8,7 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   IntArray,
   KeyedBucketOrds,
   SubAggregators,
@@ -312,7 +313,7 @@ class CompositeAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     for (const r of this.rs) {
       r.ndv = r.src.kind === 'numeric' ? leaf.reader.numericDocValues(r.src.field) : null;
-      r.sdv = r.src.kind === 'bytes' ? leaf.reader.sortedSetDocValues(r.src.field) : null;
+      r.sdv = r.src.kind === 'bytes' ? bytesValues(leaf, r.src) : null;
     }
     this.subs.setLeaf(leaf);
   }

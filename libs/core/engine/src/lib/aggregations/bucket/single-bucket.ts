@@ -8,6 +8,7 @@ import type { AggregationContext, CompiledFilter, InternalAggregation, InternalA
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   IntArray,
   SubAggregators,
   asObject,
@@ -124,7 +125,7 @@ class MissingAggregator extends SingleBucketAggregator {
   }
   setLeaf(leaf: LeafReaderContext): void {
     this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
-    this.sdv = this.src.kind === 'bytes' ? leaf.reader.sortedSetDocValues(this.src.field) : null;
+    this.sdv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
     this.subs.setLeaf(leaf);
   }
   collect(doc: number, owningOrd: number, score: number): void {

@@ -8,6 +8,7 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   IntArray,
   KeyedBucketOrds,
   SubAggregators,
@@ -370,7 +371,7 @@ class BytesTermsAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.flush();
-    this.dv = leaf.reader.sortedSetDocValues(this.src.field);
+    this.dv = bytesValues(leaf, this.src);
     this.subs.setLeaf(leaf);
     const n = this.dv ? this.dv.terms.length : 0;
     const ie = this.spec.includeExclude;

@@ -9,6 +9,7 @@ import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   checkParams,
   displayTerm,
   optInt,
@@ -208,7 +209,7 @@ class CardinalityAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
-    this.sdv = this.src.kind === 'bytes' ? leaf.reader.sortedSetDocValues(this.src.field) : null;
+    this.sdv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
     this.encCache = this.sdv ? new Float64Array(this.sdv.terms.length).fill(-1) : null;
   }
 

@@ -8,6 +8,7 @@ import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   LongArray,
   checkParams,
   optNumber,
@@ -269,7 +270,7 @@ class NumericMetricAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     if (this.src.kind === 'numeric') this.dv = leaf.reader.numericDocValues(this.src.field);
-    else if (this.src.kind === 'bytes') this.sdv = leaf.reader.sortedSetDocValues(this.src.field);
+    else if (this.src.kind === 'bytes') this.sdv = bytesValues(leaf, this.src);
   }
 
   private add(ord: number, v: number): void {

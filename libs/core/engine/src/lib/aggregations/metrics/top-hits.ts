@@ -8,6 +8,7 @@ import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
   Aggregator,
+  bytesValues,
   checkParams,
   optBool,
   optInt,
@@ -256,7 +257,7 @@ class TopHitsAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     this.leaf = leaf;
     this.ndvs = this.sources.map((s) => (s?.kind === 'numeric' ? leaf.reader.numericDocValues(s.field) : null));
-    this.sdvs = this.sources.map((s) => (s?.kind === 'bytes' ? leaf.reader.sortedSetDocValues(s.field) : null));
+    this.sdvs = this.sources.map((s) => (s?.kind === 'bytes' ? bytesValues(leaf, s) : null));
   }
 
   private sortValue(i: number, doc: number, score: number): SortValue {
