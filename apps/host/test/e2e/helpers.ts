@@ -1,6 +1,8 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { startServer, type RunningServer } from '../../src/index.js';
 
 export interface E2eHost {
@@ -44,4 +46,61 @@ export async function http(url: string, init: RequestInit = {}): Promise<Res> {
     json = undefined;
   }
   return { status: r.status, headers: r.headers, text, json };
+}
+
+export const repoRoot = resolve(__dirname, '../../../..');
+export const bundlePath = join(repoRoot, 'apps/host/dist/main.cjs');
+
+/** Builds apps/host/dist/main.cjs (esbuild, well under a second). */
+export function buildHost(): void {
+  execFileSync(process.execPath, [join(repoRoot, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
+}
+
+export interface HostProcess {
+  child: ChildProcess;
+  url: string;
+  /** the parsed "started" log line */
+  started: Record<string, unknown>;
+}
+
+/** Spawns the built host and resolves once it logged "started" (with the bound URL). */
+export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<HostProcess> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [bundlePath, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
+      cwd: opts.cwd ?? repoRoot,
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`host did not start: ${stderr}`));
+    }, 15_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const o = JSON.parse(line) as Record<string, unknown>;
+        if (typeof o['msg'] === 'string' && o['msg'].startsWith('started') && typeof o['url'] === 'string') {
+          clearTimeout(timer);
+          resolvePromise({ child, url: o['url'], started: o });
+        }
+      } catch {
+        /* not a log line */
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`host exited with ${code}: ${stderr}`));
+    });
+  });
+}
+
+/** Waits for the process to exit after a signal. */
+export function stopHost(p: HostProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<number | null> {
+  return new Promise((r) => {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return r(p.child.exitCode);
+    p.child.once('exit', (code) => r(code));
+    p.child.kill(signal);
+  });
 }
