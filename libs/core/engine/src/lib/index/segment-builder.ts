@@ -1,6 +1,7 @@
 /**
- * The indexing buffer: accumulates ParsedDocuments into growable per-term postings and per-field
- * doc-value columns, then freezes them into an immutable SegmentData of typed arrays.
+ * The indexing buffer: accumulates ParsedDocuments into flat, growable typed-array streams
+ * (term id, doc, position per token; (doc, value) pairs per doc-values field), then freezes them into an
+ * immutable SegmentData with counting sorts — no object per posting, no array per term.
  */
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { encodeNorm } from '../util/small-float.js';
@@ -10,25 +11,63 @@ import { newLiveDocs, clearBit } from './live-docs.js';
 const POSITION_INCREMENT_GAP = 100;
 type IndexOptions = 'docs' | 'freqs' | 'positions';
 
+/** growable Int32 column */
+class IntColumn {
+  data: Int32Array;
+  length = 0;
+  constructor(cap = 256) {
+    this.data = new Int32Array(cap);
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const n = new Int32Array(this.data.length * 2);
+      n.set(this.data);
+      this.data = n;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+/** growable Float64 column */
+class FloatColumn {
+  data: Float64Array;
+  length = 0;
+  constructor(cap = 256) {
+    this.data = new Float64Array(cap);
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const n = new Float64Array(this.data.length * 2);
+      n.set(this.data);
+      this.data = n;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
 class InvertedFieldBuffer {
   readonly termIds = new Map<string, number>();
-  readonly termDocs: number[][] = [];
-  readonly termFreqs: number[][] = [];
-  readonly termPositions: number[][] = [];
-  readonly lastDoc: number[] = [];
+  readonly terms: string[] = [];
+  readonly tokTerm = new IntColumn();
+  readonly tokDoc = new IntColumn();
+  readonly tokPos: IntColumn | null;
   /** field length per doc (token count, overlaps discounted) when norms are on */
-  lengths: number[] | null = null;
-  constructor(public options: IndexOptions) {}
+  lengths: IntColumn | null = null;
+  constructor(public options: IndexOptions) {
+    this.tokPos = options === 'positions' ? new IntColumn() : null;
+  }
 }
 
-class PairColumn {
-  readonly docs: number[] = [];
-  readonly values: number[] = [];
+class NumericColumn {
+  readonly docs = new IntColumn();
+  readonly values = new FloatColumn();
 }
 
-class StringPairColumn {
-  readonly docs: number[] = [];
-  readonly values: string[] = [];
+class OrdinalColumn {
+  readonly termIds = new Map<string, number>();
+  readonly terms: string[] = [];
+  readonly docs = new IntColumn();
+  readonly ids = new IntColumn();
 }
 
 export interface StoredMeta {
@@ -39,19 +78,19 @@ export interface StoredMeta {
 
 export class SegmentBuilder {
   private readonly inverted = new Map<string, InvertedFieldBuffer>();
-  private readonly numeric = new Map<string, PairColumn>();
-  private readonly points = new Map<string, PairColumn>();
-  private readonly sorted = new Map<string, StringPairColumn>();
+  private readonly numeric = new Map<string, NumericColumn>();
+  private readonly points = new Map<string, NumericColumn>();
+  private readonly sorted = new Map<string, OrdinalColumn>();
   private readonly ids: string[] = [];
   private routing: Array<string | null> | null = null;
   private readonly sources: Array<Uint8Array | null> = [];
   private sourceBytesTotal = 0;
-  private readonly seqNos: number[] = [];
-  private readonly terms: number[] = [];
-  private readonly versions: number[] = [];
+  private readonly seqNos = new FloatColumn();
+  private readonly terms = new FloatColumn();
+  private readonly versions = new FloatColumn();
   private deleted: number[] = [];
   private approxBytes = 0;
-  /** per-doc scratch: last position seen per field (for multi-valued position gaps) */
+  /** per-doc scratch: last position per field (multi-valued position gaps) */
   private readonly docLastPos = new Map<string, number>();
 
   get numDocs(): number {
@@ -77,43 +116,57 @@ export class SegmentBuilder {
     this.seqNos.push(meta.seqNo);
     this.terms.push(meta.primaryTerm);
     this.versions.push(meta.version);
-    let bytes = 64 + (doc.source ? doc.source.length : 0) + doc.id.length * 2;
+    let bytes = 96 + (doc.source ? doc.source.length : 0) + doc.id.length * 2;
 
-    this.docLastPos.clear();
+    if (this.docLastPos.size) this.docLastPos.clear();
     let hasIdField = false;
-    for (const f of doc.fields) {
-      if (f.name === '_id') hasIdField = true;
-      if (f.tokens && f.tokens.length > 0) bytes += this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', !!f.norms);
-      else if (f.norms && f.tokens) this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', true);
-      if (f.numericValues) {
+    const fields = doc.fields;
+    for (let fi = 0; fi < fields.length; fi++) {
+      const f = fields[fi];
+      if (f.tokens) {
+        if (f.name === '_id') hasIdField = true;
+        bytes += this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', !!f.norms);
+      }
+      const nv = f.numericValues;
+      if (nv && nv.length) {
         let c = this.numeric.get(f.name);
-        if (!c) this.numeric.set(f.name, (c = new PairColumn()));
-        for (const v of f.numericValues) {
+        if (!c) this.numeric.set(f.name, (c = new NumericColumn()));
+        for (let i = 0; i < nv.length; i++) {
           c.docs.push(d);
-          c.values.push(v);
+          c.values.push(nv[i]);
         }
-        bytes += f.numericValues.length * 16;
+        bytes += nv.length * 12;
       }
-      if (f.pointValues) {
+      const pv = f.pointValues;
+      if (pv && pv.length) {
         let c = this.points.get(f.name);
-        if (!c) this.points.set(f.name, (c = new PairColumn()));
-        for (const v of f.pointValues) {
+        if (!c) this.points.set(f.name, (c = new NumericColumn()));
+        for (let i = 0; i < pv.length; i++) {
           c.docs.push(d);
-          c.values.push(v);
+          c.values.push(pv[i]);
         }
-        bytes += f.pointValues.length * 16;
+        bytes += pv.length * 12;
       }
-      if (f.keywordValues) {
+      const kv = f.keywordValues;
+      if (kv && kv.length) {
         let c = this.sorted.get(f.name);
-        if (!c) this.sorted.set(f.name, (c = new StringPairColumn()));
-        for (const v of f.keywordValues) {
+        if (!c) this.sorted.set(f.name, (c = new OrdinalColumn()));
+        for (let i = 0; i < kv.length; i++) {
+          const v = kv[i];
+          let id = c.termIds.get(v);
+          if (id === undefined) {
+            id = c.terms.length;
+            c.termIds.set(v, id);
+            c.terms.push(v);
+            bytes += 48 + v.length * 2;
+          }
           c.docs.push(d);
-          c.values.push(v);
-          bytes += 16 + v.length;
+          c.ids.push(id);
         }
+        bytes += kv.length * 8;
       }
     }
-    if (!hasIdField) this.invert(d, '_id', [{ term: doc.id, position: 0 }], 'docs', false);
+    if (!hasIdField) bytes += this.invert(d, '_id', [{ term: doc.id, position: 0 }], 'docs', false);
     this.approxBytes += bytes;
     return d;
   }
@@ -143,50 +196,46 @@ export class SegmentBuilder {
       fb = new InvertedFieldBuffer(options);
       this.inverted.set(name, fb);
     }
-    if (norms && !fb.lengths) fb.lengths = [];
-    const withFreqs = fb.options !== 'docs';
-    const withPos = fb.options === 'positions';
+    if (norms && !fb.lengths) {
+      fb.lengths = new IntColumn();
+    }
+    const n = tokens.length;
     let posOffset = 0;
     const last = this.docLastPos.get(name);
-    if (last !== undefined && tokens.length > 0 && tokens[0].position <= last) {
+    if (last !== undefined && n > 0 && tokens[0].position <= last) {
       posOffset = last + POSITION_INCREMENT_GAP + 1 - tokens[0].position;
     }
-    let bytes = 0;
+    let bytes = n * 12;
     let length = 0;
     let prevPos = -1;
     let maxPos = last ?? -1;
-    for (let i = 0; i < tokens.length; i++) {
+    const termIds = fb.termIds;
+    const tokTerm = fb.tokTerm;
+    const tokDoc = fb.tokDoc;
+    const tokPos = fb.tokPos;
+    for (let i = 0; i < n; i++) {
       const t = tokens[i];
       const pos = t.position + posOffset;
       if (pos !== prevPos) length++;
       prevPos = pos;
       if (pos > maxPos) maxPos = pos;
-      let id = fb.termIds.get(t.term);
+      let id = termIds.get(t.term);
       if (id === undefined) {
-        id = fb.termDocs.length;
-        fb.termIds.set(t.term, id);
-        fb.termDocs.push([]);
-        fb.termFreqs.push(withFreqs ? [] : (EMPTY as number[]));
-        fb.termPositions.push(withPos ? [] : (EMPTY as number[]));
-        fb.lastDoc.push(-1);
-        bytes += 64 + t.term.length * 2;
+        id = fb.terms.length;
+        termIds.set(t.term, id);
+        fb.terms.push(t.term);
+        bytes += 48 + t.term.length * 2;
       }
-      if (fb.lastDoc[id] !== d) {
-        fb.lastDoc[id] = d;
-        fb.termDocs[id].push(d);
-        if (withFreqs) fb.termFreqs[id].push(1);
-        bytes += 8;
-      } else if (withFreqs) {
-        const fr = fb.termFreqs[id];
-        fr[fr.length - 1]++;
-      }
-      if (withPos) {
-        fb.termPositions[id].push(pos);
-        bytes += 4;
-      }
+      tokTerm.push(id);
+      tokDoc.push(d);
+      if (tokPos) tokPos.push(pos);
     }
     this.docLastPos.set(name, maxPos);
-    if (fb.lengths) fb.lengths[d] = (fb.lengths[d] ?? 0) + length;
+    const L = fb.lengths;
+    if (L) {
+      while (L.length <= d) L.push(-1);
+      L.data[d] = (L.data[d] < 0 ? 0 : L.data[d]) + length;
+    }
     return bytes;
   }
 
@@ -198,25 +247,25 @@ export class SegmentBuilder {
     for (const [field, fb] of this.inverted) {
       const f = freezeInverted(fb, maxDoc);
       size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.posStarts?.byteLength ?? 0);
-      size += f.norms?.byteLength ?? 0;
+      size += (f.norms?.byteLength ?? 0) + f.terms.length * 48;
       inverted.set(field, f);
     }
     const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
     for (const [field, c] of this.numeric) {
-      const dv = freezeNumeric(c, maxDoc);
+      const dv = freezeNumeric({ docs: c.docs.data.subarray(0, c.docs.length), values: c.values.data.subarray(0, c.values.length) }, maxDoc);
       size += dv.values.byteLength + dv.offsets.byteLength;
       numeric.set(field, dv);
     }
     const points = new Map<string, { values: Float64Array; docs: Uint32Array }>();
     for (const [field, c] of this.points) {
-      const p = freezePoints(c.docs, c.values);
+      const p = freezePoints(c.docs.data.subarray(0, c.docs.length), c.values.data.subarray(0, c.values.length));
       size += p.values.byteLength + p.docs.byteLength;
       points.set(field, p);
     }
     const sortedSet = new Map<string, { offsets: Uint32Array; ords: Uint32Array; terms: string[] }>();
     for (const [field, c] of this.sorted) {
-      const s = freezeSortedSet(c, maxDoc);
-      size += s.ords.byteLength + s.offsets.byteLength;
+      const s = freezeOrdinals(c, maxDoc);
+      size += s.ords.byteLength + s.offsets.byteLength + s.terms.length * 48;
       sortedSet.set(field, s);
     }
     const sourceBytes = new Uint8Array(this.sourceBytesTotal);
@@ -236,8 +285,9 @@ export class SegmentBuilder {
     }
     sourceStarts[maxDoc] = off;
     size += sourceBytes.byteLength + sourceStarts.byteLength;
+    const seqNos = this.seqNos.data.slice(0, maxDoc);
     let maxSeqNo = -1;
-    for (const s of this.seqNos) if (s > maxSeqNo) maxSeqNo = s;
+    for (let i = 0; i < maxDoc; i++) if (seqNos[i] > maxSeqNo) maxSeqNo = seqNos[i];
     const data: SegmentData = {
       name,
       maxDoc,
@@ -250,11 +300,11 @@ export class SegmentBuilder {
       sourceBytes,
       sourceStarts,
       sourceMissing,
-      seqNos: Float64Array.from(this.seqNos),
-      primaryTerms: Float64Array.from(this.terms),
-      versions: Float64Array.from(this.versions),
+      seqNos,
+      primaryTerms: this.terms.data.slice(0, maxDoc),
+      versions: this.versions.data.slice(0, maxDoc),
       maxSeqNo,
-      sizeInBytes: size + maxDoc * 40,
+      sizeInBytes: size + maxDoc * 48,
     };
     let liveDocs: Uint32Array | null = null;
     if (this.deleted.length > 0) {
@@ -265,61 +315,76 @@ export class SegmentBuilder {
   }
 }
 
-const EMPTY: readonly number[] = Object.freeze([]) as readonly number[];
+/** term id → ordinal in sorted order (native string sort, then one map lookup per unique term) */
+function sortTerms(terms: string[], termIds: Map<string, number>): { sorted: string[]; ordOf: Uint32Array } {
+  const sorted = terms.slice().sort();
+  const ordOf = new Uint32Array(terms.length);
+  for (let o = 0; o < sorted.length; o++) ordOf[termIds.get(sorted[o]) as number] = o;
+  return { sorted, ordOf };
+}
 
 function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldData {
-  const terms = [...fb.termIds.keys()].sort();
-  const n = terms.length;
+  const { sorted: terms, ordOf } = sortTerms(fb.terms, fb.termIds);
+  const nTerms = terms.length;
+  const nTok = fb.tokTerm.length;
+  const tokTerm = fb.tokTerm.data;
+  const tokDoc = fb.tokDoc.data;
+  const tokPos = fb.tokPos ? fb.tokPos.data : null;
   const withFreqs = fb.options !== 'docs';
   const withPos = fb.options === 'positions';
-  let total = 0;
-  let totalPos = 0;
-  for (let i = 0; i < fb.termDocs.length; i++) {
-    total += fb.termDocs[i].length;
-    if (withPos) totalPos += fb.termPositions[i].length;
-  }
-  const postingStarts = new Uint32Array(n + 1);
-  const docs = new Uint32Array(total);
-  const freqs = withFreqs ? new Uint32Array(total) : null;
-  const posStarts = withPos ? new Uint32Array(total + 1) : null;
-  const positions = withPos ? new Uint32Array(totalPos) : null;
-  let p = 0;
-  let pp = 0;
-  let sumTotalTermFreq = 0;
+  // counting sort of token indexes by ordinal (stable → doc order, then position order)
+  const start = new Uint32Array(nTerms + 1);
+  for (let i = 0; i < nTok; i++) start[ordOf[tokTerm[i]] + 1]++;
+  for (let o = 0; o < nTerms; o++) start[o + 1] += start[o];
+  const fill = start.slice(0, nTerms);
+  const byOrd = new Uint32Array(nTok);
+  for (let i = 0; i < nTok; i++) byOrd[fill[ordOf[tokTerm[i]]]++] = i;
+  // group each term's tokens by doc
+  const docsTmp = new Uint32Array(nTok);
+  const freqsTmp = withFreqs ? new Uint32Array(nTok) : null;
+  const posStartsTmp = withPos ? new Uint32Array(nTok + 1) : null;
+  const positions = withPos ? new Uint32Array(nTok) : null;
+  const postingStarts = new Uint32Array(nTerms + 1);
   const hasDoc = new Uint8Array(maxDoc);
   let docCount = 0;
-  for (let o = 0; o < n; o++) {
+  let p = 0;
+  let pp = 0;
+  for (let o = 0; o < nTerms; o++) {
     postingStarts[o] = p;
-    const id = fb.termIds.get(terms[o])!;
-    const tdocs = fb.termDocs[id];
-    const tfreqs = fb.termFreqs[id];
-    const tpos = fb.termPositions[id];
-    let k = 0;
-    for (let j = 0; j < tdocs.length; j++, p++) {
-      const d = tdocs[j];
-      docs[p] = d;
-      if (!hasDoc[d]) {
-        hasDoc[d] = 1;
-        docCount++;
+    let lastDoc = -1;
+    for (let k = start[o]; k < start[o + 1]; k++) {
+      const ti = byOrd[k];
+      const d = tokDoc[ti];
+      if (d !== lastDoc) {
+        lastDoc = d;
+        docsTmp[p] = d;
+        if (freqsTmp) freqsTmp[p] = 0;
+        if (posStartsTmp) posStartsTmp[p] = pp;
+        p++;
+        if (!hasDoc[d]) {
+          hasDoc[d] = 1;
+          docCount++;
+        }
       }
-      const fr = withFreqs ? tfreqs[j] : 1;
-      if (freqs) freqs[p] = fr;
-      sumTotalTermFreq += fr;
-      if (posStarts && positions) {
-        posStarts[p] = pp;
-        for (let x = 0; x < fr; x++) positions[pp++] = tpos[k++];
-      }
+      if (freqsTmp) freqsTmp[p - 1]++;
+      if (positions && tokPos) positions[pp++] = tokPos[ti];
     }
   }
-  postingStarts[n] = p;
-  if (posStarts) posStarts[total] = pp;
+  postingStarts[nTerms] = p;
+  if (posStartsTmp) posStartsTmp[p] = pp;
+  const docs = p === nTok ? docsTmp : docsTmp.slice(0, p);
+  const freqs = freqsTmp ? (p === nTok ? freqsTmp : freqsTmp.slice(0, p)) : null;
+  const posStarts = posStartsTmp ? posStartsTmp.slice(0, p + 1) : null;
+  let sumTotalTermFreq = 0;
+  if (freqs) for (let i = 0; i < p; i++) sumTotalTermFreq += freqs[i];
+  else sumTotalTermFreq = p;
   let norms: Uint8Array | null = null;
   if (fb.lengths) {
     norms = new Uint8Array(maxDoc);
     const L = fb.lengths;
     for (let d = 0; d < L.length; d++) {
-      const l = L[d];
-      if (l !== undefined) norms[d] = encodeNorm(l);
+      const l = L.data[d];
+      if (l >= 0) norms[d] = encodeNorm(l);
     }
   }
   return {
@@ -332,7 +397,7 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
     norms,
     docCount,
     sumTotalTermFreq,
-    sumDocFreq: total,
+    sumDocFreq: p,
   };
 }
 
@@ -346,7 +411,6 @@ export function freezeNumeric(c: { docs: ArrayLike<number>; values: ArrayLike<nu
   for (let i = 0; i < n; i++) offsets[c.docs[i] + 1]++;
   for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
   const values = new Float64Array(n);
-  // pairs are in doc order already: copy, then sort within each doc when multi-valued
   for (let i = 0; i < n; i++) values[i] = c.values[i];
   for (let d = 0; d < maxDoc; d++) {
     const s = offsets[d];
@@ -358,50 +422,74 @@ export function freezeNumeric(c: { docs: ArrayLike<number>; values: ArrayLike<nu
 
 export function freezePoints(docsIn: ArrayLike<number>, valuesIn: ArrayLike<number>): { values: Float64Array; docs: Uint32Array } {
   const n = docsIn.length;
+  // sort (value, doc) pairs: values are mostly distinct numbers; sort an index permutation by value then doc
+  const vals = Float64Array.from(valuesIn as ArrayLike<number>);
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => valuesIn[a] - valuesIn[b] || docsIn[a] - docsIn[b]);
+  let sortedAlready = true;
+  for (let i = 1; i < n; i++) {
+    if (vals[i] < vals[i - 1] || (vals[i] === vals[i - 1] && docsIn[i] < docsIn[i - 1])) {
+      sortedAlready = false;
+      break;
+    }
+  }
+  if (!sortedAlready) order.sort((a, b) => vals[a] - vals[b] || docsIn[a] - docsIn[b]);
   const values = new Float64Array(n);
   const docs = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    values[i] = valuesIn[order[i]];
+    values[i] = vals[order[i]];
     docs[i] = docsIn[order[i]];
   }
   return { values, docs };
 }
 
+function freezeOrdinals(c: OrdinalColumn, maxDoc: number): { offsets: Uint32Array; ords: Uint32Array; terms: string[] } {
+  const { sorted: terms, ordOf } = sortTerms(c.terms, c.termIds);
+  const n = c.docs.length;
+  const docs = c.docs.data;
+  const ids = c.ids.data;
+  const offsets = new Uint32Array(maxDoc + 1);
+  const ords = new Uint32Array(n);
+  let w = 0;
+  let i = 0;
+  while (i < n) {
+    const d = docs[i];
+    let j = i;
+    while (j < n && docs[j] === d) ords[w + (j - i)] = ordOf[ids[j++]];
+    let len = j - i;
+    if (len > 1) {
+      const seg = ords.subarray(w, w + len);
+      seg.sort();
+      // dedupe in place
+      let u = 1;
+      for (let k = 1; k < len; k++) if (seg[k] !== seg[u - 1]) seg[u++] = seg[k];
+      len = u;
+    }
+    offsets[d + 1] = len;
+    w += len;
+    i = j;
+  }
+  for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+  return { offsets, ords: w === n ? ords : ords.slice(0, w), terms };
+}
+
+/** builds sorted-set doc values from (doc, term) pairs grouped by doc (used by tests and tools) */
 export function freezeSortedSet(c: { docs: ArrayLike<number>; values: readonly string[] }, maxDoc: number): {
   offsets: Uint32Array;
   ords: Uint32Array;
   terms: string[];
 } {
-  const uniq = new Map<string, number>();
-  for (const v of c.values) if (!uniq.has(v)) uniq.set(v, 0);
-  const terms = [...uniq.keys()].sort();
-  for (let i = 0; i < terms.length; i++) uniq.set(terms[i], i);
-  const n = c.docs.length;
-  const counts = new Uint32Array(maxDoc + 1);
-  // dedupe per doc: pairs are grouped by doc
-  const tmpOrds: number[] = [];
-  const tmpDocs: number[] = [];
-  let i = 0;
-  while (i < n) {
-    const d = c.docs[i];
-    let j = i;
-    const ords: number[] = [];
-    while (j < n && c.docs[j] === d) ords.push(uniq.get(c.values[j++])!);
-    if (ords.length > 1) ords.sort((a, b) => a - b);
-    let prev = -1;
-    for (const o of ords) {
-      if (o !== prev) {
-        tmpOrds.push(o);
-        tmpDocs.push(d);
-        counts[d + 1]++;
-      }
-      prev = o;
+  const col = new OrdinalColumn();
+  for (let i = 0; i < c.docs.length; i++) {
+    const v = c.values[i];
+    let id = col.termIds.get(v);
+    if (id === undefined) {
+      id = col.terms.length;
+      col.termIds.set(v, id);
+      col.terms.push(v);
     }
-    i = j;
+    col.docs.push(c.docs[i]);
+    col.ids.push(id);
   }
-  for (let d = 0; d < maxDoc; d++) counts[d + 1] += counts[d];
-  return { offsets: counts, ords: Uint32Array.from(tmpOrds), terms };
+  return freezeOrdinals(col, maxDoc);
 }

@@ -216,6 +216,7 @@ describe('durability', () => {
   it('starts despite a torn translog tail', async () => {
     let s = newShard();
     idx(s, '1', { a: 'one' });
+    await s.sync();
     idx(s, '2', { a: 'two' });
     await s.sync();
     (s as unknown as { closed: boolean }).closed = true;

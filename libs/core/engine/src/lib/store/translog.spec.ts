@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Translog, encodeOp, decodeOps } from './translog.js';
+import { Translog, encodeOp, encodeFrame, decodeOps } from './translog.js';
 import { crc32, crc32Js } from './crc32.js';
 
 describe('crc32', () => {
@@ -51,6 +51,14 @@ describe('translog', () => {
     const corrupt = Buffer.concat([a, b]);
     corrupt[a.length + 12] ^= 0x01;
     expect(decodeOps(corrupt).ops.map((o) => o.id)).toEqual(['a']);
+    // a multi-op frame is all or nothing
+    const frame = encodeFrame([
+      { op: 'index', seqNo: 2, primaryTerm: 1, version: 1, id: 'c', source: Buffer.from('{}') },
+      { op: 'delete', seqNo: 3, primaryTerm: 1, version: 2, id: 'c', routing: 'ü' },
+    ]);
+    const ok = decodeOps(Buffer.concat([a, frame]));
+    expect(ok.ops.map((o) => [o.id, o.op, o.routing])).toEqual([['a', 'index', undefined], ['c', 'index', undefined], ['c', 'delete', 'ü']]);
+    expect(decodeOps(Buffer.concat([a, frame.subarray(0, frame.length - 1)])).ops.map((o) => o.id)).toEqual(['a']);
   });
 
   it('rolls generations and trims old ones', () => {

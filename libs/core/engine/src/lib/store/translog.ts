@@ -1,9 +1,10 @@
 /**
  * Append-only, checksummed operation log of one shard.
- * Files `translog-<generation>.tlog`; each record is `u32 length | u32 crc32(payload) | payload`, the payload
- * being `u32 metaLength | meta JSON | source bytes`. Appends go to an in-memory buffer; `sync()` writes them
- * and fsyncs (group commit: concurrent callers share one fsync). A torn or corrupt tail is detected by the
- * length/checksum and ignored on read.
+ * Files `translog-<generation>.tlog` hold frames `u32 length | u32 crc32(payload) | payload`; a frame is the
+ * batch of ops written together (one request), each a binary record (op, seq_no, term, version, id, routing,
+ * source). Appends are buffered; `sync()` writes one frame and fsyncs (group commit: concurrent callers share
+ * one fsync). A torn or corrupt tail frame is detected by length/checksum and ignored on read — it was never
+ * acknowledged, since acks follow the frame's fsync.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,33 +24,112 @@ export interface TranslogOp {
   source?: Uint8Array | null;
 }
 
-interface Meta {
-  o: 'i' | 'd' | 'n';
-  s: number;
-  t: number;
-  v: number;
-  id: string;
-  r?: string;
-}
-
 const FILE_RE = /^translog-(\d+)\.tlog$/;
+const OP_CODE: Record<TranslogOpType, number> = { index: 1, delete: 2, noop: 3 };
+const OP_NAME: Record<number, TranslogOpType> = { 1: 'index', 2: 'delete', 3: 'noop' };
+const FIXED = 1 + 8 + 8 + 8 + 4 + 4 + 4;
 
-export function encodeOp(op: TranslogOp): Buffer {
-  const meta: Meta = { o: op.op === 'index' ? 'i' : op.op === 'delete' ? 'd' : 'n', s: op.seqNo, t: op.primaryTerm, v: op.version, id: op.id };
-  if (op.routing !== undefined) meta.r = op.routing;
-  const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
-  const src = op.source ?? null;
-  const payloadLen = 4 + metaBytes.length + (src ? src.length : 0);
-  const rec = Buffer.allocUnsafe(8 + payloadLen);
-  rec.writeUInt32LE(payloadLen, 0);
-  rec.writeUInt32LE(metaBytes.length, 8);
-  metaBytes.copy(rec, 12);
-  if (src) rec.set(src, 12 + metaBytes.length);
-  rec.writeUInt32LE(crc32(rec.subarray(8)), 4);
-  return rec;
+function recordSize(op: TranslogOp): number {
+  return (
+    FIXED +
+    Buffer.byteLength(op.id, 'utf8') +
+    (op.routing !== undefined ? Buffer.byteLength(op.routing, 'utf8') : 0) +
+    (op.source ? op.source.length : 0)
+  );
 }
 
-/** decodes every valid record of a file's bytes; stops at the first torn/corrupt record */
+function writeRecord(b: Buffer, p: number, op: TranslogOp): number {
+  b[p] = OP_CODE[op.op];
+  b.writeDoubleLE(op.seqNo, p + 1);
+  b.writeDoubleLE(op.primaryTerm, p + 9);
+  b.writeDoubleLE(op.version, p + 17);
+  p += 25;
+  const idLen = b.write(op.id, p + 4, 'utf8');
+  b.writeUInt32LE(idLen, p);
+  p += 4 + idLen;
+  if (op.routing !== undefined) {
+    const rl = b.write(op.routing, p + 4, 'utf8');
+    b.writeInt32LE(rl, p);
+    p += 4 + rl;
+  } else {
+    b.writeInt32LE(-1, p);
+    p += 4;
+  }
+  const src = op.source;
+  if (src) {
+    b.writeInt32LE(src.length, p);
+    b.set(src, p + 4);
+    p += 4 + src.length;
+  } else {
+    b.writeInt32LE(-1, p);
+    p += 4;
+  }
+  return p;
+}
+
+/**
+ * Encodes ops as one checksummed frame: `u32 length | u32 crc32(payload) | payload`; the payload is the
+ * concatenated binary records. A frame is all-or-nothing on recovery (acks follow the frame's fsync).
+ */
+export function encodeFrame(ops: readonly TranslogOp[]): Buffer {
+  let size = 0;
+  for (const op of ops) size += recordSize(op);
+  const b = Buffer.allocUnsafe(8 + size);
+  let p = 8;
+  for (const op of ops) p = writeRecord(b, p, op);
+  b.writeUInt32LE(size, 0);
+  b.writeUInt32LE(crc32(b.subarray(8, 8 + size)), 4);
+  return b;
+}
+
+/** a single op as its own frame */
+export function encodeOp(op: TranslogOp): Buffer {
+  return encodeFrame([op]);
+}
+
+function decodeRecords(payload: Buffer, ops: TranslogOp[]): boolean {
+  let p = 0;
+  const tmp: TranslogOp[] = [];
+  while (p < payload.length) {
+    if (p + FIXED > payload.length) return false;
+    const code = payload[p];
+    const name = OP_NAME[code];
+    if (!name) return false;
+    const seqNo = payload.readDoubleLE(p + 1);
+    const primaryTerm = payload.readDoubleLE(p + 9);
+    const version = payload.readDoubleLE(p + 17);
+    p += 25;
+    const idLen = payload.readUInt32LE(p);
+    p += 4;
+    if (p + idLen > payload.length) return false;
+    const id = payload.toString('utf8', p, p + idLen);
+    p += idLen;
+    const rl = payload.readInt32LE(p);
+    p += 4;
+    let routing: string | undefined;
+    if (rl >= 0) {
+      if (p + rl > payload.length) return false;
+      routing = payload.toString('utf8', p, p + rl);
+      p += rl;
+    }
+    const sl = payload.readInt32LE(p);
+    p += 4;
+    let source: Uint8Array | null | undefined;
+    if (sl >= 0) {
+      if (p + sl > payload.length) return false;
+      source = new Uint8Array(payload.subarray(p, p + sl));
+      p += sl;
+    }
+    const op: TranslogOp = { op: name, seqNo, primaryTerm, version, id };
+    if (routing !== undefined) op.routing = routing;
+    if (source !== undefined) op.source = source;
+    tmp.push(op);
+  }
+  for (const o of tmp) ops.push(o);
+  return true;
+}
+
+/** decodes every valid frame of a file's bytes; stops at the first torn/corrupt frame */
 export function decodeOps(buf: Uint8Array): { ops: TranslogOp[]; validBytes: number; torn: boolean } {
   const ops: TranslogOp[] = [];
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -58,27 +138,10 @@ export function decodeOps(buf: Uint8Array): { ops: TranslogOp[]; validBytes: num
     if (p + 8 > b.length) return { ops, validBytes: p, torn: true };
     const len = b.readUInt32LE(p);
     const crc = b.readUInt32LE(p + 4);
-    if (len < 4 || p + 8 + len > b.length) return { ops, validBytes: p, torn: true };
+    if (p + 8 + len > b.length) return { ops, validBytes: p, torn: true };
     const payload = b.subarray(p + 8, p + 8 + len);
     if (crc32(payload) !== crc) return { ops, validBytes: p, torn: true };
-    const metaLen = payload.readUInt32LE(0);
-    if (4 + metaLen > len) return { ops, validBytes: p, torn: true };
-    let meta: Meta;
-    try {
-      meta = JSON.parse(payload.subarray(4, 4 + metaLen).toString('utf8')) as Meta;
-    } catch {
-      return { ops, validBytes: p, torn: true };
-    }
-    const op: TranslogOp = {
-      op: meta.o === 'i' ? 'index' : meta.o === 'd' ? 'delete' : 'noop',
-      seqNo: meta.s,
-      primaryTerm: meta.t,
-      version: meta.v,
-      id: meta.id,
-    };
-    if (meta.r !== undefined) op.routing = meta.r;
-    if (meta.o === 'i') op.source = new Uint8Array(payload.subarray(4 + metaLen));
-    ops.push(op);
+    if (!decodeRecords(payload, ops)) return { ops, validBytes: p, torn: true };
     p += 8 + len;
   }
   return { ops, validBytes: p, torn: false };
@@ -88,7 +151,7 @@ export class Translog {
   private readonly dir: string;
   private generation = 1;
   private fd = -1;
-  private pending: Buffer[] = [];
+  private pending: TranslogOp[] = [];
   private pendingBytes = 0;
   private written = 0; // bytes written to the current file
   private synced = 0; // bytes of the current file known durable
@@ -161,16 +224,15 @@ export class Translog {
   }
 
   append(op: TranslogOp): void {
-    const rec = encodeOp(op);
-    this.pending.push(rec);
-    this.pendingBytes += rec.length;
+    this.pending.push(op);
+    this.pendingBytes += FIXED + op.id.length + (op.source ? op.source.length : 0);
     this.opsSinceRoll++;
   }
 
   /** writes buffered records to the OS (no fsync) */
   writePending(): void {
     if (this.pending.length === 0 || this.fd < 0) return;
-    const buf = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    const buf = encodeFrame(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
     let off = 0;
