@@ -26,6 +26,8 @@ import { DefaultDocumentMapper } from './document-parser.js';
 interface CacheEntry {
   mappings: object;
   settings: object;
+  mappingVersion: number;
+  settingsVersion: number;
   compiled: CompiledMapping;
   docMapper: DefaultDocumentMapper;
   meta: Map<string, MappedFieldType>;
@@ -86,7 +88,9 @@ export class DefaultMapperService implements MapperService {
 
   private entry(index: IndexMetadata): CacheEntry {
     const hit = this.cache.get(index.uuid);
-    if (hit && hit.mappings === index.mappings && hit.settings === index.settings) return hit;
+    if (hit && ((hit.mappings === index.mappings && hit.settings === index.settings) || (hit.mappingVersion === index.mappingVersion && hit.settingsVersion === index.settingsVersion && index.mappingVersion > 0))) {
+      return hit;
+    }
     const ctx = this.context(index.settings);
     const compiled = compileMapping(index.mappings as Json, ctx);
     const kw = this.analysis.analyzer('keyword');
@@ -100,6 +104,8 @@ export class DefaultMapperService implements MapperService {
     const e: CacheEntry = {
       mappings: index.mappings,
       settings: index.settings,
+      mappingVersion: index.mappingVersion,
+      settingsVersion: index.settingsVersion,
       compiled,
       docMapper: new DefaultDocumentMapper(index.name, compiled, ctx),
       meta,

@@ -1,0 +1,376 @@
+/**
+ * MetadataIndexService: every change of index metadata (create, delete, mappings, settings, aliases,
+ * open/close), validated and persisted through the MetadataStore; EngineEventListeners are notified.
+ */
+import { inject, injectable, multiInject, optional } from 'inversify';
+import {
+  EsError,
+  Errors,
+  ExtensionPoints,
+  SettingsRegistry,
+  Tokens,
+  systemClock,
+  type Clock,
+} from '@strata/core-common';
+import type { AliasMetadata, ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
+import { EngineTokens, type AnalysisRegistry, type CreateIndexRequest, type MapperService, type MetadataIndexService } from '../services.js';
+import type { EngineEventListener } from '../spi.js';
+import { randomBase64Uuid } from './metadata-store.js';
+import { validateAliasName, validateIndexName } from './index-name.js';
+import { PRIVATE_INDEX_SETTINGS } from './index-settings.js';
+
+/** Elasticsearch version id reported as index.version.created (8.x) */
+export const INDEX_VERSION_CREATED = '8521000';
+
+type Json = Record<string, unknown>;
+
+function isObj(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export interface AliasAction {
+  type: 'add' | 'remove' | 'remove_index';
+  indices: string[];
+  aliases: string[];
+  body: Json;
+  mustExist?: boolean;
+}
+
+class NoChange extends Error {}
+
+@injectable()
+export class DefaultMetadataIndexService implements MetadataIndexService {
+  private readonly listeners: EngineEventListener[];
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @inject(Tokens.SettingsRegistry) private readonly settings: SettingsRegistry,
+    @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
+    @inject(EngineTokens.AnalysisRegistry) private readonly analysis: AnalysisRegistry,
+    @multiInject(ExtensionPoints.EngineEventListener) @optional() listeners: EngineEventListener[] = [],
+    @inject(Tokens.Clock) @optional() private readonly clock: Clock = systemClock,
+  ) {
+    this.listeners = listeners ?? [];
+    this.clock = clock ?? systemClock;
+  }
+
+  private emit(fn: (l: EngineEventListener) => void): void {
+    for (const l of this.listeners) {
+      try {
+        fn(l);
+      } catch {
+        // listeners must not break metadata changes
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  /** Normalises, validates and parses index settings for creation. */
+  validateCreateSettings(raw: unknown): Json {
+    const flat = this.settings.normalizeIndexSettings(raw);
+    for (const k of Object.keys(flat)) {
+      if (PRIVATE_INDEX_SETTINGS.includes(k)) throw Errors.illegalArgument(`private index setting [${k}] can not be set explicitly`);
+    }
+    const parsed = this.settings.validate('index', flat);
+    for (const [k, v] of Object.entries(parsed)) if (v === null) delete parsed[k];
+    const an = this.analysis as AnalysisRegistry & { validateSettings?(s: Json): void };
+    an.validateSettings?.(parsed);
+    return parsed;
+  }
+
+  // ---------------------------------------------------------------- create / delete
+
+  async createIndex(name: string, request: CreateIndexRequest, cause = 'api'): Promise<IndexMetadata> {
+    void cause;
+    validateIndexName(name);
+    const pre = this.store.current();
+    if (pre.indices[name]) throw Errors.resourceAlreadyExists(name, pre.indices[name].uuid);
+    if (this.aliasExists(pre, name)) throw Errors.invalidIndexName(name, 'already exists as alias');
+    if (request.settings !== undefined && request.settings !== null && !isObj(request.settings)) {
+      throw Errors.illegalArgument('settings must be an object');
+    }
+    const settings = this.validateCreateSettings(request.settings);
+    const mappings = request.mappings === undefined || request.mappings === null ? {} : this.mappers.parseMappings(request.mappings, settings);
+    const aliases = this.parseCreateAliases(name, request.aliases);
+    const shards = this.settings.value<number>('index.number_of_shards', settings);
+    const replicas = this.settings.value<number>('index.number_of_replicas', settings);
+    let created: IndexMetadata | undefined;
+    await this.store.update((d) => {
+      if (d.indices[name]) throw Errors.resourceAlreadyExists(name, d.indices[name].uuid);
+      if (this.aliasExists(d, name)) throw Errors.invalidIndexName(name, 'already exists as alias');
+      for (const a of Object.keys(aliases)) {
+        if (d.indices[a]) {
+          throw new EsError('invalid_alias_name_exception', 400, `Invalid alias name [${a}]: an index or data stream exists with the same name as the alias`, {
+            metadata: { index_uuid: '_na_', index: a },
+          });
+        }
+        if (aliases[a].is_write_index) {
+          for (const [iname, im] of Object.entries(d.indices)) {
+            if (im.aliases[a]?.is_write_index) throw Errors.illegalArgument(`alias [${a}] has more than one write index [${iname},${name}]`);
+          }
+        }
+      }
+      const im: IndexMetadata = {
+        name,
+        uuid: randomBase64Uuid(),
+        settings,
+        mappings,
+        mappingVersion: 1,
+        settingsVersion: 1,
+        aliasesVersion: 1,
+        aliases,
+        state: 'open',
+        numberOfShards: shards,
+        numberOfReplicas: replicas,
+        creationDate: this.clock.now(),
+        primaryTerms: new Array<number>(shards).fill(1),
+      };
+      d.indices[name] = im;
+      created = im;
+    });
+    const im = this.store.current().indices[name] ?? created!;
+    this.emit((l) => l.onIndexCreated?.(name, im.uuid));
+    return im;
+  }
+
+  private aliasExists(md: ClusterMetadata, alias: string): boolean {
+    for (const im of Object.values(md.indices)) if (im.aliases[alias]) return true;
+    return false;
+  }
+
+  private parseCreateAliases(index: string, raw: unknown): Record<string, AliasMetadata> {
+    if (raw === undefined || raw === null) return {};
+    if (!isObj(raw)) throw Errors.illegalArgument('aliases must be an object');
+    const out: Record<string, AliasMetadata> = {};
+    for (const [alias, body] of Object.entries(raw)) {
+      validateAliasName(alias, index);
+      if (alias === index) throw Errors.illegalArgument(`alias [${alias}] cannot have the same name as the index`);
+      out[alias] = this.aliasMetadata(alias, isObj(body) ? body : {});
+    }
+    return out;
+  }
+
+  aliasMetadata(alias: string, body: Json): AliasMetadata {
+    const a: AliasMetadata = {};
+    for (const [k, v] of Object.entries(body)) {
+      switch (k) {
+        case 'filter':
+          if (!isObj(v)) throw Errors.illegalArgument(`failed to parse filter for alias [${alias}]`);
+          a.filter = v;
+          break;
+        case 'routing':
+          a.index_routing = String(v);
+          a.search_routing = String(v);
+          break;
+        case 'index_routing':
+          a.index_routing = String(v);
+          break;
+        case 'search_routing':
+          a.search_routing = String(v);
+          break;
+        case 'is_write_index':
+          if (v !== null) a.is_write_index = v === true || v === 'true';
+          break;
+        case 'is_hidden':
+          if (v !== null) a.is_hidden = v === true || v === 'true';
+          break;
+        case 'index':
+        case 'indices':
+        case 'alias':
+        case 'aliases':
+        case 'must_exist':
+          break;
+        default:
+          throw Errors.parsing(`[aliases] unknown field [${k}]`);
+      }
+    }
+    if (a.index_routing && a.index_routing.includes(',')) {
+      throw Errors.illegalArgument(`alias [${alias}] has several index routing values associated with it`);
+    }
+    return a;
+  }
+
+  async deleteIndices(names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    const removed: Array<[string, string]> = [];
+    await this.store.update((d) => {
+      for (const n of names) {
+        const im = d.indices[n];
+        if (!im) throw Errors.indexNotFound(n);
+        removed.push([n, im.uuid]);
+        delete d.indices[n];
+      }
+    });
+    const ms = this.mappers as MapperService & { evict?(uuid: string): void };
+    for (const [n, uuid] of removed) {
+      ms.evict?.(uuid);
+      this.emit((l) => l.onIndexDeleted?.(n, uuid));
+    }
+  }
+
+  // ---------------------------------------------------------------- mappings
+
+  async putMapping(indices: string[], mapping: unknown): Promise<void> {
+    if (!isObj(mapping)) throw Errors.mapperParsing('Failed to parse mapping: mapping source must be an object');
+    const cur = this.store.current();
+    // fast path: nothing would change (concurrent dynamic updates of the same field)
+    let changes = false;
+    for (const n of indices) {
+      const im = cur.indices[n];
+      if (!im) throw Errors.indexNotFound(n);
+      const merged = this.mappers.merge(im.mappings, mapping, im.settings);
+      if (JSON.stringify(merged) !== JSON.stringify(im.mappings)) changes = true;
+    }
+    if (!changes) return;
+    const bumped: Array<[string, number]> = [];
+    try {
+      await this.store.update((d) => {
+        for (const n of indices) {
+          const im = d.indices[n];
+          if (!im) throw Errors.indexNotFound(n);
+          const merged = this.mappers.merge(im.mappings, mapping, im.settings);
+          if (JSON.stringify(merged) === JSON.stringify(im.mappings)) continue;
+          im.mappings = merged;
+          im.mappingVersion += 1;
+          bumped.push([n, im.mappingVersion]);
+        }
+        if (bumped.length === 0) throw new NoChange();
+      });
+    } catch (e) {
+      if (e instanceof NoChange) return;
+      throw e;
+    }
+    for (const [n, v] of bumped) this.emit((l) => l.onMappingUpdate?.(n, v));
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  async updateSettings(indices: string[], raw: unknown): Promise<void> {
+    if (!isObj(raw)) throw Errors.actionRequestValidation(['no settings to update']);
+    const flat = this.settings.normalizeIndexSettings(raw);
+    if (Object.keys(flat).length === 0) throw Errors.actionRequestValidation(['no settings to update']);
+    for (const k of Object.keys(flat)) {
+      if (PRIVATE_INDEX_SETTINGS.includes(k)) throw Errors.illegalArgument(`private index setting [${k}] can not be set explicitly`);
+      const def = this.settings.get(k);
+      if (def && def.scope === 'index' && def.finalSetting) {
+        const cur = this.store.current();
+        const same = indices.every((n) => JSON.stringify(cur.indices[n]?.settings[k] ?? def.defaultValue) === JSON.stringify(flat[k] === null ? def.defaultValue : def.parse(flat[k])));
+        if (!same) throw Errors.illegalArgument(`final index setting [${k}], not updateable`);
+      }
+    }
+    const notify: Array<[string, unknown, string]> = [];
+    await this.store.update((d) => {
+      for (const n of indices) {
+        const im = d.indices[n];
+        if (!im) throw Errors.indexNotFound(n);
+        if (im.state === 'open') {
+          const nonDynamic = Object.keys(flat).filter((k) => {
+            const def = this.settings.get(k);
+            if (!def || def.dynamic) return false;
+            const cur = im.settings[k] ?? def.defaultValue;
+            const next = flat[k] === null ? def.defaultValue : def.parse(flat[k]);
+            return JSON.stringify(cur) !== JSON.stringify(next);
+          });
+          if (nonDynamic.length) {
+            throw Errors.illegalArgument(`Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${n}/${im.uuid}]]`);
+          }
+        }
+        const parsed = this.settings.validate('index', flat, { update: im.state === 'open', existing: im.settings });
+        const next: Json = { ...im.settings };
+        for (const [k, v] of Object.entries(parsed)) {
+          if (v === null || v === undefined) delete next[k];
+          else next[k] = v;
+          notify.push([k, v, n]);
+        }
+        const an = this.analysis as AnalysisRegistry & { validateSettings?(s: Json): void };
+        an.validateSettings?.(next);
+        if (JSON.stringify(next) !== JSON.stringify(im.settings)) {
+          im.settings = next;
+          im.settingsVersion += 1;
+          im.numberOfReplicas = this.settings.value<number>('index.number_of_replicas', next);
+        }
+      }
+    });
+    for (const [k, v, n] of notify) this.settings.notify(k, v, n);
+  }
+
+  // ---------------------------------------------------------------- aliases
+
+  /** Applies `POST /_aliases` actions atomically. `resolve` expands index expressions to concrete names. */
+  async updateAliases(actions: AliasAction[], resolve: (expr: string[]) => string[]): Promise<void> {
+    // resolve index expressions before the update (they use the current metadata)
+    const resolved = actions.map((a) => ({ ...a, concrete: resolve(a.indices) }));
+    await this.store.update((d) => {
+      for (const a of resolved) {
+        if (a.type === 'remove_index') {
+          for (const n of a.concrete) {
+            if (!d.indices[n]) throw Errors.indexNotFound(n);
+            delete d.indices[n];
+          }
+          continue;
+        }
+        for (const n of a.concrete) {
+          const im = d.indices[n];
+          if (!im) throw Errors.indexNotFound(n);
+          if (a.type === 'add') {
+            for (const alias of a.aliases) {
+              validateAliasName(alias, n);
+              if (d.indices[alias]) {
+                throw new EsError('invalid_alias_name_exception', 400, `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`, {
+                  metadata: { index_uuid: '_na_', index: alias },
+                });
+              }
+              im.aliases[alias] = this.aliasMetadata(alias, a.body);
+              im.aliasesVersion += 1;
+            }
+          } else {
+            let any = false;
+            for (const alias of a.aliases) {
+              const matches = Object.keys(im.aliases).filter((x) => (alias.includes('*') ? new RegExp('^' + alias.split('*').map(esc).join('.*') + '$').test(x) : x === alias));
+              for (const m of matches) {
+                delete im.aliases[m];
+                im.aliasesVersion += 1;
+                any = true;
+              }
+            }
+            if (!any && a.mustExist !== false) {
+              throw new EsError('aliases_not_found_exception', 404, `aliases [${a.aliases.join(',')}] missing`, {
+                metadata: { 'resource.type': 'aliases', 'resource.id': a.aliases.join(',') },
+              });
+            }
+          }
+        }
+      }
+      // at most one write index per alias
+      const writers = new Map<string, string[]>();
+      for (const [n, im] of Object.entries(d.indices)) {
+        for (const [alias, am] of Object.entries(im.aliases)) {
+          if (am.is_write_index) writers.set(alias, [...(writers.get(alias) ?? []), n]);
+        }
+      }
+      for (const [alias, idx] of writers) {
+        if (idx.length > 1) throw Errors.illegalArgument(`alias [${alias}] has more than one write index [${idx.join(',')}]`);
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- open / close
+
+  async setState(indices: string[], state: 'open' | 'close'): Promise<void> {
+    await this.store.update((d) => {
+      for (const n of indices) {
+        const im = d.indices[n];
+        if (!im) throw Errors.indexNotFound(n);
+        if (im.state !== state) {
+          im.state = state;
+          im.settingsVersion += 1;
+        }
+      }
+    });
+  }
+}
+
+function esc(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
