@@ -44,6 +44,8 @@ export class IngestService {
   readonly registry: ProcessorFactoryRegistry;
   readonly total = new IngestStats();
   private readonly cache = new Map<string, { config: JsonObject; pipeline: Pipeline }>();
+  /** the metadata snapshot every cache entry was last validated against */
+  private cacheFor: ClusterMetadata | undefined;
   private readonly clock: Clock;
 
   constructor(
@@ -60,7 +62,21 @@ export class IngestService {
     return this.clock.now();
   }
 
+  private lastTs = NaN;
+  private lastTsText = '';
+
+  /** `_ingest.timestamp` of a document ingested now (the ISO string is reused within the same millisecond) */
+  timestamp(): string {
+    const now = this.clock.now();
+    if (now !== this.lastTs) {
+      this.lastTs = now;
+      this.lastTsText = new Date(now).toISOString();
+    }
+    return this.lastTsText;
+  }
+
   private invalidate(next: ClusterMetadata): void {
+    this.cacheFor = undefined;
     const configs = pipelineConfigs(next);
     for (const [id, entry] of this.cache) {
       if (configs[id] !== entry.config) {
@@ -78,6 +94,8 @@ export class IngestService {
         }
       }
     }
+    // every remaining entry now matches `next`
+    this.cacheFor = next;
   }
 
   /** stored pipeline configs */
@@ -87,10 +105,15 @@ export class IngestService {
 
   /** the compiled pipeline, or undefined when no such pipeline exists */
   pipeline(id: string): Pipeline | undefined {
-    const cfg = this.configs()[id];
-    if (cfg === undefined) return undefined;
     const hit = this.cache.get(id);
-    if (hit && hit.config === cfg) return hit.pipeline;
+    const current = this.store.current();
+    if (hit && current === this.cacheFor) return hit.pipeline;
+    const cfg = pipelineConfigs(current)[id];
+    if (cfg === undefined) return undefined;
+    if (hit && hit.config === cfg) {
+      this.cacheFor = current;
+      return hit.pipeline;
+    }
     const p = this.registry.pipeline(id, cfg);
     if (hit) carryStats(hit.pipeline, p);
     this.cache.set(id, { config: cfg, pipeline: p });
@@ -226,5 +249,5 @@ function carryStats(from: Pipeline, to: Pipeline): void {
   const s = from.stats;
   to.stats.count = s.count;
   to.stats.failed = s.failed;
-  to.stats.timeNanos = s.timeNanos;
+  to.stats.timeMs = s.timeMs;
 }

@@ -8,7 +8,7 @@ import { EsError } from '@strata/core-common';
 import type { IndexRequest, IndexRequestContext, IndexRequestInterceptor, InterceptResult } from '@strata/core-engine';
 import { IngestDocument } from './ingest-document.js';
 import { IngestService } from './ingest.service.js';
-import { unwrapFailure } from './pipeline.js';
+import { nowMs, unwrapFailure } from './pipeline.js';
 import { resolveDateMathIndexName } from './processors/date.processors.js';
 
 export const NONE_PIPELINE = '_none';
@@ -47,7 +47,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     const total = this.ingest.total;
     total.count++;
     total.current++;
-    const start = process.hrtime.bigint();
+    const start = nowMs();
     try {
       const meta: Record<string, unknown> = { _index: request.index };
       if (request.id !== undefined) meta['_id'] = request.id;
@@ -59,17 +59,18 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       let doc: IngestDocument | null = IngestDocument.create(
         request.source,
         meta,
-        new Date(this.ingest.now()).toISOString(),
+        this.ingest.timestamp(),
       );
-      const executed = new Set<string>();
+      const executed: string[] = [];
+      const ectx = this.ingest.executionContext();
       let index = request.index;
       let guard = 0;
       while (pipelineId !== undefined && doc !== null) {
         if (++guard > 100) throw new EsError('illegal_state_exception', 500, 'too many pipeline re-resolutions');
-        if (executed.has(pipelineId)) break;
-        executed.add(pipelineId);
+        if (executed.includes(pipelineId)) break;
+        executed.push(pipelineId);
         const pipeline = this.ingest.requirePipeline(pipelineId);
-        doc = pipeline.execute(doc, this.ingest.executionContext());
+        doc = pipeline.execute(doc, ectx);
         if (doc === null) break;
         const newIndex = String(doc.meta['_index'] ?? index);
         if (newIndex !== index) {
@@ -85,7 +86,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       if (doc !== null && finalId !== undefined) {
         const pipeline = this.ingest.requirePipeline(finalId);
         const before = index;
-        doc = pipeline.execute(doc, this.ingest.executionContext());
+        doc = pipeline.execute(doc, ectx);
         if (doc !== null && String(doc.meta['_index'] ?? before) !== before) {
           throw new EsError(
             'illegal_state_exception',
@@ -115,7 +116,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       return { kind: 'fail', error: unwrapFailure(e) };
     } finally {
       total.current--;
-      total.timeNanos += process.hrtime.bigint() - start;
+      total.timeMs += nowMs() - start;
     }
   }
 }

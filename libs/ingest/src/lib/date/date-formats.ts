@@ -71,6 +71,11 @@ function localToUtc(localAsUtcMs: number, zone: string): number {
 
 // ------------------------------------------------------------------------------------ parsing
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function isLeap(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
 interface Fields {
   year?: number;
   month?: number; // 1-12
@@ -98,13 +103,15 @@ function toEpoch(f: Fields, zone: string, nowMs: number): number {
   const month = f.month ?? 1;
   const day = f.day ?? 1;
   if (month < 1 || month > 12) throw new DateParseError(`Invalid value for MonthOfYear: ${month}`);
-  const dim = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const dim = month === 2 ? (isLeap(year) ? 29 : 28) : DAYS_IN_MONTH[month - 1];
   if (day < 1 || day > dim) throw new DateParseError(`Invalid date`);
   if (hour > 23 || (f.minute ?? 0) > 59 || (f.second ?? 0) > 59) throw new DateParseError('Invalid time');
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  d.setUTCHours(hour, f.minute ?? 0, f.second ?? 0, Math.floor((f.nanos ?? 0) / 1e6));
-  const local = d.getTime();
+  let local = Date.UTC(year, month - 1, day, hour, f.minute ?? 0, f.second ?? 0, Math.floor((f.nanos ?? 0) / 1e6));
+  if (year >= 0 && year < 100) {
+    const d = new Date(local);
+    d.setUTCFullYear(year);
+    local = d.getTime();
+  }
   if (f.offsetMin !== undefined) return local - f.offsetMin * 60000;
   return localToUtc(local, f.zone ?? zone);
 }
@@ -366,7 +373,22 @@ export type DateFormatter = (epochMs: number, zone: string) => string;
 
 export function compileDateFormatter(format: string): DateFormatter {
   const f = NAMED[format] ?? format;
-  if (f === 'ISO8601') return compileDateFormatter("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+  if (f === 'ISO8601' || f === "yyyy-MM-dd'T'HH:mm:ss.SSSXXX" || f === "uuuu-MM-dd'T'HH:mm:ss.SSSXXX") {
+    // fast path for the date processor's default output format
+    const slow = compilePatternFormatter("yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+    return (ms, zone) => {
+      const off = zone === 'UTC' ? 0 : zoneOffsetMs(zone, ms);
+      const d = new Date(ms + off);
+      const y = d.getUTCFullYear();
+      if (y < 0 || y > 9999) return slow(ms, zone);
+      const iso = d.toISOString();
+      return off === 0 ? iso : iso.slice(0, -1) + fmtOffset(off / 60000, 'X', 3);
+    };
+  }
+  return compilePatternFormatter(f);
+}
+
+function compilePatternFormatter(f: string): DateFormatter {
   if (f === 'UNIX_MS') return (ms) => String(ms);
   if (f === 'UNIX') return (ms) => String(Math.floor(ms / 1000));
   const ops: Array<(d: Date, off: number) => string> = [];

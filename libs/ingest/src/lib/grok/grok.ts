@@ -24,7 +24,6 @@ export interface GrokMatch {
 export class Grok {
   readonly regex: RegExp;
   readonly captures: GrokCapture[];
-  private readonly markers: string[];
 
   constructor(patterns: string[], bank: Readonly<Record<string, string>> = GROK_PATTERNS) {
     const state = { n: 0, captures: [] as GrokCapture[] };
@@ -36,32 +35,45 @@ export class Grok {
       markers.push(marker);
       return `(?<${marker}>${body})`;
     });
-    const src = parts.length === 1 ? parts[0] : parts.join('|');
+    const named = parts.length === 1 ? parts[0] : parts.join('|');
     try {
-      this.regex = new RegExp(src);
+      new RegExp(named);
     } catch (e) {
       throw new GrokCompileError((e as Error).message);
     }
+    // V8 builds a `groups` object per match for named groups: use numbered groups instead
+    const { source, indices } = numberGroups(named);
+    this.regex = new RegExp(source);
     this.captures = state.captures;
-    this.markers = markers;
+    this.captureIndex = state.captures.map((c) => indices.get(c.group)!);
+    this.hasDuplicateFields = new Set(state.captures.map((c) => c.field)).size !== state.captures.length;
+    this.markerIndex = markers.map((m) => indices.get(m)!);
   }
+
+  private readonly captureIndex: number[];
+  private readonly hasDuplicateFields: boolean;
+  private readonly markerIndex: number[];
 
   match(text: string): GrokMatch | null {
     const m = this.regex.exec(text);
     if (!m) return null;
-    const groups = m.groups ?? {};
     const fields: Array<[string, unknown]> = [];
-    const seen = new Set<string>();
-    for (const c of this.captures) {
-      const v = groups[c.group];
+    const captures = this.captures;
+    let seen: Set<string> | undefined;
+    for (let i = 0; i < captures.length; i++) {
+      const v = m[this.captureIndex[i]];
       if (v === undefined) continue;
-      if (seen.has(c.field)) continue;
-      seen.add(c.field);
-      fields.push([c.field, convert(v, c.type)]);
+      const c = captures[i];
+      if (this.hasDuplicateFields && fields.length > 0) {
+        seen ??= new Set(fields.map((f) => f[0]));
+        if (seen.has(c.field)) continue;
+        seen.add(c.field);
+      }
+      fields.push([c.field, c.type === 'string' ? v : convert(v, c.type)]);
     }
     let patternIndex = 0;
-    for (let i = 0; i < this.markers.length; i++) {
-      if (groups[this.markers[i]] !== undefined) {
+    for (let i = 0; i < this.markerIndex.length; i++) {
+      if (m[this.markerIndex[i]] !== undefined) {
         patternIndex = i;
         break;
       }
@@ -136,4 +148,48 @@ function translateLiteral(s: string, state: { n: number; captures: GrokCapture[]
     return `(?<${group}>`;
   });
   return r;
+}
+
+/** Replaces `(?<name>` by `(` and returns each name's capture-group number. */
+function numberGroups(src: string): { source: string; indices: Map<string, number> } {
+  const indices = new Map<string, number>();
+  let out = '';
+  let group = 0;
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') {
+      out += c + (src[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+      continue;
+    }
+    if (c === '(') {
+      if (src[i + 1] !== '?') {
+        group++;
+        out += c;
+        continue;
+      }
+      if (src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!') {
+        const end = src.indexOf('>', i + 3);
+        const name = src.slice(i + 3, end);
+        group++;
+        indices.set(name, group);
+        out += '(';
+        i = end;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return { source: out, indices };
 }
