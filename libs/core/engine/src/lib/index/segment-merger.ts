@@ -4,7 +4,6 @@
  */
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { isLiveBit } from './live-docs.js';
-import { freezePoints } from './segment-builder.js';
 
 export interface MergeInput {
   data: SegmentData;
@@ -126,21 +125,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
   const pointNames = new Set<string>();
   for (const inp of inputs) for (const f of inp.data.points.keys()) pointNames.add(f);
   for (const field of pointNames) {
-    const docs: number[] = [];
-    const vals: number[] = [];
-    for (let s = 0; s < inputs.length; s++) {
-      const p = inputs[s].data.points.get(field);
-      if (!p) continue;
-      const m = docMaps[s];
-      for (let i = 0; i < p.docs.length; i++) {
-        const nd = m[p.docs[i]];
-        if (nd >= 0) {
-          docs.push(nd);
-          vals.push(p.values[i]);
-        }
-      }
-    }
-    const p = freezePoints(docs, vals);
+    const p = yield* mergePoints(inputs.map((inp) => inp.data.points.get(field)), docMaps);
     size += p.values.byteLength + p.docs.byteLength;
     points.set(field, p);
     yield;
@@ -151,7 +136,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
   for (const inp of inputs) for (const f of inp.data.sortedSet.keys()) ssNames.add(f);
   for (const field of ssNames) {
     const srcs = inputs.map((i) => i.data.sortedSet.get(field));
-    const { terms, maps } = mergeTermLists(srcs.map((s) => s?.terms ?? []));
+    const { terms, maps } = yield* mergeTermLists(srcs.map((s) => s?.terms ?? []));
     const offsets = new Uint32Array(maxDoc + 1);
     let total = 0;
     for (let s = 0; s < inputs.length; s++) {
@@ -203,20 +188,35 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
   };
 }
 
-/** merges sorted term lists; returns the union and per-list old ord → new ord maps */
-function mergeTermLists(lists: readonly (readonly string[])[]): { terms: string[]; maps: Uint32Array[] } {
-  const all = new Set<string>();
-  for (const l of lists) for (const t of l) all.add(t);
-  const terms = [...all].sort();
-  const maps = lists.map((l) => {
-    const m = new Uint32Array(l.length);
-    let j = 0;
-    for (let i = 0; i < l.length; i++) {
-      while (terms[j] !== l[i]) j++;
-      m[i] = j;
+/**
+ * k-way merge of sorted term lists (k is small); returns the union and per-list old ord → new ord maps.
+ * Yields every 50k terms so a big dictionary (e.g. `_id`) does not block the event loop.
+ */
+function* mergeTermLists(lists: readonly (readonly string[])[]): Generator<void, { terms: string[]; maps: Uint32Array[] }, void> {
+  const k = lists.length;
+  const pos = new Array<number>(k).fill(0);
+  const maps = lists.map((l) => new Uint32Array(l.length));
+  const terms: string[] = [];
+  let work = 0;
+  for (;;) {
+    let min: string | undefined;
+    for (let i = 0; i < k; i++) {
+      if (pos[i] < lists[i].length) {
+        const t = lists[i][pos[i]];
+        if (min === undefined || t < min) min = t;
+      }
     }
-    return m;
-  });
+    if (min === undefined) break;
+    const ord = terms.length;
+    terms.push(min);
+    for (let i = 0; i < k; i++) {
+      if (pos[i] < lists[i].length && lists[i][pos[i]] === min) maps[i][pos[i]++] = ord;
+    }
+    if (++work >= 50_000) {
+      work = 0;
+      yield;
+    }
+  }
   return { terms, maps };
 }
 
@@ -236,7 +236,7 @@ function* mergeInverted(
     if (s.positions) withPos = true;
     if (s.norms) withNorms = true;
   }
-  const { terms, maps } = mergeTermLists(srcs.map((s) => s?.terms ?? []));
+  const { terms, maps } = yield* mergeTermLists(srcs.map((s) => s?.terms ?? []));
   // upper bounds for array sizes
   let cap = 0;
   let capPos = 0;
@@ -333,4 +333,53 @@ function* mergeInverted(
     sumTotalTermFreq,
     sumDocFreq: p,
   };
+}
+
+/** k-way merge of per-segment point lists (each sorted by value, then doc; doc maps are monotonic) */
+function* mergePoints(
+  srcs: ReadonlyArray<{ values: Float64Array; docs: Uint32Array } | undefined>,
+  docMaps: Int32Array[],
+): Generator<void, { values: Float64Array; docs: Uint32Array }, void> {
+  let cap = 0;
+  for (const p of srcs) if (p) cap += p.docs.length;
+  const values = new Float64Array(cap);
+  const docs = new Uint32Array(cap);
+  const k = srcs.length;
+  const pos = new Array<number>(k).fill(0);
+  // skip deleted heads
+  const advance = (i: number): void => {
+    const p = srcs[i];
+    if (!p) return;
+    const m = docMaps[i];
+    while (pos[i] < p.docs.length && m[p.docs[pos[i]]] < 0) pos[i]++;
+  };
+  for (let i = 0; i < k; i++) advance(i);
+  let w = 0;
+  let work = 0;
+  for (;;) {
+    let best = -1;
+    let bv = 0;
+    let bd = 0;
+    for (let i = 0; i < k; i++) {
+      const p = srcs[i];
+      if (!p || pos[i] >= p.docs.length) continue;
+      const v = p.values[pos[i]];
+      const d = docMaps[i][p.docs[pos[i]]];
+      if (best < 0 || v < bv || (v === bv && d < bd)) {
+        best = i;
+        bv = v;
+        bd = d;
+      }
+    }
+    if (best < 0) break;
+    values[w] = bv;
+    docs[w++] = bd;
+    pos[best]++;
+    advance(best);
+    if (++work >= 100_000) {
+      work = 0;
+      yield;
+    }
+  }
+  return { values: w === cap ? values : values.slice(0, w), docs: w === cap ? docs : docs.slice(0, w) };
 }

@@ -51,7 +51,10 @@ export function floorMod(a: number, n: number): number {
 
 export function routingNumShards(meta: Pick<IndexMetadata, 'numberOfShards' | 'settings'>): number {
   const explicit = meta.settings?.['index.number_of_routing_shards'];
-  if (explicit !== undefined && explicit !== null && Number.isInteger(Number(explicit))) return Number(explicit);
+  if (explicit !== undefined && explicit !== null) {
+    const n = Number(explicit);
+    if (Number.isInteger(n) && n >= meta.numberOfShards && n % meta.numberOfShards === 0) return n;
+  }
   return defaultNumRoutingShards(meta.numberOfShards);
 }
 

@@ -1,0 +1,90 @@
+import { SegmentBuilder } from './segment-builder.js';
+import { SegmentReader } from './segment.js';
+import { mergeSync } from './segment-merger.js';
+import { simpleParse } from '../shard/testing/simple-parser.js';
+import { decodeSegment, encodeSegment } from '../store/segment-codec.js';
+
+/** a canonical per-live-doc view of everything a segment stores */
+function dump(r: SegmentReader): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) out[r.id(d)] = { src: Buffer.from(r.source(d)!).toString(), seq: r.seqNo(d), ver: r.version(d), inv: {}, num: {}, pts: {}, ss: {} };
+  for (const f of r.fieldNames()) {
+    const t = r.terms(f)!;
+    for (let o = 0; o < t.size; o++) {
+      const p = t.postings(o);
+      for (let i = 0; i < p.docFreq; i++) {
+        const d = p.docs[i];
+        if (!r.isLive(d)) continue;
+        const inv = out[r.id(d)]['inv'] as Record<string, unknown[]>;
+        (inv[f] ??= []).push([t.term(o), p.freqs ? p.freqs[i] : 1, p.positions(i) ? Array.from(p.positions(i)!) : null]);
+      }
+    }
+    const norms = r.norms(f);
+    if (norms) for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) (out[r.id(d)]['inv'] as Record<string, unknown>)[`${f}#norm`] = norms[d];
+  }
+  for (const f of ['n', 'm']) {
+    const dv = r.numericDocValues(f);
+    if (dv) for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) (out[r.id(d)]['num'] as Record<string, unknown>)[f] = Array.from(dv.values.subarray(dv.offsets[d], dv.offsets[d + 1]));
+    const pts = r.pointIndex(f);
+    if (pts) {
+      let prev = -Infinity;
+      for (let i = 0; i < pts.values.length; i++) {
+        expect(pts.values[i]).toBeGreaterThanOrEqual(prev);
+        prev = pts.values[i];
+        const d = pts.docs[i];
+        if (r.isLive(d)) ((out[r.id(d)]['pts'] as Record<string, number[]>)[f] ??= []).push(pts.values[i]);
+      }
+    }
+  }
+  for (const f of ['tag.keyword', 'msg.keyword']) {
+    const ss = r.sortedSetDocValues(f);
+    if (ss) for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) (out[r.id(d)]['ss'] as Record<string, unknown>)[f] = Array.from(ss.ords.subarray(ss.offsets[d], ss.offsets[d + 1])).map((o) => ss.terms[o]);
+  }
+  return out;
+}
+
+function rng(seed: number) {
+  return () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+}
+
+describe('merge keeps results identical (randomised)', () => {
+  for (const seed of [1, 7, 42]) {
+    it(`seed ${seed}`, () => {
+      const rand = rng(seed);
+      const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
+      const docs = Array.from({ length: 300 }, (_, i) => {
+        const src: Record<string, unknown> = {
+          msg: Array.from({ length: 1 + Math.floor(rand() * 6) }, () => words[Math.floor(rand() * words.length)]).join(' '),
+          n: Math.floor(rand() * 50),
+        };
+        if (rand() < 0.5) src['tag'] = [words[Math.floor(rand() * 8)], words[Math.floor(rand() * 8)]];
+        if (rand() < 0.3) src['m'] = [rand() * 10, -rand()];
+        return simpleParse(src, `d${i}`);
+      });
+      const deleted = new Set(docs.map((_, i) => i).filter(() => rand() < 0.2));
+      // A: one segment
+      const a = new SegmentBuilder();
+      docs.forEach((d, i) => a.add(d, { seqNo: i, primaryTerm: 1, version: 1 }));
+      for (const i of deleted) a.delete(i);
+      const A = a.build('_a');
+      // B: four segments, merged (through the codec, too)
+      const parts = [0, 70, 150, 220, 300];
+      const inputs = [];
+      for (let p = 0; p < 4; p++) {
+        const b = new SegmentBuilder();
+        for (let i = parts[p]; i < parts[p + 1]; i++) b.add(docs[i], { seqNo: i, primaryTerm: 1, version: 1 });
+        for (const i of deleted) if (i >= parts[p] && i < parts[p + 1]) b.delete(i - parts[p]);
+        const built = b.build(`_b${p}`);
+        inputs.push({ data: decodeSegment(encodeSegment(built.data)), liveDocs: built.liveDocs });
+      }
+      const merged = mergeSync('_m', inputs);
+      const ra = new SegmentReader(A.data, A.liveDocs, 1);
+      const rb = new SegmentReader(merged.data, null, 0);
+      expect(rb.numDocs).toBe(300 - deleted.size);
+      expect(dump(rb)).toEqual(dump(ra));
+    });
+  }
+});
