@@ -3,21 +3,14 @@
  * ExtensionPoints.QueryParser like any feature's), the SearchService and the search settings.
  */
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, SettingParsers, setting, type SettingDef } from '@strata/core-common';
+import { ExtensionPoints, type SettingDef } from '@strata/core-common';
 import { EngineTokens } from './services.js';
 import { BUILTIN_QUERY_PARSERS } from './query-dsl/builtin-parsers.js';
 import { QueryParserRegistry, type QueryParser } from './query-dsl/query-parser.js';
 import { SearchService } from './action/search/search-service.js';
 
-export const SEARCH_SETTINGS: readonly SettingDef[] = [
-  setting({
-    key: 'index.max_result_window',
-    scope: 'index',
-    dynamic: true,
-    defaultValue: 10000,
-    parse: SettingParsers.int('index.max_result_window', 1),
-  }),
-];
+/** search-owned settings (index.max_result_window is registered with the core index settings) */
+export const SEARCH_SETTINGS: readonly SettingDef[] = [];
 
 export const searchModule = new ContainerModule((options) => {
   for (const p of BUILTIN_QUERY_PARSERS) options.bind(ExtensionPoints.QueryParser).toConstantValue(p);

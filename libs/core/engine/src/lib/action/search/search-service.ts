@@ -64,9 +64,13 @@ export function failedToCreateQuery(e: unknown, index: string): EsError {
   if (e instanceof EsError && e.type === 'query_shard_exception') return e;
   const msg = e instanceof Error ? e.message : String(e);
   const cause = e instanceof EsError ? e : new EsError('exception', 400, msg);
-  return new EsError('query_shard_exception', 400, `failed to create query: ${msg}`, {
-    metadata: { index_uuid: '_na_', index },
+  const reason = `failed to create query: ${msg}`;
+  const metadata = { index_uuid: '_na_', index };
+  // the cause is a plain Java exception in Elasticsearch, so the root cause is the QueryShardException itself
+  return new EsError('query_shard_exception', 400, reason, {
+    metadata,
     cause,
+    rootCauses: [new EsError('query_shard_exception', 400, reason, { metadata })],
   });
 }
 

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNode, coreModules, type StrataNode } from '../node.js';
+import { searchApiModule } from './index.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+
+describe('search REST API (black box)', () => {
+  let node: StrataNode;
+  let server: Server;
+  let base: string;
+  let dataPath: string;
+
+  async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
+    const init: RequestInit = { method, headers: {} };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] = contentType;
+    }
+    const r = await fetch(base + path, init);
+    const text = await r.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: r.status, body: json, text };
+  }
+
+  beforeAll(async () => {
+    dataPath = mkdtempSync(join(tmpdir(), 'strata-search-'));
+    const features = coreModules().includes(searchApiModule) ? [] : [{ name: 'search-api', module: searchApiModule }];
+    node = await createNode({ settings: { 'path.data': dataPath, 'node.name': 'n1' }, features, logger: silent });
+    await node.start();
+    server = await new Promise<Server>((r) => {
+      const s = node.app.listen(0, '127.0.0.1', () => r(s));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const docs = [
+      { id: '1', body: { title: 'The quick brown fox', tag: 'a', price: 10, ts: '2024-01-01T00:00:00Z' } },
+      { id: '2', body: { title: 'quick quick dog', tag: 'b', price: 20, ts: '2024-01-02T00:00:00Z' } },
+      { id: '3', body: { title: 'lazy brown dog', tag: 'c', price: 30, ts: '2024-01-03T00:00:00Z' } },
+      { id: '4', body: { title: 'fox', tag: 'a', price: 5, ts: '2024-01-04T00:00:00Z' } },
+    ];
+    const lines = docs.flatMap((d) => [JSON.stringify({ index: { _index: 'test', _id: d.id } }), JSON.stringify(d.body)]).join('\n') + '\n';
+    const r = await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+    if (r.status !== 200 || r.body.errors) throw new Error('bulk failed: ' + r.text);
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await node.close();
+    rmSync(dataPath, { recursive: true, force: true });
+  });
+
+  it('match query: ES response shape', async () => {
+    const r = await call('POST', '/test/_search', { query: { match: { title: 'quick' } } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['took', 'timed_out', '_shards', 'hits']);
+    expect(r.body._shards).toEqual({ total: 1, successful: 1, skipped: 0, failed: 0 });
+    expect(r.body.hits.total).toEqual({ value: 2, relation: 'eq' });
+    expect(r.body.hits.hits.map((h: any) => h._id)).toEqual(['2', '1']);
+    expect(r.body.hits.max_score).toBe(r.body.hits.hits[0]._score);
+    expect(r.body.hits.hits[0]).toMatchObject({ _index: 'test', _id: '2', _source: { title: 'quick quick dog', tag: 'b' } });
+  });
+
+  it('sort by a numeric field, from/size, _source filtering', async () => {
+    const r = await call('POST', '/test/_search', { sort: [{ price: 'desc' }], from: 1, size: 2, _source: ['tag'] });
+    expect(r.body.hits.max_score).toBeNull();
+    expect(r.body.hits.hits.map((h: any) => [h._id, h._score, h.sort, h._source])).toEqual([
+      ['2', null, [20], { tag: 'b' }],
+      ['1', null, [10], { tag: 'a' }],
+    ]);
+  });
+
+  it('URL params: q, sort, size, track_total_hits, rest_total_hits_as_int', async () => {
+    const r = await call('GET', '/test/_search?q=tag:a&sort=price:asc&size=1');
+    expect(r.body.hits.total.value).toBe(2);
+    expect(r.body.hits.hits.map((h: any) => h._id)).toEqual(['4']);
+    const r2 = await call('GET', '/test/_search?track_total_hits=false');
+    expect(r2.body.hits.total).toBeUndefined();
+    const r3 = await call('GET', '/test/_search?rest_total_hits_as_int=true&size=0');
+    expect(r3.body.hits.total).toBe(4);
+  });
+
+  it('date sort values are epoch millis; range with date math', async () => {
+    const r = await call('POST', '/test/_search', { query: { range: { ts: { gte: '2024-01-02', lt: '2024-01-03||+1d' } } }, sort: ['ts'] });
+    expect(r.body.hits.hits.map((h: any) => [h._id, h.sort])).toEqual([
+      ['2', [Date.UTC(2024, 0, 2)]],
+      ['3', [Date.UTC(2024, 0, 3)]],
+    ]);
+  });
+
+  it('search_after pages through a sort', async () => {
+    const p1 = await call('POST', '/test/_search', { size: 2, sort: [{ price: 'asc' }] });
+    const last = p1.body.hits.hits[1].sort;
+    const p2 = await call('POST', '/test/_search', { size: 2, sort: [{ price: 'asc' }], search_after: last });
+    expect([...p1.body.hits.hits, ...p2.body.hits.hits].map((h: any) => h._id)).toEqual(['4', '1', '2', '3']);
+    const bad = await call('POST', '/test/_search', { from: 2, sort: [{ price: 'asc' }], search_after: last });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('action_request_validation_exception');
+  });
+
+  it('_count with query in body and q=', async () => {
+    expect((await call('POST', '/test/_count', { query: { term: { tag: 'a' } } })).body).toEqual({
+      count: 2,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    });
+    expect((await call('GET', '/test/_count?q=title:dog')).body.count).toBe(2);
+    expect((await call('GET', '/_count')).body.count).toBe(4);
+  });
+
+  it('aggregations are reduced and rendered', async () => {
+    const r = await call('POST', '/test/_search', { size: 0, aggs: { m: { max: { field: 'price' } } } });
+    expect(r.body.aggregations).toEqual({ m: { value: 30 } });
+  });
+
+  it('errors: unknown query, unknown key, result window, all shards failed', async () => {
+    const u = await call('POST', '/test/_search', { query: { foo: {} } });
+    expect(u.status).toBe(400);
+    expect(u.body.error.type).toBe('parsing_exception');
+    expect(u.body.error.reason).toBe('unknown query [foo]');
+    const k = await call('POST', '/test/_search', { foo: {} });
+    expect(k.body.error.reason).toBe('Unknown key for a START_OBJECT in [foo].');
+    const w = await call('POST', '/test/_search', { from: 10000, size: 1 });
+    expect(w.status).toBe(400);
+    expect(w.body.error.type).toBe('search_phase_execution_exception');
+    expect(w.body.error.root_cause[0].type).toBe('illegal_argument_exception');
+    expect(w.body.error.root_cause[0].reason).toBe(
+      'Result window is too large, from + size must be less than or equal to: [10000] but was [10001]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.',
+    );
+    const n = await call('POST', '/test/_search', { query: { term: { price: 'abc' } } });
+    expect(n.status).toBe(400);
+    expect(n.body.error).toMatchObject({ type: 'search_phase_execution_exception', reason: 'all shards failed', phase: 'query', grouped: true });
+    expect(n.body.error.failed_shards[0]).toMatchObject({ shard: 0, index: 'test', reason: { type: 'query_shard_exception' } });
+    expect(n.body.error.root_cause[0].type).toBe('query_shard_exception');
+    const missing = await call('GET', '/nope/_search');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.type).toBe('index_not_found_exception');
+    const scroll = await call('GET', '/test/_search?scroll=1m');
+    expect(scroll.status).toBe(400);
+  });
+
+  it('_msearch with per-item errors', async () => {
+    const lines = [{ index: 'test' }, { query: { term: { tag: 'a' } }, size: 0 }, { index: 'nope' }, { query: { match_all: {} } }, {}, { size: 1 }]
+      .map((x) => JSON.stringify(x))
+      .join('\n') + '\n';
+    const r = await call('POST', '/_msearch', lines, 'application/x-ndjson');
+    expect(r.status).toBe(200);
+    expect(r.body.responses).toHaveLength(3);
+    expect(r.body.responses[0].hits.total.value).toBe(2);
+    expect(r.body.responses[0].status).toBe(200);
+    expect(r.body.responses[1].status).toBe(404);
+    expect(r.body.responses[1].error.type).toBe('index_not_found_exception');
+    expect(r.body.responses[2].hits.hits).toHaveLength(1);
+  });
+
+  it('_field_caps', async () => {
+    const r = await call('GET', '/test/_field_caps?fields=price,tag,title');
+    expect(r.status).toBe(200);
+    expect(r.body.indices).toEqual(['test']);
+    expect(r.body.fields.price.long).toEqual({ type: 'long', metadata_field: false, searchable: true, aggregatable: true });
+    expect(r.body.fields.title.text).toEqual({ type: 'text', metadata_field: false, searchable: true, aggregatable: false });
+    const e = await call('GET', '/test/_field_caps');
+    expect(e.status).toBe(400);
+  });
+});
