@@ -18,9 +18,10 @@ import {
   type Logger,
   type SettingDef,
 } from '@strata/core-common';
-import { EngineTokens, InMemoryMetadataStore } from '@strata/core-engine';
+import { EngineTokens, InMemoryMetadataStore, clusterModule, searchModule, storageModule } from '@strata/core-engine';
 import { HttpPipeline, httpModule } from '@strata/core-http';
 import { clusterApiModule } from './cluster/index.js';
+import { documentsApiModule } from './documents/index.js';
 import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
 
 /** Node settings the host itself reads; registered here unless another module already did. */
@@ -107,12 +108,45 @@ function persistentNodeId(dataPath: string): string {
   return id;
 }
 
+/** Drops exact duplicates of a setting definition (warned); different definitions of one key throw. */
+export function dedupeSettings(defs: readonly SettingDef[], logger: Logger): SettingDef[] {
+  const byKey = new Map<string, SettingDef>();
+  const out: SettingDef[] = [];
+  for (const d of defs) {
+    const prev = byKey.get(d.key);
+    if (!prev) {
+      byKey.set(d.key, d);
+      out.push(d);
+      continue;
+    }
+    if (prev === d) continue;
+    const same =
+      prev.scope === d.scope &&
+      prev.dynamic === d.dynamic &&
+      Boolean(prev.finalSetting) === Boolean(d.finalSetting) &&
+      Boolean(prev.prefix) === Boolean(d.prefix) &&
+      JSON.stringify(prev.defaultValue) === JSON.stringify(d.defaultValue);
+    if (!same) throw new Error(`setting [${d.key}] is already registered with a different definition`);
+    logger.warn({ setting: d.key }, 'setting registered twice with the same definition; keeping the first');
+  }
+  return out;
+}
+
 /**
  * Core modules loaded before the features: HTTP plumbing and the built-in APIs. The engine and API
  * modules of the other core slices are listed here as they land.
  */
 export function coreModules(): ContainerModule[] {
-  return [httpModule, clusterApiModule];
+  return [
+    // engine: metadata/settings/mappings, storage (shards, documents), search
+    clusterModule,
+    storageModule,
+    searchModule,
+    // HTTP and the built-in REST APIs
+    httpModule,
+    clusterApiModule,
+    documentsApiModule,
+  ];
 }
 
 /**
@@ -135,10 +169,18 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
   container.bind(Tokens.IdGenerator).toConstantValue(new TimeBasedIdGenerator());
 
   await container.loadAsync(...coreModules(), ...(options.features ?? []).map((f) => f.module));
-  if (!container.isBound(Tokens.SettingsRegistry)) {
+  // one registry from every contribution; the same definition contributed twice by two core slices
+  // (same key, scope, dynamic flag and default) is tolerated with a warning, a real conflict fails the boot
+  const buildRegistry = (defs: SettingDef[]): SettingsRegistry => new SettingsRegistry(dedupeSettings(defs, logger));
+  if (container.isBound(Tokens.SettingsRegistry)) {
+    container
+      .rebind(Tokens.SettingsRegistry)
+      .toDynamicValue((ctx) => buildRegistry(ctx.getAll<SettingDef>(ExtensionPoints.Setting, { optional: true }) ?? []))
+      .inSingletonScope();
+  } else {
     container
       .bind(Tokens.SettingsRegistry)
-      .toDynamicValue((ctx) => new SettingsRegistry(ctx.getAll(ExtensionPoints.Setting, { optional: true }) ?? []))
+      .toDynamicValue((ctx) => buildRegistry(ctx.getAll<SettingDef>(ExtensionPoints.Setting, { optional: true }) ?? []))
       .inSingletonScope();
   }
   if (!container.isBound(EngineTokens.MetadataStore)) {

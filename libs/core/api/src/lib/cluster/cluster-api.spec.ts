@@ -66,11 +66,15 @@ describe('cluster API', () => {
     node = await createNode({
       settings: { 'path.data': dataPath, 'cluster.name': 'test-cluster', 'node.name': 'n1', 'action.test': 'x' },
       logger: silent,
+      overrides: [
+        new ContainerModule(({ rebind }) => {
+          rebind(EngineTokens.IndicesService).toConstantValue(fakeIndices);
+        }),
+      ],
       features: [
         {
           name: 'fake',
           module: new ContainerModule(({ bind }) => {
-            bind(EngineTokens.IndicesService).toConstantValue(fakeIndices);
             bind(ExtensionPoints.NodeStatsContributor).toConstantValue(ingestStats);
             bind(ExtensionPoints.NodeStatsContributor).toConstantValue(cacheStats);
             bind(ExtensionPoints.Setting).toConstantValue(
