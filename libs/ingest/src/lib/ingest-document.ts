@@ -295,13 +295,13 @@ export class IngestDocument {
   /** Elasticsearch's rendering of the document inside simulate responses. */
   toSimulateDoc(includeIngestPipeline: boolean): JsonObject {
     const out: JsonObject = {};
-    out['_index'] = this.meta['_index'];
+    out['_index'] = this.meta['_index'] === undefined ? undefined : String(this.meta['_index']);
+    // Elasticsearch renders metadata values with toString()
     out['_version'] = this.meta['_version'] !== undefined ? String(this.meta['_version']) : '-3';
-    out['_id'] = this.meta['_id'];
-    if (this.meta['_routing'] !== undefined) out['_routing'] = this.meta['_routing'];
-    if (this.meta['_version_type'] !== undefined) out['_version_type'] = this.meta['_version_type'];
-    if (this.meta['_if_seq_no'] !== undefined) out['_if_seq_no'] = this.meta['_if_seq_no'];
-    if (this.meta['_if_primary_term'] !== undefined) out['_if_primary_term'] = this.meta['_if_primary_term'];
+    out['_id'] = this.meta['_id'] === undefined ? undefined : String(this.meta['_id']);
+    for (const k of ['_routing', '_version_type', '_if_seq_no', '_if_primary_term'] as const) {
+      if (this.meta[k] !== undefined && this.meta[k] !== null) out[k] = String(this.meta[k]);
+    }
     if (this.meta['_dynamic_templates'] !== undefined) out['_dynamic_templates'] = this.meta['_dynamic_templates'];
     out['_source'] = deepClone(this.source);
     const ingest: JsonObject = {};

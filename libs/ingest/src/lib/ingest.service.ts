@@ -178,17 +178,14 @@ export class IngestService {
     });
   }
 
-  /** DELETE _ingest/pipeline/{id} (comma lists and wildcards) */
-  async delete(idExpr: string): Promise<void> {
-    const patterns = idExpr.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  /** DELETE _ingest/pipeline/{id}: the id is a simple wildcard pattern, as in Elasticsearch */
+  async delete(pattern: string): Promise<void> {
     const ids = Object.keys(this.configs());
-    const toDelete = matchIds(ids, patterns);
-    for (const p of patterns) {
-      if (!p.includes('*') && !ids.includes(p)) {
-        throw Errors.resourceNotFound(`pipeline [${p}] is missing`);
-      }
+    const toDelete = pattern.includes('*') ? ids.filter((id) => wildcardToRegExp(pattern).test(id)) : ids.filter((id) => id === pattern);
+    if (toDelete.length === 0) {
+      if (pattern === '*') return;
+      throw Errors.resourceNotFound(`pipeline [${pattern}] is missing`);
     }
-    if (toDelete.length === 0) return;
     // a pipeline in use as an index's default or final pipeline cannot be deleted
     const meta = this.store.current();
     for (const id of toDelete) {
@@ -199,14 +196,11 @@ export class IngestService {
         if (idx.settings['index.final_pipeline'] === id) finals.push(name);
       }
       if (defaults.length > 0 || finals.length > 0) {
-        const parts: string[] = [];
-        if (defaults.length > 0) {
-          parts.push(`it is the default pipeline of ${defaults.length} index(es) including [${defaults.sort().slice(0, 3).join(',')}]`);
-        }
-        if (finals.length > 0) {
-          parts.push(`it is the final pipeline of ${finals.length} index(es) including [${finals.sort().slice(0, 3).join(',')}]`);
-        }
-        throw Errors.illegalArgument(`pipeline [${id}] cannot be deleted because ${parts.join(' and ')}`);
+        const indices = [...new Set([...defaults, ...finals])].sort();
+        const role = [defaults.length > 0 ? 'the default' : '', finals.length > 0 ? 'the final' : ''].filter((x) => x).join(' and ');
+        throw Errors.illegalArgument(
+          `pipeline [${id}] cannot be deleted because it is ${role} pipeline for ${indices.length} index(es) including [${indices.slice(0, 3).join(',')}]`,
+        );
       }
     }
     await this.store.update((draft) => {

@@ -136,6 +136,9 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
     for (const id of ['a1', 'a2', 'b']) await h.service.put(id, SET);
     await h.del.handle(fakeRequest({ pathParams: { id: 'a*' } }));
     expect(Object.keys(h.service.get())).toEqual(['b']);
+    expect((await error(h.del.handle(fakeRequest({ pathParams: { id: 'zz*' } })))).error).toMatchObject({ reason: 'pipeline [zz*] is missing' });
+    await h.del.handle(fakeRequest({ pathParams: { id: '*' } }));
+    await h.service.put('b', SET);
     await h.store.update((d) => {
       d.indices['logs'] = {
         name: 'logs', uuid: 'u', settings: { 'index.default_pipeline': 'b' }, mappings: {}, mappingVersion: 1, settingsVersion: 1,
@@ -144,7 +147,7 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
     });
     expect((await error(h.del.handle(fakeRequest({ pathParams: { id: 'b' } })))).error).toMatchObject({
       type: 'illegal_argument_exception',
-      reason: 'pipeline [b] cannot be deleted because it is the default pipeline of 1 index(es) including [logs]',
+      reason: 'pipeline [b] cannot be deleted because it is the default pipeline for 1 index(es) including [logs]',
     });
   });
 
