@@ -280,3 +280,38 @@ describe('merging', () => {
     expect(s.stats().docsDeleted).toBe(0);
   });
 });
+
+describe('search idle and inactive flush', () => {
+  it('a search-idle shard refreshes on the next search; an active one waits for the schedule', () => {
+    let t = 0;
+    const s = newShard({ manualScheduling: false, refreshIntervalMs: 1000, now: () => t });
+    const r0 = s.acquireReader();
+    r0.decRef();
+    idx(s, '1', { a: 'x' });
+    t = 1000;
+    const r1 = s.acquireReader();
+    expect(r1.numDocs).toBe(0);
+    r1.decRef();
+    t = 40_000;
+    expect(s.searchIdle).toBe(true);
+    const r2 = s.acquireReader();
+    expect(r2.numDocs).toBe(1);
+    r2.decRef();
+    expect(s.searchIdle).toBe(false);
+  });
+
+  it('flushes a shard without writes for 5 minutes', () => {
+    let t = 0;
+    const s = newShard({ manualScheduling: false, now: () => t });
+    idx(s, '1', { a: 'x' });
+    (s as unknown as { afterWrite(): void }).afterWrite();
+    t = 60_000;
+    (s as unknown as { maybeFlushInactive(): void }).maybeFlushInactive();
+    expect(s.stats().flushTotal).toBe(0);
+    t = 6 * 60_000;
+    (s as unknown as { maybeFlushInactive(): void }).maybeFlushInactive();
+    expect(s.stats().flushTotal).toBe(1);
+    expect(s.stats().translogUncommittedOperations).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'commit.json'))).toBe(true);
+  });
+});

@@ -46,6 +46,8 @@ export interface ShardConfig {
   parse: (source: Uint8Array, id: string, routing: string | undefined) => ParsedDocument;
   onRefresh?: (generation: number) => void;
   now?: () => number;
+  /** flush after this long without writes (default 5m, ES indices.memory.shard_inactive_time) */
+  inactiveFlushMs?: number;
   /** disables background timers (tests drive refresh/merge explicitly) */
   manualScheduling?: boolean;
   logger?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
@@ -184,7 +186,9 @@ export class IndexShardImpl implements IndexShard {
   private closed = false;
   private refreshTimer: NodeJS.Timeout | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
+  private maintenanceTimer: NodeJS.Timeout | null = null;
   private lastSearchAccess: number;
+  private lastWrite = 0;
   private mergeRunning: Promise<void> | null = null;
   private flushScheduled = false;
   private refreshWaiters: Array<() => void> = [];
@@ -301,8 +305,10 @@ export class IndexShardImpl implements IndexShard {
 
   acquireReader(): DirectoryReader {
     this.ensureOpen();
-    this.lastSearchAccess = this.now();
-    if (this.isSearchIdleCandidate() && (this.buffer.numDocs > 0 || this.dirty)) this.refreshInternal('search_idle');
+    const now = this.now();
+    // a search-idle shard skipped its scheduled refreshes: the first search refreshes (ES waits for it too)
+    if (this.isSearchIdle(now) && (this.buffer.numDocs > 0 || this.dirty)) this.refreshInternal('search_idle');
+    this.lastSearchAccess = now;
     this.current.incRef();
     return this.current;
   }
@@ -336,8 +342,14 @@ export class IndexShardImpl implements IndexShard {
     return this.primaryTerm;
   }
 
-  private isSearchIdleCandidate(): boolean {
-    return !this.cfg.refreshIntervalExplicit && !this.cfg.manualScheduling;
+  private isSearchIdle(now: number): boolean {
+    if (this.cfg.refreshIntervalExplicit || this.cfg.manualScheduling) return false;
+    return now - this.lastSearchAccess > (this.cfg.searchIdleAfterMs ?? 30_000);
+  }
+
+  /** true when the shard skips scheduled refreshes until the next search */
+  get searchIdle(): boolean {
+    return this.isSearchIdle(this.now());
   }
 
   /** builds a segment from the buffer and publishes a new reader when anything changed */
@@ -565,6 +577,7 @@ export class IndexShardImpl implements IndexShard {
   }
 
   private afterWrite(): void {
+    this.lastWrite = this.now();
     if (this.buffer.ramBytesUsed > (this.cfg.indexBufferBytes ?? 96 * 1024 * 1024)) this.refreshInternal('buffer_full');
     const threshold = this.cfg.flushThresholdBytes ?? 512 * 1024 * 1024;
     if (!this.flushScheduled && this.translog.uncommittedBytes > threshold) {
@@ -853,6 +866,10 @@ export class IndexShardImpl implements IndexShard {
       this.refreshTimer = setInterval(() => this.scheduledRefresh(), interval);
       this.refreshTimer.unref?.();
     }
+    this.maintenanceTimer = setInterval(() => {
+      if (!this.closed) this.maybeFlushInactive();
+    }, 5000);
+    this.maintenanceTimer.unref?.();
     if ((this.cfg.durability ?? 'request') === 'async') {
       const si = this.cfg.syncIntervalMs ?? 5000;
       this.syncTimer = setInterval(() => {
@@ -864,8 +881,7 @@ export class IndexShardImpl implements IndexShard {
 
   private scheduledRefresh(): void {
     if (this.closed) return;
-    const idleAfter = this.cfg.searchIdleAfterMs ?? 30_000;
-    const idle = !this.cfg.refreshIntervalExplicit && this.now() - this.lastSearchAccess > idleAfter;
+    const idle = this.isSearchIdle(this.now());
     if (idle && this.refreshWaiters.length === 0) return; // search idle: refresh lazily on the next search
     if (this.buffer.numDocs === 0 && !this.dirty && this.refreshWaiters.length === 0) return;
     this.refreshInternal('scheduled');
@@ -882,9 +898,23 @@ export class IndexShardImpl implements IndexShard {
     }
   }
 
+  /** ES flushes shards that saw no writes for `indices.memory.shard_inactive_time` (5m) */
+  private maybeFlushInactive(): void {
+    const inactiveMs = this.cfg.inactiveFlushMs ?? 5 * 60_000;
+    if (this.translog.uncommittedOps > 0 && this.now() - this.lastWrite > inactiveMs) {
+      try {
+        this.flush();
+      } catch (err) {
+        this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'inactive flush failed');
+      }
+    }
+  }
+
   private clearTimers(): void {
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     if (this.syncTimer) clearInterval(this.syncTimer);
+    if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
+    this.maintenanceTimer = null;
     this.refreshTimer = null;
     this.syncTimer = null;
   }

@@ -157,6 +157,8 @@ export class Translog {
   private synced = 0; // bytes of the current file known durable
   private inflight: Promise<void> | null = null;
   private opsSinceRoll = 0;
+  /** increments per opened file, so an fsync of a previous file never marks the current one synced */
+  private fileSeq = 0;
   private bytesOlderGens = 0;
   private closed = false;
 
@@ -213,6 +215,7 @@ export class Translog {
 
   private openGeneration(): void {
     this.fd = fs.openSync(this.file(this.generation), 'a');
+    this.fileSeq++;
     this.written = 0;
     this.synced = 0;
     this.opsSinceRoll = 0;
@@ -249,21 +252,22 @@ export class Translog {
   async sync(): Promise<void> {
     this.writePending();
     const target = this.written;
-    const fd = this.fd;
-    while (this.synced < target && this.fd === fd && !this.closed) {
+    const seq = this.fileSeq;
+    while (this.synced < target && this.fileSeq === seq && !this.closed) {
       if (this.inflight) {
         await this.inflight;
         continue;
       }
       const upTo = this.written;
+      const fd = this.fd;
       this.inflight = new Promise<void>((resolve, reject) => {
         fs.fsync(fd, (err) => {
           this.inflight = null;
-          if (err) reject(err);
-          else {
-            if (this.fd === fd) this.synced = Math.max(this.synced, upTo);
-            resolve();
-          }
+          // the file was rolled (synced synchronously) or closed meanwhile: nothing left to do
+          if (this.fileSeq !== seq || this.closed) return resolve();
+          if (err) return reject(err);
+          this.synced = Math.max(this.synced, upTo);
+          resolve();
         });
       });
       await this.inflight;
