@@ -1,3 +1,4 @@
 export * from './lib/node.js';
 export * from './lib/cluster/index.js';
 export * from './lib/documents/index.js';
+export * from './lib/search/index.js';

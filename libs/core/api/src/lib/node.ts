@@ -22,6 +22,7 @@ import { EngineTokens, InMemoryMetadataStore, clusterModule, searchModule, stora
 import { HttpPipeline, httpModule } from '@strata/core-http';
 import { clusterApiModule } from './cluster/index.js';
 import { documentsApiModule } from './documents/index.js';
+import { searchApiModule } from './search/index.js';
 import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
 
 /** Node settings the host itself reads; registered here unless another module already did. */
@@ -146,6 +147,7 @@ export function coreModules(): ContainerModule[] {
     httpModule,
     clusterApiModule,
     documentsApiModule,
+    searchApiModule,
   ];
 }
 
