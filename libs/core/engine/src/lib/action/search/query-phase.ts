@@ -137,8 +137,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const from = s.from < 0 ? 0 : s.from;
   const size = s.size;
   const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index);
-  const byField =
-    sort.length > 0 && (s.searchAfter !== undefined || !(sort.length === 1 && sort[0]!.kind === 'score' && sort[0]!.reverse === -1));
+  // an explicit sort (even `_score`) yields field docs with sort values, as in Elasticsearch
+  const byField = sort.length > 0;
   const searcher = new IndexSearcher(deps.reader);
 
   const aggFactories = deps.aggregations && !deps.aggregations.isEmpty ? deps.aggregations : undefined;

@@ -387,8 +387,7 @@ export class SearchService {
       const total = reduceTotalHits(results, source.trackTotalHitsUpTo);
       const hitsBody: Record<string, unknown> = {};
       if (total) hitsBody['total'] = request.restTotalHitsAsInt ? total.value : total;
-      const sortedByField = results.some((r) => r.sortMeta !== null);
-      hitsBody['max_score'] = source.size === 0 || (sortedByField && !source.trackScores) ? null : reduceMaxScore(results);
+      hitsBody['max_score'] = source.size === 0 ? null : reduceMaxScore(results);
       hitsBody['hits'] = fetched;
       const body: Record<string, unknown> = {
         took: Number((this.clock.nanoTime() - start) / 1000000n),

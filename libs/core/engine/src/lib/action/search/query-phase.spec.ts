@@ -1,0 +1,289 @@
+import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
+import { createParseContext } from '../../query-dsl/parse-context.js';
+import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
+import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
+import type { DirectoryReader } from '../../index/leaf-reader.js';
+import { parseSort } from '../../search/sort.js';
+import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../search/spi-search.js';
+import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
+import { executeQueryPhase, javaStringHashCode, prepareShardQuery, sliceFilter } from './query-phase.js';
+import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
+import { emptySearchSource, parseSearchSource } from './search-source.js';
+import { executeFetchPhase } from './fetch-phase.js';
+import { filterSearchSource } from './source-filter.js';
+
+const FIELDS: Record<string, MappedFieldType> = {
+  body: fieldTypes.text('body'),
+  tag: fieldTypes.keyword('tag'),
+  price: fieldTypes.double('price'),
+  n: fieldTypes.long('n'),
+  ts: fieldTypes.date('ts'),
+};
+
+const DOCS: FakeDoc[] = [
+  { id: 'a', text: { body: 'red fox' }, keyword: { tag: ['x', 'z'] }, num: { price: 3, n: [5, 1], ts: 3000 } },
+  { id: 'b', text: { body: 'red red dog' }, keyword: { tag: 'y' }, num: { price: 1, n: 7 } },
+  { id: 'c', text: { body: 'blue fox' }, num: { price: 2, n: [2, 9], ts: 1000 } },
+  { id: 'd', text: { body: 'red bird' }, keyword: { tag: 'w' }, num: { price: 2, ts: 2000 } },
+];
+
+const registry = new QueryParserRegistry(BUILTIN_QUERY_PARSERS);
+const meta = fakeIndexMetadata('idx');
+
+function request(source: Partial<SearchSource>, shardIndex = 0, numShards = 1): ShardSearchRequest {
+  return {
+    index: 'idx',
+    shardId: shardIndex,
+    shardIndex,
+    numShards,
+    source: { ...emptySearchSource(), ...source },
+    scroll: false,
+    nowMillis: 0,
+    nowUsed: false,
+    profile: false,
+  };
+}
+
+function run(source: Partial<SearchSource>, reader: DirectoryReader = fakeReader([DOCS.slice(0, 2), DOCS.slice(2)]), shardIndex = 0, numShards = 1): ShardQueryResult {
+  const ctx = createParseContext({
+    registry,
+    index: meta,
+    fieldType: (_i, n) => FIELDS[n],
+    matchingFieldNames: () => Object.keys(FIELDS),
+    nowMillis: 0,
+  });
+  const req = request(source, shardIndex, numShards);
+  return executeQueryPhase(req, { parseContext: ctx, indexMetadata: meta, reader, fieldType: (n) => FIELDS[n] }, prepareShardQuery(req, ctx));
+}
+
+const idsOf = (r: ShardQueryResult, reader = fakeReader([DOCS.slice(0, 2), DOCS.slice(2)])) =>
+  executeFetchPhase(r.hits, emptySearchSource(), { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] }).map((h) => h._id);
+
+describe('sorting', () => {
+  it('numeric asc/desc with doc tiebreak and ES sort values', () => {
+    const asc = run({ sort: parseSort([{ price: 'asc' }]) });
+    expect(idsOf(asc)).toEqual(['b', 'c', 'd', 'a']);
+    expect(asc.hits.map((h) => h.sortValues)).toEqual([[1], [2], [2], [3]]);
+    expect(asc.hits.every((h) => Number.isNaN(h.score))).toBe(true);
+    expect(asc.maxScore).toBeNull();
+    const desc = run({ sort: parseSort([{ price: { order: 'desc' } }, '_doc']) });
+    expect(idsOf(desc)).toEqual(['a', 'c', 'd', 'b']);
+    expect(desc.hits.map((h) => h.sortValues)).toEqual([
+      [3, 0],
+      [2, 2],
+      [2, 3],
+      [1, 1],
+    ]);
+  });
+
+  it('missing values: _last by default, _first, custom; long missing shows Long.MAX_VALUE', () => {
+    expect(idsOf(run({ sort: parseSort(['ts']) }))).toEqual(['c', 'd', 'a', 'b']);
+    expect(idsOf(run({ sort: parseSort([{ ts: 'desc' }]) }))).toEqual(['a', 'd', 'c', 'b']);
+    expect(idsOf(run({ sort: parseSort([{ ts: { order: 'asc', missing: '_first' } }]) }))).toEqual(['b', 'c', 'd', 'a']);
+    expect(idsOf(run({ sort: parseSort([{ ts: { order: 'asc', missing: 1500 } }]) }))).toEqual(['c', 'b', 'd', 'a']);
+    const r = run({ sort: parseSort(['ts']) });
+    expect(r.hits[3]!.sortValues).toEqual([9223372036854775807]);
+    expect(r.hits[0]!.sortValues).toEqual([1000]);
+  });
+
+  it('keyword sort with missing and multi-valued mode', () => {
+    expect(idsOf(run({ sort: parseSort(['tag']) }))).toEqual(['d', 'a', 'b', 'c']);
+    expect(run({ sort: parseSort(['tag']) }).hits.map((h) => h.sortValues![0])).toEqual(['w', 'x', 'y', null]);
+    // desc uses max: a -> z
+    expect(idsOf(run({ sort: parseSort([{ tag: 'desc' }]) }))).toEqual(['a', 'b', 'd', 'c']);
+    expect(idsOf(run({ sort: parseSort([{ tag: { order: 'asc', missing: '_first' } }]) }))).toEqual(['c', 'd', 'a', 'b']);
+  });
+
+  it('numeric modes min/max/sum/avg/median', () => {
+    const vals = (mode: string) => run({ query: { exists: { field: 'n' } }, sort: parseSort([{ n: { order: 'asc', mode } }]) }).hits.map((h) => h.sortValues![0]);
+    expect(vals('min')).toEqual([1, 2, 7]);
+    expect(vals('max')).toEqual([5, 7, 9]);
+    expect(vals('sum')).toEqual([6, 7, 11]);
+    expect(vals('avg')).toEqual([3, 6, 7]);
+    expect(vals('median')).toEqual([3, 5.5, 7]);
+  });
+
+  it('_score sort, track_scores and unmapped_type', () => {
+    const r = run({ query: { match: { body: 'red' } }, sort: parseSort(['_score', { price: 'asc' }]) });
+    expect(r.hits.every((h) => !Number.isNaN(h.score))).toBe(true);
+    expect(r.hits[0]!.sortValues![0]).toBe(r.hits[0]!.score);
+    const t = run({ query: { match: { body: 'red' } }, sort: parseSort(['price']), trackScores: true });
+    expect(t.hits.every((h) => h.score > 0)).toBe(true);
+    expect(t.maxScore).not.toBeNull();
+    expect(() => run({ sort: parseSort(['nope']) })).toThrow('No mapping found for [nope] in order to sort on');
+    const u = run({ sort: parseSort([{ nope: { unmapped_type: 'long' } }]) });
+    expect(u.hits).toHaveLength(4);
+  });
+
+  it('sort on a text field is rejected like fielddata', () => {
+    expect(() => run({ sort: parseSort(['body']) })).toThrow(/Text fields are not optimised/);
+  });
+});
+
+describe('query phase options', () => {
+  it('top-k by score with total hits and max_score', () => {
+    const r = run({ query: { match: { body: 'red' } }, size: 2 });
+    expect(r.totalHits).toEqual({ value: 3, relation: 'eq' });
+    expect(idsOf(r)).toEqual(['b', 'a']);
+    expect(r.maxScore).toBe(r.hits[0]!.score);
+    expect(r.sortMeta).toBeNull();
+  });
+
+  it('post_filter filters hits but not totals of aggregations; min_score; terminate_after', () => {
+    expect(idsOf(run({ postFilter: { term: { tag: 'y' } } }))).toEqual(['b']);
+    expect(run({ postFilter: { term: { tag: 'y' } } }).totalHits).toEqual({ value: 1, relation: 'eq' });
+    const all = run({ query: { match: { body: 'red' } } });
+    const min = run({ query: { match: { body: 'red' } }, minScore: all.hits[0]!.score });
+    expect(min.totalHits!.value).toBe(1);
+    const ta = run({ terminateAfter: 2 });
+    expect(ta.totalHits).toEqual({ value: 2, relation: 'eq' });
+    expect(ta.terminatedEarly).toBe(true);
+    expect(run({ terminateAfter: 10 }).terminatedEarly).toBe(false);
+  });
+
+  it('track_total_hits false / integer', () => {
+    expect(run({ trackTotalHitsUpTo: -1 }).totalHits).toBeUndefined();
+    const r = run({ trackTotalHitsUpTo: 2, size: 1, sort: parseSort(['_doc']) });
+    expect(r.totalHits!.relation).toBe('gte');
+    expect(reduceTotalHits([r], 2)).toEqual({ value: 2, relation: 'gte' });
+  });
+
+  it('search_after continues after the given sort values', () => {
+    const p1 = run({ size: 2, sort: parseSort([{ price: 'asc' }, { _doc: 'asc' }]) });
+    const after = p1.hits[1]!.sortValues!;
+    const p2 = run({ size: 2, sort: parseSort([{ price: 'asc' }, { _doc: 'asc' }]), searchAfter: after });
+    expect([...idsOf(p1), ...idsOf(p2)]).toEqual(['b', 'c', 'd', 'a']);
+    expect(p2.totalHits!.value).toBe(4);
+    expect(() => run({ sort: parseSort(['price']), searchAfter: [1, 2] })).toThrow('search_after has 2 value(s) but sort has 1.');
+    const s = run({ query: { match: { body: 'red' } }, size: 1, sort: parseSort(['_score']) });
+    const s2 = run({ query: { match: { body: 'red' } }, size: 5, sort: parseSort(['_score']), searchAfter: s.hits[0]!.sortValues });
+    expect(s2.hits).toHaveLength(2);
+  });
+
+  it('slices partition a shard: disjoint, union = all', () => {
+    const many: FakeDoc[] = Array.from({ length: 200 }, (_, i) => ({ id: `doc-${i}`, num: { n: i } }));
+    const reader = fakeReader([many.slice(0, 90), many.slice(90)]);
+    for (const field of [undefined, 'n']) {
+      const seen = new Map<string, number>();
+      for (let id = 0; id < 4; id++) {
+        const r = run({ size: 200, slice: { id, max: 4, ...(field ? { field } : {}) } }, reader);
+        for (const h of idsOf(r, reader)) seen.set(h, (seen.get(h) ?? 0) + 1);
+        expect(r.hits.length).toBeGreaterThan(10);
+      }
+      expect(seen.size).toBe(200);
+      expect([...seen.values()].every((c) => c === 1)).toBe(true);
+    }
+  });
+
+  it('slices by shard first', () => {
+    expect(sliceFilter({ id: 0, max: 2 }, 0, 4)).toBe('all');
+    expect(sliceFilter({ id: 0, max: 2 }, 1, 4)).toBe('none');
+    expect(sliceFilter({ id: 1, max: 2 }, 3, 4)).toBe('all');
+    expect(sliceFilter({ id: 1, max: 4 }, 1, 4)).toBe('all');
+    expect(typeof sliceFilter({ id: 1, max: 4 }, 1, 2)).toBe('function');
+    expect(sliceFilter({ id: 1, max: 4 }, 0, 2)).toBe('none');
+    expect(javaStringHashCode('hello')).toBe(99162322);
+    expect(javaStringHashCode('The quick brown fox')).toBe(-1739336029);
+  });
+
+  it('shard results survive a structured clone', () => {
+    const r = run({ query: { match: { body: 'red' } }, sort: parseSort([{ ts: 'asc' }, { tag: 'asc' }]), trackScores: true });
+    const clone = structuredClone(r);
+    expect(clone).toEqual(r);
+    const req = request(parseSearchSource({ query: { match_all: {} }, sort: ['price'], search_after: [1] }));
+    expect(structuredClone(req)).toEqual(req);
+  });
+});
+
+describe('coordinator merge', () => {
+  const shard = (shardIndex: number, hits: Array<[number, number]>, total = hits.length): ShardQueryResult => ({
+    index: 'i',
+    shardId: shardIndex,
+    shardIndex,
+    hits: hits.map(([doc, score]) => ({ doc, score })),
+    totalHits: { value: total, relation: 'eq' },
+    maxScore: hits.length ? Math.max(...hits.map((h) => h[1])) : null,
+    sortMeta: null,
+    timedOut: false,
+  });
+
+  it('mergeTopDocs by score, ties by shard then doc, from/size', () => {
+    const m = mergeTopDocs([shard(0, [[5, 2], [1, 1]]), shard(1, [[0, 3], [2, 1]])], { from: 0, size: 10 });
+    expect(m.map((x) => [x.shardIndex, x.hit.doc])).toEqual([
+      [1, 0],
+      [0, 5],
+      [0, 1],
+      [1, 2],
+    ]);
+    const page = mergeTopDocs([shard(0, [[5, 2], [1, 1]]), shard(1, [[0, 3], [2, 1]])], { from: 1, size: 2 });
+    expect(page.map((x) => [x.shardIndex, x.hit.doc])).toEqual([
+      [0, 5],
+      [0, 1],
+    ]);
+  });
+
+  it('mergeTopDocs by field keys with missing handling', () => {
+    const a: ShardQueryResult = {
+      ...shard(0, []),
+      sortMeta: [{ kind: 'string', reverse: 1, missingFirst: false }],
+      hits: [
+        { doc: 0, score: NaN, keys: ['b'], sortValues: ['b'] },
+        { doc: 1, score: NaN, keys: [null], sortValues: [null] },
+      ],
+    };
+    const b: ShardQueryResult = {
+      ...shard(1, []),
+      sortMeta: [{ kind: 'string', reverse: 1, missingFirst: false }],
+      hits: [{ doc: 0, score: NaN, keys: ['a'], sortValues: ['a'] }],
+    };
+    expect(mergeTopDocs([a, b], { from: 0, size: 10 }).map((x) => x.hit.keys![0])).toEqual(['a', 'b', null]);
+  });
+
+  it('reduceTotalHits and max score', () => {
+    expect(reduceTotalHits([shard(0, [], 6000), shard(1, [], 6000)], 10000)).toEqual({ value: 10000, relation: 'gte' });
+    expect(reduceTotalHits([shard(0, [], 6), shard(1, [], 7)], 10000)).toEqual({ value: 13, relation: 'eq' });
+    expect(reduceTotalHits([shard(0, [], 6)], -1)).toBeUndefined();
+    expect(reduceMaxScore([shard(0, [[1, 2]]), shard(1, []), shard(2, [[0, 5]])])).toBe(5);
+  });
+});
+
+describe('fetch', () => {
+  it('source filtering with wildcards and nested objects', () => {
+    const src = { a: 1, b: { c: 2, d: { e: 3 } }, f: [{ g: 1, h: 2 }], 'x.y': 4 };
+    expect(filterSearchSource(src, ['b.c', 'f.g'], [])).toEqual({ b: { c: 2 }, f: [{ g: 1 }] });
+    expect(filterSearchSource(src, ['b.*'], ['b.d.e'])).toEqual({ b: { c: 2, d: {} } });
+    expect(filterSearchSource(src, [], ['b', 'f'])).toEqual({ a: 1, 'x.y': 4 });
+    expect(filterSearchSource(src, ['*'], [])).toEqual(src);
+  });
+
+  it('fields, docvalue_fields, version, seq_no, highlight', () => {
+    const reader = fakeReader([DOCS]);
+    const s = parseSearchSource({
+      fields: ['price', 't*'],
+      docvalue_fields: ['tag'],
+      version: true,
+      seq_no_primary_term: true,
+      highlight: { fields: { body: {} } },
+    });
+    const ctxq = createParseContext({ registry, index: meta, fieldType: (_i, n) => FIELDS[n], matchingFieldNames: () => [], nowMillis: 0 });
+    const { extractHighlightTerms } = jest.requireActual('./highlighter.js') as typeof import('./highlighter.js');
+    const hits = executeFetchPhase([{ doc: 0, score: 1 }], s, {
+      index: 'idx',
+      reader,
+      fieldType: (n) => FIELDS[n],
+      matchingFieldNames: (p) => Object.keys(FIELDS).filter((k) => new RegExp('^' + p.replace('*', '.*') + '$').test(k)),
+      highlightTerms: extractHighlightTerms(ctxq.parseInnerQuery({ match: { body: 'fox' } })),
+    });
+    expect(hits[0]).toEqual({
+      _index: 'idx',
+      _id: 'a',
+      _version: 1,
+      _seq_no: 0,
+      _primary_term: 1,
+      _score: 1,
+      _source: { body: 'red fox', tag: ['x', 'z'], price: 3, n: [5, 1], ts: 3000 },
+      fields: { price: [3], tag: ['x', 'z'], ts: ['1970-01-01T00:00:03.000Z'] },
+      highlight: { body: ['red <em>fox</em>'] },
+    });
+  });
+});
