@@ -35,8 +35,9 @@ class Factories implements AggregatorFactories {
     return this.specs.some((s) => s.needsScores());
   }
   createShardAggregator(ctx: AggregationContext): ShardAggregator {
-    const aggs = this.specs.map((s) => s.createAggregator(ctx, true));
-    return new TopLevelAggregator(this.specs, aggs);
+    const specs = this.specs.filter((s) => s.pipeline === 'none');
+    const aggs = specs.map((s) => s.createAggregator(ctx, true));
+    return new TopLevelAggregator(specs, aggs);
   }
 }
 
@@ -147,7 +148,7 @@ export function parseSpecs(json: unknown, depth: number): AggSpec[] {
     const spec = AGG_PARSERS[type]!(name, body as Record<string, unknown>);
     spec.meta = meta;
     const subs = parseSpecs(subsJson, depth + 1);
-    if (subs.length > 0 && spec.isMetric) {
+    if (subs.length > 0 && (spec.isMetric || spec.pipeline !== 'none')) {
       throw new EsError(
         'aggregation_initialization_exception',
         400,
@@ -155,8 +156,10 @@ export function parseSpecs(json: unknown, depth: number): AggSpec[] {
       );
     }
     spec.subs = subs;
+    for (const sub of subs) if (sub.pipeline !== 'none') sub.validateParent(spec);
     specs.push(spec);
   }
+  if (depth === 1) for (const s of specs) if (s.pipeline !== 'none') s.validateParent(undefined);
   return specs;
 }
 

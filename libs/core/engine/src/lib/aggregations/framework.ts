@@ -20,6 +20,12 @@ export interface RenderContext {
   readonly typedKeys: boolean;
 }
 
+export interface PipelineBucket {
+  key?: unknown;
+  docCount: number;
+  aggs: InternalAggregations;
+}
+
 export abstract class AggSpec {
   subs: AggSpec[] = [];
   meta: Record<string, unknown> | undefined;
@@ -40,12 +46,35 @@ export abstract class AggSpec {
   needsScores(): boolean {
     return this.subs.some((s) => s.needsScores());
   }
+  /** pipeline aggregations run at reduce time only: 'parent' ones over the parent's buckets, 'sibling' ones over a sibling */
+  get pipeline(): 'none' | 'parent' | 'sibling' {
+    return 'none';
+  }
+  /** pipelines: checks the enclosing aggregation (undefined at top level) at parse time */
+  validateParent(parent: AggSpec | undefined): void {
+    void parent;
+  }
+  /** sibling pipelines: computes the result from the already reduced siblings */
+  reduceSibling(siblings: AggSpec[], reduced: InternalAggregations): InternalAggregation {
+    void siblings; void reduced;
+    throw Errors.illegalState(`[${this.name}] is not a sibling pipeline aggregation`);
+  }
+  /** parent pipelines: adds values to (or filters / sorts) the parent's reduced buckets */
+  applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[], keyString: (b: B) => string): B[] {
+    void parent; void keyString;
+    return buckets;
+  }
+  /** multi-bucket aggs: the reduced buckets and their display keys (used by sibling pipelines) */
+  bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } | undefined {
+    void agg;
+    return undefined;
+  }
   /**
    * Value used by bucket ordering and bucket paths: `key` is the metric name (`max` of stats, `99` of
    * percentiles), undefined for single-value metrics. Single-bucket aggs answer `_count` / nested paths.
    */
   value(agg: InternalAggregation, key: string | undefined): number {
-    void agg;
+    if (key === '_bucket_count' && Array.isArray(agg['buckets'])) return (agg['buckets'] as unknown[]).length;
     throw Errors.illegalArgument(`Invalid aggregation order path [${this.name}${key ? '.' + key : ''}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
   }
 }
@@ -67,8 +96,8 @@ export class SubAggregators {
   readonly specs: AggSpec[];
   readonly empty: boolean;
   constructor(specs: AggSpec[], ctx: AggregationContext) {
-    this.specs = specs;
-    this.aggs = specs.map((s) => s.createAggregator(ctx, false));
+    this.specs = specs.filter((s) => s.pipeline === 'none');
+    this.aggs = this.specs.map((s) => s.createAggregator(ctx, false));
     this.empty = this.aggs.length === 0;
   }
   setLeaf(leaf: LeafReaderContext): void {
@@ -87,13 +116,22 @@ export class SubAggregators {
 
 export function emptySubs(specs: AggSpec[]): InternalAggregations {
   const out: InternalAggregations = {};
-  for (const s of specs) out[s.name] = s.empty();
+  for (const s of specs) if (s.pipeline === 'none') out[s.name] = s.empty();
+  for (const s of specs) if (s.pipeline === 'sibling') out[s.name] = s.reduceSibling(specs, out);
+  return out;
+}
+
+/** runs the parent pipeline sub-aggregations of `parent` over its reduced buckets, in declaration order */
+export function applyParentPipelines<B extends PipelineBucket>(parent: AggSpec, buckets: B[], keyString: (b: B) => string): B[] {
+  let out = buckets;
+  for (const s of parent.subs) if (s.pipeline === 'parent') out = s.applyToBuckets(parent, out, keyString);
   return out;
 }
 
 export function reduceSubs(specs: AggSpec[], lists: InternalAggregations[], rc: ReduceContext): InternalAggregations {
   const out: InternalAggregations = {};
   for (const s of specs) {
+    if (s.pipeline !== 'none') continue;
     const parts: InternalAggregation[] = [];
     for (const l of lists) {
       const a = l[s.name];
@@ -101,6 +139,7 @@ export function reduceSubs(specs: AggSpec[], lists: InternalAggregations[], rc: 
     }
     out[s.name] = parts.length ? s.reduce(parts, rc) : s.empty();
   }
+  for (const s of specs) if (s.pipeline === 'sibling') out[s.name] = s.reduceSibling(specs, out);
   return out;
 }
 

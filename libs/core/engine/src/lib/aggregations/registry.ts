@@ -11,6 +11,14 @@ import { CompositeSpec } from './bucket/composite.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
 import { PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
+import {
+  BucketScriptSpec,
+  BucketSelectorSpec,
+  BucketSortSpec,
+  CumulativeSumSpec,
+  DerivativeSpec,
+  SiblingBucketSpec,
+} from './pipeline/pipelines.js';
 import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
@@ -30,6 +38,16 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
   percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),
   top_hits: (n, b) => TopHitsSpec.parse(n, b),
+  derivative: (n, b) => DerivativeSpec.parse(n, b),
+  cumulative_sum: (n, b) => CumulativeSumSpec.parse(n, b),
+  bucket_script: (n, b) => BucketScriptSpec.parse(n, b),
+  bucket_selector: (n, b) => BucketSelectorSpec.parse(n, b),
+  bucket_sort: (n, b) => BucketSortSpec.parse(n, b),
+  avg_bucket: (n, b) => SiblingBucketSpec.parse('avg_bucket', n, b),
+  sum_bucket: (n, b) => SiblingBucketSpec.parse('sum_bucket', n, b),
+  min_bucket: (n, b) => SiblingBucketSpec.parse('min_bucket', n, b),
+  max_bucket: (n, b) => SiblingBucketSpec.parse('max_bucket', n, b),
+  stats_bucket: (n, b) => SiblingBucketSpec.parse('stats_bucket', n, b),
   min: (n, b) => NumericMetricSpec.parse('min', n, b),
   max: (n, b) => NumericMetricSpec.parse('max', n, b),
   sum: (n, b) => NumericMetricSpec.parse('sum', n, b),

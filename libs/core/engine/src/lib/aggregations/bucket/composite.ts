@@ -8,6 +8,8 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  applyParentPipelines,
+  type PipelineBucket,
   bytesValues,
   IntArray,
   KeyedBucketOrds,
@@ -216,9 +218,15 @@ export class CompositeSpec extends AggSpec {
     }
     const sorted = [...merged.values()].sort((a, b) => this.compareKeys(a.key, b.key)).slice(0, this.size);
     rc.consumeBuckets(sorted.length);
-    const buckets = sorted.map((m) => ({ key: m.key, docCount: m.docCount, aggs: reduceSubs(this.subs, m.aggs, rc) }));
     const fmts = parts.find((p) => p.buckets.length > 0)?.fmts ?? parts[0]?.fmts ?? [];
+    let buckets = sorted.map((m) => ({ key: m.key, docCount: m.docCount, aggs: reduceSubs(this.subs, m.aggs, rc) }));
+    buckets = applyParentPipelines(this, buckets, (b) => JSON.stringify(this.renderKey(b.key, fmts)));
     return { type: 'composite', buckets, fmts } satisfies CompositeInternal;
+  }
+
+  override bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } {
+    const c = agg as CompositeInternal;
+    return { buckets: c.buckets, keyString: (b) => JSON.stringify(this.renderKey(b.key as Val[], c.fmts)) };
   }
 
   renderKey(key: Val[], fmts: SourceFmt[]): Record<string, unknown> {

@@ -8,6 +8,8 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  applyParentPipelines,
+  type PipelineBucket,
   IntArray,
   KeyedBucketOrds,
   SubAggregators,
@@ -197,7 +199,13 @@ abstract class HistoSpecBase extends AggSpec {
     if (!(isKeyOrder(this.order) && this.order[0]!.asc && this.order.length === 1)) {
       buckets = buckets.sort(bucketComparator(this.order, this.subs));
     }
+    buckets = applyParentPipelines(this, buckets, (b) => this.keyString(b, fmt));
     return { type: this.type as 'histogram', buckets, fmt, ext } satisfies HistoInternal;
+  }
+
+  override bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } {
+    const h = agg as HistoInternal;
+    return { buckets: h.buckets, keyString: (b) => this.keyString(b as HistoBucket, h.fmt) };
   }
 
   keyString(b: HistoBucket, fmt: ValueFormat): string {

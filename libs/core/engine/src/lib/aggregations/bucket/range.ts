@@ -7,6 +7,8 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  applyParentPipelines,
+  type PipelineBucket,
   IntArray,
   SubAggregators,
   checkParams,
@@ -131,7 +133,7 @@ export class RangeSpec extends AggSpec {
   reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
     const parts = list as RangeInternal[];
     const first = parts[0]!;
-    const buckets = first.buckets.map((b, i) => ({
+    let buckets = first.buckets.map((b, i) => ({
       key: b.key,
       from: b.from,
       to: b.to,
@@ -141,20 +143,20 @@ export class RangeSpec extends AggSpec {
     rc.consumeBuckets(buckets.length);
     let fmt = first.fmt;
     for (const p of parts) if (isRaw(fmt) && !isRaw(p.fmt)) fmt = p.fmt;
+    const f = fmt;
+    buckets = applyParentPipelines(this, buckets, (b) => rangeKey(b, f));
     return { type: this.type as 'range', buckets, fmt } satisfies RangeInternal;
   }
 
-  override value(agg: InternalAggregation, key: string | undefined): number {
-    void agg;
-    return super.value(agg, key);
+  override bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } {
+    const r = agg as RangeInternal;
+    return { buckets: r.buckets, keyString: (b) => rangeKey(b as RangeBucket, r.fmt) };
   }
 
   render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
     const r = agg as RangeInternal;
     const fmt = r.fmt;
-    const str = (v: number) => (isRaw(fmt) ? javaDoubleString(v) : formatValue(fmt, v));
-    const keyOf = (b: RangeBucket) =>
-      b.key ?? `${b.from === -Infinity ? '*' : str(b.from)}-${b.to === Infinity ? '*' : str(b.to)}`;
+    const keyOf = (b: RangeBucket) => rangeKey(b, fmt);
     const one = (b: RangeBucket, withKey: boolean) => {
       const o: Record<string, unknown> = {};
       if (withKey) o['key'] = keyOf(b);
@@ -177,6 +179,11 @@ export class RangeSpec extends AggSpec {
     }
     return { buckets: r.buckets.map((b) => one(b, true)) };
   }
+}
+
+function rangeKey(b: RangeBucket, fmt: ValueFormat): string {
+  const str = (v: number) => (isRaw(fmt) ? javaDoubleString(v) : formatValue(fmt, v));
+  return b.key ?? `${b.from === -Infinity ? '*' : str(b.from)}-${b.to === Infinity ? '*' : str(b.to)}`;
 }
 
 function sortRanges<T extends { from: number; to: number }>(ranges: T[]): T[] {

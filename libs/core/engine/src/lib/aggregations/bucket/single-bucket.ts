@@ -8,6 +8,8 @@ import type { AggregationContext, CompiledFilter, InternalAggregation, InternalA
 import {
   AggSpec,
   Aggregator,
+  applyParentPipelines,
+  type PipelineBucket,
   bytesValues,
   IntArray,
   SubAggregators,
@@ -248,13 +250,19 @@ export class FiltersSpec extends AggSpec {
 
   reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
     const parts = list as FiltersInternal[];
-    const buckets = parts[0]!.buckets.map((b, i) => ({
+    let buckets = parts[0]!.buckets.map((b, i) => ({
       key: b.key,
       docCount: parts.reduce((s, p) => s + (p.buckets[i]?.docCount ?? 0), 0),
       aggs: reduceSubs(this.subs, parts.map((p) => p.buckets[i]?.aggs ?? {}), rc),
     }));
     rc.consumeBuckets(buckets.length);
+    buckets = applyParentPipelines(this, buckets, (b) => String(b.key ?? buckets.indexOf(b)));
     return { type: 'filters', buckets } satisfies FiltersInternal;
+  }
+
+  override bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } {
+    const f = agg as FiltersInternal;
+    return { buckets: f.buckets, keyString: (b) => String((b as FiltersBucket).key ?? f.buckets.indexOf(b as FiltersBucket)) };
   }
 
   override value(agg: InternalAggregation, key: string | undefined): number {

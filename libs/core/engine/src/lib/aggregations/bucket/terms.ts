@@ -8,6 +8,8 @@ import type { AggregationContext, InternalAggregation, InternalAggregations } fr
 import {
   AggSpec,
   Aggregator,
+  applyParentPipelines,
+  type PipelineBucket,
   bytesValues,
   IntArray,
   KeyedBucketOrds,
@@ -298,6 +300,7 @@ export class TermsSpec extends AggSpec {
     if (!usesPaths) {
       for (const b of buckets) b.aggs = reduceSubs(this.subs, merged.get(b.key)!.parts, rc);
     }
+    buckets = applyParentPipelines(this, buckets, (b) => this.keyString(b, fmt));
     return {
       type: 'terms',
       valueType,
@@ -309,8 +312,13 @@ export class TermsSpec extends AggSpec {
     } satisfies TermsInternal;
   }
 
-  override value(agg: InternalAggregation, key: string | undefined): number {
-    return super.value(agg, key);
+  keyString(b: TermBucket, fmt: ValueFormat): string {
+    return typeof b.key === 'number' && !isRaw(fmt) ? formatValue(fmt, b.key) : String(b.key);
+  }
+
+  override bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } {
+    const t = agg as TermsInternal;
+    return { buckets: t.buckets, keyString: (b) => this.keyString(b as TermBucket, t.fmt) };
   }
 
   render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {

@@ -69,7 +69,8 @@ class IanaZone implements TimeZone {
 }
 
 function parseOffset(id: string): number | null {
-  if (id === 'Z' || id === 'UTC' || id === 'GMT' || id === 'UT' || id === 'Etc/UTC' || id === 'Etc/GMT') return 0;
+  const u = id.toUpperCase();
+  if (u === 'Z' || u === 'UTC' || u === 'GMT' || u === 'UT' || u === 'ETC/UTC' || u === 'ETC/GMT') return 0;
   const m = /^(?:UTC|GMT|UT)?([+-])(\d{1,2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(id);
   if (!m) return null;
   const h = Number(m[2]);

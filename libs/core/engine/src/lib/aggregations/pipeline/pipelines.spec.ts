@@ -1,0 +1,138 @@
+import { EsError } from '@strata/core-common';
+import { run, type Mapping } from '../test-support.js';
+import { compileScript } from './script-expression.js';
+
+const mapping: Mapping = { ts: 'date', price: 'double', tag: 'keyword' };
+const docs = [
+  { ts: '2024-01-05', price: 10, tag: 'a' },
+  { ts: '2024-01-20', price: 20, tag: 'b' },
+  { ts: '2024-02-03', price: 5, tag: 'a' },
+  { ts: '2024-04-01', price: 40, tag: 'a' },
+];
+
+function err(fn: () => unknown): EsError {
+  try {
+    fn();
+  } catch (e) {
+    return e as EsError;
+  }
+  throw new Error('expected an error');
+}
+
+const monthly = (aggs: Record<string, unknown>) => ({
+  m: { date_histogram: { field: 'ts', calendar_interval: 'month', format: 'yyyy-MM' }, aggs: { s: { sum: { field: 'price' } }, ...aggs } },
+});
+
+describe('parent pipelines', () => {
+  it('derivative skips the first bucket; cumulative_sum runs through empty buckets', () => {
+    const r = run(monthly({ d: { derivative: { buckets_path: 's' } }, c: { cumulative_sum: { buckets_path: 's' } } }), docs, mapping, { typedKeys: true });
+    expect(r).toEqual({
+      'date_histogram#m': {
+        buckets: [
+          { key_as_string: '2024-01', key: Date.UTC(2024, 0, 1), doc_count: 2, 'sum#s': { value: 30 }, 'simple_value#c': { value: 30 } },
+          { key_as_string: '2024-02', key: Date.UTC(2024, 1, 1), doc_count: 1, 'sum#s': { value: 5 }, 'derivative#d': { value: -25 }, 'simple_value#c': { value: 35 } },
+          { key_as_string: '2024-03', key: Date.UTC(2024, 2, 1), doc_count: 0, 'sum#s': { value: 0 }, 'derivative#d': { value: -5 }, 'simple_value#c': { value: 35 } },
+          { key_as_string: '2024-04', key: Date.UTC(2024, 3, 1), doc_count: 1, 'sum#s': { value: 40 }, 'derivative#d': { value: 40 }, 'simple_value#c': { value: 75 } },
+        ],
+      },
+    });
+  });
+
+  it('derivative with unit gives normalized_value; _count paths', () => {
+    const r = run(
+      { m: { date_histogram: { field: 'ts', calendar_interval: 'month', min_doc_count: 1 }, aggs: { d: { derivative: { buckets_path: '_count', unit: '1d' } } } } },
+      docs.slice(0, 3),
+      mapping,
+    );
+    const b = (r['m'] as { buckets: Record<string, unknown>[] }).buckets;
+    expect(b[1]!['d']).toEqual({ value: -1, normalized_value: -1 / 31 });
+  });
+
+  it('bucket_script, bucket_selector and bucket_sort on terms', () => {
+    const r = run(
+      {
+        t: {
+          terms: { field: 'tag' },
+          aggs: {
+            s: { sum: { field: 'price' } },
+            avg: { bucket_script: { buckets_path: { total: 's', n: '_count' }, script: 'params.total / params.n' } },
+            keep: { bucket_selector: { buckets_path: { total: 's' }, script: { source: 'params.total > params.min', params: { min: 25 } } } },
+            order: { bucket_sort: { sort: [{ s: { order: 'asc' } }] } },
+          },
+        },
+      },
+      docs,
+      mapping,
+    );
+    expect(r).toEqual({
+      t: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [{ key: 'a', doc_count: 3, s: { value: 55 }, avg: { value: 55 / 3 } }],
+      },
+    });
+    const sorted = run(
+      { t: { terms: { field: 'tag' }, aggs: { s: { sum: { field: 'price' } }, o: { bucket_sort: { sort: [{ s: 'asc' }], size: 1 } } } } },
+      docs,
+      mapping,
+    );
+    expect((sorted['t'] as { buckets: { key: string }[] }).buckets.map((b) => b.key)).toEqual(['b']);
+  });
+
+  it('validates parents', () => {
+    const e = err(() => run({ d: { derivative: { buckets_path: '_count' } } }, docs, mapping));
+    expect(e.type).toBe('action_request_validation_exception');
+    expect(e.reason).toBe(
+      'Validation Failed: 1: derivative aggregation [d] must have a histogram, date_histogram or auto_date_histogram as parent;',
+    );
+    const e2 = err(() => run({ t: { terms: { field: 'tag' }, aggs: { d: { derivative: { buckets_path: '_count' } } } } }, docs, mapping));
+    expect(e2.type).toBe('action_request_validation_exception');
+  });
+});
+
+describe('sibling pipelines', () => {
+  it('avg/sum/min/max/stats_bucket over a date_histogram', () => {
+    const r = run(
+      {
+        ...monthly({}),
+        avg: { avg_bucket: { buckets_path: 'm>s' } },
+        sum: { sum_bucket: { buckets_path: 'm>s' } },
+        min: { min_bucket: { buckets_path: 'm>s' } },
+        max: { max_bucket: { buckets_path: 'm>s' } },
+        st: { stats_bucket: { buckets_path: 'm>_count' } },
+      },
+      docs,
+      mapping,
+      { typedKeys: true },
+    );
+    expect(r['simple_value#avg']).toEqual({ value: 18.75 });
+    expect(r['simple_value#sum']).toEqual({ value: 75 });
+    expect(r['bucket_metric_value#min']).toEqual({ value: 0, keys: ['2024-03'] });
+    expect(r['bucket_metric_value#max']).toEqual({ value: 40, keys: ['2024-04'] });
+    expect(r['stats_bucket#st']).toEqual({ count: 4, min: 0, max: 2, avg: 1, sum: 4 });
+  });
+
+  it('inside buckets and with no data', () => {
+    const r = run({ t: { terms: { field: 'tag' }, aggs: { ...monthly({}), mx: { max_bucket: { buckets_path: 'm>s' } } } } }, docs, mapping);
+    const b = (r['t'] as { buckets: Record<string, unknown>[] }).buckets;
+    expect(b[0]!['mx']).toEqual({ value: 40, keys: ['2024-04'] });
+    expect(run({ ...monthly({}), a: { avg_bucket: { buckets_path: 'm>s' } } }, [], mapping)['a']).toEqual({ value: null });
+  });
+});
+
+describe('script expressions', () => {
+  it('evaluates the painless subset', () => {
+    const p = { a: 6, b: 3, c: null };
+    expect(compileScript('params.a / params.b')(p)).toBe(2);
+    expect(compileScript('return params.a * 2 + 1;')(p)).toBe(13);
+    expect(compileScript("params['a'] > 5 && params.get('b') <= 3")(p)).toBe(true);
+    expect(compileScript('params.a > 10 ? 1 : Math.max(params.a, params.b) - -1')(p)).toBe(7);
+    expect(compileScript('params.c == null')(p)).toBe(true);
+    expect(compileScript('!(params.a % 2 == 0)')(p)).toBe(false);
+  });
+  it('compile errors are script_exception', () => {
+    const e = err(() => compileScript('params.a +* 2'));
+    expect(e.type).toBe('script_exception');
+    expect(e.reason).toBe('compile error');
+  });
+});
