@@ -377,7 +377,13 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     const condition = compileCondition(reader.raw('if'), type, tag);
     const own: JsonObject = {};
     for (const [k, v] of Object.entries(config)) if (!COMMON_KEYS.includes(k)) own[k] = v;
-    const inner = factory.create(own, tag, description, this);
+    let inner: Processor;
+    try {
+      inner = factory.create(own, tag, description, this);
+    } catch (e) {
+      if (e instanceof EsError) throw e;
+      throw configError(type, tag, undefined, (e as Error).message);
+    }
     return new ConfiguredProcessor(inner, condition, ignoreFailure, onFailure);
   }
 

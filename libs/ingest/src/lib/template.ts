@@ -8,7 +8,7 @@ import { isObject } from './ingest-document.js';
 
 type Part =
   | { kind: 'text'; text: string }
-  | { kind: 'var'; path: string }
+  | { kind: 'var'; path: string; raw: boolean }
   | { kind: 'section'; path: string; inverted: boolean; body: Part[] };
 
 export interface Template {
@@ -59,7 +59,8 @@ function parse(src: string, pos: { i: number }, closing?: string): Part[] {
     } else if (!triple && tag.startsWith('!')) {
       // comment
     } else {
-      parts.push({ kind: 'var', path: tag.startsWith('&') ? tag.slice(1).trim() : tag });
+      const raw = triple || tag.startsWith('&');
+      parts.push({ kind: 'var', path: tag.startsWith('&') ? tag.slice(1).trim() : tag, raw });
     }
   }
   if (closing !== undefined) throw new Error(`Failed to close '${closing}' tag`);
@@ -67,19 +68,39 @@ function parse(src: string, pos: { i: number }, closing?: string): Part[] {
   return parts;
 }
 
-function renderParts(parts: Part[], model: TemplateModel, scope: unknown[]): string {
+export type Escaper = (s: string) => string;
+
+/** JSON string escaping (mustache with content type application/json) */
+export const jsonEscape: Escaper = (s) => {
+  const j = JSON.stringify(s);
+  return j.slice(1, -1);
+};
+
+/** application/x-www-form-urlencoded escaping */
+export const urlEscape: Escaper = (s) => encodeURIComponent(s).replace(/%20/g, '+');
+
+export function escaperFor(mediaType: string | undefined): Escaper | undefined {
+  if (mediaType === 'application/json') return jsonEscape;
+  if (mediaType === 'application/x-www-form-urlencoded') return urlEscape;
+  return undefined;
+}
+
+function renderParts(parts: Part[], model: TemplateModel, scope: unknown[], esc: Escaper | undefined): string {
   let out = '';
   for (const p of parts) {
     if (p.kind === 'text') out += p.text;
-    else if (p.kind === 'var') out += renderValue(lookup(p.path, model, scope));
+    else if (p.kind === 'var') {
+      const v = renderValue(lookup(p.path, model, scope));
+      out += esc && !p.raw ? esc(v) : v;
+    }
     else {
       const v = lookup(p.path, model, scope);
       const truthy = !(v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0));
       if (p.inverted) {
-        if (!truthy) out += renderParts(p.body, model, scope);
+        if (!truthy) out += renderParts(p.body, model, scope, esc);
       } else if (truthy) {
-        if (Array.isArray(v)) for (const item of v) out += renderParts(p.body, model, [item, ...scope]);
-        else out += renderParts(p.body, model, [v, ...scope]);
+        if (Array.isArray(v)) for (const item of v) out += renderParts(p.body, model, [item, ...scope], esc);
+        else out += renderParts(p.body, model, [v, ...scope], esc);
       }
     }
   }
@@ -106,16 +127,21 @@ function lookup(path: string, model: TemplateModel, scope: unknown[]): unknown {
   return model.resolve(path.startsWith('ctx.') ? path.slice(4) : path);
 }
 
-export function compileTemplate(src: string): Template {
+export function compileTemplate(src: string, esc?: Escaper): Template {
   if (!src.includes('{{')) {
     return { source: src, isConstant: true, render: () => src };
   }
   const parts = parse(src, { i: 0 });
   if (parts.length === 1 && parts[0].kind === 'var') {
     const path = parts[0].path;
-    return { source: src, isConstant: false, render: (m) => renderValue(lookup(path, m, [])) };
+    const e = parts[0].raw ? undefined : esc;
+    return {
+      source: src,
+      isConstant: false,
+      render: e ? (m) => e(renderValue(lookup(path, m, []))) : (m) => renderValue(lookup(path, m, [])),
+    };
   }
-  return { source: src, isConstant: false, render: (m) => renderParts(parts, m, []) };
+  return { source: src, isConstant: false, render: (m) => renderParts(parts, m, [], esc) };
 }
 
 /** A value that may contain templates in its strings (ES ValueSource). */
@@ -123,18 +149,18 @@ export interface ValueSource {
   copy(model: TemplateModel): unknown;
 }
 
-export function compileValueSource(value: unknown): ValueSource {
+export function compileValueSource(value: unknown, esc?: Escaper): ValueSource {
   if (typeof value === 'string') {
-    const t = compileTemplate(value);
+    const t = compileTemplate(value, esc);
     if (t.isConstant) return { copy: () => value };
     return { copy: (m) => t.render(m) };
   }
   if (Array.isArray(value)) {
-    const items = value.map(compileValueSource);
+    const items = value.map((v) => compileValueSource(v, esc));
     return { copy: (m) => items.map((i) => i.copy(m)) };
   }
   if (isObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => [compileTemplate(k), compileValueSource(v)] as const);
+    const entries = Object.entries(value).map(([k, v]) => [compileTemplate(k), compileValueSource(v, esc)] as const);
     return {
       copy: (m) => {
         const o: Record<string, unknown> = {};

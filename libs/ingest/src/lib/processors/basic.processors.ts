@@ -4,16 +4,17 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import { deepClone, isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
-import { compileTemplate, compileValueSource, type Template } from '../template.js';
+import { compileTemplate, compileValueSource, escaperFor, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
 
 const MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
-function readMediaType(r: ConfigReader): void {
+function readMediaType(r: ConfigReader): Escaper | undefined {
   const mt = r.optionalString('media_type', 'application/json')!;
   if (!MEDIA_TYPES.includes(mt)) {
     throw r.error('media_type', `property does not contain a supported media type [${mt}]`);
   }
+  return escaperFor(mt);
 }
 
 function fieldTemplate(r: ConfigReader, name = 'field'): Template {
@@ -41,10 +42,10 @@ export const setProcessor: ProcessorFactory = defineProcessor('set', (r) => {
   }
   const rawValue = r.raw('value');
   if (copyFrom === undefined && !hasValue) throw r.error('value', 'required property is missing');
-  const value = hasValue ? compileValueSource(rawValue) : undefined;
   const override = r.bool('override', true);
   const ignoreEmpty = r.bool('ignore_empty_value', false);
-  readMediaType(r);
+  const esc = readMediaType(r);
+  const value = hasValue ? compileValueSource(rawValue, esc) : undefined;
   return {
     execute(doc) {
       const path = pathOf(field, doc);
@@ -70,9 +71,9 @@ export const appendProcessor: ProcessorFactory = defineProcessor('append', (r) =
     r.raw('value');
     throw r.error('value', 'required property is missing');
   }
-  const value = compileValueSource(r.raw('value'));
+  const rawValue = r.raw('value');
   const allowDuplicates = r.bool('allow_duplicates', true);
-  readMediaType(r);
+  const value = compileValueSource(rawValue, readMediaType(r));
   return {
     execute(doc) {
       doc.appendFieldValue(pathOf(field, doc), value.copy(doc), allowDuplicates);
