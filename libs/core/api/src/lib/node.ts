@@ -162,7 +162,9 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
   }
   settings['path.data'] = resolve(String(settings['path.data']));
   const config: HostConfig = { settings };
-  const logger = options.logger ?? (await pinoLogger(String(settings['logger.level'] ?? 'info')));
+  // silent under jest unless a level is configured explicitly
+  const level = options.settings?.['logger.level'] ?? (process.env['JEST_WORKER_ID'] ? 'silent' : settings['logger.level']);
+  const logger = options.logger ?? (await pinoLogger(String(level ?? 'info')));
 
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(Tokens.HostConfig).toConstantValue(config);
