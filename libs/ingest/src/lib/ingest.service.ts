@@ -98,6 +98,11 @@ export class IngestService {
     this.cacheFor = next;
   }
 
+  /** the current cluster metadata snapshot */
+  metadata(): ClusterMetadata {
+    return this.store.current();
+  }
+
   /** stored pipeline configs */
   configs(): Record<string, JsonObject> {
     return pipelineConfigs(this.store.current());

@@ -22,9 +22,9 @@ function req(index: string, source: JsonObject, extra: Partial<IndexRequest> = {
 }
 
 async function setup(pipelines: Record<string, JsonObject>) {
-  const { service } = newService();
+  const { service, store } = newService();
   for (const [id, cfg] of Object.entries(pipelines)) await service.put(id, cfg);
-  return { service, interceptor: new PipelineIndexInterceptor(service) };
+  return { service, store, interceptor: new PipelineIndexInterceptor(service) };
 }
 
 const setP = (field: string) => ({ processors: [{ set: { field, value: true } }] });
@@ -106,5 +106,22 @@ describe('PipelineIndexInterceptor', () => {
     if (first.kind !== 'continue') throw new Error('expected continue');
     const second = await interceptor.intercept(first.request, ctx({}));
     expect(second).toMatchObject({ request: { source: { n: [1] } } });
+  });
+
+  it('resolves settings through an alias write index and through matching index templates', async () => {
+    const { interceptor, store } = await setup({ def: setP('d'), tdef: setP('from_template'), comp: setP('from_component') });
+    await store.update((d) => {
+      const m = meta('real', { 'index.default_pipeline': 'def' });
+      m.aliases = { al: { is_write_index: true } };
+      d.indices['real'] = m;
+      d.custom['index_template'] = {
+        low: { index_patterns: ['logs-*'], priority: 1, template: { settings: { index: { default_pipeline: 'comp' } } } },
+        high: { index_patterns: ['logs-app*'], priority: 10, template: { settings: { 'index.default_pipeline': 'tdef' } } },
+      };
+    });
+    expect(await interceptor.intercept(req('al', {}), ctx({}))).toMatchObject({ request: { source: { d: true } } });
+    expect(await interceptor.intercept(req('logs-app-1', {}), ctx({}))).toMatchObject({ request: { source: { from_template: true } } });
+    expect(await interceptor.intercept(req('logs-other', {}), ctx({}))).toMatchObject({ request: { source: { from_component: true } } });
+    expect(await interceptor.intercept(req('nomatch', { a: 1 }), ctx({}))).toMatchObject({ request: { source: { a: 1 } } });
   });
 });

@@ -4,20 +4,79 @@
  * changes `_index` (reroute, set) as Elasticsearch does.
  */
 import { inject, injectable } from 'inversify';
-import { EsError } from '@strata/core-common';
-import type { IndexRequest, IndexRequestContext, IndexRequestInterceptor, InterceptResult } from '@strata/core-engine';
-import { IngestDocument } from './ingest-document.js';
+import { EsError, flattenSettings } from '@strata/core-common';
+import type { ClusterMetadata, IndexRequest, IndexRequestContext, IndexRequestInterceptor, InterceptResult } from '@strata/core-engine';
+import { IngestDocument, isObject, type JsonObject } from './ingest-document.js';
 import { IngestService } from './ingest.service.js';
 import { nowMs, unwrapFailure } from './pipeline.js';
 import { resolveDateMathIndexName } from './processors/date.processors.js';
 
 export const NONE_PIPELINE = '_none';
 
-function setting(ctx: IndexRequestContext, index: string, key: string): string | undefined {
-  const md = ctx.indexMetadata(index);
-  const v = md?.settings[key];
+function pipelineSetting(settings: Record<string, unknown> | undefined, key: string): string | undefined {
+  const v = settings?.[key];
   if (typeof v !== 'string' || v === '' || v === NONE_PIPELINE) return undefined;
   return v;
+}
+
+function simpleMatch(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+  return re.test(name);
+}
+
+function templateMap(section: unknown): Record<string, JsonObject> {
+  if (!isObject(section)) return {};
+  for (const key of ['index_templates', 'templates', 'component_templates']) {
+    if (isObject(section[key])) return section[key] as Record<string, JsonObject>;
+  }
+  return section as Record<string, JsonObject>;
+}
+
+function templateSettings(t: JsonObject): Record<string, unknown> {
+  const inner = isObject(t['template']) ? (t['template'] as JsonObject) : t;
+  const raw = inner['settings'];
+  if (!isObject(raw)) return {};
+  const flat = flattenSettings(raw);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(flat)) out[k.startsWith('index.') ? k : `index.${k}`] = v;
+  return out;
+}
+
+/**
+ * Index settings that apply to a write target: the index itself, the write index of an alias, or, for an
+ * index that does not exist yet, the settings of the index template that will create it (as ES does).
+ */
+export function targetSettings(metadata: ClusterMetadata, ctx: IndexRequestContext, name: string): Record<string, unknown> | undefined {
+  const direct = ctx.indexMetadata(name) ?? metadata.indices[name];
+  if (direct) return direct.settings;
+  const withAlias = Object.values(metadata.indices).filter((m) => m.aliases?.[name] !== undefined);
+  if (withAlias.length === 1) return withAlias[0].settings;
+  if (withAlias.length > 1) return withAlias.find((m) => m.aliases[name].is_write_index === true)?.settings;
+  const templates = templateMap(metadata.custom['index_template']);
+  let best: JsonObject | undefined;
+  let bestPriority = -Infinity;
+  for (const t of Object.values(templates)) {
+    if (!isObject(t)) continue;
+    const patterns = Array.isArray(t['index_patterns']) ? (t['index_patterns'] as string[]) : typeof t['index_patterns'] === 'string' ? [t['index_patterns'] as string] : [];
+    if (!patterns.some((p) => simpleMatch(p, name))) continue;
+    const priority = typeof t['priority'] === 'number' ? t['priority'] : 0;
+    if (priority > bestPriority) {
+      best = t;
+      bestPriority = priority;
+    }
+  }
+  if (!best) return undefined;
+  const components = templateMap(metadata.custom['component_template']);
+  const settings: Record<string, unknown> = {};
+  if (Array.isArray(best['composed_of'])) {
+    for (const c of best['composed_of'] as string[]) {
+      const ct = components[c];
+      if (isObject(ct)) Object.assign(settings, templateSettings(ct));
+    }
+  }
+  Object.assign(settings, templateSettings(best));
+  return settings;
 }
 
 @injectable()
@@ -35,13 +94,15 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
   run(request: IndexRequest, ctx: IndexRequestContext): InterceptResult {
     if (request.attributes['ingest.executed'] === true) return { kind: 'continue', request };
     const requested = request.pipeline;
+    const metadata = this.ingest.metadata();
+    const settings = targetSettings(metadata, ctx, request.index);
     let pipelineId: string | undefined;
     if (requested !== undefined && requested !== '') {
       pipelineId = requested === NONE_PIPELINE ? undefined : requested;
     } else {
-      pipelineId = setting(ctx, request.index, 'index.default_pipeline');
+      pipelineId = pipelineSetting(settings, 'index.default_pipeline');
     }
-    let finalId = setting(ctx, request.index, 'index.final_pipeline');
+    let finalId = pipelineSetting(settings, 'index.final_pipeline');
     if (pipelineId === undefined && finalId === undefined) return { kind: 'continue', request };
 
     const total = this.ingest.total;
@@ -77,8 +138,9 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
           // the target changed: the new index's default pipeline (once) and its final pipeline apply
           index = newIndex;
           doc.rerouted = false;
-          pipelineId = setting(ctx, resolveIndex(index, this.ingest.now()), 'index.default_pipeline');
-          finalId = setting(ctx, resolveIndex(index, this.ingest.now()), 'index.final_pipeline');
+          const next = targetSettings(this.ingest.metadata(), ctx, resolveIndex(index, this.ingest.now()));
+          pipelineId = pipelineSetting(next, 'index.default_pipeline');
+          finalId = pipelineSetting(next, 'index.final_pipeline');
         } else {
           pipelineId = undefined;
         }

@@ -301,17 +301,9 @@ export class Pipeline implements PipelineLike {
     }
   }
 
-  /** `processors: [{ "set:tag": {type, stats} }, ...]` as ES renders node stats (top level and on_failure) */
+  /** `processors: [{ "set:tag": {type, stats} }, ...]` as ES renders node stats (the pipeline's processors, not its on_failure handlers) */
   processorStats(): JsonObject[] {
-    const out: JsonObject[] = [];
-    const walk = (list: ConfiguredProcessor[]) => {
-      for (const p of list) {
-        out.push({ [p.statsKey()]: { type: p.type, stats: p.stats.toJson() } });
-      }
-    };
-    walk(this.processors);
-    walk(this.onFailure);
-    return out;
+    return this.processors.map((p) => ({ [p.statsKey()]: { type: p.type, stats: p.stats.toJson() } }));
   }
 }
 
