@@ -243,7 +243,7 @@ export class IntArray {
  */
 export class KeyedBucketOrds<K extends string | number> {
   private readonly single = new Map<K, number>();
-  private readonly multi = new Map<string, number>();
+  private readonly multi = new Map<number, Map<K, number>>();
   readonly keys: K[] = [];
   readonly owners: number[] = [];
   private readonly byOwner = new Map<number, number[]>();
@@ -253,19 +253,19 @@ export class KeyedBucketOrds<K extends string | number> {
   }
   /** returns the bucket ordinal, creating the bucket if needed */
   add(owningOrd: number, key: K): number {
-    let ord: number | undefined;
-    if (owningOrd === 0) {
-      ord = this.single.get(key);
-      if (ord !== undefined) return ord;
-      ord = this.keys.length;
-      this.single.set(key, ord);
-    } else {
-      const k = `${owningOrd}\u0000${key}`;
-      ord = this.multi.get(k);
-      if (ord !== undefined) return ord;
-      ord = this.keys.length;
-      this.multi.set(k, ord);
+    let m: Map<K, number> | undefined;
+    if (owningOrd === 0) m = this.single;
+    else {
+      m = this.multi.get(owningOrd);
+      if (!m) {
+        m = new Map();
+        this.multi.set(owningOrd, m);
+      }
     }
+    let ord = m.get(key);
+    if (ord !== undefined) return ord;
+    ord = this.keys.length;
+    m.set(key, ord);
     this.keys.push(key);
     this.owners.push(owningOrd);
     let l = this.byOwner.get(owningOrd);
@@ -277,8 +277,8 @@ export class KeyedBucketOrds<K extends string | number> {
     return ord;
   }
   find(owningOrd: number, key: K): number {
-    if (owningOrd === 0) return this.single.get(key) ?? -1;
-    return this.multi.get(`${owningOrd}\u0000${key}`) ?? -1;
+    const m = owningOrd === 0 ? this.single : this.multi.get(owningOrd);
+    return m?.get(key) ?? -1;
   }
   ordsOf(owningOrd: number): readonly number[] {
     return this.byOwner.get(owningOrd) ?? [];

@@ -42,6 +42,7 @@ const CASES: Record<string, unknown> = {
   stats: { s: { stats: { field: 'status' } } },
   cardinality: { c: { cardinality: { field: 'host' } } },
   'terms>avg': { t: { terms: { field: 'host' }, aggs: { a: { avg: { field: 'status' } } } } },
+  'terms>date_histogram 1h': { t: { terms: { field: 'host' }, aggs: { h: { date_histogram: { field: 'ts', calendar_interval: 'hour' } } } } },
   'date_histogram 1d>terms': { h: { date_histogram: { field: 'ts', calendar_interval: 'day' }, aggs: { t: { terms: { field: 'host', size: 3 } } } } },
 };
 

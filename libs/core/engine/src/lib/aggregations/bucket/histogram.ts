@@ -12,6 +12,7 @@ import {
   type PipelineBucket,
   IntArray,
   KeyedBucketOrds,
+  LongArray,
   SubAggregators,
   asObject,
   checkParams,
@@ -333,7 +334,6 @@ class HistogramAggregator extends Aggregator {
   private dv: NumericDocValues | null = null;
   private readonly r: Rounding;
   private lastKey = NaN;
-  private lastOwner = -1;
   private lastOrd = -1;
 
   constructor(
@@ -355,12 +355,24 @@ class HistogramAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
 
+  /** per owning ordinal: the last key and its bucket (docs of one owner mostly arrive in time order) */
+  private readonly lastKeys = new LongArray(16, NaN);
+  private readonly lastOrds = new IntArray(16);
+
   private bucket(owningOrd: number, key: number): number {
-    if (key === this.lastKey && owningOrd === this.lastOwner) return this.lastOrd;
+    if (owningOrd === 0) {
+      if (key === this.lastKey) return this.lastOrd;
+      const b = this.ords.add(0, key);
+      this.lastKey = key;
+      this.lastOrd = b;
+      return b;
+    }
+    const lk = this.lastKeys.ensure(owningOrd);
+    const lo = this.lastOrds.ensure(owningOrd);
+    if (lk[owningOrd] === key) return lo[owningOrd]!;
     const b = this.ords.add(owningOrd, key);
-    this.lastKey = key;
-    this.lastOwner = owningOrd;
-    this.lastOrd = b;
+    lk[owningOrd] = key;
+    lo[owningOrd] = b;
     return b;
   }
 

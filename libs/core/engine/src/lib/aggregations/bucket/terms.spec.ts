@@ -132,6 +132,17 @@ describe('terms aggregation', () => {
     ]);
   });
 
+  it('include/exclude use Lucene regexp syntax', () => {
+    const d = [{ tag: 'a.b' }, { tag: 'axb' }, { tag: 'water_x' }, { tag: 'coke_cola' }];
+    const keys = (body: Record<string, unknown>) =>
+      ((run({ t: { terms: { field: 'tag', ...body } } }, d, mapping)['t'] as { buckets: { key: string }[] }).buckets.map((b) => b.key));
+    expect(keys({ include: '"a.b"' })).toEqual(['a.b']);
+    expect(keys({ include: 'a.b' })).toEqual(['a.b', 'axb']);
+    expect(keys({ include: 'water_.*|.*_cola' })).toEqual(['coke_cola', 'water_x']);
+    expect(keys({ include: 'a@', exclude: 'a\\.b' })).toEqual(['axb']);
+    expect(keys({ include: { partition: 0, num_partitions: 1 } })).toEqual(['a.b', 'axb', 'coke_cola', 'water_x']);
+  });
+
   it('empty results and unmapped fields render like ES', () => {
     expect(run({ t: { terms: { field: 'nope' } } }, docs, mapping, { typedKeys: true })).toEqual({
       'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] },

@@ -74,10 +74,28 @@ const PARAMS = [
   'execution_hint', 'collect_mode', 'value_type', 'format', 'show_term_doc_count_error', 'script',
 ];
 
+/** Lucene RegExp (anchored, `.` matches anything, `@` any string, `"..."` literals, `#` empty) -> JS RegExp */
 function luceneRegex(type: string, s: string): RegExp {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\\') {
+      const n = s[i + 1];
+      if (n === undefined) break;
+      out += /[A-Za-z0-9]/.test(n) ? n : `\\${n}`;
+      i++;
+    } else if (c === '"') {
+      const j = s.indexOf('"', i + 1);
+      const lit = j < 0 ? s.slice(i + 1) : s.slice(i + 1, j);
+      out += lit.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+      i = j < 0 ? s.length : j;
+    } else if (c === '@') out += '[\\s\\S]*';
+    else if (c === '#') out += '(?!)';
+    else if (c === '<' || c === '>' || c === '&' || c === '~' || c === '/') out += `\\${c}`;
+    else out += c;
+  }
   try {
-    // Lucene regexps are anchored; translate the common syntax to JS
-    return new RegExp(`^(?:${s})$`, 'u');
+    return new RegExp(`^(?:${out})$`, 's');
   } catch {
     throw Errors.illegalArgument(`invalid regular expression [${s}] in [${type}]`);
   }
