@@ -8,7 +8,8 @@ import type { AggregatorFactories, ShardAggregator } from '../../aggregations/ap
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
-import { MatchAllDocsQuery } from '../../search/basic-queries.js';
+import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
+import { PointRangeQuery, lowerBound } from '../../search/point-range-query.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { TopHitsHeap, type CollectedHit } from '../../search/collector.js';
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
@@ -196,7 +197,13 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   let countIncomplete = false;
   const shardDocBase = req.shardIndex * 4294967296;
 
-  if (slice !== 'none') {
+  const shortcut =
+    slice === 'all' && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && afterKeys === null && terminateAfter === 0 && k > 0
+      ? pointSortShortcut(query, sort, deps.reader, heap, k, shardDocBase)
+      : null;
+  if (shortcut !== null) {
+    totalHits = shortcut.total;
+  } else if (slice !== 'none') {
     leaves: for (const leaf of deps.reader.leaves) {
       const scorer = weight.scorer(leaf);
       if (!scorer) continue;
@@ -285,4 +292,118 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     timedOut: false,
     aggregations: aggregator ? aggregator.buildShardResult() : undefined,
   };
+}
+
+const singleValuedCache = new WeakMap<object, boolean>();
+
+/** true when every doc has at most one value (cached per doc-values instance) */
+function isSingleValued(offsets: Uint32Array): boolean {
+  let r = singleValuedCache.get(offsets);
+  if (r === undefined) {
+    r = true;
+    for (let d = 0; d + 1 < offsets.length; d++) {
+      if (offsets[d + 1]! - offsets[d]! > 1) {
+        r = false;
+        break;
+      }
+    }
+    singleValuedCache.set(offsets, r);
+  }
+  return r;
+}
+
+function unwrapConstant(q: Query): Query {
+  for (;;) {
+    if (q instanceof BoostQuery) q = q.inner;
+    else if (q instanceof ConstantScoreQuery) q = q.inner;
+    else return q;
+  }
+}
+
+/**
+ * Sorted top-k without visiting every match (the idea of Lucene's points-based sort optimisation): when the
+ * query is a range on (or match_all over) the numeric field of the primary sort, the point index already holds
+ * the matches in sort order, so each segment contributes its first k docs (plus ties) from the right end.
+ * Only for single-valued fields; returns null when it does not apply.
+ */
+function pointSortShortcut(
+  rawQuery: Query,
+  sort: CompiledSortField[],
+  reader: DirectoryReader,
+  heap: TopHitsHeap,
+  k: number,
+  shardDocBase: number,
+): { total: number } | null {
+  const primary = sort[0]!;
+  if (primary.kind !== 'number') return null;
+  const spec = primary.spec;
+  if (spec.numericType !== undefined || (spec.mode !== undefined && spec.mode !== (primary.reverse === 1 ? 'min' : 'max'))) return null;
+  if (spec.missing !== undefined && spec.missing !== '_last') return null;
+  const q = unwrapConstant(rawQuery);
+  const field = spec.field;
+  let range: PointRangeQuery | null = null;
+  if (q instanceof PointRangeQuery) {
+    if (q.field !== field) return null;
+    range = q;
+  } else if (!(q instanceof MatchAllDocsQuery)) return null;
+  // check applicability on every leaf first
+  for (const leaf of reader.leaves) {
+    const pi = leaf.reader.pointIndex(field);
+    const dv = leaf.reader.numericDocValues(field);
+    if (!pi || !dv) {
+      if (range) continue; // nothing matches in this leaf
+      if (leaf.reader.numDocs > 0) return null; // match_all with docs missing the field
+      continue;
+    }
+    if (!isSingleValued(dv.offsets)) return null;
+    if (!range && pi.values.length !== leaf.reader.maxDoc) return null;
+  }
+  let total = 0;
+  for (const leaf of reader.leaves) {
+    const pi = leaf.reader.pointIndex(field);
+    if (!pi) continue;
+    const live = leaf.reader.liveDocs;
+    const from = range ? lowerBound(pi.values, range.lower, !range.includeLower) : 0;
+    const to = range ? lowerBound(pi.values, range.upper, range.includeUpper) : pi.values.length;
+    if (to <= from) continue;
+    if (live === null) total += to - from;
+    else for (let i = from; i < to; i++) {
+      const d = pi.docs[i]!;
+      if ((live[d >>> 5]! & (1 << (d & 31))) !== 0) total++;
+    }
+    const keyFns = sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null));
+    const docBase = leaf.docBase;
+    const take = (i: number): void => {
+      const d = pi.docs[i]!;
+      const gdoc = docBase + d;
+      const keys: SortKey[] = new Array(sort.length);
+      for (let j = 0; j < sort.length; j++) {
+        const f = sort[j]!;
+        keys[j] = f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : f.kind === 'score' ? NaN : keyFns[j]!(d);
+      }
+      heap.offer({ doc: gdoc, score: NaN, keys });
+    };
+    let taken = 0;
+    let boundary = NaN;
+    if (primary.reverse === -1) {
+      for (let i = to - 1; i >= from; i--) {
+        const v = pi.values[i]!;
+        if (taken >= k && v !== boundary) break;
+        const d = pi.docs[i]!;
+        if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+        take(i);
+        if (++taken === k) boundary = v;
+      }
+    } else {
+      for (let i = from; i < to; i++) {
+        const v = pi.values[i]!;
+        if (taken >= k && v !== boundary) break;
+        const d = pi.docs[i]!;
+        if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+        take(i);
+        if (++taken === k) boundary = v;
+      }
+    }
+  }
+  return { total };
 }
