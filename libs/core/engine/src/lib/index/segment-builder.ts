@@ -53,6 +53,9 @@ class InvertedFieldBuffer {
   readonly tokPos: IntColumn | null;
   /** field length per doc (token count, overlaps discounted) when norms are on */
   lengths: IntColumn | null = null;
+  /** last doc that added tokens, and its highest position (multi-valued position gaps) */
+  lastDoc = -1;
+  lastPos = -1;
   constructor(public options: IndexOptions) {
     this.tokPos = options === 'positions' ? new IntColumn() : null;
   }
@@ -90,8 +93,6 @@ export class SegmentBuilder {
   private readonly versions = new FloatColumn();
   private deleted: number[] = [];
   private approxBytes = 0;
-  /** per-doc scratch: last position per field (multi-valued position gaps) */
-  private readonly docLastPos = new Map<string, number>();
 
   get numDocs(): number {
     return this.ids.length;
@@ -118,15 +119,11 @@ export class SegmentBuilder {
     this.versions.push(meta.version);
     let bytes = 96 + (doc.source ? doc.source.length : 0) + doc.id.length * 2;
 
-    if (this.docLastPos.size) this.docLastPos.clear();
-    let hasIdField = false;
     const fields = doc.fields;
     for (let fi = 0; fi < fields.length; fi++) {
       const f = fields[fi];
-      if (f.tokens) {
-        if (f.name === '_id') hasIdField = true;
-        bytes += this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', !!f.norms);
-      }
+      // `_id` is indexed from the stored ids when the segment is built (no per-doc hashing)
+      if (f.tokens && f.name !== '_id') bytes += this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', !!f.norms);
       const nv = f.numericValues;
       if (nv && nv.length) {
         let c = this.numeric.get(f.name);
@@ -166,8 +163,7 @@ export class SegmentBuilder {
         bytes += kv.length * 8;
       }
     }
-    if (!hasIdField) bytes += this.invert(d, '_id', [{ term: doc.id, position: 0 }], 'docs', false);
-    this.approxBytes += bytes;
+    this.approxBytes += bytes + 16;
     return d;
   }
 
@@ -201,7 +197,7 @@ export class SegmentBuilder {
     }
     const n = tokens.length;
     let posOffset = 0;
-    const last = this.docLastPos.get(name);
+    const last = fb.lastDoc === d ? fb.lastPos : undefined;
     if (last !== undefined && n > 0 && tokens[0].position <= last) {
       posOffset = last + POSITION_INCREMENT_GAP + 1 - tokens[0].position;
     }
@@ -230,7 +226,8 @@ export class SegmentBuilder {
       tokDoc.push(d);
       if (tokPos) tokPos.push(pos);
     }
-    this.docLastPos.set(name, maxPos);
+    fb.lastDoc = d;
+    fb.lastPos = maxPos;
     const L = fb.lengths;
     if (L) {
       while (L.length <= d) L.push(-1);
@@ -250,6 +247,9 @@ export class SegmentBuilder {
       size += (f.norms?.byteLength ?? 0) + f.terms.length * 48;
       inverted.set(field, f);
     }
+    const idField = freezeIds(this.ids);
+    inverted.set('_id', idField);
+    size += idField.docs.byteLength + idField.postingStarts.byteLength;
     const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
     for (const [field, c] of this.numeric) {
       const dv = freezeNumeric({ docs: c.docs.data.subarray(0, c.docs.length), values: c.values.data.subarray(0, c.values.length) }, maxDoc);
@@ -398,6 +398,45 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
     docCount,
     sumTotalTermFreq,
     sumDocFreq: p,
+  };
+}
+
+/** the `_id` inverted field (docs only) from the stored ids: a permutation sorted by id, then doc */
+function freezeIds(ids: readonly string[]): InvertedFieldData {
+  const n = ids.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (!(ids[i - 1] < ids[i])) {
+      sorted = false;
+      break;
+    }
+  }
+  if (!sorted) order.sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
+  const terms: string[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = ids[order[i]];
+    if (i === 0 || id !== ids[order[i - 1]]) {
+      starts.push(i);
+      terms.push(id);
+    }
+  }
+  const postingStarts = new Uint32Array(terms.length + 1);
+  for (let i = 0; i < starts.length; i++) postingStarts[i] = starts[i];
+  postingStarts[terms.length] = n;
+  return {
+    terms,
+    postingStarts,
+    docs: order,
+    freqs: null,
+    posStarts: null,
+    positions: null,
+    norms: null,
+    docCount: n,
+    sumTotalTermFreq: n,
+    sumDocFreq: n,
   };
 }
 

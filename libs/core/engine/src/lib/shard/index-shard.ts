@@ -578,7 +578,7 @@ export class IndexShardImpl implements IndexShard {
 
   private afterWrite(): void {
     this.lastWrite = this.now();
-    if (this.buffer.ramBytesUsed > (this.cfg.indexBufferBytes ?? 96 * 1024 * 1024)) this.refreshInternal('buffer_full');
+    if (this.buffer.ramBytesUsed > (this.cfg.indexBufferBytes ?? 128 * 1024 * 1024)) this.refreshInternal('buffer_full');
     const threshold = this.cfg.flushThresholdBytes ?? 512 * 1024 * 1024;
     if (!this.flushScheduled && this.translog.uncommittedBytes > threshold) {
       this.flushScheduled = true;
