@@ -7,13 +7,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from './lib/args.mjs';
+import os from 'node:os';
+import { printProfile, summarizeProfile } from './lib/profile.mjs';
 import { HOST_MAIN, readMemory, startService } from './lib/service.mjs';
 import { fmtMB, fmtMs, markdownTable, median, summarize } from './lib/stats.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const opts = parseArgs(process.argv.slice(2), {
-  spawns: 7, idleWaitMs: 1000, main: HOST_MAIN, out: path.join(HERE, 'results/startup.json'),
-}, 'usage: node tools/bench/startup.mjs [--spawns 7] [--idle-wait-ms 1000] [--main PATH] [--out PATH]');
+  spawns: 7, idleWaitMs: 1000, main: HOST_MAIN, out: path.join(HERE, 'results/startup.json'), cpuProf: false,
+}, `usage: node tools/bench/startup.mjs [--spawns 7] [--idle-wait-ms 1000] [--main PATH] [--out PATH] [--cpu-prof]
+  --cpu-prof: one extra spawn under node --cpu-prof (not counted), stopped right after the first answer;
+              prints where start-up CPU time goes`);
 
 const times = [];
 const rss = [];
@@ -48,3 +52,20 @@ console.log('\n' + markdownTable(['measure', 'value'], [
 ]));
 fs.mkdirSync(path.dirname(opts.out), { recursive: true });
 fs.writeFileSync(opts.out, JSON.stringify(result, null, 2));
+
+if (opts.cpuProf) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-startup-prof-'));
+  const svc = await startService({ main: opts.main, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  console.log(`\nprofiled spawn: start-up ${fmtMs(svc.startupMs)} ms (inflated by the profiler)`);
+  await svc.stop();
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) {
+    console.error('no .cpuprofile written (the service must exit normally on SIGTERM)');
+  } else {
+    const dest = path.join(path.dirname(opts.out), 'startup.cpuprofile');
+    fs.copyFileSync(path.join(dir, file), dest);
+    printProfile(summarizeProfile(dest, 20));
+    console.log(`(saved to ${dest}; wrapSafe/compileFunction = compiling the bundle)`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
