@@ -1,5 +1,6 @@
 import { Container } from 'inversify';
 import { ExtensionPoints, Tokens } from '@strata/core-common';
+import type { ShardSearchInterceptor } from '@strata/core-engine';
 import { requestCacheModule } from './request-cache.module.js';
 import { RequestCacheService } from './request-cache.service.js';
 import {
@@ -73,7 +74,10 @@ describe('RequestCacheShardInterceptor', () => {
     const all = c.getAll<RequestCacheShardInterceptor>(ExtensionPoints.ShardSearchInterceptor);
     expect(all).toHaveLength(1);
     interceptor = all[0];
-    expect(interceptor.name).toBe('request_cache');
+    // compile-time check: the adapter satisfies the engine's ShardSearchInterceptor contract
+    const asEngine: ShardSearchInterceptor = interceptor;
+    expect(asEngine.name).toBe('request_cache');
+    expect(asEngine.order).toBe(500);
     svc = c.get(RequestCacheService);
     runs = 0;
   });

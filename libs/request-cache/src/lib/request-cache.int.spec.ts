@@ -1,0 +1,228 @@
+/**
+ * Black-box HTTP tests of the request cache through the real node (createTestHost + this feature).
+ */
+import { createTestHost, type TestHost } from '@strata/core-testing';
+import { requestCacheFeature } from './request-cache.module.js';
+
+const AGG_BODY = '{"size":0,"aggs":{"by_status":{"terms":{"field":"status"}}}}';
+const AGG_BODY_REORDERED = '{"aggs":{"by_status":{"terms":{"field":"status"}}},"size":0}';
+
+describe('request cache over HTTP', () => {
+  let host: TestHost;
+
+  beforeAll(async () => {
+    host = await createTestHost({ features: [requestCacheFeature] });
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  async function createLogs(name: string, settings: Record<string, unknown> = {}): Promise<void> {
+    const r = await host.request('PUT', `/${name}`, {
+      settings: { number_of_shards: 1, number_of_replicas: 0, ...settings },
+      mappings: { properties: { status: { type: 'keyword' }, bytes: { type: 'long' }, '@timestamp': { type: 'date' } } },
+    });
+    expect(r.status).toBe(200);
+    const lines: object[] = [];
+    const statuses = ['200', '200', '200', '404', '500'];
+    statuses.forEach((status, i) => {
+      lines.push({ index: { _index: name, _id: String(i + 1) } });
+      lines.push({ status, bytes: 100 * (i + 1), '@timestamp': `2026-01-0${i + 1}T00:00:00Z` });
+    });
+    const b = await host.request('POST', '/_bulk?refresh=true', lines);
+    expect(b.status).toBe(200);
+    expect(b.body.errors).toBe(false);
+  }
+
+  async function cacheStats(index: string): Promise<Record<string, number>> {
+    const r = await host.request('GET', `/${index}/_stats/request_cache`);
+    expect(r.status).toBe(200);
+    return r.body.indices[index].total.request_cache;
+  }
+
+  async function search(index: string, body: string, params = ''): Promise<any> {
+    const r = await host.request('POST', `/${index}/_search${params}`, body);
+    expect(r.status).toBe(200);
+    return r.body;
+  }
+
+  const buckets = (res: any) => res.aggregations.by_status.buckets.map((b: any) => [b.key, b.doc_count]);
+
+  it('registers index.requests.cache.enable (creation and dynamic update)', async () => {
+    const c = await host.request('PUT', '/settings_test', { settings: { 'index.requests.cache.enable': false } });
+    expect(c.status).toBe(200);
+    const g = await host.request('GET', '/settings_test/_settings');
+    expect(g.body.settings_test.settings.index.requests.cache.enable).toBe('false');
+    const u = await host.request('PUT', '/settings_test/_settings', { index: { requests: { cache: { enable: true } } } });
+    expect(u.status).toBe(200);
+    const g2 = await host.request('GET', '/settings_test/_settings?flat_settings=true');
+    expect(g2.body.settings_test.settings['index.requests.cache.enable']).toBe('true');
+    const bad = await host.request('PUT', '/settings_test/_settings', { 'index.requests.cache.enable': 'maybe' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('illegal_argument_exception');
+    await host.request('DELETE', '/settings_test');
+  });
+
+  it('stats endpoints start at zero in Elasticsearch shapes', async () => {
+    await host.request('PUT', '/empty', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const r = await host.request('GET', '/empty/_stats/request_cache');
+    expect(r.status).toBe(200);
+    expect(r.body.indices.empty.primaries).toEqual({
+      request_cache: { memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 },
+    });
+    expect(r.body.indices.empty.total).toEqual(r.body.indices.empty.primaries);
+    const h = await host.request('GET', '/empty/_stats/request_cache?human=true');
+    expect(h.body.indices.empty.total.request_cache).toEqual({
+      memory_size: '0b',
+      memory_size_in_bytes: 0,
+      evictions: 0,
+      hit_count: 0,
+      miss_count: 0,
+    });
+    const all = await host.request('GET', '/_stats/request_cache');
+    expect(all.status).toBe(200);
+    expect(Object.keys(all.body._all.primaries)).toEqual(['request_cache']);
+    const n = await host.request('GET', '/_nodes/stats/indices/request_cache?human');
+    expect(n.status).toBe(200);
+    const nodes = Object.values(n.body.nodes) as any[];
+    expect(nodes).toHaveLength(1);
+    expect(Object.keys(nodes[0].indices)).toEqual(['request_cache']);
+    expect(Object.keys(nodes[0].indices.request_cache)).toEqual([
+      'memory_size',
+      'memory_size_in_bytes',
+      'evictions',
+      'hit_count',
+      'miss_count',
+    ]);
+    await host.request('DELETE', '/empty');
+  });
+
+  it('POST /{index}/_cache/clear answers with shard counts; missing index is 404', async () => {
+    await host.request('PUT', '/clear_me', { settings: { number_of_shards: 2, number_of_replicas: 1 } });
+    const r = await host.request('POST', '/clear_me/_cache/clear?request=true');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ _shards: { total: 4, successful: 2, failed: 0 } });
+    const m = await host.request('POST', '/nope/_cache/clear');
+    expect(m.status).toBe(404);
+    expect(m.body.error.type).toBe('index_not_found_exception');
+    await host.request('DELETE', '/clear_me');
+  });
+
+  describe('with searches', () => {
+    beforeAll(async () => {
+      await createLogs('logs');
+    });
+
+    it('caches a size-0 aggregation: second call is a hit with the same result', async () => {
+      const first = await search('logs', AGG_BODY);
+      const second = await search('logs', AGG_BODY);
+      expect(buckets(second)).toEqual(buckets(first));
+      expect(buckets(first)).toEqual([
+        ['200', 3],
+        ['404', 1],
+        ['500', 1],
+      ]);
+      expect(second.hits.total).toEqual(first.hits.total);
+      const s = await cacheStats('logs');
+      expect(s.hit_count).toBe(1);
+      expect(s.miss_count).toBe(1);
+      expect(s.memory_size_in_bytes).toBeGreaterThan(0);
+    });
+
+    it('a different key order is a different entry', async () => {
+      const before = await cacheStats('logs');
+      await search('logs', AGG_BODY_REORDERED);
+      const after = await cacheStats('logs');
+      expect(after.miss_count).toBe(before.miss_count + 1);
+      expect(after.hit_count).toBe(before.hit_count);
+    });
+
+    it('a refresh after indexing invalidates: miss, and the new document counts', async () => {
+      await search('logs', AGG_BODY);
+      const before = await cacheStats('logs');
+      const put = await host.request('PUT', '/logs/_doc/6?refresh=true', { status: '404', bytes: 1 });
+      expect(put.status).toBe(201);
+      const res = await search('logs', AGG_BODY);
+      expect(buckets(res)).toEqual([
+        ['200', 3],
+        ['404', 2],
+        ['500', 1],
+      ]);
+      const after = await cacheStats('logs');
+      expect(after.miss_count).toBe(before.miss_count + 1);
+      expect(after.hit_count).toBe(before.hit_count);
+    });
+
+    it('request_cache=false bypasses the cache without counting', async () => {
+      await search('logs', AGG_BODY);
+      const before = await cacheStats('logs');
+      await search('logs', AGG_BODY, '?request_cache=false');
+      await search('logs', AGG_BODY, '?request_cache=false');
+      expect(await cacheStats('logs')).toEqual(before);
+    });
+
+    it('size > 0 is not cached unless request_cache=true', async () => {
+      const body = '{"size":2,"query":{"term":{"status":"200"}},"sort":[{"bytes":"asc"}]}';
+      const before = await cacheStats('logs');
+      await search('logs', body);
+      await search('logs', body);
+      expect(await cacheStats('logs')).toEqual(before);
+      const a = await search('logs', body, '?request_cache=true');
+      const b = await search('logs', body, '?request_cache=true');
+      expect(b.hits.hits.map((h: any) => h._id)).toEqual(a.hits.hits.map((h: any) => h._id));
+      expect(b.hits.hits.map((h: any) => h._id)).toEqual(['1', '2']);
+      const after = await cacheStats('logs');
+      expect(after.miss_count).toBe(before.miss_count + 1);
+      expect(after.hit_count).toBe(before.hit_count + 1);
+    });
+
+    it('POST /logs/_cache/clear?request=true empties the cache', async () => {
+      await search('logs', AGG_BODY);
+      expect((await cacheStats('logs')).memory_size_in_bytes).toBeGreaterThan(0);
+      const r = await host.request('POST', '/logs/_cache/clear?request=true');
+      expect(r.body).toEqual({ _shards: { total: 1, successful: 1, failed: 0 } });
+      const s = await cacheStats('logs');
+      expect(s.memory_size_in_bytes).toBe(0);
+      await search('logs', AGG_BODY);
+      expect((await cacheStats('logs')).miss_count).toBe(s.miss_count + 1);
+    });
+
+    it('index.requests.cache.enable=false (dynamic) disables; request_cache=true overrides', async () => {
+      const u = await host.request('PUT', '/logs/_settings', { index: { requests: { cache: { enable: false } } } });
+      expect(u.status).toBe(200);
+      const before = await cacheStats('logs');
+      await search('logs', AGG_BODY);
+      await search('logs', AGG_BODY);
+      expect(await cacheStats('logs')).toEqual(before);
+      await search('logs', AGG_BODY, '?request_cache=true');
+      const after = await cacheStats('logs');
+      expect(after.hit_count + after.miss_count).toBe(before.hit_count + before.miss_count + 1);
+      await host.request('PUT', '/logs/_settings', { 'index.requests.cache.enable': null });
+    });
+
+    it('unrounded now is not cached; a mapping update invalidates', async () => {
+      const nowBody = '{"size":0,"query":{"range":{"@timestamp":{"gte":"now-100y"}}}}';
+      const before = await cacheStats('logs');
+      await search('logs', nowBody);
+      await search('logs', nowBody);
+      expect(await cacheStats('logs')).toEqual(before);
+
+      await search('logs', AGG_BODY);
+      const m = await host.request('PUT', '/logs/_mapping', { properties: { extra: { type: 'keyword' } } });
+      expect(m.status).toBe(200);
+      const mid = await cacheStats('logs');
+      await search('logs', AGG_BODY);
+      expect((await cacheStats('logs')).miss_count).toBe(mid.miss_count + 1);
+    });
+
+    it('node stats add up the index counters', async () => {
+      const n = await host.request('GET', '/_nodes/stats/indices/request_cache');
+      const node = Object.values(n.body.nodes)[0] as any;
+      const s = await cacheStats('logs');
+      expect(node.indices.request_cache.hit_count).toBeGreaterThanOrEqual(s.hit_count);
+      expect(node.indices.request_cache.miss_count).toBeGreaterThanOrEqual(s.miss_count);
+      const all = await host.request('GET', '/_stats/request_cache');
+      expect(all.body._all.total.request_cache.hit_count).toBe(all.body.indices.logs.total.request_cache.hit_count);
+    });
+  });
+});
