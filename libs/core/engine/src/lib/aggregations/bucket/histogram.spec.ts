@@ -158,12 +158,53 @@ describe('date_histogram', () => {
     expect(r).toEqual({
       h: {
         buckets: {
-          '2024-02-28T06:00:00.000Z': { key_as_string: '2024-02-28T06:00:00.000Z', key: Date.UTC(2024, 1, 28, 6), doc_count: 0 },
           '2024-02-29T06:00:00.000Z': { key_as_string: '2024-02-29T06:00:00.000Z', key: Date.UTC(2024, 1, 29, 6), doc_count: 0 },
           '2024-03-01T06:00:00.000Z': { key_as_string: '2024-03-01T06:00:00.000Z', key: Date.UTC(2024, 2, 1, 6), doc_count: 3 },
         },
       },
     });
+  });
+
+  it('extended_bounds with an offset (ES yaml: day interval, offset 1h)', () => {
+    const r = run(
+      { h: { date_histogram: { field: 'ts', calendar_interval: 'day', offset: '1h', extended_bounds: { min: '2016-01-01', max: '2016-01-04' } } } },
+      [{ ts: '2016-01-02' }, { ts: '2016-01-03' }],
+      mapping,
+    );
+    expect((r['h'] as { buckets: { key_as_string: string; doc_count: number }[] }).buckets.map((b) => `${b.key_as_string}:${b.doc_count}`)).toEqual([
+      '2016-01-01T01:00:00.000Z:1',
+      '2016-01-02T01:00:00.000Z:1',
+      '2016-01-03T01:00:00.000Z:0',
+      '2016-01-04T01:00:00.000Z:0',
+    ]);
+  });
+
+  it('histogram format uses DecimalFormat with literals', () => {
+    const r = run({ h: { histogram: { field: 'n', interval: 50, format: 'Value is ##0.0' } } }, [{ n: 1 }, { n: 51 }], mapping);
+    expect(r).toEqual({
+      h: {
+        buckets: [
+          { key_as_string: 'Value is 0.0', key: 0, doc_count: 1 },
+          { key_as_string: 'Value is 50.0', key: 50, doc_count: 1 },
+        ],
+      },
+    });
+  });
+
+  it('fixed 1ms interval in America/Phoenix (pre-epoch DST rules)', () => {
+    const r = run({ h: { date_histogram: { field: 'ts', fixed_interval: '1ms', time_zone: 'America/Phoenix' } } }, [{ ts: '2016-01-01' }], mapping);
+    expect((r['h'] as { buckets: { key_as_string: string }[] }).buckets.map((b) => b.key_as_string)).toEqual(['2015-12-31T17:00:00.000-07:00']);
+  });
+
+  it('tiny interval trips max buckets', () => {
+    let e: { type?: string; reason?: string } = {};
+    try {
+      run({ h: { histogram: { field: 'n', interval: 5e-10 } } }, [{ n: 1 }, { n: 2 }], mapping);
+    } catch (x) {
+      e = x as typeof e;
+    }
+    expect(e.type).toBe('too_many_buckets_exception');
+    expect(e.reason).toMatch(/^Trying to create too many buckets. Must be less than or equal to: \[65536\]/);
   });
 
   it("uses the field's mapping format", () => {

@@ -105,8 +105,10 @@ abstract class HistoSpecBase extends AggSpec {
     let ext: [number, number] | null = null;
     if (this.extMin !== undefined || this.extMax !== undefined) {
       const r = this.rounding();
-      const min = this.extMin === undefined || this.extMin === null ? Infinity : r.round(this.bound(this.extMin, ctx, src, false));
-      const max = this.extMax === undefined || this.extMax === null ? -Infinity : r.round(this.bound(this.extMax, ctx, src, false));
+      // date bounds are shifted by the offset before rounding (ES LongBounds with offset)
+      const shift = this.boundsShift();
+      const min = this.extMin === undefined || this.extMin === null ? Infinity : r.round(this.bound(this.extMin, ctx, src, false) + shift);
+      const max = this.extMax === undefined || this.extMax === null ? -Infinity : r.round(this.bound(this.extMax, ctx, src, false) + shift);
       if (Number.isFinite(min) && Number.isFinite(max) && min > max) {
         throw Errors.illegalArgument(`[extended_bounds.min][${min}] cannot be greater than [extended_bounds.max][${max}] for histogram aggregation [${this.name}]`);
       }
@@ -123,6 +125,10 @@ abstract class HistoSpecBase extends AggSpec {
 
   timeZoneId(): string | undefined {
     return undefined;
+  }
+
+  boundsShift(): number {
+    return 0;
   }
 
   empty(): InternalAggregation {
@@ -300,6 +306,9 @@ export class DateHistogramSpec extends HistoSpecBase {
   }
   override timeZoneId(): string | undefined {
     return this.timeZone;
+  }
+  override boundsShift(): number {
+    return this.roundingSpec.offset ?? 0;
   }
   rounding(): Rounding {
     // a fresh memo per use keeps aggregators independent; the arithmetic roundings are stateless anyway

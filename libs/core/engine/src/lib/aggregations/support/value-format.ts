@@ -16,26 +16,34 @@ export function isRaw(f: ValueFormat): boolean {
   return f.t === 'raw';
 }
 
+/** java.text.DecimalFormat subset: literal prefix/suffix, grouping, min/max fraction and min integer digits */
 function formatDecimal(v: number, pattern: string): string {
-  const dot = pattern.indexOf('.');
-  const frac = dot >= 0 ? pattern.slice(dot + 1).replace(/[^0#]/g, '') : '';
+  const pos = pattern.split(';')[0]!;
+  const m = /[#0,.]*[#0][#0,.]*/.exec(pos);
+  if (!m) return javaDoubleString(v);
+  const prefix = pos.slice(0, m.index).replace(/'/g, '');
+  const suffix = pos.slice(m.index + m[0].length).replace(/'/g, '');
+  const num = m[0];
+  const dot = num.indexOf('.');
+  const intPart = dot >= 0 ? num.slice(0, dot) : num;
+  const frac = dot >= 0 ? num.slice(dot + 1).replace(/[^0#]/g, '') : '';
   const minFrac = (frac.match(/0/g) ?? []).length;
   const maxFrac = frac.length;
-  let s = v.toFixed(maxFrac);
-  if (maxFrac > minFrac && s.includes('.')) {
-    const [ip, fp = ''] = s.split('.');
-    let f = fp;
-    while (f.length > minFrac && f.endsWith('0')) f = f.slice(0, -1);
-    s = f.length ? `${ip}.${f}` : ip!;
+  const minInt = (intPart.match(/0/g) ?? []).length;
+  let s = Math.abs(v).toFixed(maxFrac);
+  let [ip = '', fp = ''] = s.split('.');
+  while (fp.length > minFrac && fp.endsWith('0')) fp = fp.slice(0, -1);
+  ip = ip.replace(/^0+/, '');
+  if (ip.length < minInt) ip = ip.padStart(minInt, '0');
+  if (intPart.includes(',')) {
+    const lastComma = intPart.lastIndexOf(',');
+    const size = intPart.length - lastComma - 1;
+    if (size > 0) ip = ip.replace(new RegExp(`\\B(?=(\\d{${size}})+(?!\\d))`, 'g'), ',');
   }
-  if (pattern.includes(',')) {
-    const [ip, fp] = s.split('.');
-    const neg = ip!.startsWith('-');
-    const digits = neg ? ip!.slice(1) : ip!;
-    const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-    s = (neg ? '-' : '') + grouped + (fp !== undefined ? `.${fp}` : '');
-  }
-  return s;
+  s = fp.length ? `${ip}.${fp}` : ip;
+  if (s === '') s = '0';
+  const neg = v < 0 && /[1-9]/.test(s);
+  return `${neg ? '-' : ''}${prefix}${s}${suffix}`;
 }
 
 /** Renders a value as ES DocValueFormat.format(...) does. Raw numbers print like Java's Double.toString / Long.toString. */
