@@ -321,15 +321,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
   // ---------------------------------------------------------------- leaves
 
   private parseLeaf(m: LeafMapper, value: unknown, st: ParseState): void {
-    if (Array.isArray(value) && m.type !== 'flattened' && !m.ext) {
-      for (let i = 0; i < value.length; i++) {
-        st.path.push(i);
-        this.parseLeaf(m, value[i], st);
-        st.path.pop();
-      }
-      return;
-    }
-    if (Array.isArray(value) && m.ext) {
+    if (value !== null && typeof value === 'object' && Array.isArray(value) && m.type !== 'flattened') {
       for (let i = 0; i < value.length; i++) {
         st.path.push(i);
         this.parseLeaf(m, value[i], st);
@@ -356,9 +348,11 @@ export class DefaultDocumentMapper implements DocumentMapper {
         e as Error,
       );
     }
-    for (const mf of m.multiFields) this.parseLeaf(mf, value, st);
-    for (const target of m.copyTo) {
-      const t = this.mapping.leaves.get(target) ?? (st.overlay.get(target) as LeafMapper | undefined);
+    const mfs = m.multiFields;
+    for (let i = 0; i < mfs.length; i++) this.parseLeaf(mfs[i], value, st);
+    const ct = m.copyTo;
+    for (let i = 0; i < ct.length; i++) {
+      const t = this.mapping.leaves.get(ct[i]) ?? (st.overlay.get(ct[i]) as LeafMapper | undefined);
       if (t && t.kind === 'leaf') this.parseLeaf(t, value, st);
     }
   }
@@ -374,7 +368,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       return;
     }
     if (m.type === 'flattened') return this.indexFlattened(m, value, st);
-    if (isPlainObject(value) || Array.isArray(value)) {
+    if (typeof value === 'object') {
       throw new EsError('illegal_state_exception', 500, `Can't get text on a START_OBJECT at ${this.location(st)}`);
     }
     const name = m.name;

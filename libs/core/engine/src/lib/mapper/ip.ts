@@ -18,6 +18,35 @@ function parseV4(s: string, out: Uint8Array, at: number): boolean {
   return true;
 }
 
+const HEX2: string[] = [];
+for (let i = 0; i < 256; i++) HEX2.push((i < 16 ? '0' : '') + i.toString(16));
+const V4_PREFIX = '00000000000000000000ffff';
+
+/** Fast path for dotted-quad IPv4: the encoded term, or null when not a plain IPv4 literal. */
+function encodeV4Fast(s: string): string | null {
+  const n = s.length;
+  if (n < 7 || n > 15) return null;
+  let out = V4_PREFIX;
+  let v = 0;
+  let digits = 0;
+  let parts = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? s.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (digits === 0 || v > 255 || parts === 4) return null;
+      out += HEX2[v];
+      parts++;
+      v = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 3) return null;
+      v = v * 10 + (c - 48);
+      digits++;
+    } else return null;
+  }
+  return parts === 4 ? out : null;
+}
+
 /** 16 bytes, or null when not an IP literal. Accepts an optional `%zone` suffix (ignored) and brackets. */
 export function parseIpBytes(input: string): Uint8Array | null {
   let s = input.trim();
@@ -59,15 +88,16 @@ export function parseIpBytes(input: string): Uint8Array | null {
   return out;
 }
 
-const HEX = '0123456789abcdef';
 export function encodeIpBytes(b: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < 16; i++) s += HEX[b[i] >> 4] + HEX[b[i] & 15];
+  for (let i = 0; i < 16; i++) s += HEX2[b[i]];
   return s;
 }
 
 /** The sortable term of an IP string; throws illegal_argument_exception "'x' is not an IP string literal." */
 export function encodeIp(value: string): string {
+  const fast = encodeV4Fast(value);
+  if (fast !== null) return fast;
   const b = parseIpBytes(value);
   if (!b) throw Errors.illegalArgument(`'${value}' is not an IP string literal.`);
   return encodeIpBytes(b);
