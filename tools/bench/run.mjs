@@ -325,7 +325,8 @@ if (service) {
     log(`\n--keep: service still running: pid ${service.pid}, ${service.url}, data ${service.dataDir}`);
     log(`  re-run queries: node tools/bench/run.mjs --target ${service.url} --pid ${service.pid} --skip-load --docs ${opts.docs} --seed ${opts.seed} --days ${opts.days}`);
   } else {
-    const ex = await service.stop({ removeData: !opts.keep });
+    const ex = await service.stop({ removeData: !opts.keep, keepLog: exitCode !== 0 });
+    if (exitCode !== 0) log(`service log kept: ${service.logFile}`);
     if (ex && ex.signal === 'SIGKILL') warn('service did not stop within 10 s of SIGTERM (killed)');
   }
 }
@@ -344,6 +345,7 @@ if (profDir) {
   } else {
     warn('no .cpuprofile written: the service must exit through process.exit()/normal exit on SIGTERM');
   }
+  fs.rmSync(profDir, { recursive: true, force: true });
 }
 
 const md = report();

@@ -112,14 +112,18 @@ export async function startService({
     try { return fs.readFileSync(logFile, 'utf8').split('\n').slice(-n).join('\n'); } catch { return ''; }
   };
 
-  async function stop({ graceMs = 10_000, removeData = ownsDataDir } = {}) {
+  async function stop({ graceMs = 10_000, removeData = ownsDataDir, keepLog = false } = {}) {
     if (!exited) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => { if (!exited) child.kill('SIGKILL'); }, graceMs);
       await exitPromise;
       clearTimeout(timer);
     }
-    if (removeData) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (removeData) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      // keep the log of a service that did not exit cleanly
+      if (exited.code === 0 && !keepLog) fs.rmSync(logFile, { force: true });
+    }
     return exited;
   }
 
