@@ -21,11 +21,13 @@ import {
 import { dateIndexNameProcessor, dateProcessor } from './date.processors.js';
 import { csvProcessor, dissectProcessor, fingerprintProcessor, grokProcessor, kvProcessor, uriPartsProcessor } from './parse.processors.js';
 import { foreachProcessor, pipelineProcessor, rerouteProcessor, scriptProcessor } from './flow.processors.js';
+import { communityIdProcessor, htmlStripProcessor, networkDirectionProcessor, sortProcessor } from './network.processors.js';
 
 /** Every built-in processor factory (each bound to ExtensionPoints.IngestProcessor by the module). */
 export const BUILTIN_PROCESSORS: readonly ProcessorFactory[] = [
   appendProcessor,
   bytesProcessor,
+  communityIdProcessor,
   convertProcessor,
   csvProcessor,
   dateProcessor,
@@ -38,16 +40,19 @@ export const BUILTIN_PROCESSORS: readonly ProcessorFactory[] = [
   foreachProcessor,
   grokProcessor,
   gsubProcessor,
+  htmlStripProcessor,
   joinProcessor,
   jsonProcessor,
   kvProcessor,
   lowercaseProcessor,
+  networkDirectionProcessor,
   pipelineProcessor,
   removeProcessor,
   renameProcessor,
   rerouteProcessor,
   scriptProcessor,
   setProcessor,
+  sortProcessor,
   splitProcessor,
   trimProcessor,
   uppercaseProcessor,
