@@ -1,11 +1,40 @@
 /**
  * Black-box HTTP tests of the request cache through the real node (createTestHost + this feature).
  */
-import { createTestHost, type TestHost } from '@strata/core-testing';
+import { createTestHost, ManualClock, type TestHost } from '@strata/core-testing';
 import { requestCacheFeature } from './request-cache.module.js';
 
 const AGG_BODY = '{"size":0,"aggs":{"by_status":{"terms":{"field":"status"}}}}';
 const AGG_BODY_REORDERED = '{"aggs":{"by_status":{"terms":{"field":"status"}}},"size":0}';
+
+async function createLogsOn(host: TestHost, name: string, settings: Record<string, unknown> = {}): Promise<void> {
+  const r = await host.request('PUT', `/${name}`, {
+    settings: { number_of_shards: 1, number_of_replicas: 0, ...settings },
+    mappings: { properties: { status: { type: 'keyword' }, bytes: { type: 'long' }, '@timestamp': { type: 'date' } } },
+  });
+  expect(r.status).toBe(200);
+  const lines: object[] = [];
+  const statuses = ['200', '200', '200', '404', '500'];
+  statuses.forEach((status, i) => {
+    lines.push({ index: { _index: name, _id: String(i + 1) } });
+    lines.push({ status, bytes: 100 * (i + 1), '@timestamp': `2026-01-0${i + 1}T00:00:00Z` });
+  });
+  const b = await host.request('POST', '/_bulk?refresh=true', lines);
+  expect(b.status).toBe(200);
+  expect(b.body.errors).toBe(false);
+}
+
+async function cacheStatsOn(host: TestHost, index: string): Promise<Record<string, number>> {
+  const r = await host.request('GET', `/${index}/_stats/request_cache`);
+  expect(r.status).toBe(200);
+  return r.body.indices[index].total.request_cache;
+}
+
+async function searchOn(host: TestHost, index: string, body: string, params = ''): Promise<any> {
+  const r = await host.request('POST', `/${index}/_search${params}`, body);
+  expect(r.status).toBe(200);
+  return r.body;
+}
 
 describe('request cache over HTTP', () => {
   let host: TestHost;
@@ -17,34 +46,9 @@ describe('request cache over HTTP', () => {
     await host?.close();
   });
 
-  async function createLogs(name: string, settings: Record<string, unknown> = {}): Promise<void> {
-    const r = await host.request('PUT', `/${name}`, {
-      settings: { number_of_shards: 1, number_of_replicas: 0, ...settings },
-      mappings: { properties: { status: { type: 'keyword' }, bytes: { type: 'long' }, '@timestamp': { type: 'date' } } },
-    });
-    expect(r.status).toBe(200);
-    const lines: object[] = [];
-    const statuses = ['200', '200', '200', '404', '500'];
-    statuses.forEach((status, i) => {
-      lines.push({ index: { _index: name, _id: String(i + 1) } });
-      lines.push({ status, bytes: 100 * (i + 1), '@timestamp': `2026-01-0${i + 1}T00:00:00Z` });
-    });
-    const b = await host.request('POST', '/_bulk?refresh=true', lines);
-    expect(b.status).toBe(200);
-    expect(b.body.errors).toBe(false);
-  }
-
-  async function cacheStats(index: string): Promise<Record<string, number>> {
-    const r = await host.request('GET', `/${index}/_stats/request_cache`);
-    expect(r.status).toBe(200);
-    return r.body.indices[index].total.request_cache;
-  }
-
-  async function search(index: string, body: string, params = ''): Promise<any> {
-    const r = await host.request('POST', `/${index}/_search${params}`, body);
-    expect(r.status).toBe(200);
-    return r.body;
-  }
+  const createLogs = (name: string, settings: Record<string, unknown> = {}) => createLogsOn(host, name, settings);
+  const cacheStats = (index: string) => cacheStatsOn(host, index);
+  const search = (index: string, body: string, params = '') => searchOn(host, index, body, params);
 
   const buckets = (res: any) => res.aggregations.by_status.buckets.map((b: any) => [b.key, b.doc_count]);
 
@@ -142,6 +146,8 @@ describe('request cache over HTTP', () => {
       const before = await cacheStats('logs');
       const put = await host.request('PUT', '/logs/_doc/6?refresh=true', { status: '404', bytes: 1 });
       expect(put.status).toBe(201);
+      // entries of the old reader generation were dropped eagerly by the refresh
+      expect((await cacheStats('logs')).memory_size_in_bytes).toBe(0);
       const res = await search('logs', AGG_BODY);
       expect(buckets(res)).toEqual([
         ['200', 3],
@@ -224,5 +230,67 @@ describe('request cache over HTTP', () => {
       const all = await host.request('GET', '/_stats/request_cache');
       expect(all.body._all.total.request_cache.hit_count).toBe(all.body.indices.logs.total.request_cache.hit_count);
     });
+  });
+});
+
+describe('request cache size and expiry over HTTP', () => {
+  it('evicts the least recently used entry when indices.requests.cache.size is reached', async () => {
+    // measure one entry on a default host, then size a second host for one and a half entries
+    const probe = await createTestHost({ features: [requestCacheFeature] });
+    let entry: number;
+    try {
+      await createLogsOn(probe, 'logs');
+      await searchOn(probe, 'logs', AGG_BODY);
+      entry = (await cacheStatsOn(probe, 'logs')).memory_size_in_bytes;
+      expect(entry).toBeGreaterThan(0);
+    } finally {
+      await probe.close();
+    }
+    const host = await createTestHost({
+      features: [requestCacheFeature],
+      settings: { 'indices.requests.cache.size': `${Math.floor(entry * 1.5)}b` },
+    });
+    try {
+      await createLogsOn(host, 'logs');
+      await searchOn(host, 'logs', AGG_BODY);
+      expect(await cacheStatsOn(host, 'logs')).toEqual({ memory_size_in_bytes: entry, evictions: 0, hit_count: 0, miss_count: 1 });
+      // same shape, same size: the first entry has to go
+      await searchOn(host, 'logs', AGG_BODY_REORDERED);
+      expect(await cacheStatsOn(host, 'logs')).toEqual({ memory_size_in_bytes: entry, evictions: 1, hit_count: 0, miss_count: 2 });
+      await searchOn(host, 'logs', AGG_BODY_REORDERED);
+      await searchOn(host, 'logs', AGG_BODY);
+      expect(await cacheStatsOn(host, 'logs')).toEqual({ memory_size_in_bytes: entry, evictions: 2, hit_count: 1, miss_count: 3 });
+      const n = await host.request('GET', '/_nodes/stats/indices/request_cache');
+      expect((Object.values(n.body.nodes)[0] as any).indices.request_cache.evictions).toBe(2);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('rejects an invalid indices.requests.cache.size at start-up', async () => {
+    await expect(
+      createTestHost({ features: [requestCacheFeature], settings: { 'indices.requests.cache.size': '200%' } }),
+    ).rejects.toThrow(/percentage should be in \[0-100\], got \[200%\]/);
+  });
+
+  it('expires entries after indices.requests.cache.expire', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 10));
+    const host = await createTestHost({
+      features: [requestCacheFeature],
+      clock,
+      settings: { 'indices.requests.cache.expire': '1m' },
+    });
+    try {
+      await createLogsOn(host, 'logs');
+      await searchOn(host, 'logs', AGG_BODY);
+      clock.advance(30_000);
+      await searchOn(host, 'logs', AGG_BODY);
+      expect(await cacheStatsOn(host, 'logs')).toMatchObject({ hit_count: 1, miss_count: 1, evictions: 0 });
+      clock.advance(31_000);
+      await searchOn(host, 'logs', AGG_BODY);
+      expect(await cacheStatsOn(host, 'logs')).toMatchObject({ hit_count: 1, miss_count: 2, evictions: 1 });
+    } finally {
+      await host.close();
+    }
   });
 });
