@@ -3,7 +3,7 @@
 // Decorators: experimentalDecorators via the tsconfig below; every constructor parameter carries an explicit
 // @inject, so the missing decorator metadata of esbuild does not matter.
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,9 +30,16 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
+  write: false,
   // pino's optional transports are worker-thread entry points, not needed for JSON to stdout
   external: ['pino-pretty', 'thread-stream', 'pino-abstract-transport', 'sonic-boom/worker'],
 });
+// write each output to a temp file and rename it: a host started concurrently never sees half a bundle
+for (const f of result.outputFiles) {
+  const tmp = `${f.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, f.contents);
+  renameSync(tmp, f.path);
+}
 writeFileSync(join(root, 'apps/host/dist/meta.json'), JSON.stringify(result.metafile));
 const ms = Math.round(performance.now() - t0);
 process.stdout.write(`built ${outfile.slice(root.length + 1)} in ${ms} ms\n`);

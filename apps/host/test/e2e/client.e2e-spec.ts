@@ -59,4 +59,32 @@ describe('official client @elastic/elasticsearch 8.x', () => {
     expect(r.hits.hits).toHaveLength(3);
     expect(r.hits.total).toEqual({ value: 250, relation: 'eq' });
   });
+
+  it('indices.create, exists, helpers.bulk, get, count on an explicit mapping', async () => {
+    const created = await client.indices.create({
+      index: 'web',
+      settings: { number_of_shards: 2, number_of_replicas: 0 },
+      mappings: { properties: { status: { type: 'integer' }, path: { type: 'keyword' }, msg: { type: 'text' } } },
+    });
+    expect(created).toEqual({ acknowledged: true, shards_acknowledged: true, index: 'web' });
+    expect(await client.indices.exists({ index: 'web' })).toBe(true);
+    expect(await client.indices.exists({ index: 'nope' })).toBe(false);
+    await expect(client.indices.create({ index: 'web' })).rejects.toMatchObject({
+      meta: { statusCode: 400, body: { error: { type: 'resource_already_exists_exception' } } },
+    });
+
+    const result = await client.helpers.bulk({
+      datasource: docs,
+      onDocument: (doc) => ({ index: { _index: 'web', _id: doc.id } }),
+      refreshOnCompletion: 'web',
+    });
+    expect(result.successful).toBe(250);
+    const got = await client.get<{ status: number }>({ index: 'web', id: 'd8' });
+    expect(got._source?.status).toBe(404);
+    expect((await client.count({ index: 'web', query: { term: { path: '/p/1' } } })).count).toBe(36);
+    const health = await client.cluster.health({ index: 'web' });
+    expect(health.status).toBe('green');
+    const cat = await client.cat.indices({ index: 'web', format: 'json', bytes: 'b' });
+    expect(cat[0]).toMatchObject({ health: 'green', status: 'open', index: 'web', pri: '2', rep: '0', 'docs.count': '250' });
+  });
 });

@@ -66,9 +66,12 @@ export interface HostProcess {
 /** Spawns the built host and resolves once it logged "started" (with the bound URL). */
 export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<HostProcess> {
   return new Promise((resolvePromise, reject) => {
+    // the child is a real server process, not a jest worker (jest's variables would silence its log)
+    const env = { ...(opts.env ?? process.env) };
+    delete env['JEST_WORKER_ID'];
     const child = spawn(process.execPath, [bundlePath, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: opts.env ?? process.env,
+      env,
       cwd: opts.cwd ?? repoRoot,
     });
     let stderr = '';

@@ -3,3 +3,4 @@ export * from './lib/cluster/index.js';
 export * from './lib/documents/index.js';
 export * from './lib/search/index.js';
 export * from './lib/indices/index.js';
+export * from './lib/indices/index.js';

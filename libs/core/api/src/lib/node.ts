@@ -22,6 +22,7 @@ import { EngineTokens, InMemoryMetadataStore, clusterModule, searchModule, stora
 import { HttpPipeline, httpModule } from '@strata/core-http';
 import { clusterApiModule } from './cluster/index.js';
 import { documentsApiModule } from './documents/index.js';
+import { indicesApiModule } from './indices/index.js';
 import { searchApiModule } from './search/index.js';
 import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
 
@@ -146,6 +147,7 @@ export function coreModules(): ContainerModule[] {
     // HTTP and the built-in REST APIs
     httpModule,
     clusterApiModule,
+    indicesApiModule,
     documentsApiModule,
     searchApiModule,
   ];
