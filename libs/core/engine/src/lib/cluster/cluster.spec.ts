@@ -125,6 +125,23 @@ describe('MetadataIndexService', () => {
     expect(store.current().indices['a'].numberOfReplicas).toBe(1);
   });
 
+  it('applies the matching index template (components, template, then request)', async () => {
+    const { mis, store } = await setup();
+    await store.update((d) => {
+      d.custom['component_template'] = { ct: { template: { settings: { number_of_replicas: 0 }, mappings: { properties: { a: { type: 'keyword' } } } } } };
+      d.custom['index_template'] = {
+        low: { index_patterns: ['logs-*'], priority: 1, template: { settings: { number_of_shards: 5 } } },
+        high: { index_patterns: ['logs-*'], priority: 10, composed_of: ['ct'], template: { mappings: { properties: { b: { type: 'long' } } }, aliases: { logs: {} } } },
+      };
+    });
+    const im = await mis.createIndex('logs-1', { mappings: { properties: { c: { type: 'date' } } } });
+    expect(im.numberOfShards).toBe(1);
+    expect(im.numberOfReplicas).toBe(0);
+    expect(im.mappings).toEqual({ properties: { a: { type: 'keyword' }, b: { type: 'long' }, c: { type: 'date' } } });
+    expect(im.aliases).toEqual({ logs: {} });
+    expect((await mis.createIndex('other', {})).mappings).toEqual({});
+  });
+
   it('aliases and deletes', async () => {
     const { mis, resolver, store, events } = await setup();
     await mis.createIndex('a1', {});

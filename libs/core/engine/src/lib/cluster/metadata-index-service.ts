@@ -90,9 +90,13 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     if (request.settings !== undefined && request.settings !== null && !isObj(request.settings)) {
       throw Errors.illegalArgument('settings must be an object');
     }
-    const settings = this.validateCreateSettings(request.settings);
-    const mappings = request.mappings === undefined || request.mappings === null ? {} : this.mappers.parseMappings(request.mappings, settings);
-    const aliases = this.parseCreateAliases(name, request.aliases);
+    const tpl = this.templateFor(pre, name, request);
+    const settings = this.validateCreateSettings(tpl.settings);
+    let mappings: Json = {};
+    for (const m of tpl.mappings) {
+      mappings = Object.keys(mappings).length === 0 ? this.mappers.parseMappings(m, settings) : this.mappers.merge(mappings, m, settings);
+    }
+    const aliases = this.parseCreateAliases(name, tpl.aliases);
     const shards = this.settings.value<number>('index.number_of_shards', settings);
     const replicas = this.settings.value<number>('index.number_of_replicas', settings);
     let created: IndexMetadata | undefined;
@@ -132,6 +136,54 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     const im = this.store.current().indices[name] ?? created!;
     this.emit((l) => l.onIndexCreated?.(name, im.uuid));
     return im;
+  }
+
+  /**
+   * Composes the matching index template (stored by its owner under `custom.index_template[name]` with the
+   * ES body shape: index_patterns, priority, composed_of, template{settings,mappings,aliases}; component
+   * templates under `custom.component_template[name].template`) with the request: components in order,
+   * then the index template, then the request itself.
+   */
+  private templateFor(md: ClusterMetadata, name: string, request: CreateIndexRequest): { settings: Json; mappings: unknown[]; aliases: Json } {
+    const settings: Json = {};
+    const mappings: unknown[] = [];
+    const aliases: Json = {};
+    const addPart = (t: unknown) => {
+      if (!isObj(t)) return;
+      if (isObj(t['settings'])) Object.assign(settings, this.settings.normalizeIndexSettings(t['settings']));
+      if (isObj(t['mappings'])) mappings.push(t['mappings']);
+      if (isObj(t['aliases'])) Object.assign(aliases, t['aliases']);
+    };
+    const templates = md.custom['index_template'];
+    if (isObj(templates)) {
+      let best: Json | undefined;
+      let bestPriority = -Infinity;
+      for (const t of Object.values(templates)) {
+        if (!isObj(t)) continue;
+        const pats = Array.isArray(t['index_patterns']) ? (t['index_patterns'] as unknown[]).map(String) : typeof t['index_patterns'] === 'string' ? [t['index_patterns']] : [];
+        const match = pats.some((p) => {
+          if (p === '*' && name.startsWith('.')) return false;
+          return new RegExp('^' + p.split('*').map(esc).join('.*') + '$').test(name);
+        });
+        const pr = typeof t['priority'] === 'number' ? t['priority'] : 0;
+        if (match && pr > bestPriority) {
+          best = t;
+          bestPriority = pr;
+        }
+      }
+      if (best) {
+        const comps = md.custom['component_template'];
+        for (const c of Array.isArray(best['composed_of']) ? (best['composed_of'] as unknown[]) : []) {
+          if (isObj(comps) && isObj(comps[String(c)])) addPart((comps[String(c)] as Json)['template']);
+        }
+        addPart(best['template']);
+      }
+    }
+    if (request.settings !== undefined && request.settings !== null) Object.assign(settings, this.settings.normalizeIndexSettings(request.settings));
+    if (request.mappings !== undefined && request.mappings !== null) mappings.push(request.mappings);
+    if (isObj(request.aliases)) Object.assign(aliases, request.aliases);
+    else if (request.aliases !== undefined && request.aliases !== null) throw Errors.illegalArgument('aliases must be an object');
+    return { settings, mappings, aliases };
   }
 
   private aliasExists(md: ClusterMetadata, alias: string): boolean {

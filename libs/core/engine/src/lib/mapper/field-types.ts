@@ -22,7 +22,7 @@ const RANGES: Record<string, [number, number, string]> = {
 };
 
 function numberFormatError(value: unknown): EsError {
-  return new EsError('number_format_exception', 400, `For input string: "${String(value)}"`);
+  return new EsError('illegal_argument_exception', 400, `For input string: "${String(value)}"`);
 }
 
 /** Converts a float to the nearest IEEE half float value (as a double). */

@@ -135,7 +135,7 @@ describe('document parsing', () => {
   it('reports ES document parsing errors', () => {
     expect(err(() => dm.parse({ n: 'abc' }, '1'))).toEqual([
       'document_parsing_exception', "[1:6] failed to parse field [n] of type [integer] in document with id '1'. Preview of field's value: 'abc'",
-      'number_format_exception', 'For input string: "abc"',
+      'illegal_argument_exception', 'For input string: "abc"',
     ]);
     expect(err(() => dm.parse({ x: 1, n: 3000000000 }, '2'))?.slice(1)).toEqual([
       "[1:12] failed to parse field [n] of type [integer] in document with id '2'. Preview of field's value: '3000000000'",
