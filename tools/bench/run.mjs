@@ -63,7 +63,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const results = {
   date: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, totalMemMB: Math.round(os.totalmem() / 1048576), node: process.version },
+  machine: {
+    cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, totalMemMB: Math.round(os.totalmem() / 1048576), node: process.version,
+    loadAvgStart: os.loadavg(),
+  },
   options: { ...opts },
   startup: null,
   ingest: null,
@@ -135,7 +138,7 @@ async function main() {
     for (const def of g.runs) {
       if (only && !only.has(def.name) && !only.has(g.name)) continue;
       const ctx = {
-        client, index: opts.index, shards: opts.shards, gen: { docs: opts.docs, days: opts.days, startMs: gen.startMs, endMs: gen.endMs },
+        client, pid, index: opts.index, shards: opts.shards, gen: { docs: opts.docs, days: opts.days, startMs: gen.startMs, endMs: gen.endMs },
         truth: collectors.get(g.name)?.truth, truths: new Map([...collectors].map(([k, c]) => [k, c.truth])), opts, warn,
       };
       process.stdout.write(`run ${g.name}/${def.name} ... `);
@@ -292,19 +295,26 @@ function report() {
     s.push(['refresh after load', `${ing.refreshSeconds.toFixed(2)} s`]);
     s.push(['ingest incl. refresh', `${fmtInt(ing.docsPerSecInclRefresh)} docs/s`]);
     s.push(['bulk latency p50 / p95', `${fmtMs(ing.bulkLatency.p50)} / ${fmtMs(ing.bulkLatency.p95)} ms`]);
-    if (ing.serverCpuSeconds !== null) s.push(['service CPU during load', `${ing.serverCpuSeconds.toFixed(1)} s (${(100 * ing.serverCpuSeconds / ing.seconds).toFixed(0)}% of one core)`]);
+    if (ing.serverCpuSeconds !== null) {
+      s.push(['service CPU during load', `${ing.serverCpuSeconds.toFixed(1)} s (${(100 * ing.serverCpuSeconds / ing.seconds).toFixed(0)}% of one core)`]);
+      s.push(['docs per service CPU-second (load-independent)', fmtInt(ing.docs / Math.max(ing.serverCpuSeconds, 0.01))]);
+      if (ing.serverCpuSecondsRefresh !== null) s.push(['service CPU for the refresh', `${ing.serverCpuSecondsRefresh.toFixed(1)} s`]);
+    }
     if (ing.peakRssDuringLoad) s.push(['peak RSS (VmHWM) by end of load', fmtMB(ing.peakRssDuringLoad)]);
   }
   if (results.memory.afterLoad) s.push(['RSS after load + refresh', fmtMB(results.memory.afterLoad.rss)]);
   if (results.memory.afterQueries) s.push(['RSS after query runs', fmtMB(results.memory.afterQueries.rss)]);
   if (results.memory.dataDirBytes !== undefined) s.push(['data dir size', fmtMB(results.memory.dataDirBytes)]);
+  if (results.memory.queryCpuSeconds !== undefined) s.push(['service CPU during the runs', `${results.memory.queryCpuSeconds.toFixed(1)} s`]);
+  const la = results.machine;
+  s.push(['load average (1 min) at start / end', `${la.loadAvgStart[0].toFixed(1)} / ${la.loadAvgEnd?.[0]?.toFixed(1) ?? '-'} (${la.cpus} CPUs)`]);
   lines.push(markdownTable(['measure', 'value'], s));
   lines.push('');
   const rows = results.runs.map((r) => [
-    r.name, r.status === 'ok' ? 'ok' : r.status.toUpperCase(), fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.mean), fmtMs(r.tookP50), r.n ?? '-',
+    r.name, r.status === 'ok' ? 'ok' : r.status.toUpperCase(), fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.mean), fmtMs(r.tookP50), fmtMs(r.cpuMsPerRequest), r.n ?? '-',
     r.result ?? r.cacheHits ?? '', [r.description, r.error, ...(r.notes ?? [])].filter(Boolean).join('; '),
   ]);
-  lines.push(markdownTable(['run', 'status', 'p50 ms', 'p95 ms', 'mean ms', 'took p50', 'n', 'hits/buckets', 'what'], rows));
+  lines.push(markdownTable(['run', 'status', 'p50 ms', 'p95 ms', 'mean ms', 'took p50', 'svc CPU ms/req', 'n', 'hits/buckets', 'what'], rows));
   if (warnings.length) lines.push('', ...warnings.map((w) => `- WARNING: ${w}`));
   return lines.join('\n');
 }
@@ -348,6 +358,10 @@ if (profDir) {
   fs.rmSync(profDir, { recursive: true, force: true });
 }
 
+results.machine.loadAvgEnd = os.loadavg();
+if (Math.max(results.machine.loadAvgStart[0], results.machine.loadAvgEnd[0]) > results.machine.cpus) {
+  warn(`machine busy: 1-min load average ${results.machine.loadAvgStart[0].toFixed(1)} at start, ${results.machine.loadAvgEnd[0].toFixed(1)} at end on ${results.machine.cpus} CPUs; latencies include waiting for a CPU (CPU-second figures are less affected)`);
+}
 const md = report();
 log('\n' + md + '\n');
 fs.mkdirSync(path.dirname(opts.out), { recursive: true });

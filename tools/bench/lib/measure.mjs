@@ -1,6 +1,7 @@
 // Measuring one request-shaped run: W warm-ups, then up to R measured repetitions (stopping early after
 // maxSeconds once at least minRuns samples exist). Every response is checked; the first failed check
 // marks the row FAILED with the reason.
+import { readCpuSeconds } from './service.mjs';
 import { summarize } from './stats.mjs';
 
 export function withParams(path, params) {
@@ -20,11 +21,14 @@ export async function measureRequest(ctx, def) {
   const once = async () => {
     const r = def.request(ctx);
     const res = await ctx.client.request(r.method, withParams(r.path, params), r.body);
+    requests++;
     return res;
   };
   const samples = [];
   const tooks = [];
   let result;
+  let requests = 0;
+  const cpu0 = ctx.pid ? readCpuSeconds(ctx.pid) : null;
   try {
     // First request: tolerate a service that rejects optional tuning params (e.g. request_cache) by
     // dropping them once, and say so in the notes.
@@ -53,6 +57,9 @@ export async function measureRequest(ctx, def) {
     row.error = e.message;
   }
   Object.assign(row, summarize(samples));
+  // Service CPU per request (warm-ups included; /proc ticks are 10 ms, so this is an average over all requests):
+  // much less sensitive to a busy machine than wall-clock latency.
+  if (cpu0 !== null && requests > 0 && row.status === 'ok') row.cpuMsPerRequest = ((readCpuSeconds(ctx.pid) - cpu0) * 1000) / requests;
   if (tooks.length) row.tookP50 = summarize(tooks).p50;
   row.result = result;
   return row;

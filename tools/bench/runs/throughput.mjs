@@ -1,6 +1,7 @@
 // "mixed_qps": the hit-returning standard queries (term, range+sort, bool, text OR) sent round-robin by
 // --qps-clients concurrent connections for --qps-seconds; reports queries/s and latency under load.
 // Every response is checked like in the single-query runs.
+import { readCpuSeconds } from '../lib/service.mjs';
 import { summarize } from '../lib/stats.mjs';
 import queries from './queries.mjs';
 
@@ -18,6 +19,7 @@ async function run(ctx) {
   const samples = [];
   let next = 0;
   let failure = null;
+  const cpu0 = ctx.pid ? readCpuSeconds(ctx.pid) : null;
   const t0 = Date.now();
   const deadline = t0 + ctx.opts.qpsSeconds * 1000;
   async function worker() {
@@ -37,7 +39,8 @@ async function run(ctx) {
   await Promise.all(Array.from({ length: clients }, worker));
   const seconds = (Date.now() - t0) / 1000;
   if (failure) return [{ ...row, status: 'failed', error: failure.message }];
-  return [{ ...row, ...summarize(samples), qps: samples.length / seconds, result: `${(samples.length / seconds).toFixed(1)} q/s` }];
+  const cpuMsPerRequest = cpu0 !== null && samples.length ? ((readCpuSeconds(ctx.pid) - cpu0) * 1000) / samples.length : undefined;
+  return [{ ...row, ...summarize(samples), qps: samples.length / seconds, cpuMsPerRequest, result: `${(samples.length / seconds).toFixed(1)} q/s` }];
 }
 
 export default { name: 'throughput', runs: [{ name: 'mixed_qps', description: 'mixed query throughput', custom: run }] };
