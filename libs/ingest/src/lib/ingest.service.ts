@@ -85,6 +85,11 @@ export class IngestService {
           this.cache.delete(id);
           continue;
         }
+        // snapshots are copied on every metadata change: same content → keep the compiled pipeline and its stats
+        if (JSON.stringify(cfg) === JSON.stringify(entry.config)) {
+          entry.config = cfg;
+          continue;
+        }
         try {
           const p = this.registry.pipeline(id, cfg);
           carryStats(entry.pipeline, p);

@@ -188,4 +188,17 @@ describe('pipeline execution', () => {
       ],
     });
   });
+
+  it('stats survive unrelated metadata changes; an updated pipeline keeps its pipeline-level counters', async () => {
+    const { service, store } = await setup({ p: { processors: [{ set: { field: 'a', value: 1 } }] } });
+    exec(service, 'p', {});
+    await store.update((d) => {
+      d.persistentSettings['x'] = 1;
+    });
+    await service.put('other', { processors: [] });
+    expect(service.requirePipeline('p').processors[0].stats.count).toBe(1);
+    await service.put('p', { processors: [{ set: { field: 'a', value: 2 } }] });
+    expect(service.requirePipeline('p').stats.count).toBe(1);
+    expect(exec(service, 'p', {})!.source).toEqual({ a: 2 });
+  });
 });
