@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNode, type StrataNode } from '../node.js';
-import { indicesApiModule } from './index.js';
+
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
@@ -32,7 +32,7 @@ describe('index admin REST APIs', () => {
 
   beforeAll(async () => {
     dataPath = mkdtempSync(join(tmpdir(), 'strata-indices-'));
-    node = await createNode({ settings: { 'path.data': dataPath }, logger: silent, overrides: [indicesApiModule] });
+    node = await createNode({ settings: { 'path.data': dataPath }, logger: silent });
     await node.start();
     server = await new Promise((r) => {
       const s = node.app.listen(0, '127.0.0.1', () => r(s));
@@ -141,6 +141,29 @@ describe('index admin REST APIs', () => {
     expect(missing.body.error.type).toBe('action_request_validation_exception');
     await call('PUT', '/an', { mappings: { properties: { k: { type: 'keyword', normalizer: 'lowercase' } } } });
     expect((await call('POST', '/an/_analyze', { field: 'k', text: 'ABC Def' })).body.tokens[0].token).toBe('abc def');
+  });
+
+  it('documents: dynamic mapping updates, auto-create and parse errors', async () => {
+    const r = await call('PUT', '/dyn/_doc/1?refresh=true', { msg: 'Hello world', n: 5, ts: '2020-01-01T00:00:00Z', tags: ['a', 'b'], geo: { c: 'US' } });
+    expect(r.status).toBe(201);
+    const m = await call('GET', '/dyn/_mapping');
+    expect(m.body.dyn.mappings.properties).toEqual({
+      msg: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
+      n: { type: 'long' },
+      ts: { type: 'date' },
+      tags: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
+      geo: { properties: { c: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } } } },
+    });
+    const bad = await call('PUT', '/dyn/_doc/2', { n: 'abc' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('document_parsing_exception');
+    expect(bad.body.error.reason).toBe("[1:6] failed to parse field [n] of type [long] in document with id '2'. Preview of field's value: 'abc'");
+    await call('PUT', '/strict', { mappings: { dynamic: 'strict', properties: { a: { type: 'keyword' } } } });
+    const st = await call('PUT', '/strict/_doc/1', { b: 1 });
+    expect(st.status).toBe(400);
+    expect(st.body.error.type).toBe('strict_dynamic_mapping_exception');
+    const s = await call('POST', '/dyn/_search', { query: { match: { msg: 'hello' } } });
+    if (s.status === 200) expect(s.body.hits.total.value).toBe(1);
   });
 
   it('close/open and resolve', async () => {
