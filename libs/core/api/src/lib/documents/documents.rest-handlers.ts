@@ -258,7 +258,7 @@ export class MgetRestHandler implements RestHandler {
   constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
 
   async handle(req: RestRequest): Promise<RestResponse> {
-    const body = requireBody(req);
+    const body = req.hasBody() ? (req.objectBody(true) as Record<string, unknown>) : {};
     const src = sourceParams(req);
     const r = await this.docs.mget(body, {
       index: req.optionalPathParam('index'),

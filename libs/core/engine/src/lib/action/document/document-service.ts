@@ -717,7 +717,8 @@ export class DocumentService {
         }
         indexName = String(res.body['_index'] ?? indexName);
         id = res.body['_id'] === undefined ? id : (res.body['_id'] as string | null);
-        out.push({ [it.op]: { ...res.body, status: res.status } });
+        res.body['status'] = res.status;
+        out.push({ [it.op]: res.body });
       } catch (err) {
         errors = true;
         const e = toEsError(err);
