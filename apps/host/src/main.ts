@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   let config;
   try {
-    config = loadConfig(process.argv.slice(2));
+    config = await loadConfig(process.argv.slice(2));
   } catch (e) {
     process.stderr.write(`strata: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(64);

@@ -10,18 +10,18 @@ describe('config loader', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('uses the defaults when nothing is given', () => {
-    expect(loadConfig([], {}, dir)).toEqual({
+  it('uses the defaults when nothing is given', async () => {
+    expect(await loadConfig([], {}, dir)).toEqual({
       file: undefined,
       settings: { 'http.port': 9200, 'network.host': '127.0.0.1', 'path.data': './data', 'cluster.name': 'strata' },
     });
   });
 
-  it('applies -E over env over file over defaults', () => {
+  it('applies -E over env over file over defaults', async () => {
     mkdirSync(join(dir, 'config'));
     writeFileSync(join(dir, 'config', 'strata.yml'), 'http:\n  port: 9300\ncluster.name: from-file\nnode.name: file-node\npath:\n  data: /file\n');
     const env = { STRATA_HTTP_PORT: '9400', STRATA_CLUSTER_NAME: 'from-env', PATH: '/bin' };
-    const r = loadConfig(['-E', 'http.port=9500', '-Enode.name=flag-node'], env, dir);
+    const r = await loadConfig(['-E', 'http.port=9500', '-Enode.name=flag-node'], env, dir);
     expect(r.file).toBe(join(dir, 'config', 'strata.yml'));
     expect(r.settings).toEqual({
       'http.port': '9500',
@@ -32,21 +32,21 @@ describe('config loader', () => {
     });
   });
 
-  it('reads $STRATA_PATH_CONF and JSON files', () => {
+  it('reads $STRATA_PATH_CONF and JSON files', async () => {
     const conf = join(dir, 'elsewhere');
     mkdirSync(conf);
     writeFileSync(join(conf, 'strata.json'), '{"http": {"port": 9600}, "logger.level": "warn"}');
-    const r = loadConfig([], { STRATA_PATH_CONF: conf }, dir);
+    const r = await loadConfig([], { STRATA_PATH_CONF: conf }, dir);
     expect(r.settings['http.port']).toBe(9600);
     expect(r.settings['logger.level']).toBe('warn');
     expect(r.settings['path.conf']).toBeUndefined();
   });
 
-  it('reports a broken file', () => {
+  it('reports a broken file', async () => {
     writeFileSync(join(dir, 'strata.yml'), 'a: [1,\n');
-    expect(() => readConfigFile(dir)).toThrow(/failed to parse config file/);
+    await expect(readConfigFile(dir)).rejects.toThrow(/failed to parse config file/);
     writeFileSync(join(dir, 'strata.yml'), '- 1\n- 2\n');
-    expect(() => readConfigFile(dir)).toThrow(/must hold an object/);
+    await expect(readConfigFile(dir)).rejects.toThrow(/must hold an object/);
   });
 
   it('maps env names: _ → . and __ → _', () => {

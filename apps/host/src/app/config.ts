@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { flattenSettings } from '@strata/core-common';
 
 /** Node settings when nothing else is given. */
@@ -19,14 +18,15 @@ export function configDir(env: NodeJS.ProcessEnv, cwd: string): string {
 }
 
 /** Reads `strata.yml` (YAML or JSON; nested or dotted keys) from the config dir, if present. */
-export function readConfigFile(dir: string): { file?: string; settings: Record<string, unknown> } {
+export async function readConfigFile(dir: string): Promise<{ file?: string; settings: Record<string, unknown> }> {
   for (const name of CONFIG_FILES) {
     const file = join(dir, name);
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
     let parsed: unknown;
     try {
-      parsed = parseYaml(text);
+      // yaml is loaded only when a config file exists (start-up time)
+      parsed = name.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text);
     } catch (e) {
       throw new Error(`failed to parse config file [${file}]: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
@@ -85,8 +85,12 @@ export interface LoadedConfig {
 }
 
 /** Precedence, lowest first: defaults → config file → environment → `-E` flags. */
-export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
-  const file = readConfigFile(configDir(env, cwd));
+export async function loadConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<LoadedConfig> {
+  const file = await readConfigFile(configDir(env, cwd));
   return {
     file: file.file,
     settings: { ...DEFAULT_SETTINGS, ...file.settings, ...settingsFromEnv(env), ...settingsFromArgv(argv) },
