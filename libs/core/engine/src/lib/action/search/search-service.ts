@@ -13,6 +13,7 @@ import {
   type HostConfig,
 } from '@strata/core-common';
 import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
+import { BoostQuery } from '../../search/basic-queries.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader } from '../../index/leaf-reader.js';
@@ -278,7 +279,7 @@ export class SearchService {
   async execute(request: SearchRequest, options: SearchOptions): Promise<SearchResponse> {
     const start = this.clock.nanoTime();
     const source = request.source;
-    validateSearchSource(source, request.scroll !== undefined);
+    validateSearchSource(source, request.scroll !== undefined, options.readers !== undefined);
     const nowMillis = request.nowMillis ?? this.clock.now();
     const aggs = parseAggregations(source.aggs);
     const targets = options.targets ?? this.resolveTargets(request);
@@ -291,7 +292,10 @@ export class SearchService {
       const ctx = this.parseContextFor(meta, nowMillis);
       const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
       try {
-        plans.set(t.index, { meta, parse: { ctx, prepared: prepareShardQuery(probe, ctx) } });
+        const prepared = prepareShardQuery(probe, ctx);
+        const boost = indexBoost(source.indicesBoost, t.index, meta);
+        if (boost !== 1) prepared.query = new BoostQuery(prepared.query, Math.fround(boost));
+        plans.set(t.index, { meta, parse: { ctx, prepared } });
       } catch (e) {
         if (isRequestLevelError(e)) throw e;
         plans.set(t.index, { meta, failure: failedToCreateQuery(e, t.index) });
@@ -424,6 +428,18 @@ export class SearchService {
     if (request.searchType !== 'query_then_fetch') r.searchType = request.searchType;
     return r;
   }
+}
+
+/** indices_boost: the first entry naming the index (or one of its aliases, or a matching pattern) */
+function indexBoost(boosts: Array<Record<string, number>> | undefined, index: string, meta: IndexMetadata): number {
+  if (!boosts) return 1;
+  for (const entry of boosts) {
+    for (const [name, b] of Object.entries(entry)) {
+      const re = new RegExp('^' + name.split('*').map(escapeRe).join('.*') + '$');
+      if (re.test(index) || Object.keys(meta.aliases ?? {}).some((a) => re.test(a))) return Number(b);
+    }
+  }
+  return 1;
 }
 
 function toShardError(e: unknown): EsError {

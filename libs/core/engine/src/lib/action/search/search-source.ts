@@ -155,6 +155,7 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
         break;
       case 'from':
         s.from = int(k, v);
+        if (s.from < -1) throw Errors.illegalArgument(`[from] parameter cannot be negative, found [${s.from}]`);
         s.fromSet = true;
         break;
       case 'size':
@@ -284,6 +285,7 @@ export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSourc
     s.query = { query_string: qs };
   }
   if (p.from !== undefined) {
+    if (p.from < -1) throw Errors.illegalArgument(`[from] parameter cannot be negative, found [${p.from}]`);
     s.from = p.from;
     s.fromSet = true;
   }
@@ -310,7 +312,7 @@ export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSourc
 }
 
 /** SearchRequest.validate() of Elasticsearch */
-export function validateSearchSource(s: SearchSource, scroll: boolean): void {
+export function validateSearchSource(s: SearchSource, scroll: boolean, heldReaders = false): void {
   const errs: string[] = [];
   if (s.searchAfter !== undefined && s.from > 0) errs.push('`from` parameter must be set to 0 when `search_after` is used');
   if (scroll) {
@@ -321,6 +323,6 @@ export function validateSearchSource(s: SearchSource, scroll: boolean): void {
     if (s.size === 0) errs.push('[size] cannot be [0] in a scroll context');
     if (s.searchAfter !== undefined) errs.push('[search_after] cannot be used in a scroll context');
   }
-  if (s.slice && !scroll && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
+  if (s.slice && !scroll && !heldReaders && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
   if (errs.length) throw Errors.actionRequestValidation(errs);
 }
