@@ -221,6 +221,29 @@ describe('request cache over HTTP', () => {
       expect((await cacheStats('logs')).miss_count).toBe(mid.miss_count + 1);
     });
 
+    it('rounded now is cached; profile is not', async () => {
+      const rounded = '{"size":0,"query":{"range":{"@timestamp":{"gte":"now-100y/d"}}}}';
+      const before = await cacheStats('logs');
+      const a = await search('logs', rounded);
+      const b = await search('logs', rounded);
+      expect(b.hits.total).toEqual(a.hits.total);
+      expect(await cacheStats('logs')).toMatchObject({ hit_count: before.hit_count + 1, miss_count: before.miss_count + 1 });
+      const mid = await cacheStats('logs');
+      const profiled = '{"size":0,"profile":true,"aggs":{"by_status":{"terms":{"field":"status"}}}}';
+      await search('logs', profiled);
+      await search('logs', profiled);
+      expect(await cacheStats('logs')).toEqual(mid);
+    });
+
+    it('a closed index cannot be cleared (index_closed_exception)', async () => {
+      await host.request('PUT', '/closed_one', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+      await host.request('POST', '/closed_one/_close');
+      const r = await host.request('POST', '/closed_one/_cache/clear');
+      expect(r.status).toBe(400);
+      expect(r.body.error.type).toBe('index_closed_exception');
+      await host.request('DELETE', '/closed_one');
+    });
+
     it('node stats add up the index counters', async () => {
       const n = await host.request('GET', '/_nodes/stats/indices/request_cache');
       const node = Object.values(n.body.nodes)[0] as any;
