@@ -3,102 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContainerModule } from 'inversify';
-import { Errors } from '@strata/core-common';
-import {
-  EngineTokens,
-  storageModule,
-  type ClusterMetadata,
-  type IndexMetadata,
-  type IndexNameExpressionResolver,
-  type MapperService,
-  type MetadataIndexService,
-  type MetadataStore,
-  type ParsedField,
-} from '@strata/core-engine';
 import { createNode, type StrataNode } from '../node.js';
-import { documentsApiModule } from './index.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-const enc = new TextEncoder();
 
-/** minimal mapper: every string is a keyword term, numbers are points; dynamic updates for new fields */
-const mapper: MapperService = {
-  parseMappings: (m) => (m as Record<string, unknown>) ?? {},
-  merge: (e) => e,
-  documentMapper: (meta: IndexMetadata) => ({
-    parse: (source, id, routing) => {
-      const fields: ParsedField[] = [{ name: '_id', tokens: [{ term: id, position: 0 }], indexOptions: 'docs' }];
-      const props = (meta.mappings['properties'] as Record<string, unknown>) ?? {};
-      const added: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(source)) {
-        if (typeof v === 'string') fields.push({ name: k, tokens: [{ term: v, position: 0 }], keywordValues: [v] });
-        else if (typeof v === 'number') fields.push({ name: k, numericValues: [v], pointValues: [v] });
-        if (!props[k]) added[k] = { type: typeof v === 'number' ? 'long' : 'keyword' };
-      }
-      const doc = { id, routing, source: enc.encode(JSON.stringify(source)), fields };
-      return Object.keys(added).length ? { doc, dynamicMappingUpdate: { properties: added } } : { doc };
-    },
-  }),
-  fieldType: () => undefined,
-  matchingFieldNames: () => [],
-};
-
-function meta(name: string, extra: Partial<IndexMetadata> = {}): IndexMetadata {
-  return {
-    name,
-    uuid: `uuid-${name}-${Math.random().toString(36).slice(2)}`,
-    settings: {},
-    mappings: {},
-    mappingVersion: 1,
-    settingsVersion: 1,
-    aliasesVersion: 1,
-    aliases: {},
-    state: 'open',
-    numberOfShards: 1,
-    numberOfReplicas: 1,
-    creationDate: 1700000000000,
-    primaryTerms: [1],
-    ...extra,
-  };
-}
-
-function fakes(store: () => MetadataStore): ContainerModule {
-  const resolver: IndexNameExpressionResolver = {
-    concreteIndices: (expr, opts) => {
-      const md = store().current();
-      const names = Array.isArray(expr) ? expr : String(expr ?? '_all').split(',');
-      const out: string[] = [];
-      for (const n of names) {
-        if (n === '_all' || n === '*') out.push(...Object.keys(md.indices));
-        else if (md.indices[n]) out.push(n);
-        else if (!opts.ignoreUnavailable) throw Errors.indexNotFound(n);
-      }
-      return out;
-    },
-    writeIndex: (n) => (store().current().indices[n] ? n : undefined),
-  };
-  const mis: MetadataIndexService = {
-    createIndex: async (name) => (await store().update((d: ClusterMetadata) => void (d.indices[name] = meta(name)))).indices[name],
-    deleteIndices: async () => undefined,
-    putMapping: async (indices, mapping) => {
-      await store().update((d) => {
-        for (const i of indices) {
-          const m = d.indices[i];
-          m.mappings = { properties: { ...((m.mappings['properties'] as object) ?? {}), ...((mapping as { properties: object }).properties ?? {}) } };
-          m.mappingVersion++;
-        }
-      });
-    },
-    updateSettings: async () => undefined,
-  };
-  return new ContainerModule(({ bind }) => {
-    bind(EngineTokens.MapperService).toConstantValue(mapper);
-    bind(EngineTokens.IndexNameExpressionResolver).toConstantValue(resolver);
-    bind(EngineTokens.MetadataIndexService).toConstantValue(mis);
-  });
-}
-
+/** black-box tests of the document endpoints over the real node (cluster metadata, mapper, storage). */
 describe('document REST API', () => {
   let node: StrataNode;
   let server: Server;
@@ -126,11 +35,6 @@ describe('document REST API', () => {
     node = await createNode({
       settings: { 'path.data': dataPath },
       logger: silent,
-      features: [
-        { name: 'storage', module: storageModule },
-        { name: 'documents-api', module: documentsApiModule },
-        { name: 'fakes', module: fakes(() => node.container.get<MetadataStore>(EngineTokens.MetadataStore)) },
-      ],
     });
     await node.start();
     server = await new Promise((r) => {
