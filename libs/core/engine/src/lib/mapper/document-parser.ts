@@ -32,6 +32,10 @@ import type { FieldIndexContext } from './field-mapper-type.js';
 const ID_FIELD = '_id';
 const ROUTING_FIELD = '_routing';
 const FIELD_NAMES = '_field_names';
+const METADATA_FIELDS = new Set([
+  '_id', '_index', '_source', '_routing', '_ignored', '_field_names', '_seq_no', '_primary_term', '_version',
+  '_data_stream_timestamp', '_doc_count', '_tier', '_nested_path', '_feature', '_size', '_type',
+]);
 
 interface ParseState {
   id: string;
@@ -108,6 +112,9 @@ export class DefaultDocumentMapper implements DocumentMapper {
       const value = src[key];
       st.path.push(key);
       if (key === '') throw this.docError(st, `field name cannot be an empty string`);
+      if (prefix === '' && key.charCodeAt(0) === 95 && METADATA_FIELDS.has(key)) {
+        throw this.docError(st, `Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);
+      }
       if (key.includes('.')) {
         this.parseDotted(key.split('.'), 0, value, obj, prefix, dyn, st);
       } else this.parseField(key, value, obj, prefix, dyn, st);

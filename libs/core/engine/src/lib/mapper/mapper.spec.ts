@@ -207,3 +207,75 @@ describe('ip', () => {
     expect(decodeIp(hi)).toBe('192.168.255.255');
   });
 });
+
+describe('more mapping features', () => {
+  it('rejects metadata fields in documents', () => {
+    const dm = svc.documentMapper(index({}));
+    expect(err(() => dm.parse({ _id: 'x' }, '1'))?.slice(0, 2)).toEqual([
+      'document_parsing_exception', '[1:8] Field [_id] is a metadata field and cannot be added inside a document. Use the index API request parameters.',
+    ]);
+  });
+  it('copy_to, source includes/excludes, flattened, constant_keyword, alias', () => {
+    const idx = index({
+      _source: { excludes: ['secret*', 'meta.x'] },
+      properties: {
+        first: { type: 'keyword', copy_to: 'full' },
+        last: { type: 'keyword', copy_to: ['full'] },
+        full: { type: 'text' },
+        labels: { type: 'flattened' },
+        env: { type: 'constant_keyword', value: 'prod' },
+        who: { type: 'alias', path: 'first' },
+        secret: { type: 'keyword' },
+        meta: { properties: { x: { type: 'keyword' }, y: { type: 'keyword' } } },
+      },
+    });
+    const dm = svc.documentMapper(idx);
+    const r = dm.parse({ first: 'John', last: 'Smith', labels: { team: 'a', deep: { k: 1 } }, env: 'prod', secret: 's', meta: { x: 1, y: 2 } }, '1');
+    expect(byName(r.doc.fields, 'full').map((f) => f.tokens!.map((t) => [t.term, t.position]))).toEqual([[['john', 0]], [['smith', 101]]]);
+    expect(byName(r.doc.fields, 'labels').map((f) => f.keywordValues![0]).sort()).toEqual(['1', 'a']);
+    expect(byName(r.doc.fields, 'labels.deep.k')[0].keywordValues).toEqual(['1']);
+    expect(svc.fieldType(idx, 'labels.team')?.kind).toBe('keyword');
+    expect(JSON.parse(Buffer.from(r.doc.source!).toString())).toEqual({ first: 'John', last: 'Smith', labels: { team: 'a', deep: { k: 1 } }, env: 'prod', meta: { y: 2 } });
+    expect(err(() => dm.parse({ env: 'dev' }, '1'))?.[3]).toBe(
+      '[constant_keyword] field [env] only accepts values that are equal to the value defined in the mappings [prod], but got [dev]',
+    );
+    expect(svc.fieldType(idx, 'who')?.name).toBe('first');
+    expect(err(() => dm.parse({ who: 'x' }, '1'))?.[1]).toBe('[1:8] Cannot write to a field alias [who].');
+  });
+  it('dynamic templates: path_match, match with {name}, runtime', () => {
+    const idx = index({
+      dynamic_templates: [
+        { longs_as_ints: { match_mapping_type: 'long', path_match: 'metrics.*', mapping: { type: 'integer' } } },
+        { named: { match: 'kw_*', mapping: { type: 'keyword', meta: { from: '{name}' } } } },
+        { rt: { match: 'rt_*', runtime: {} } },
+      ],
+    });
+    const r = svc.documentMapper(idx).parse({ metrics: { a: 1 }, kw_x: 'v', other: 2, rt_s: 'x' }, '1');
+    expect(r.dynamicMappingUpdate).toEqual({
+      properties: { metrics: { properties: { a: { type: 'integer' } } }, kw_x: { type: 'keyword', meta: { from: 'kw_x' } }, other: { type: 'long' } },
+      runtime: { rt_s: { type: 'keyword' } },
+    });
+  });
+  it('numeric types: ranges, coercion, half_float and null_value validation', () => {
+    const idx = index({ properties: { b: { type: 'byte' }, s: { type: 'short' }, h: { type: 'half_float' }, nc: { type: 'integer', coerce: false }, ul: { type: 'unsigned_long' } } });
+    const dm = svc.documentMapper(idx);
+    expect(byName(dm.parse({ b: '12.7' }, '1').doc.fields, 'b')[0].numericValues).toEqual([12]);
+    expect(err(() => dm.parse({ b: 128 }, '1'))?.[3]).toBe('Value [128] is out of range for a byte');
+    expect(err(() => dm.parse({ s: -32769 }, '1'))?.[3]).toBe('Value [-32769] is out of range for a short');
+    expect(byName(dm.parse({ h: 0.1 }, '1').doc.fields, 'h')[0].numericValues).toEqual([0.0999755859375]);
+    expect(svc.fieldType(idx, 'h')?.valueForDisplay(0.0999755859375)).toBe(0.1);
+    expect(err(() => dm.parse({ nc: '5' }, '1'))?.[0]).toBe('document_parsing_exception');
+    expect(err(() => dm.parse({ ul: -1 }, '1'))?.[3]).toBe('Value "-1" is out of range for an unsigned long');
+    expect(err(() => svc.parseMappings({ properties: { n: { type: 'long', null_value: 'x' } } }, {}))?.[0]).toBe('mapper_parsing_exception');
+    expect(err(() => dm.parse({ b: true }, '1'))?.[3]).toBe('Current token (VALUE_TRUE) not numeric, can not use numeric value accessors');
+  });
+  it('ignore_malformed and date formats in mappings', () => {
+    const idx = index({ properties: { n: { type: 'long', ignore_malformed: true }, d: { type: 'date', format: 'dd/MM/yyyy||epoch_second' } } });
+    const dm = svc.documentMapper(idx);
+    expect(byName(dm.parse({ n: 'x' }, '1').doc.fields, 'n')).toEqual([]);
+    expect(byName(dm.parse({ d: '02/01/2020' }, '1').doc.fields, 'd')[0].numericValues).toEqual([Date.UTC(2020, 0, 2)]);
+    expect(byName(dm.parse({ d: 1577923200 }, '1').doc.fields, 'd')[0].numericValues).toEqual([Date.UTC(2020, 0, 2)]);
+    expect(svc.fieldType(idx, 'd')?.formatValue(Date.UTC(2020, 0, 2))).toBe('02/01/2020');
+    expect(svc.fieldType(idx, 'd')?.formatValue(Date.UTC(2020, 0, 2), 'yyyy')).toBe('2020');
+  });
+});
