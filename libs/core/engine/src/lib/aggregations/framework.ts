@@ -338,12 +338,31 @@ export function textFielddataError(field: string, index: string): EsError {
 export function resolveField(
   ctx: AggregationContext,
   field: string,
-  opts: { format?: string; timeZone?: string; requireNumeric?: string } = {},
+  opts: { format?: string; timeZone?: string; requireNumeric?: string; valueType?: string } = {},
 ): FieldSource {
   if (field === '_index') {
     return { field, ft: undefined, kind: 'bytes', integer: false, isDate: false, isBool: false, isIp: false, scale: 1, format: RAW, constant: ctx.index };
   }
   const ft = ctx.fieldType(field);
+  if (!ft && opts.valueType) {
+    // unmapped field with an explicit value_type: behaves like that type with no values (missing still applies)
+    const vt = opts.valueType;
+    const base = { field, ft: undefined, isIp: vt === 'ip', scale: 1 };
+    if (vt === 'string' || vt === 'keyword' || vt === 'ip') {
+      return { ...base, kind: 'bytes', integer: false, isDate: false, isBool: false, format: vt === 'ip' ? { t: 'ip' } : RAW };
+    }
+    if (vt === 'date') {
+      return { ...base, kind: 'numeric', integer: true, isDate: true, isBool: false, format: { t: 'date', format: opts.format ?? 'strict_date_optional_time', tz: opts.timeZone ?? 'UTC' } };
+    }
+    if (vt === 'boolean') return { ...base, kind: 'numeric', integer: true, isDate: false, isBool: true, format: { t: 'bool' } };
+    if (vt === 'long' || vt === 'integer' || vt === 'short' || vt === 'byte' || vt === 'numeric') {
+      return { ...base, kind: 'numeric', integer: true, isDate: false, isBool: false, format: opts.format ? { t: 'decimal', pattern: opts.format } : RAW };
+    }
+    if (vt === 'double' || vt === 'float' || vt === 'half_float') {
+      return { ...base, kind: 'numeric', integer: false, isDate: false, isBool: false, format: opts.format ? { t: 'decimal', pattern: opts.format } : RAW };
+    }
+    throw Errors.illegalArgument(`Unknown value type [${vt}]`);
+  }
   if (!ft) {
     return { field, ft, kind: 'unmapped', integer: false, isDate: false, isBool: false, isIp: false, scale: 1, format: RAW };
   }

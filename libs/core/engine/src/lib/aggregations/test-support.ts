@@ -212,10 +212,12 @@ export interface RunOptions {
   maxBuckets?: number;
   scores?: (doc: Doc) => number;
   deleted?: number[][][];
+  /** per-shard mappings (defaults to the common mapping) */
+  shardMappings?: Mapping[];
 }
 
 /** Builds shard aggregators over in-memory shards, collects, reduces and renders. */
-export function runShards(aggs: unknown, shards: Doc[][][], mapping: Mapping, opts: RunOptions = {}): {
+export function runShards(aggs: unknown, shards: Doc[][][], commonMapping: Mapping, opts: RunOptions = {}): {
   rendered: Record<string, unknown>;
   shardResults: InternalAggregations[];
   reduced: InternalAggregations;
@@ -223,6 +225,7 @@ export function runShards(aggs: unknown, shards: Doc[][][], mapping: Mapping, op
   const factories = parseAggregations(aggs);
   const shardResults: InternalAggregations[] = [];
   shards.forEach((segments, si) => {
+    const mapping = opts.shardMappings?.[si] ?? commonMapping;
     let base = 0;
     const leaves: LeafReaderContext[] = segments.map((docs, i) => {
       const reader = fakeLeafReader(docs, mapping, { name: `_${i}`, deleted: opts.deleted?.[si]?.[i] });

@@ -143,6 +143,68 @@ describe('terms aggregation', () => {
     expect(keys({ include: { partition: 0, num_partitions: 1 } })).toEqual(['a.b', 'axb', 'coke_cola', 'water_x']);
   });
 
+  it('ES yaml: partitions, date include values, regex on non-strings rejected', () => {
+    const d = [{ tag: 'abc', n: 1234 }, { tag: 'abc', n: 5678 }, { tag: 'bcd', n: 1234 }];
+    const keys = (field: string, include: unknown) =>
+      ((run({ t: { terms: { field, include } } }, d, mapping)['t'] as { buckets: { key: unknown }[] }).buckets.map((b) => b.key));
+    expect(keys('tag', { partition: 0, num_partitions: 2 })).toEqual(['bcd']);
+    expect(keys('tag', { partition: 1, num_partitions: 2 })).toEqual(['abc']);
+    expect(keys('n', { partition: 0, num_partitions: 2 })).toEqual([5678]);
+    expect(keys('n', { partition: 1, num_partitions: 2 })).toEqual([1234]);
+    const dates = [{ ts: '2016-05-03' }, { ts: '2014-09-01' }, { ts: '2016-05-03' }];
+    const r = run({ t: { terms: { field: 'ts', include: ['2016-05-03'] } } }, dates, mapping);
+    expect((r['t'] as { buckets: unknown[] }).buckets).toEqual([{ key: 1462233600000, key_as_string: '2016-05-03T00:00:00.000Z', doc_count: 2 }]);
+    const e = err(() => run({ t: { terms: { field: 'n', exclude: '12.*' } } }, d, mapping));
+    expect(e.type).toBe('illegal_argument_exception');
+    expect(e.reason).toBe(
+      'Aggregation [t] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses',
+    );
+  });
+
+  it('ES yaml: unmapped fields with value_type and missing', () => {
+    const d = [{}];
+    const b = (body: Record<string, unknown>) => run({ t: { terms: body } }, d, mapping, { typedKeys: true });
+    expect(b({ field: 'u', value_type: 'string', missing: 'abc' })).toEqual({
+      'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'abc', doc_count: 1 }] },
+    });
+    expect(b({ field: 'u', value_type: 'boolean', missing: true })).toEqual({
+      'lterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 1, key_as_string: 'true', doc_count: 1 }] },
+    });
+    expect(b({ field: 'u', value_type: 'date', missing: '2016-05-11' })).toEqual({
+      'lterms#t': {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [{ key: 1462924800000, key_as_string: '2016-05-11T00:00:00.000Z', doc_count: 1 }],
+      },
+    });
+    expect(b({ field: 'u', value_type: 'long', missing: 3 })).toEqual({
+      'lterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 3, doc_count: 1 }] },
+    });
+    expect(b({ field: 'u', value_type: 'double', missing: 3.5 })).toEqual({
+      'dterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 3.5, doc_count: 1 }] },
+    });
+  });
+
+  it('mixing long and double shards gives double terms', () => {
+    const { rendered } = runShards(
+      { t: { terms: { field: 'n' } } },
+      [[[{ n: 100 }, { n: 10 }]], [[{ n: 100.0 }, { n: 10.0 }, { n: 14.6 }]]],
+      mapping,
+      { typedKeys: true, shardMappings: [{ n: 'long' }, { n: 'double' }] },
+    );
+    expect(rendered).toEqual({
+      'dterms#t': {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 10, doc_count: 2 },
+          { key: 100, doc_count: 2 },
+          { key: 14.6, doc_count: 1 },
+        ],
+      },
+    });
+  });
+
   it('empty results and unmapped fields render like ES', () => {
     expect(run({ t: { terms: { field: 'nope' } } }, docs, mapping, { typedKeys: true })).toEqual({
       'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] },

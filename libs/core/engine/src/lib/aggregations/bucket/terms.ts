@@ -38,6 +38,7 @@ import {
 } from '../support/bucket-order.js';
 import { formatValue, isRaw, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
+import { longPartition, stringPartitionHash } from '../support/hash.js';
 
 type ValueType = 'string' | 'long' | 'double' | 'unmapped';
 
@@ -101,12 +102,6 @@ function luceneRegex(type: string, s: string): RegExp {
   }
 }
 
-/** Java String.hashCode of the term (for include partitions) */
-function javaHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
-}
 
 function parseIncludeExclude(body: Record<string, unknown>): IncludeExclude | undefined {
   const inc = body['include'];
@@ -135,7 +130,7 @@ function accepts(ie: IncludeExclude, term: string): boolean {
   if (ie.includeRe && !ie.includeRe.test(term)) return false;
   if (ie.includeSet && !ie.includeSet.has(term)) return false;
   if (ie.numPartitions !== undefined) {
-    const h = javaHash(term);
+    const h = stringPartitionHash(term);
     const mod = ((h % ie.numPartitions) + ie.numPartitions) % ie.numPartitions;
     if (mod !== ie.partition) return false;
   }
@@ -155,6 +150,7 @@ export class TermsSpec extends AggSpec {
   includeExclude: IncludeExclude | undefined;
   format: string | undefined;
   showDocCountError = false;
+  valueType: string | undefined;
 
   constructor(name: string) {
     super(name, 'terms');
@@ -189,6 +185,7 @@ export class TermsSpec extends AggSpec {
     s.includeExclude = parseIncludeExclude(body);
     s.format = optString('terms', body, 'format');
     s.showDocCountError = optBool('terms', body, 'show_term_doc_count_error') ?? false;
+    s.valueType = optString('terms', body, 'value_type');
     return s;
   }
 
@@ -202,7 +199,7 @@ export class TermsSpec extends AggSpec {
 
   createAggregator(ctx: AggregationContext, topLevel: boolean): Aggregator {
     validateOrderPaths(this.order, this.subs, this.name);
-    const src = resolveField(ctx, this.field, { format: this.format });
+    const src = resolveField(ctx, this.field, { format: this.format, valueType: this.valueType });
     if (src.kind === 'bytes') return new BytesTermsAggregator(this, src, ctx, topLevel);
     if (src.kind === 'numeric') return new NumericTermsAggregator(this, src, ctx);
     return new UnmappedTermsAggregator(this, src, ctx);
@@ -507,11 +504,26 @@ class NumericTermsAggregator extends Aggregator {
   private dv: NumericDocValues | null = null;
   private readonly missing: number | undefined;
   private readonly integer: boolean;
+  private readonly includeVals: Set<number> | null = null;
+  private readonly excludeVals: Set<number> | null = null;
 
   constructor(private readonly spec: TermsSpec, private readonly src: FieldSource, ctx: AggregationContext) {
     super();
     this.subs = new SubAggregators(spec.subs, ctx);
     this.integer = src.integer;
+    const ie = spec.includeExclude;
+    if (ie && (ie.includeRe || ie.excludeRe)) {
+      throw Errors.illegalArgument(
+        `Aggregation [${spec.name}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses`,
+      );
+    }
+    const conv = (x: string): number => {
+      if (src.isDate) return parseDateMath(x, ctx.nowMillis, undefined, false, src.ft?.format);
+      if (src.isBool) return x === 'true' ? 1 : x === 'false' ? 0 : Number(x);
+      return Number(x) / 1;
+    };
+    if (ie?.includeSet) this.includeVals = new Set([...ie.includeSet].map(conv));
+    if (ie?.excludeSet) this.excludeVals = new Set([...ie.excludeSet].map(conv));
     let missing: number | undefined;
     if (spec.missing !== undefined && spec.missing !== null) {
       if (src.isDate) missing = parseDateMath(spec.missing, ctx.nowMillis, undefined, false, src.ft?.format);
@@ -532,13 +544,13 @@ class NumericTermsAggregator extends Aggregator {
   private accept(v: number): boolean {
     const ie = this.spec.includeExclude;
     if (!ie) return true;
-    if (ie.includeSet || ie.excludeSet) {
-      const probe = (set: Set<string>) => set.has(String(v)) || [...set].some((x) => Number(x) === v);
-      if (ie.includeSet && !probe(ie.includeSet)) return false;
-      if (ie.excludeSet && probe(ie.excludeSet)) return false;
-      return true;
+    if (this.includeVals && !this.includeVals.has(v)) return false;
+    if (this.excludeVals && this.excludeVals.has(v)) return false;
+    if (ie.numPartitions !== undefined) {
+      const p = this.integer ? longPartition(v, ie.numPartitions) : longPartition(Number(new BigInt64Array(new Float64Array([v]).buffer)[0]!), ie.numPartitions);
+      if (p !== ie.partition) return false;
     }
-    return accepts(ie, String(v));
+    return true;
   }
 
   private add(doc: number, owningOrd: number, v: number, score: number): void {

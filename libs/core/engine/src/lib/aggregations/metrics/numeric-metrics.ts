@@ -39,6 +39,7 @@ export class NumericMetricSpec extends AggSpec {
   missing: unknown;
   format: string | undefined;
   sigma = 2;
+  valueType: string | undefined;
 
   constructor(name: string, readonly kind: StatKind) {
     super(name, kind);
@@ -53,6 +54,7 @@ export class NumericMetricSpec extends AggSpec {
     s.field = requireField(kind, name, body);
     s.missing = body['missing'];
     s.format = optString(kind, body, 'format');
+    s.valueType = optString(kind, body, 'value_type');
     if (kind === 'extended_stats') {
       const sigma = optNumber(kind, body, 'sigma');
       if (sigma !== undefined) {
@@ -67,6 +69,7 @@ export class NumericMetricSpec extends AggSpec {
     const src = resolveField(ctx, this.field, {
       format: this.format,
       requireNumeric: this.kind === 'value_count' ? undefined : this.kind,
+      valueType: this.valueType,
     });
     let missing: number | undefined;
     if (this.missing !== undefined && this.missing !== null) {
