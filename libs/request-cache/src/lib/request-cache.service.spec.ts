@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import { ExtensionPoints, SettingsRegistry, Tokens, type Clock, type IndexStatsContributor, type NodeStatsContributor, type SettingDef } from '@strata/core-common';
-import { EngineTokens, type EngineEventListener } from '@strata/core-engine';
+import { EngineTokens, InMemoryMetadataStore, type EngineEventListener } from '@strata/core-engine';
 import { RequestCacheService, requestCacheConfigFrom, type CacheableShardSearch } from './request-cache.service.js';
 import { requestCacheModule } from './request-cache.module.js';
 import { indexCacheEnabled, resolveMemorySize } from './request-cache.settings.js';
@@ -255,7 +255,6 @@ describe('requestCacheModule contributions', () => {
 
 describe('RequestCacheService and the MetadataStore', () => {
   it('drops entries when an index is deleted or its mapping version grows', async () => {
-    const { InMemoryMetadataStore } = await import('@strata/core-engine');
     const store = new InMemoryMetadataStore();
     const im = (name: string, mappingVersion: number, uuid = `${name}-u`) => ({
       name,
