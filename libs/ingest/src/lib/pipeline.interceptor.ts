@@ -86,6 +86,22 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
 
   constructor(@inject(IngestService) private readonly ingest: IngestService) {}
 
+  private settingsCache = new Map<string, Record<string, unknown> | undefined>();
+  private settingsCacheFor: ClusterMetadata | undefined;
+
+  /** target settings, cached per metadata snapshot (no per-document scans of aliases or templates) */
+  private settingsFor(metadata: ClusterMetadata, ctx: IndexRequestContext, name: string): Record<string, unknown> | undefined {
+    if (this.settingsCacheFor !== metadata) {
+      this.settingsCache = new Map();
+      this.settingsCacheFor = metadata;
+    }
+    if (this.settingsCache.has(name)) return this.settingsCache.get(name);
+    const s = targetSettings(metadata, ctx, name);
+    if (this.settingsCache.size > 1000) this.settingsCache.clear();
+    this.settingsCache.set(name, s);
+    return s;
+  }
+
   async intercept(request: IndexRequest, ctx: IndexRequestContext): Promise<InterceptResult> {
     return this.run(request, ctx);
   }
@@ -95,7 +111,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     if (request.attributes['ingest.executed'] === true) return { kind: 'continue', request };
     const requested = request.pipeline;
     const metadata = this.ingest.metadata();
-    const settings = targetSettings(metadata, ctx, request.index);
+    const settings = this.settingsFor(metadata, ctx, request.index);
     let pipelineId: string | undefined;
     if (requested !== undefined && requested !== '') {
       pipelineId = requested === NONE_PIPELINE ? undefined : requested;
@@ -138,7 +154,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
           // the target changed: the new index's default pipeline (once) and its final pipeline apply
           index = newIndex;
           doc.rerouted = false;
-          const next = targetSettings(this.ingest.metadata(), ctx, resolveIndex(index, this.ingest.now()));
+          const next = this.settingsFor(this.ingest.metadata(), ctx, resolveIndex(index, this.ingest.now()));
           pipelineId = pipelineSetting(next, 'index.default_pipeline');
           finalId = pipelineSetting(next, 'index.final_pipeline');
         } else {
