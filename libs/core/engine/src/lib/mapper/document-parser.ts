@@ -387,11 +387,12 @@ export class DefaultDocumentMapper implements DocumentMapper {
         const an = m.ft.indexAnalyzer!;
         const toks = an.analyze(str);
         const base = st.positions.get(name) ?? 0;
-        const tokens: IndexedToken[] = new Array(toks.length);
+        // analyzer tokens are fresh objects: reuse them as IndexedTokens (term + position)
+        const tokens: IndexedToken[] = toks;
         let last = -1;
         for (let i = 0; i < toks.length; i++) {
           const p = base + toks[i].position;
-          tokens[i] = { term: toks[i].term, position: p };
+          if (base !== 0) toks[i].position = p;
           last = p;
         }
         st.positions.set(name, (last >= 0 ? last + 1 : base) + an.positionIncrementGap);
