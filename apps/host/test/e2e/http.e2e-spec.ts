@@ -1,4 +1,5 @@
 import { request as rawRequest } from 'node:http';
+import { connect } from 'node:net';
 import { http, startE2eHost, type E2eHost } from './helpers.js';
 
 describe('host over HTTP', () => {
@@ -133,6 +134,30 @@ describe('host over HTTP', () => {
         resolve();
       }, 20);
     });
+    expect((await call('/')).status).toBe(200);
+  });
+
+  it('answers malformed requests with 4xx and keeps serving', async () => {
+    const u = new URL(host.url);
+    const raw = (line: string): Promise<string> =>
+      new Promise((resolve) => {
+        const s = connect(Number(u.port), u.hostname, () => s.write(`${line}\r\nHost: x\r\n\r\n`));
+        let out = '';
+        s.on('data', (d) => {
+          out += String(d);
+          if (out.includes('\r\n\r\n')) s.end();
+        });
+        s.on('close', () => resolve(out.split('\r\n')[0]));
+        s.on('error', () => resolve(out.split('\r\n')[0]));
+      });
+    expect(await raw('GET /% HTTP/1.1')).toMatch(/^HTTP\/1\.1 4\d\d/);
+    expect(await raw('GET /a%2/_doc/%zz HTTP/1.1')).toMatch(/^HTTP\/1\.1 4\d\d/);
+    expect(await raw('GET /?filter_path=% HTTP/1.1')).toMatch(/^HTTP\/1\.1 200/);
+    expect(await raw('PATCH / HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
+    expect(await raw(`GET /${'x'.repeat(6000)} HTTP/1.1`)).toMatch(/^HTTP\/1\.1 4\d\d/);
+    const deep = '['.repeat(100000) + ']'.repeat(100000);
+    const r = await call('/_cluster/settings', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: deep });
+    expect(r.status).toBeGreaterThanOrEqual(400);
     expect((await call('/')).status).toBe(200);
   });
 
