@@ -168,4 +168,46 @@ describe('search REST API (black box)', () => {
     const e = await call('GET', '/test/_field_caps');
     expect(e.status).toBe(400);
   });
+  it('ids, exists, highlight, fields with date format, docvalue_fields', async () => {
+    expect((await call('POST', '/test/_search', { query: { ids: { values: ['3', '1', 'x'] } } })).body.hits.hits.map((h: any) => h._id).sort()).toEqual(['1', '3']);
+    expect((await call('POST', '/test/_count', { query: { exists: { field: 'tag' } } })).body.count).toBe(4);
+    const h = await call('POST', '/test/_search', { query: { match: { title: 'fox' } }, highlight: { fields: { title: {} } }, _source: false });
+    expect(h.body.hits.hits.map((x: any) => x.highlight.title[0]).sort()).toEqual(['<em>fox</em>', 'The quick brown <em>fox</em>']);
+    expect(h.body.hits.hits[0]._source).toBeUndefined();
+    const f = await call('POST', '/test/_search', {
+      query: { ids: { values: ['1'] } },
+      fields: [{ field: 'ts', format: 'yyyy-MM-dd' }, 'price'],
+      docvalue_fields: ['tag.keyword'],
+      _source: false,
+    });
+    expect(f.body.hits.hits[0].fields).toEqual({ ts: ['2024-01-01'], price: [10], 'tag.keyword': ['a'] });
+  });
+
+  it('filtered aliases, indices_boost and multi-index search', async () => {
+    const c = await call('PUT', '/other', {
+      mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' } } },
+      aliases: { only_b: { filter: { term: { tag: 'b' } } } },
+    });
+    expect(c.status).toBe(200);
+    const lines = [
+      { index: { _index: 'other', _id: 'o1' } },
+      { title: 'quick fox', tag: 'b' },
+      { index: { _index: 'other', _id: 'o2' } },
+      { title: 'quick cat', tag: 'z' },
+    ]
+      .map((x) => JSON.stringify(x))
+      .join('\n') + '\n';
+    expect((await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson')).body.errors).toBe(false);
+    const a = await call('POST', '/only_b/_search', {});
+    expect(a.body.hits.hits.map((x: any) => x._id)).toEqual(['o1']);
+    const both = await call('POST', '/test,other/_search', { query: { match: { title: 'quick' } }, size: 10 });
+    expect(both.body._shards.total).toBe(2);
+    expect(both.body.hits.total.value).toBe(4);
+    const boosted = await call('POST', '/test,other/_search', { query: { match: { title: 'quick' } }, indices_boost: [{ other: 10 }] });
+    expect(boosted.body.hits.hits.slice(0, 2).map((x: any) => x._index)).toEqual(['other', 'other']);
+    const wild = await call('POST', '/oth*/_search', { size: 0 });
+    expect(wild.body.hits.total.value).toBe(2);
+    const ign = await call('POST', '/test,nope/_search?ignore_unavailable=true', { size: 0 });
+    expect(ign.body.hits.total.value).toBe(4);
+  });
 });
