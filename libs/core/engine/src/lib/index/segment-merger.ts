@@ -261,7 +261,6 @@ function* mergeInverted(
   let sumTotalTermFreq = 0;
   const hasDoc = new Uint8Array(maxDoc);
   let docCount = 0;
-  let outTerms: string[] = terms;
   const finalTerms: string[] = [];
   let work = 0;
   for (let o = 0; o < terms.length; o++) {
@@ -304,7 +303,7 @@ function* mergeInverted(
       yield;
     }
   }
-  outTerms = finalTerms;
+  const outTerms = finalTerms;
   postingStarts[outTerms.length] = p;
   if (posStarts) posStarts[p] = pp;
   docs = docs.slice(0, p);
