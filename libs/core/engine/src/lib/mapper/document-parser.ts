@@ -5,7 +5,8 @@
  * Emits, besides every leaf field and multi-field:
  * - `_id` (keyword term, docs only), `_routing` when given;
  * - `_field_names`: one docs-only term per leaf field name (incl. multi-fields, flattened sub-keys) that got
- *   at least one value in the document, for `exists` queries.
+ *   a value in the document but has neither doc values nor norms (as Elasticsearch 8 does): `exists`
+ *   queries use doc values (keyword/numeric/date/boolean/ip), norms (text) or `_field_names` otherwise.
  */
 import { EsError, Errors } from '@strata/core-common';
 import type { DocumentMapper } from '../services.js';
@@ -370,7 +371,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       const fields = m.ext.index(m.name, value, m.def, ictx);
       for (const f of fields) {
         st.fields.push(f);
-        st.fieldNames.add(f.name);
+        if (!f.keywordValues && !f.numericValues && !f.norms) st.fieldNames.add(f.name);
       }
       return;
     }
@@ -403,7 +404,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
           indexOptions: io === 'docs' ? 'docs' : io === 'freqs' ? 'freqs' : 'positions',
           norms: m.ft.hasNorms,
         });
-        st.fieldNames.add(name);
+        if (!m.ft.hasNorms) st.fieldNames.add(name);
         return;
       }
       case 'keyword':
@@ -421,7 +422,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         }
         if (m.docValues) f.keywordValues = [term];
         st.fields.push(f);
-        st.fieldNames.add(name);
+        if (!f.keywordValues && !f.norms) st.fieldNames.add(name);
         return;
       }
       case 'date':
@@ -445,7 +446,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         }
         if (m.docValues) f.keywordValues = [enc];
         st.fields.push(f);
-        st.fieldNames.add(name);
+        if (!m.docValues) st.fieldNames.add(name);
         return;
       }
       case 'constant_keyword': {
@@ -488,7 +489,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
     if (m.index) f.pointValues = [v];
     if (m.docValues) f.numericValues = [v];
     st.fields.push(f);
-    st.fieldNames.add(m.name);
+    if (!m.docValues) st.fieldNames.add(m.name);
   }
 
   private indexFlattened(m: LeafMapper, value: unknown, st: ParseState): void {
@@ -511,7 +512,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         }
         if (m.docValues) f.keywordValues = [s];
         st.fields.push(f);
-        st.fieldNames.add(n);
+        if (!m.docValues) st.fieldNames.add(n);
       }
     };
     if (!isPlainObject(value)) {
