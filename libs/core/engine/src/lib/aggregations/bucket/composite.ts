@@ -25,6 +25,7 @@ import {
   renderSubsInto,
   requireField,
   resolveField,
+  tooManyBuckets,
   type FieldSource,
   type ReduceContext,
   type RenderContext,
@@ -89,6 +90,7 @@ export class CompositeSpec extends AggSpec {
       s.size = size;
     }
     const sources = body['sources'];
+    if (sources === undefined || sources === null) throw Errors.illegalArgument('Required [sources]');
     if (!Array.isArray(sources) || sources.length === 0) {
       throw Errors.illegalArgument(`Composite [sources] cannot be null or empty`);
     }
@@ -116,9 +118,21 @@ export class CompositeSpec extends AggSpec {
         if (interval === undefined || !(interval > 0)) throw Errors.illegalArgument(`[interval] must be greater than 0 for [histogram] source [${sname}]`);
         def2 = { name: sname, kind, field: requireField('histogram', sname, b), asc: true, missingBucket: false, missingOrder: 'default', interval };
       } else if (kind === 'date_histogram') {
-        checkParams('date_histogram', b, [...common, 'calendar_interval', 'fixed_interval', 'time_zone', 'offset']);
-        const cal = optString('date_histogram', b, 'calendar_interval');
-        const fixed = optString('date_histogram', b, 'fixed_interval');
+        checkParams('date_histogram', b, [...common, 'calendar_interval', 'fixed_interval', 'interval', 'time_zone', 'offset']);
+        let cal = optString('date_histogram', b, 'calendar_interval');
+        let fixed = optString('date_histogram', b, 'fixed_interval');
+        const legacy = optString('date_histogram', b, 'interval');
+        if (legacy !== undefined && cal === undefined && fixed === undefined) {
+          // deprecated `interval`: a calendar unit when it names one, else a fixed interval
+          if (/^(1?[smhdwMqy]|second|minute|hour|day|week|month|quarter|year)$/.test(legacy) && !/^\d{2,}/.test(legacy)) {
+            try {
+              parseCalendarInterval(legacy);
+              cal = legacy;
+            } catch {
+              fixed = legacy;
+            }
+          } else fixed = legacy;
+        }
         if (cal !== undefined && fixed !== undefined) throw Errors.illegalArgument('Cannot use [fixed_interval] with [calendar_interval] configuration option.');
         if (cal === undefined && fixed === undefined) throw Errors.illegalArgument('Invalid interval specified, must be non-null and non-empty');
         const tz = optString('date_histogram', b, 'time_zone');
@@ -172,6 +186,7 @@ export class CompositeSpec extends AggSpec {
   }
 
   createAggregator(ctx: AggregationContext, topLevel: boolean): Aggregator {
+    if (this.size > ctx.maxBuckets) throw tooManyBuckets(ctx.maxBuckets, this.size);
     if (!topLevel) throw Errors.illegalArgument(`[composite] aggregation cannot be used with a parent aggregation of type: [${'AggregatorFactory'}]`);
     return new CompositeAggregator(this, ctx);
   }

@@ -237,7 +237,21 @@ describe('composite', () => {
       ],
     });
   });
+  it('ES yaml: offset with iso8601 format, after parsed with the format, legacy interval', () => {
+    const d = [{ ts: '2017-10-20T03:08:45' }, { ts: '2017-10-21T07:00:00' }];
+    const r = run({ c: { composite: { sources: [{ date: { date_histogram: { field: 'ts', calendar_interval: '1d', offset: '4h', format: 'iso8601' } } }] } } }, d, mapping);
+    expect((r['c'] as { buckets: { key: { date: string } }[] }).buckets.map((b) => b.key.date)).toEqual(['2017-10-19T04:00:00.000Z', '2017-10-21T04:00:00.000Z']);
+    const r2 = run(
+      { c: { composite: { after: { date: '2017-10-20' }, sources: [{ date: { date_histogram: { field: 'ts', interval: '1d', format: 'yyyy-MM-dd' } } }] } } },
+      d,
+      mapping,
+    );
+    expect(r2).toEqual({ c: { after_key: { date: '2017-10-21' }, buckets: [{ key: { date: '2017-10-21' }, doc_count: 1 }] } });
+  });
+
   it('errors', () => {
+    expect(err(() => run({ c: { composite: { size: 1 } } }, docs, mapping)).reason).toBe('Required [sources]');
+    expect(err(() => run({ c: { composite: { size: 1000000000, sources: [{ k: { terms: { field: 'tag' } } }] } } }, docs, mapping)).type).toBe('too_many_buckets_exception');
     expect(err(() => run({ c: { composite: { sources: [] } } }, docs, mapping)).reason).toBe('Composite [sources] cannot be null or empty');
     const e = err(() => run({ t: { terms: { field: 'tag' }, aggs: { c: { composite: { sources: [{ x: { terms: { field: 'tag' } } }] } } } } }, docs, mapping));
     expect(e.type).toBe('illegal_argument_exception');

@@ -11,6 +11,7 @@ const NAMED: Record<string, string> = {
   date_optional_time: ISO,
   strict_date_optional_time_nanos: "yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSSXXX",
   date_time: ISO,
+  iso8601: ISO,
   strict_date_time: ISO,
   date_time_no_millis: "yyyy-MM-dd'T'HH:mm:ssXXX",
   strict_date_time_no_millis: "yyyy-MM-dd'T'HH:mm:ssXXX",
