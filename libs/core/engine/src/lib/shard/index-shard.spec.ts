@@ -315,3 +315,48 @@ describe('search idle and inactive flush', () => {
     expect(fs.existsSync(path.join(dir, 'commit.json'))).toBe(true);
   });
 });
+
+describe('background merge', () => {
+  it('carries over deletes and updates that happen while a sliced merge runs', async () => {
+    const s = newShard({
+      manualScheduling: false,
+      refreshIntervalMs: 3_600_000,
+      refreshIntervalExplicit: true,
+      mergePolicy: { segsPerTier: 4, floorSegmentDocs: 10 },
+    });
+    let n = 0;
+    for (let seg = 0; seg < 4; seg++) {
+      for (let i = 0; i < 500; i++, n++) idx(s, String(n), { msg: `w${n % 13} text`, n });
+      s.refreshInternal('t'); // the 4th refresh starts a background merge
+    }
+    expect(s.stats().mergesCurrent).toBe(1);
+    // while it runs: deletes, updates and new docs
+    for (let i = 0; i < 2000; i += 7) s.deleteDoc({ id: String(i) });
+    for (let i = 3; i < 2000; i += 11) idx(s, String(i), { msg: 'updated', n: -i });
+    await s.waitForMerges();
+    // the merged segment replaced the four sources and carries the deletes made meanwhile
+    expect(s.stats().segmentsCount).toBe(1);
+    expect(s.stats().docsDeleted).toBe(286 + 182 - 26);
+    s.refreshInternal('t');
+    expect(s.stats().mergesTotal).toBeGreaterThanOrEqual(1);
+    const r = s.acquireReader();
+    const live = new Map<string, string>();
+    for (const l of r.leaves) {
+      const leaf = l.reader as SegmentReader;
+      for (let d = 0; d < leaf.maxDoc; d++) {
+        if (!leaf.isLive(d)) continue;
+        expect(live.has(leaf.id(d))).toBe(false);
+        live.set(leaf.id(d), Buffer.from(leaf.source(d)!).toString());
+      }
+    }
+    r.decRef();
+    for (let i = 0; i < 2000; i++) {
+      const deleted = i % 7 === 0;
+      const updated = i >= 3 && (i - 3) % 11 === 0;
+      const id = String(i);
+      if (updated) expect(JSON.parse(live.get(id)!)).toEqual({ msg: 'updated', n: -i });
+      else if (deleted) expect(live.has(id)).toBe(false);
+      else expect(JSON.parse(live.get(id)!).n).toBe(i);
+    }
+  });
+});

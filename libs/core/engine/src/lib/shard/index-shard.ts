@@ -779,6 +779,9 @@ export class IndexShardImpl implements IndexShard {
 
   private async runMerge(entries: SegmentEntry[], sliced: boolean): Promise<void> {
     const it = this.mergeGenerator(entries);
+    // the first step snapshots the live docs now; the work itself runs in later ticks
+    if (it.next().done) return;
+    if (sliced) await new Promise<void>((r) => setImmediate(r));
     const budgetMs = 8;
     for (;;) {
       const start = Date.now();
