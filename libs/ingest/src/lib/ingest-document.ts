@@ -87,13 +87,8 @@ export function compilePath(path: string): FieldPath {
   return p;
 }
 
-function notPresent(path: string): Error {
-  return Errors.illegalArgument(`field [${lastPart(path)}] not present as part of path [${path}]`);
-}
-
-function lastPart(path: string): string {
-  const i = path.lastIndexOf('.');
-  return i < 0 ? path : path.slice(i + 1);
+function notPresent(path: string, key: string): Error {
+  return Errors.illegalArgument(`field [${key}] not present as part of path [${path}]`);
 }
 
 function arrayIndex(part: string, arr: unknown[], path: string): number {
@@ -148,7 +143,7 @@ export class IngestDocument {
       if (isObject(cur)) {
         if (!(part in cur)) {
           if (ignoreMissing) return undefined;
-          throw notPresent(p.raw);
+          throw notPresent(p.raw, part);
         }
         cur = cur[part];
       } else if (Array.isArray(cur)) {
@@ -159,7 +154,9 @@ export class IngestDocument {
         cur = cur[Number(part)];
       } else {
         if (ignoreMissing) return undefined;
-        if (cur === null || cur === undefined) throw notPresent(p.raw);
+        if (cur === null || cur === undefined) {
+          throw Errors.illegalArgument(`cannot resolve [${part}] from null as part of path [${p.raw}]`);
+        }
         throw Errors.illegalArgument(
           `cannot resolve [${part}] from object of type [${javaTypeName(cur)}] as part of path [${p.raw}]`,
         );
@@ -205,13 +202,18 @@ export class IngestDocument {
       const part = p.parts[i];
       if (isObject(cur)) {
         let next = cur[part];
-        if (next === undefined || next === null) {
+        if (next === undefined) {
           next = {};
           cur[part] = next;
+        } else if (next === null) {
+          throw Errors.illegalArgument(`cannot set [${p.parts[i + 1]}] with null parent as part of path [${p.raw}]`);
         }
         cur = next;
       } else if (Array.isArray(cur)) {
         cur = cur[arrayIndex(part, cur, p.raw)];
+        if (cur === null || cur === undefined) {
+          throw Errors.illegalArgument(`cannot set [${p.parts[i + 1]}] with null parent as part of path [${p.raw}]`);
+        }
       } else {
         throw Errors.illegalArgument(
           `cannot set [${part}] with parent object of type [${javaTypeName(cur)}] as part of path [${p.raw}]`,
@@ -251,7 +253,7 @@ export class IngestDocument {
       if (isObject(cur)) {
         if (!(part in cur)) {
           if (ignoreMissing) return;
-          throw notPresent(p.raw);
+          throw notPresent(p.raw, part);
         }
         cur = cur[part];
       } else if (Array.isArray(cur)) {
@@ -259,14 +261,17 @@ export class IngestDocument {
         cur = cur[arrayIndex(part, cur, p.raw)];
       } else {
         if (ignoreMissing) return;
-        throw notPresent(p.raw);
+        if (cur === null || cur === undefined) {
+          throw Errors.illegalArgument(`cannot remove [${part}] from null as part of path [${p.raw}]`);
+        }
+        throw Errors.illegalArgument(`cannot remove [${part}] from object of type [${javaTypeName(cur)}] as part of path [${p.raw}]`);
       }
     }
     const leaf = p.parts[n - 1];
     if (isObject(cur)) {
       if (!(leaf in cur)) {
         if (ignoreMissing) return;
-        throw notPresent(p.raw);
+        throw notPresent(p.raw, leaf);
       }
       delete cur[leaf];
     } else if (Array.isArray(cur)) {
@@ -274,7 +279,10 @@ export class IngestDocument {
       cur.splice(arrayIndex(leaf, cur, p.raw), 1);
     } else {
       if (ignoreMissing) return;
-      throw notPresent(p.raw);
+      if (cur === null || cur === undefined) {
+        throw Errors.illegalArgument(`cannot remove [${leaf}] from null as part of path [${p.raw}]`);
+      }
+      throw Errors.illegalArgument(`cannot remove [${leaf}] from object of type [${javaTypeName(cur)}] as part of path [${p.raw}]`);
     }
   }
 

@@ -65,11 +65,11 @@ export interface Condition {
 }
 
 class ReadOnlyCtx extends CtxMap {
-  override put(key: string): unknown {
-    throw new EsError('unsupported_operation_exception', 500, `cannot modify [${key}] from within a condition`);
+  override put(): unknown {
+    throw new EsError('unsupported_operation_exception', 500, 'Mutating ingest documents in conditionals is not supported');
   }
-  override remove(key: string): unknown {
-    throw new EsError('unsupported_operation_exception', 500, `cannot remove [${key}] from within a condition`);
+  override remove(): unknown {
+    throw new EsError('unsupported_operation_exception', 500, 'Mutating ingest documents in conditionals is not supported');
   }
 }
 

@@ -183,4 +183,13 @@ describe('document paths', () => {
     expect(thrown(() => d.getFieldValue('a.5.b')).reason).toBe('[5] is out of bounds for array with length [2] as part of path [a.5.b]');
     expect(d.getFieldValue('_source.a.0.b')).toBe(1);
   });
+  it('null and scalar parents give ES messages', () => {
+    const d = doc({ n: null, s: 'x' });
+    expect(thrown(() => d.getFieldValue('n.x')).reason).toBe('cannot resolve [x] from null as part of path [n.x]');
+    expect(thrown(() => d.getFieldValue('s.x')).reason).toBe('cannot resolve [x] from object of type [java.lang.String] as part of path [s.x]');
+    expect(thrown(() => d.setFieldValue('n.x', 1)).reason).toBe('cannot set [x] with null parent as part of path [n.x]');
+    expect(thrown(() => d.setFieldValue('s.x', 1)).reason).toBe('cannot set [x] with parent object of type [java.lang.String] as part of path [s.x]');
+    expect(thrown(() => d.removeField('n.x')).reason).toBe('cannot remove [x] from null as part of path [n.x]');
+    expect(thrown(() => d.getFieldValue('missing.x')).reason).toBe('field [missing] not present as part of path [missing.x]');
+  });
 });
