@@ -223,6 +223,8 @@ describe('cluster API', () => {
     expect(n.indices.request_cache.hit_count).toBe(9);
     expect(n.ingest).toEqual({ total: { count: 3 } });
     expect(n.jvm.mem.heap_used_in_bytes).toBeGreaterThan(0);
+    expect(n.fs.total.total_in_bytes).toBeGreaterThan(0);
+    expect(n.fs.data[0].path).toBe(dataPath);
     const onlyIngest = await get('/_nodes/stats/ingest');
     expect(Object.keys(onlyIngest.body.nodes[id])).toEqual(['timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'ingest']);
     const rc = await get('/_nodes/stats/indices/request_cache?human');

@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, arch, platform, release, availableParallelism } from 'node:os';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import {
@@ -61,6 +62,19 @@ function processStats(): Record<string, unknown> {
     cpu: { percent: 0, total_in_millis: Math.round((cpu.user + cpu.system) / 1000) },
     mem: { total_virtual_in_bytes: mem.rss, resident_in_bytes: mem.rss },
   };
+}
+
+function fsStats(dataPath: string): Record<string, unknown> {
+  try {
+    const st = statfsSync(dataPath);
+    const total = st.blocks * st.bsize;
+    const free = st.bfree * st.bsize;
+    const available = st.bavail * st.bsize;
+    const entry = { total_in_bytes: total, free_in_bytes: free, available_in_bytes: available };
+    return { timestamp: Date.now(), total: entry, data: [{ path: dataPath, ...entry }] };
+  } catch {
+    return { timestamp: Date.now(), total: {}, data: [] };
+  }
 }
 
 function jvmStats(node: NodeInfo): Record<string, unknown> {
@@ -253,6 +267,7 @@ export class NodesStatsRestHandler implements RestHandler {
     if (metrics.includes('os')) sections['os'] = osStats();
     if (metrics.includes('process')) sections['process'] = processStats();
     if (metrics.includes('jvm')) sections['jvm'] = jvmStats(node);
+    if (metrics.includes('fs')) sections['fs'] = fsStats(String(this.config?.settings['path.data'] ?? '.'));
     for (const c of this.contributors) {
       const [top, ...rest] = c.section.split('.');
       if (!metrics.includes(top)) continue;
