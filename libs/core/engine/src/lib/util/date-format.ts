@@ -319,7 +319,11 @@ class PatternParser {
 
 // ------------------------------------------------------------------ ISO parser (strict_date_optional_time and friends)
 
-function readDigits(s: string, pos: number, min: number, max: number): [number, number] | null {
+/** result registers of readDigits (avoids an allocation per component on the hot indexing path) */
+let rdValue = 0;
+let rdEnd = 0;
+
+function readDigits(s: string, pos: number, min: number, max: number): boolean {
   let v = 0;
   let j = pos;
   while (j < s.length && j - pos < max) {
@@ -328,8 +332,10 @@ function readDigits(s: string, pos: number, min: number, max: number): [number, 
     v = v * 10 + (c - 48);
     j++;
   }
-  if (j - pos < min) return null;
-  return [v, j];
+  if (j - pos < min) return false;
+  rdValue = v;
+  rdEnd = j;
+  return true;
 }
 
 /** yyyy[-MM[-dd['T'HH[:mm[:ss[.S{1,9}]]][zone]]]] */
@@ -341,44 +347,37 @@ export function parseIsoDateOptionalTime(s: string, strict: boolean): DateParts 
     sign = s[0] === '-' ? -1 : 1;
     pos = 1;
   }
-  let r = readDigits(s, pos, strict ? 4 : 1, strict ? 4 : 9);
-  if (!r) return null;
-  p.year = sign * r[0];
-  pos = r[1];
+  if (!readDigits(s, pos, strict ? 4 : 1, strict ? 4 : 9)) return null;
+  p.year = sign * rdValue;
+  pos = rdEnd;
   if (pos === s.length) return p;
   if (s.charCodeAt(pos) !== 45) return zoneTail(s, pos, p);
-  r = readDigits(s, pos + 1, strict ? 2 : 1, 2);
-  if (!r) return null;
-  p.month = r[0];
-  pos = r[1];
+  if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
+  p.month = rdValue;
+  pos = rdEnd;
   if (pos === s.length) return p;
   if (s.charCodeAt(pos) !== 45) return zoneTail(s, pos, p);
-  r = readDigits(s, pos + 1, strict ? 2 : 1, 2);
-  if (!r) return null;
-  p.day = r[0];
-  pos = r[1];
+  if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
+  p.day = rdValue;
+  pos = rdEnd;
   if (pos === s.length) return p;
   if (s.charCodeAt(pos) !== 84) return zoneTail(s, pos, p); // 'T'
-  r = readDigits(s, pos + 1, strict ? 2 : 1, 2);
-  if (!r) return null;
-  p.hour = r[0];
-  pos = r[1];
+  if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
+  p.hour = rdValue;
+  pos = rdEnd;
   if (pos < s.length && s.charCodeAt(pos) === 58) {
-    r = readDigits(s, pos + 1, strict ? 2 : 1, 2);
-    if (!r) return null;
-    p.minute = r[0];
-    pos = r[1];
+    if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
+    p.minute = rdValue;
+    pos = rdEnd;
     if (pos < s.length && s.charCodeAt(pos) === 58) {
-      r = readDigits(s, pos + 1, strict ? 2 : 1, 2);
-      if (!r) return null;
-      p.second = r[0];
-      pos = r[1];
+      if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
+      p.second = rdValue;
+      pos = rdEnd;
       const c = s.charCodeAt(pos);
       if (pos < s.length && (c === 46 || c === 44)) {
-        r = readDigits(s, pos + 1, 1, 9);
-        if (!r) return null;
-        p.nano = r[0] * 10 ** (9 - (r[1] - pos - 1));
-        pos = r[1];
+        if (!readDigits(s, pos + 1, 1, 9)) return null;
+        p.nano = rdValue * 10 ** (9 - (rdEnd - pos - 1));
+        pos = rdEnd;
       }
     }
   }
@@ -393,17 +392,15 @@ function zoneTail(s: string, pos: number, p: DateParts): DateParts | null {
     return p;
   }
   if (c !== 43 && c !== 45) return null;
-  const r = readDigits(s, pos + 1, 2, 2);
-  if (!r) return null;
-  let h = r[0];
+  if (!readDigits(s, pos + 1, 2, 2)) return null;
+  let h = rdValue;
   let m = 0;
-  let j = r[1];
+  let j = rdEnd;
   if (j < s.length) {
     if (s.charCodeAt(j) === 58) j++;
-    const r2 = readDigits(s, j, 2, 2);
-    if (!r2) return null;
-    m = r2[0];
-    j = r2[1];
+    if (!readDigits(s, j, 2, 2)) return null;
+    m = rdValue;
+    j = rdEnd;
   }
   if (j !== s.length || h > 18 || m > 59) return null;
   if (c === 45) {
