@@ -221,7 +221,7 @@ describe('request cache over HTTP', () => {
       expect((await cacheStats('logs')).miss_count).toBe(mid.miss_count + 1);
     });
 
-    it('rounded now is cached; profile is not', async () => {
+    it('rounded now is cached; profile and dfs are not', async () => {
       const rounded = '{"size":0,"query":{"range":{"@timestamp":{"gte":"now-100y/d"}}}}';
       const before = await cacheStats('logs');
       const a = await search('logs', rounded);
@@ -232,6 +232,8 @@ describe('request cache over HTTP', () => {
       const profiled = '{"size":0,"profile":true,"aggs":{"by_status":{"terms":{"field":"status"}}}}';
       await search('logs', profiled);
       await search('logs', profiled);
+      await search('logs', AGG_BODY, '?search_type=dfs_query_then_fetch');
+      await search('logs', AGG_BODY, '?search_type=dfs_query_then_fetch');
       expect(await cacheStats('logs')).toEqual(mid);
     });
 
@@ -242,6 +244,24 @@ describe('request cache over HTTP', () => {
       expect(r.status).toBe(400);
       expect(r.body.error.type).toBe('index_closed_exception');
       await host.request('DELETE', '/closed_one');
+    });
+
+    it('counts per shard on a multi-shard index; deleting the index drops its stats', async () => {
+      await createLogs('multi', { number_of_shards: 3 });
+      const a = await search('multi', AGG_BODY);
+      const b = await search('multi', AGG_BODY);
+      expect(buckets(b)).toEqual(buckets(a));
+      expect(buckets(a)).toEqual([
+        ['200', 3],
+        ['404', 1],
+        ['500', 1],
+      ]);
+      const s = await cacheStats('multi');
+      expect(s.miss_count).toBe(3);
+      expect(s.hit_count).toBe(3);
+      await host.request('DELETE', '/multi');
+      const n = await host.request('GET', '/_stats/request_cache');
+      expect(n.body.indices.multi).toBeUndefined();
     });
 
     it('node stats add up the index counters', async () => {
