@@ -124,14 +124,12 @@ export class CompositeSpec extends AggSpec {
         const legacy = optString('date_histogram', b, 'interval');
         if (legacy !== undefined && cal === undefined && fixed === undefined) {
           // deprecated `interval`: a calendar unit when it names one, else a fixed interval
-          if (/^(1?[smhdwMqy]|second|minute|hour|day|week|month|quarter|year)$/.test(legacy) && !/^\d{2,}/.test(legacy)) {
-            try {
-              parseCalendarInterval(legacy);
-              cal = legacy;
-            } catch {
-              fixed = legacy;
-            }
-          } else fixed = legacy;
+          try {
+            parseCalendarInterval(legacy);
+            cal = legacy;
+          } catch {
+            fixed = legacy;
+          }
         }
         if (cal !== undefined && fixed !== undefined) throw Errors.illegalArgument('Cannot use [fixed_interval] with [calendar_interval] configuration option.');
         if (cal === undefined && fixed === undefined) throw Errors.illegalArgument('Invalid interval specified, must be non-null and non-empty');
