@@ -123,7 +123,7 @@ export function normalizeRootMapping(input: unknown, ctx: MappingContext): Json 
         break;
       case 'dynamic':
         parseDynamic(v, '_doc');
-        out[k] = v === 'true' ? true : v === 'false' ? false : v;
+        out[k] = String(v);
         break;
       case 'date_detection':
       case 'numeric_detection':
@@ -247,6 +247,21 @@ function normalizeProperties(v: unknown, prefix: string, st: NormalizeState, dep
     if (target[leaf] !== undefined) target[leaf] = mergeField(full, target[leaf] as Json, norm, st.ctx);
     else target[leaf] = norm;
   }
+  return sortKeysDeep(out);
+}
+
+/** Elasticsearch serialises mappers sorted by name (properties and multi-fields). */
+export function sortKeysDeep(props: Json): Json {
+  const out: Json = {};
+  for (const k of Object.keys(props).sort()) {
+    const v = props[k];
+    if (isPlainObject(v)) {
+      const d: Json = { ...v };
+      if (isPlainObject(d['properties'])) d['properties'] = sortKeysDeep(d['properties']);
+      if (isPlainObject(d['fields'])) d['fields'] = sortKeysDeep(d['fields']);
+      out[k] = d;
+    } else out[k] = v;
+  }
   return out;
 }
 
@@ -282,7 +297,7 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
       if (k === 'properties') out[k] = normalizeProperties(v, name + '.', st, depth + 1);
       else if (k === 'dynamic') {
         parseDynamic(v, name);
-        out[k] = v === 'true' ? true : v === 'false' ? false : v;
+        out[k] = String(v);
       } else if (k === 'enabled' || k === 'include_in_parent' || k === 'include_in_root' || k === 'subobjects') out[k] = boolParam(name, k, v);
       else out[k] = v;
     }
@@ -317,7 +332,7 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
   }
   if ('copy_to' in def) {
     const c = def['copy_to'];
-    out['copy_to'] = Array.isArray(c) ? c.map(String) : String(c);
+    out['copy_to'] = Array.isArray(c) ? c.map(String) : [String(c)];
   }
   if ('meta' in def && !isPlainObject(def['meta'])) throw mpe(`[meta] on mapper [${name}] of type [${type}] must be an object`);
   for (const k of ['analyzer', 'search_analyzer', 'search_quote_analyzer']) {
@@ -373,7 +388,7 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
       if (st2 === undefined || st2 === 'object' || st2 === 'nested') throw mpe(`Type [${String(st2 ?? 'object')}] cannot be used in multi field`);
       fo[sub] = normalizeField(`${name}.${sub}`, sd, st, depth);
     }
-    out['fields'] = fo;
+    out['fields'] = sortKeysDeep(fo);
   }
   return out;
 }
@@ -477,7 +492,7 @@ export function mergeField(name: string, existing: Json, update: Json, ctx: Mapp
     for (const [k, v] of Object.entries(uf ?? {})) {
       fo[k] = fo[k] ? mergeField(`${name}.${k}`, fo[k] as Json, v as Json, ctx) : v;
     }
-    out['fields'] = fo;
+    out['fields'] = sortKeysDeep(fo);
   }
   return out;
 }
@@ -502,7 +517,7 @@ function mergeObject(name: string, existing: Json, update: Json, ctx: MappingCon
       const full = name ? `${name}.${k}` : k;
       props[k] = props[k] ? mergeField(full, props[k] as Json, v as Json, ctx) : v;
     }
-    out['properties'] = props;
+    out['properties'] = sortKeysDeep(props);
   }
   return out;
 }
@@ -563,7 +578,7 @@ export function mergeRootMappings(existing: Json, update: Json, ctx: MappingCont
     for (const [k, v] of Object.entries(update['properties'] as Json)) {
       props[k] = props[k] ? mergeField(k, props[k] as Json, v as Json, ctx) : v;
     }
-    out['properties'] = props;
+    out['properties'] = sortKeysDeep(props);
   }
   return out;
 }
