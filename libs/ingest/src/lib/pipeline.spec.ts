@@ -201,4 +201,15 @@ describe('pipeline execution', () => {
     expect(service.requirePipeline('p').stats.count).toBe(1);
     expect(exec(service, 'p', {})!.source).toEqual({ a: 2 });
   });
+
+  it('an entry with several keys defines several processors, as in Elasticsearch', async () => {
+    const { service } = await setup({ p: { processors: [{ set: { field: 'a', value: 1 }, lowercase: { field: 'b' } }] } });
+    expect(service.requirePipeline('p').processors.map((x) => x.type)).toEqual(['set', 'lowercase']);
+    expect(exec(service, 'p', { b: 'X' })!.source).toEqual({ b: 'x', a: 1 });
+    await expect(service.put('q', { processors: [{ set: 'x' }] })).rejects.toMatchObject({
+      type: 'parse_exception',
+      reason: "property isn't a map, but of type [java.lang.String]",
+      metadata: { processor_type: 'set' },
+    });
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { EsError, toEsError } from '@strata/core-common';
 import type { IngestDocument, JsonObject } from './ingest-document.js';
-import { isObject } from './ingest-document.js';
+import { isObject, javaTypeName } from './ingest-document.js';
 import { compilePainless, type CompiledScript } from './painless/painless.js';
 import { CtxMap } from './painless/ctx-map.js';
 import {
@@ -329,6 +329,18 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     return [...this.factories.keys()].sort();
   }
 
+  /** a processor list: like Elasticsearch, every key of every entry is one processor */
+  configuredList(list: unknown[]): ConfiguredProcessor[] {
+    const out: ConfiguredProcessor[] = [];
+    for (const entry of list) {
+      if (!isObject(entry)) {
+        throw configError(undefined, undefined, undefined, `property isn't a map, but of type [${javaTypeName(entry)}]`);
+      }
+      for (const [type, cfg] of Object.entries(entry)) out.push(this.configured({ [type]: cfg }));
+    }
+    return out;
+  }
+
   /** builds one configured processor from `{ "type": { ...config } }` */
   configured(entry: unknown): ConfiguredProcessor {
     if (!isObject(entry) || Object.keys(entry).length !== 1) {
@@ -342,7 +354,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     let cfg = entry[type];
     if (type === 'script' && typeof cfg === 'string') cfg = { source: cfg };
     if (!isObject(cfg)) {
-      throw configError(type, undefined, undefined, `processor [${type}] config must be an object`);
+      throw configError(type, undefined, undefined, `property isn't a map, but of type [${javaTypeName(cfg)}]`);
     }
     const config: JsonObject = { ...cfg };
     const tagRaw = config['tag'];
@@ -364,7 +376,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
       if (onFailureRaw.length === 0) {
         throw configError(type, tag, 'on_failure', 'processors list cannot be empty');
       }
-      onFailure = onFailureRaw.map((x) => this.configured(x));
+      onFailure = this.configuredList(onFailureRaw);
     }
     const condition = compileCondition(reader.raw('if'), type, tag);
     const own: JsonObject = {};
@@ -427,8 +439,8 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
       id,
       description as string | undefined,
       version as number | undefined,
-      processors.map((p) => this.configured(p)),
-      Array.isArray(onFailureRaw) ? onFailureRaw.map((p) => this.configured(p)) : [],
+      this.configuredList(processors),
+      Array.isArray(onFailureRaw) ? this.configuredList(onFailureRaw) : [],
     );
   }
 }
