@@ -316,3 +316,17 @@ describe('points-based sort shortcut', () => {
     same({ size: 7, trackTotalHitsUpTo: -1, sort: parseSort([{ n: 'asc' }]) });
   });
 });
+
+describe('match_all shortcut', () => {
+  it('first k live docs, total = numDocs, same as the full scan', () => {
+    const docs: FakeDoc[] = Array.from({ length: 50 }, (_, i) => ({ id: `d${i}`, num: { n: i }, deleted: i % 7 === 0 }));
+    const reader = fakeReader([docs.slice(0, 20), docs.slice(20)]);
+    for (const size of [0, 3, 30, 100]) {
+      const fast = run({ size, query: { match_all: { boost: 2 } } }, reader);
+      const slow = run({ size, query: { match_all: { boost: 2 } }, postFilter: { match_all: {} } }, reader);
+      expect(fast.hits).toEqual(slow.hits);
+      expect(fast.totalHits).toEqual(slow.totalHits);
+      expect(fast.maxScore).toBe(slow.maxScore);
+    }
+  });
+});

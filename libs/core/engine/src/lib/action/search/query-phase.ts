@@ -201,8 +201,31 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     slice === 'all' && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && afterKeys === null && terminateAfter === 0 && k > 0
       ? pointSortShortcut(query, sort, deps.reader, heap, k, shardDocBase)
       : null;
+  const matchAllShortcut =
+    shortcut === null && !byField && slice === 'all' && !postWeight && !aggregator && s.minScore === undefined && terminateAfter === 0 &&
+    unwrapConstant(query) instanceof MatchAllDocsQuery;
   if (shortcut !== null) {
     totalHits = shortcut.total;
+  } else if (matchAllShortcut) {
+    // every live doc matches with the same score: the first k live docs win, the count is numDocs
+    const sc = searcher.createWeight(query, true, 1);
+    for (const leaf of deps.reader.leaves) {
+      if (heap.full) break;
+      const scorer = sc.scorer(leaf);
+      if (!scorer) continue;
+      const live = leaf.reader.liveDocs;
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS && !heap.full; doc = scorer.nextDoc()) {
+        if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        const score = scorer.score();
+        if (score > maxScore) maxScore = score;
+        heap.offer({ doc: leaf.docBase + doc, score, keys: null });
+      }
+    }
+    totalHits = deps.reader.numDocs;
+    if (totalHits > 0 && maxScore === -Infinity) {
+      const first = deps.reader.leaves.map((l) => sc.scorer(l)).find((x) => x !== null);
+      if (first && first.nextDoc() !== NO_MORE_DOCS) maxScore = first.score();
+    }
   } else if (slice !== 'none') {
     leaves: for (const leaf of deps.reader.leaves) {
       const scorer = weight.scorer(leaf);
