@@ -187,3 +187,29 @@ describe('IndexNameExpressionResolver', () => {
     expect(resolver.concreteIndices('*', { ...o, expandWildcards: parseExpandWildcards('none') })).toEqual([]);
   });
 });
+
+describe('IndexNameResolver contributions', () => {
+  it('consults contributed resolvers for names and wildcards', async () => {
+    const c = new Container({ defaultScope: 'Singleton' });
+    c.bind(ExtensionPoints.IndexNameResolver).toConstantValue({
+      order: 200,
+      resolve: (name: string, _o: unknown, purpose: 'read' | 'write') => {
+        if (name === 'stream') return purpose === 'write' ? ['.ds-stream-2'] : ['.ds-stream-1', '.ds-stream-2'];
+        if (name === 'str*') return ['.ds-stream-1', '.ds-stream-2'];
+        return undefined;
+      },
+    });
+    await c.load(clusterModule);
+    const mis = c.get(DefaultMetadataIndexService);
+    const r = c.get(DefaultIndexNameExpressionResolver);
+    await mis.createIndex('.ds-stream-1', { settings: { 'index.hidden': true } });
+    await mis.createIndex('.ds-stream-2', { settings: { 'index.hidden': true } });
+    await mis.createIndex('plain', {});
+    expect(r.concreteIndices('stream', DEFAULT_INDICES_OPTIONS)).toEqual(['.ds-stream-1', '.ds-stream-2']);
+    expect(r.concreteIndices('stream', DEFAULT_INDICES_OPTIONS, 'write')).toEqual(['.ds-stream-2']);
+    expect(r.writeIndex('stream')).toBe('.ds-stream-2');
+    expect(r.concreteIndices('str*,plain', DEFAULT_INDICES_OPTIONS)).toEqual(['.ds-stream-1', '.ds-stream-2', 'plain']);
+    expect(r.exists('stream')).toBe(true);
+    expect(r.exists('nope')).toBe(false);
+  });
+});
