@@ -204,6 +204,16 @@ describe('cluster API', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.type).toBe('illegal_argument_exception');
+    const compat = await get('/_cluster/settings', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ transient: { indices: { recovery: { max_bytes_per_sec: '50mb' } }, 'logger.org.elasticsearch.discovery': 'DEBUG' } }),
+    });
+    expect(compat.body).toEqual({
+      acknowledged: true,
+      persistent: {},
+      transient: { indices: { recovery: { max_bytes_per_sec: '50mb' } }, logger: { org: { elasticsearch: { discovery: 'DEBUG' } } } },
+    });
     const defaults = await get('/_cluster/settings?include_defaults&flat_settings');
     expect(defaults.body.defaults['cluster.max']).toBe('5');
   });

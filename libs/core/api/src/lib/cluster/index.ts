@@ -12,6 +12,7 @@ import {
 import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
 import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
 import { ClusterView } from './cluster-view.js';
+import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
@@ -21,10 +22,12 @@ export { ClusterView, type EngineIndexStats, type Health } from './cluster-view.
 export { NodeInfo, NODE_INFO, VERSION, NODE_ROLES } from './node-info.js';
 export { renderCat, CAT_PARAMS, type CatColumn, type CatRow } from './cat-table.js';
 export { humanize } from './human.js';
+export { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 
 /** The cluster/monitoring endpoints: /, health, cluster settings, nodes, stats, cat, xpack/license. */
 export const clusterApiModule = new ContainerModule(({ bind }) => {
   bind(ClusterView).toSelf().inSingletonScope();
+  for (const s of COMPAT_CLUSTER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
   for (const h of [
     MainRestHandler,
     ClusterHealthRestHandler,
