@@ -142,7 +142,7 @@ function expand(
 function translateLiteral(s: string, state: { n: number; captures: GrokCapture[] }): string {
   if (!s.includes('(?')) return s;
   let r = s.replace(/\(\?>/g, '(?:');
-  r = r.replace(/\(\?<([A-Za-z_@][A-Za-z0-9_.@\[\]-]*)>/g, (_m, name: string) => {
+  r = r.replace(/\(\?<([A-Za-z_@][A-Za-z0-9_.@[\]-]*)>/g, (_m, name: string) => {
     const group = `g${state.n++}`;
     state.captures.push({ group, field: name, type: 'string' });
     return `(?<${group}>`;

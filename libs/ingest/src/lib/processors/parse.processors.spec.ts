@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { create, run, thrown } from '../testing/helpers.js';
 
 const LOG =
@@ -127,14 +128,20 @@ describe('uri_parts', () => {
 });
 
 describe('fingerprint', () => {
-  it('is deterministic, order-independent and salt-sensitive', () => {
-    const a = run({ fingerprint: { fields: ['x', 'y'] } }, { x: 1, y: 'b' })!.source['fingerprint'];
-    const b = run({ fingerprint: { fields: ['y', 'x'] } }, { y: 'b', x: 1 })!.source['fingerprint'];
+  it('hashes values (not field names) in sorted field order, as Elasticsearch', () => {
+    const expected = createHash('sha1')
+      .update(Buffer.from([0]))
+      .update(Buffer.from([1, 0, 0, 0]))
+      .update(Buffer.from([0]))
+      .update('b')
+      .digest('base64');
+    expect(run({ fingerprint: { fields: ['y', 'x'] } }, { x: 1, y: 'b' })!.source['fingerprint']).toBe(expected);
     const c = run({ fingerprint: { fields: ['x', 'y'], salt: 's' } }, { x: 1, y: 'b' })!.source['fingerprint'];
-    expect(a).toBe(b);
-    expect(a).not.toBe(c);
-    expect(typeof a).toBe('string');
+    expect(c).not.toBe(expected);
+    const nested = createHash('sha256').update(Buffer.from([0])).update('k').update(Buffer.from([0])).update(Buffer.from([1])).digest('base64');
+    expect(run({ fingerprint: { fields: ['o'], method: 'SHA-256' } }, { o: { k: true } })!.source['fingerprint']).toBe(nested);
     expect(thrown(() => run({ fingerprint: { fields: ['x'] } }, {})).reason).toBe('missing field [x] when calculating fingerprint');
+    expect(run({ fingerprint: { fields: ['x'], ignore_missing: true } }, {})!.source).toEqual({});
     expect(thrown(() => create({ fingerprint: { fields: ['x'], method: 'CRC' } })).type).toBe('parse_exception');
   });
 });

@@ -388,21 +388,44 @@ export const uriPartsProcessor: ProcessorFactory = defineProcessor('uri_parts', 
 
 const HASHES: Record<string, string> = { MD5: 'md5', 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-512': 'sha512' };
 
-function canonical(v: unknown, hash: ReturnType<typeof createHash>): void {
-  if (v === null || v === undefined) hash.update('\u0000n');
-  else if (Array.isArray(v)) {
-    hash.update(`\u0000a${v.length}:`);
-    for (const x of v) canonical(x, hash);
+const DELIM = Buffer.from([0]);
+const TRUE_BYTES = Buffer.from([1]);
+const FALSE_BYTES = Buffer.from([2]);
+
+/** value bytes as Elasticsearch's fingerprint processor feeds them (JSON ints → int/long LE, decimals → double LE) */
+function fingerprintBytes(v: unknown): Buffer {
+  if (typeof v === 'string') return Buffer.from(v, 'utf8');
+  if (typeof v === 'boolean') return v ? TRUE_BYTES : FALSE_BYTES;
+  if (typeof v === 'number') {
+    if (Number.isInteger(v) && v >= -2147483648 && v <= 2147483647) {
+      const b = Buffer.alloc(4);
+      b.writeInt32LE(v);
+      return b;
+    }
+    if (Number.isSafeInteger(v)) {
+      const b = Buffer.alloc(8);
+      b.writeBigInt64LE(BigInt(v));
+      return b;
+    }
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(v);
+    return b;
+  }
+  return Buffer.alloc(0);
+}
+
+function feed(v: unknown, hash: ReturnType<typeof createHash>): void {
+  if (Array.isArray(v)) {
+    for (const x of v) feed(x, hash);
   } else if (isObject(v)) {
-    const keys = Object.keys(v).sort();
-    hash.update(`\u0000m${keys.length}:`);
-    for (const k of keys) {
-      hash.update(`\u0000k${k.length}:${k}`);
-      canonical(v[k], hash);
+    for (const k of Object.keys(v).sort()) {
+      hash.update(DELIM);
+      hash.update(Buffer.from(k, 'utf8'));
+      feed(v[k], hash);
     }
   } else {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    hash.update(`\u0000${typeof v === 'string' ? 's' : typeof v === 'number' ? 'd' : 'b'}${s.length}:${s}`);
+    hash.update(DELIM);
+    hash.update(fingerprintBytes(v));
   }
 }
 
@@ -415,25 +438,24 @@ export const fingerprintProcessor: ProcessorFactory = defineProcessor('fingerpri
   const salt = r.optionalString('salt', '')!;
   const method = r.optionalString('method', 'SHA-1')!;
   if (HASHES[method] === undefined) {
-    throw r.error('method', `[${method}] must be one of the supported hash methods [MD5, SHA-1, SHA-256, SHA-512]`);
+    throw r.error('method', `[${method}] must be one of the supported hash methods [MD5,SHA-1,SHA-256,SHA-512]`);
   }
   const ignoreMissing = r.bool('ignore_missing', false);
   return {
     execute(doc) {
-      const hash = createHash(HASHES[method]);
-      if (salt) hash.update(salt);
-      let any = false;
+      const values: unknown[] = [];
       for (const f of sorted) {
-        const present = doc.hasField(f);
-        if (!present) {
+        const v = doc.getFieldValue(f, true);
+        if (v === undefined || v === null) {
           if (ignoreMissing) continue;
           throw Errors.illegalArgument(`missing field [${f}] when calculating fingerprint`);
         }
-        any = true;
-        hash.update(`\u0000f${f.length}:${f}`);
-        canonical(doc.getFieldValue(f), hash);
+        values.push(v);
       }
-      if (!any && !ignoreMissing) throw Errors.illegalArgument('no fields found when calculating fingerprint');
+      if (values.length === 0) return doc;
+      const hash = createHash(HASHES[method]);
+      if (salt.trim() !== '') hash.update(Buffer.from(salt, 'utf8'));
+      for (const v of values) feed(v, hash);
       doc.setFieldValue(target, hash.digest('base64'));
       return doc;
     },
