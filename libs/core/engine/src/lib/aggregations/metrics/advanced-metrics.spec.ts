@@ -65,20 +65,36 @@ describe('cardinality', () => {
 
 describe('percentiles', () => {
   const docs = Array.from({ length: 100 }, (_, i) => ({ n: i + 1 }));
-  it('default percents keyed, exact interpolation for small sets', () => {
+  it('default percents keyed, centroid-midpoint interpolation', () => {
     const r = run({ p: { percentiles: { field: 'n' } } }, docs, mapping, { typedKeys: true });
     expect(r).toEqual({
       'tdigest_percentiles#p': {
-        values: { '1.0': 1.99, '5.0': 5.95, '25.0': 25.75, '50.0': 50.5, '75.0': 75.25, '95.0': 95.05, '99.0': 99.01 },
+        values: { '1.0': 1.5, '5.0': 5.5, '25.0': 25.5, '50.0': 50.5, '75.0': 75.5, '95.0': 95.5, '99.0': 99.5 },
       },
     });
+  });
+
+  it('ES yaml values: [1, 51, 101, 151] and filtered [51, 101, 151]', () => {
+    const four = [1, 51, 101, 151].map((n) => ({ n }));
+    expect(run({ p: { percentiles: { field: 'n' } } }, four, mapping)).toEqual({
+      p: { values: { '1.0': 1, '5.0': 1, '25.0': 26, '50.0': 76, '75.0': 126, '95.0': 151, '99.0': 151 } },
+    });
+    expect(run({ p: { percentiles: { field: 'n' } } }, four.slice(1), mapping)).toEqual({
+      p: { values: { '1.0': 51, '5.0': 51, '25.0': 63.5, '50.0': 101, '75.0': 138.5, '95.0': 151, '99.0': 151 } },
+    });
+    const ranks = run({ r: { percentile_ranks: { field: 'n', values: [50, 99] } } }, four, mapping)['r'] as { values: Record<string, number> };
+    expect(ranks.values['50.0']).toBeCloseTo(37, 0);
+    expect(ranks.values['99.0']).toBeCloseTo(61.5, 0);
+    const filtered = run({ r: { percentile_ranks: { field: 'n', values: [50] } } }, four.slice(1), mapping)['r'] as { values: Record<string, number> };
+    expect(filtered.values['50.0']).toBeCloseTo(16, 0);
+    expect(run({ r: { percentile_ranks: { field: 'zz', missing: 1, values: [50] } } }, four, mapping)).toEqual({ r: { values: { '50.0': 100 } } });
   });
   it('non-keyed, custom percents, empty -> null', () => {
     const r = run({ p: { percentiles: { field: 'n', percents: [50, 99.9], keyed: false } } }, docs.slice(0, 3), mapping);
     const vals = (r['p'] as { values: { key: number; value: number }[] }).values;
     expect(vals.map((v) => v.key)).toEqual([50, 99.9]);
     expect(vals[0]!.value).toBe(2);
-    expect(vals[1]!.value).toBeCloseTo(2.998, 10);
+    expect(vals[1]!.value).toBe(3);
     expect(run({ p: { percentiles: { field: 'n', percents: [50] } } }, [], mapping)).toEqual({ p: { values: { '50.0': null } } });
   });
   it('approximate for large sets across shards', () => {

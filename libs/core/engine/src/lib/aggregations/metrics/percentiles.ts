@@ -67,7 +67,7 @@ export class PercentilesSpec extends AggSpec {
       checkParams('tdigest', td, ['compression', 'execution_hint']);
       const c = optNumber('tdigest', td, 'compression');
       if (c !== undefined) {
-        if (c < 0) throw Errors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${c}] in [${name}]`);
+        if (c < 0) throw Errors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${javaDoubleString(c)}] in [${name}]`);
         s.compression = Math.max(c, 20);
       }
     }

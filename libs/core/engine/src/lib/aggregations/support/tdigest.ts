@@ -106,73 +106,73 @@ export function digestMerge(into: DigestState, other: DigestState, compression: 
   compress(into, compression);
 }
 
-/** q in [0,1] */
-export function digestQuantile(d: DigestState, q: number): number {
-  if (d.count === 0) return NaN;
+/** sorted centroids (samples count as weight-1 centroids) */
+function centroids(d: DigestState): { means: number[]; weights: number[] } {
   if (d.samples) {
-    const s = [...d.samples].sort((a, b) => a - b);
-    const n = s.length;
-    if (n === 1) return s[0]!;
-    const index = q * (n - 1);
-    const lo = Math.floor(index);
-    const hi = Math.min(lo + 1, n - 1);
-    const frac = index - lo;
-    return s[lo]! + frac * (s[hi]! - s[lo]!);
+    const m = [...d.samples].sort((a, b) => a - b);
+    return { means: m, weights: m.map(() => 1) };
   }
-  if (q <= 0) return d.min;
-  if (q >= 1) return d.max;
-  const n = d.means.length;
-  const total = d.count;
-  const target = q * total;
-  // centroid i covers [cum, cum + w); its mean sits at cum + w/2
-  let cum = 0;
-  let prevMid = 0;
-  let prevMean = d.min;
-  for (let i = 0; i < n; i++) {
-    const w = d.weights[i]!;
-    const mid = cum + w / 2;
-    if (target < mid) {
-      const span = mid - prevMid;
-      const t = span > 0 ? (target - prevMid) / span : 0;
-      return prevMean + t * (d.means[i]! - prevMean);
-    }
-    prevMid = mid;
-    prevMean = d.means[i]!;
-    cum += w;
-  }
-  const span = total - prevMid;
-  const t = span > 0 ? (target - prevMid) / span : 1;
-  return prevMean + t * (d.max - prevMean);
+  return { means: d.means, weights: d.weights };
 }
 
-/** fraction of values <= x (ties count half), in [0,1] */
-export function digestCdf(d: DigestState, x: number): number {
+/**
+ * q in [0,1]. Each centroid sits at the middle of its weight on the cumulative axis; values interpolate
+ * linearly between neighbouring centroids, clamp to min/max outside (ES t-digest semantics:
+ * [1, 51, 101, 151] -> p25 = 26, p50 = 76).
+ */
+export function digestQuantile(d: DigestState, q: number): number {
   if (d.count === 0) return NaN;
-  if (x < d.min) return 0;
-  if (x > d.max) return 1;
-  if (d.samples) {
-    let below = 0;
-    let eq = 0;
-    for (const v of d.samples) {
-      if (v < x) below++;
-      else if (v === x) eq++;
-    }
-    if (d.min === d.max) return 0.5;
-    return (below + eq / 2) / d.samples.length;
-  }
+  const { means, weights } = centroids(d);
+  const n = means.length;
+  if (n === 1) return means[0]!;
+  const target = q * d.count;
   let cum = 0;
-  const n = d.means.length;
+  let prevMid = NaN;
+  let prevMean = NaN;
   for (let i = 0; i < n; i++) {
-    const m = d.means[i]!;
-    const w = d.weights[i]!;
-    if (x < m) {
-      const prev = i === 0 ? d.min : d.means[i - 1]!;
-      const prevCum = i === 0 ? 0 : cum - d.weights[i - 1]! / 2;
-      const mid = cum + w / 2;
-      const t = m > prev ? (x - prev) / (m - prev) : 1;
-      return (prevCum + t * (mid - prevCum)) / d.count;
+    const w = weights[i]!;
+    const mid = cum + w / 2;
+    if (target < mid) {
+      if (i === 0) return d.min;
+      const t = mid > prevMid ? (target - prevMid) / (mid - prevMid) : 0;
+      return prevMean + t * (means[i]! - prevMean);
     }
+    prevMid = mid;
+    prevMean = means[i]!;
     cum += w;
   }
-  return 1;
+  return d.max;
+}
+
+/** fraction of values below x, in [0,1], interpolating (and extrapolating) between centroid midpoints */
+export function digestCdf(d: DigestState, x: number): number {
+  if (d.count === 0) return NaN;
+  if (d.min === d.max) return x < d.min ? 0 : x > d.max ? 1 : 0.5;
+  const { means, weights } = centroids(d);
+  const n = means.length;
+  const mids: number[] = new Array(n);
+  let cum = 0;
+  for (let i = 0; i < n; i++) {
+    mids[i] = cum + weights[i]! / 2;
+    cum += weights[i]!;
+  }
+  const interp = (i: number, j: number) => {
+    const dm = means[j]! - means[i]!;
+    return dm === 0 ? mids[j]! : mids[i]! + ((x - means[i]!) * (mids[j]! - mids[i]!)) / dm;
+  };
+  let pos: number;
+  if (x <= means[0]!) {
+    let j = 1;
+    while (j < n - 1 && means[j] === means[0]) j++;
+    pos = interp(0, j);
+  } else if (x >= means[n - 1]!) {
+    let i = n - 2;
+    while (i > 0 && means[i] === means[n - 1]) i--;
+    pos = interp(i, n - 1);
+  } else {
+    let i = 0;
+    while (i < n - 1 && !(means[i]! <= x && x < means[i + 1]!)) i++;
+    pos = interp(i, i + 1);
+  }
+  return Math.min(1, Math.max(0, pos / d.count));
 }
