@@ -28,6 +28,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Elasticsearch's special network.host values: `_local_` (loopback), `_site_`/`_global_` (every interface). */
+export function resolveHost(value: string): string {
+  switch (value) {
+    case '_local_':
+    case '_local:ipv4_':
+      return '127.0.0.1';
+    case '_local:ipv6_':
+      return '::1';
+    case '_site_':
+    case '_global_':
+    case '_site:ipv4_':
+    case '_global:ipv4_':
+      return '0.0.0.0';
+    default:
+      return value;
+  }
+}
+
 /** Builds the node, starts its components and listens. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
@@ -35,7 +53,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.host !== undefined) settings['network.host'] = options.host;
   if (options.dataPath !== undefined) settings['path.data'] = options.dataPath;
   const node = await createNode({ settings, features: options.features ?? DEFAULT_FEATURES, logger: options.logger });
-  const host = String(node.settings['http.host'] || node.settings['network.host'] || '127.0.0.1');
+  const host = resolveHost(String(node.settings['http.host'] || node.settings['network.host'] || '127.0.0.1'));
   const port = Number(node.settings['http.port'] ?? 9200);
   await node.start();
   let server: Server;
