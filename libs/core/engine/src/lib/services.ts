@@ -27,8 +27,12 @@ export type { MetadataStore };
 // ------------------------------------------------------------------ mapping (owner: mapper)
 
 export interface DocumentMapper {
-  /** parses _source into indexable fields; dynamic mapping yields `dynamicMappingUpdate` */
-  parse(source: Record<string, unknown>, id: string, routing?: string): ParseResult;
+  /**
+   * parses _source into indexable fields; dynamic mapping yields `dynamicMappingUpdate`.
+   * `rawSource` (optional): the original JSON text/bytes of the source; stored as-is as `_source` when the
+   * mapping has no `_source` includes/excludes (saves re-serialising, and keeps the client's formatting like ES).
+   */
+  parse(source: Record<string, unknown>, id: string, routing?: string, rawSource?: string | Uint8Array): ParseResult;
 }
 
 export interface MapperService {

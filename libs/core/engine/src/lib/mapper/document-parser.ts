@@ -60,7 +60,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
     private readonly ctx: MappingContext,
   ) {}
 
-  parse(source: Record<string, unknown>, id: string, routing?: string): ParseResult {
+  parse(source: Record<string, unknown>, id: string, routing?: string, rawSource?: string | Uint8Array): ParseResult {
     if (this.mapping.routingRequired && (routing === undefined || routing === null)) {
       throw new EsError('routing_missing_exception', 400, `routing is required for [${this.index}]/[${id}]`, {
         metadata: { index_uuid: '_na_', index: this.index },
@@ -84,7 +84,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       for (const n of st.fieldNames) tokens.push({ term: n, position: 0 });
       st.fields.push({ name: FIELD_NAMES, tokens, indexOptions: 'docs' });
     }
-    const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source), fields: st.fields };
+    const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source, rawSource), fields: st.fields };
     let dynamicMappingUpdate: Json | undefined;
     if (st.update || st.runtimeUpdate) {
       dynamicMappingUpdate = {};
@@ -94,9 +94,12 @@ export class DefaultDocumentMapper implements DocumentMapper {
     return dynamicMappingUpdate ? { doc, dynamicMappingUpdate } : { doc };
   }
 
-  private sourceBytes(source: Json): Uint8Array | null {
+  private sourceBytes(source: Json, raw?: string | Uint8Array): Uint8Array | null {
     const m = this.mapping;
     if (!m.sourceEnabled) return null;
+    if (raw !== undefined && !m.sourceIncludes.length && !m.sourceExcludes.length) {
+      return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    }
     const filtered = m.sourceIncludes.length || m.sourceExcludes.length ? filterSourceByMapping(source, m.sourceIncludes, m.sourceExcludes) : source;
     return Buffer.from(JSON.stringify(filtered), 'utf8');
   }

@@ -277,3 +277,14 @@ describe('more mapping features', () => {
     expect(svc.fieldType(idx, 'd')?.formatValue(Date.UTC(2020, 0, 2), 'yyyy')).toBe('2020');
   });
 });
+
+describe('raw source', () => {
+  it('stores the raw source bytes unless source filtering applies', () => {
+    const raw = '{ "a" : 1 }';
+    const r = svc.documentMapper(index({ properties: { a: { type: 'long' } } })).parse({ a: 1 }, '1', undefined, raw);
+    expect(Buffer.from(r.doc.source!).toString()).toBe(raw);
+    const f = svc.documentMapper(index({ _source: { excludes: ['a'] }, properties: { a: { type: 'long' } } })).parse({ a: 1 }, '1', undefined, raw);
+    expect(Buffer.from(f.doc.source!).toString()).toBe('{}');
+    expect(svc.documentMapper(index({ _source: { enabled: false } })).parse({ a: 1 }, '1', undefined, raw).doc.source).toBeNull();
+  });
+});
