@@ -1,7 +1,8 @@
 import type { QueryParser } from './query-parser.js';
-import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser } from './parsers/compound.js';
+import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser, wrapperParser } from './parsers/compound.js';
 import { functionScoreParser } from './parsers/function-score.js';
 import {
+  combinedFieldsParser,
   matchBoolPrefixParser,
   matchParser,
   matchPhraseParser,
@@ -49,4 +50,6 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   multiMatchParser,
   queryStringParser,
   simpleQueryStringParser,
+  combinedFieldsParser,
+  wrapperParser,
 ];

@@ -1,6 +1,6 @@
 import { EsError, Errors } from '@strata/core-common';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
-import { BoostQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
+import { BoostQuery, MatchAllDocsQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
 import { CaseInsensitiveTermQuery } from '../search/multi-term-query.js';
 import { PointRangeQuery } from '../search/point-range-query.js';
 import type { Query } from '../search/query.js';
@@ -88,9 +88,25 @@ export function noMatch(reason: string): Query {
   return new MatchNoDocsQuery(reason);
 }
 
+/** the single value of `_index` / constant_keyword fields (every doc of the index has it), or undefined */
+export function constantValue(ft: MappedFieldType): string | undefined {
+  if (ft.type !== '_index' && ft.type !== 'constant_keyword') return undefined;
+  const v = ft.params['value'];
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+/** match_all when the constant value satisfies the predicate, else match_none */
+export function constantQuery(ft: MappedFieldType, test: (v: string) => boolean): Query | undefined {
+  if (ft.type !== '_index' && ft.type !== 'constant_keyword') return undefined;
+  const v = constantValue(ft);
+  return v !== undefined && test(v) ? new MatchAllDocsQuery() : new MatchNoDocsQuery(`constant field [${ft.name}] does not match`);
+}
+
 /** a term-level query for one value of a field, according to its type */
 export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value: unknown, caseInsensitive = false): Query {
   if (value === null || value === undefined) throw Errors.illegalArgument('value cannot be null');
+  const cq = constantQuery(ft, (v) => (caseInsensitive ? v.toLowerCase() === String(value).toLowerCase() : v === String(value)));
+  if (cq) return cq;
   if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
     const v = pointValue(ctx, ft, value, false);
     return new PointRangeQuery(ft.name, v, v);

@@ -28,6 +28,7 @@ const FIELDS: Record<string, MappedFieldType> = {
   status: fieldTypes.keyword('status'),
   price: fieldTypes.double('price'),
   ts: fieldTypes.date('ts'),
+  _index: { ...fieldTypes.keyword('_index'), type: '_index', hasDocValues: false, params: { value: 'test' } },
 };
 
 const registry = new QueryParserRegistry(BUILTIN_QUERY_PARSERS);
@@ -348,5 +349,24 @@ describe('date math', () => {
     const c2 = ctx(day);
     c2.parseInnerQuery({ range: { ts: { gte: 'now-1h' } } });
     expect(c2.nowUsed).toBe(true);
+  });
+});
+
+describe('_index, wrapper, combined_fields', () => {
+  it('queries on _index compare the index name', () => {
+    expect(ids({ term: { _index: 'test' } })).toEqual(['1', '2', '3', '4']);
+    expect(ids({ term: { _index: 'other' } })).toEqual([]);
+    expect(ids({ terms: { _index: ['a', 'test'] } })).toHaveLength(4);
+    expect(ids({ prefix: { _index: 'te' } })).toHaveLength(4);
+    expect(ids({ wildcard: { _index: 'o*' } })).toEqual([]);
+    expect(ids({ bool: { must_not: { term: { _index: 'test' } } } })).toEqual([]);
+  });
+  it('wrapper decodes base64 queries', () => {
+    const q = Buffer.from(JSON.stringify({ term: { tag: 'c' } })).toString('base64');
+    expect(ids({ wrapper: { query: q } })).toEqual(['3']);
+  });
+  it('combined_fields on text fields', () => {
+    expect(ids({ combined_fields: { query: 'lazy fox', fields: ['body'] } })).toEqual(['1', '3', '4']);
+    expect(() => parse({ combined_fields: { query: 'x', fields: ['tag'] } })).toThrow('Field [tag] of type [keyword] does not support [combined_fields] queries');
   });
 });

@@ -122,3 +122,20 @@ export const nestedParser: QueryParser = {
     return withBoost(ctx.parseInnerQuery(o['query']), boostOf('nested', o));
   },
 };
+
+/** wrapper: a base64-encoded query */
+export const wrapperParser: QueryParser = {
+  name: 'wrapper',
+  parse(json, ctx) {
+    const o = requireObject('wrapper', json);
+    checkKeys('wrapper', o, ['query']);
+    if (typeof o['query'] !== 'string') throw Errors.parsing('[wrapper] query is malformed, expected a base64 string');
+    let inner: unknown;
+    try {
+      inner = JSON.parse(Buffer.from(o['query'], 'base64').toString('utf8'));
+    } catch {
+      throw Errors.parsing('[wrapper] query is malformed, failed to decode the base64 query');
+    }
+    return ctx.parseInnerQuery(inner);
+  },
+};

@@ -291,3 +291,25 @@ export const multiMatchParser: QueryParser = {
     return withBoost(new DisjunctionMaxQuery(queries, Math.fround(typeName === 'cross_fields' && o['tie_breaker'] === undefined ? 0 : tie)), boost);
   },
 };
+
+/** combined_fields: approximated as a cross-field disjunction per field (BM25F blending is not implemented) */
+export const combinedFieldsParser: QueryParser = {
+  name: 'combined_fields',
+  parse(json, ctx) {
+    const o = requireObject('combined_fields', json);
+    checkKeys('combined_fields', o, ['query', 'fields', 'operator', 'minimum_should_match', 'zero_terms_query', 'auto_generate_synonyms_phrase_query']);
+    if (o['query'] === undefined) throw Errors.illegalArgument('[combined_fields] requires query value');
+    if (!Array.isArray(o['fields']) || o['fields'].length === 0) throw Errors.illegalArgument('[combined_fields] requires \'fields\' to be set');
+    const fields = resolveFields(ctx, o['fields'].map(String));
+    for (const f of fields) {
+      const ft = ctx.fieldType(f.field);
+      if (ft && ft.kind !== 'text') {
+        throw Errors.illegalArgument(`Field [${f.field}] of type [${ft.type}] does not support [combined_fields] queries`);
+      }
+    }
+    const opts = readOptions('combined_fields', o, 'boolean');
+    const qs = fields.map((f) => withBoost(buildMatchQuery(ctx, f.field, o['query'], opts, 'combined_fields'), f.boost));
+    if (qs.length === 0) return noMatch('no fields');
+    return withBoost(qs.length === 1 ? qs[0]! : new DisjunctionMaxQuery(qs, 0), boostOf('combined_fields', o));
+  },
+};

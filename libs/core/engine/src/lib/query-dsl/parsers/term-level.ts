@@ -10,6 +10,8 @@ import {
   TermInSetQuery,
   WildcardQuery,
   fuzzinessToEdits,
+  luceneRegexpToRegExp,
+  wildcardToRegExp,
 } from '../../search/multi-term-query.js';
 import { PointInSetQuery } from '../../search/point-range-query.js';
 import type { Query } from '../../search/query.js';
@@ -17,6 +19,8 @@ import {
   boolValue,
   boostOf,
   checkKeys,
+  constantQuery,
+  constantValue,
   intValue,
   isObject,
   noMatch,
@@ -92,6 +96,8 @@ export const termsParser: QueryParser = {
     const ft = ctx.fieldType(field);
     if (!ft) return noMatch(`unmapped field [${field}]`);
     if (values.length === 0) return noMatch('empty terms');
+    const cq = constantQuery(ft, (v) => values.some((x) => String(x) === v));
+    if (cq) return withBoost(cq, boost);
     if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
       return withBoost(new PointInSetQuery(field, values.map((v) => pointValue(ctx, ft, v, false))), boost);
     }
@@ -122,6 +128,11 @@ export const existsParser: QueryParser = {
     let fields = f.includes('*') ? ctx.matchingFieldNames(f) : ctx.fieldType(f) ? [f] : ctx.matchingFieldNames(f + '.*');
     fields = fields.filter((x) => x !== '_id' || true);
     if (fields.length === 0) return noMatch(`no mappings found for field [${f}]`);
+    if (fields.length === 1) {
+      const ft = ctx.fieldType(fields[0]!);
+      if (ft && ft.type === '_index') return withBoost(new MatchAllDocsQuery(), boostOf('exists', o));
+      if (ft && ft.type === 'constant_keyword') return withBoost(constantQuery(ft, () => true)!, boostOf('exists', o));
+    }
     return withBoost(new FieldExistsQuery(fields), boostOf('exists', o));
   },
 };
@@ -129,6 +140,7 @@ export const existsParser: QueryParser = {
 function stringFieldCheck(name: string, ctx: QueryParseContext, field: string) {
   const ft = ctx.fieldType(field);
   if (!ft) return undefined;
+  if (constantValue(ft) !== undefined || ft.type === '_index') return ft;
   if (ft.kind !== 'keyword' && ft.kind !== 'text' && ft.kind !== 'ip') {
     const what = name === 'prefix' ? 'prefix' : name === 'wildcard' ? 'wildcard' : name === 'regexp' ? 'regexp' : 'fuzzy';
     throw Errors.queryShard(
@@ -156,6 +168,8 @@ export const prefixParser: QueryParser = {
     const ft = stringFieldCheck('prefix', ctx, field);
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
+    const cq = constantQuery(ft, (v) => (ci ? v.toLowerCase().startsWith(String(value).toLowerCase()) : v.startsWith(String(value))));
+    if (cq) return withBoost(cq, boost);
     return withBoost(new PrefixQuery(field, normalized(ctx, field, String(value)), ci), boost);
   },
 };
@@ -178,6 +192,8 @@ export const wildcardParser: QueryParser = {
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
     let pattern = String(value);
+    const cq = constantQuery(ft, (v) => wildcardToRegExp(String(value), ci).re.test(v));
+    if (cq) return withBoost(cq, boost);
     if (ft.kind === 'keyword' && !ci) pattern = normalizeWildcard(ctx, field, pattern);
     return withBoost(new WildcardQuery(field, pattern, ci), boost);
   },
@@ -203,6 +219,8 @@ export const regexpParser: QueryParser = {
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
     try {
+      const cq = constantQuery(ft, (v) => luceneRegexpToRegExp(String(value), ci).test(v));
+      if (cq) return withBoost(cq, boost);
       return withBoost(new RegexpQuery(field, String(value), ci), boost);
     } catch (e) {
       throw Errors.illegalArgument(`invalid regular expression [${String(value)}]: ${(e as Error).message}`);
