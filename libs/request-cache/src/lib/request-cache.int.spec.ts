@@ -1,6 +1,7 @@
 /**
  * Black-box HTTP tests of the request cache through the real node (createTestHost + this feature).
  */
+import { Client } from '@elastic/elasticsearch';
 import { createTestHost, ManualClock, type TestHost } from '@strata/core-testing';
 import { requestCacheFeature } from './request-cache.module.js';
 
@@ -262,6 +263,65 @@ describe('request cache over HTTP', () => {
       await host.request('DELETE', '/multi');
       const n = await host.request('GET', '/_stats/request_cache');
       expect(n.body.indices.multi).toBeUndefined();
+    });
+
+    it('cached responses equal uncached ones for every aggregation family', async () => {
+      const bodies: Record<string, unknown> = {
+        terms_sub: { terms: { field: 'status' }, aggs: { b: { avg: { field: 'bytes' } } } },
+        date_histogram: { date_histogram: { field: '@timestamp', calendar_interval: 'day' } },
+        histogram: { histogram: { field: 'bytes', interval: 200 } },
+        stats: { stats: { field: 'bytes' } },
+        extended_stats: { extended_stats: { field: 'bytes' } },
+        cardinality: { cardinality: { field: 'status' } },
+        percentiles: { percentiles: { field: 'bytes', percents: [50, 95] } },
+        range: { range: { field: 'bytes', ranges: [{ to: 300 }, { from: 300 }] } },
+        filters: { filters: { filters: { ok: { term: { status: '200' } }, ko: { term: { status: '500' } } } } },
+        composite: { composite: { sources: [{ s: { terms: { field: 'status' } } }] } },
+        top_hits: { top_hits: { size: 1, sort: [{ bytes: 'desc' }] } },
+        missing: { missing: { field: 'nope' } },
+        pipeline: {
+          date_histogram: { field: '@timestamp', calendar_interval: 'day' },
+          aggs: { s: { sum: { field: 'bytes' } }, c: { cumulative_sum: { buckets_path: 's' } } },
+        },
+      };
+      for (const [name, agg] of Object.entries(bodies)) {
+        const body = JSON.stringify({ size: 0, track_total_hits: true, aggs: { [name]: agg } });
+        const uncached = await host.request('POST', '/logs/_search?request_cache=false', body);
+        expect([name, uncached.status]).toEqual([name, 200]);
+        const before = await cacheStats('logs');
+        const miss = await search('logs', body);
+        const hit = await search('logs', body);
+        const after = await cacheStats('logs');
+        expect([name, after.hit_count - before.hit_count, after.miss_count - before.miss_count]).toEqual([name, 1, 1]);
+        for (const r of [miss, hit]) {
+          expect([name, r.aggregations]).toEqual([name, uncached.body.aggregations]);
+          expect(r.hits.total).toEqual(uncached.body.hits.total);
+        }
+      }
+    });
+
+    it('works with the official client (search request_cache, indices.clearCache, indices.stats, nodes.stats)', async () => {
+      const client = new Client({ node: host.url });
+      try {
+        const agg = { by_status: { terms: { field: 'status' } } };
+        await client.indices.clearCache({ index: 'logs', request: true });
+        const before = await client.indices.stats({ index: 'logs', metric: 'request_cache' });
+        const r1 = await client.search({ index: 'logs', size: 0, aggs: agg, request_cache: true });
+        const r2 = await client.search({ index: 'logs', size: 0, aggs: agg, request_cache: true });
+        expect(r2.aggregations).toEqual(r1.aggregations);
+        const after = await client.indices.stats({ index: 'logs', metric: 'request_cache' });
+        const b = before.indices!['logs'].total!.request_cache!;
+        const a = after.indices!['logs'].total!.request_cache!;
+        expect(a.hit_count - b.hit_count).toBe(1);
+        expect(a.miss_count - b.miss_count).toBe(1);
+        const cleared = await client.indices.clearCache({ index: 'logs', request: true });
+        expect(cleared._shards).toEqual({ total: 1, successful: 1, failed: 0 });
+        const nodes = await client.nodes.stats({ metric: 'indices', index_metric: 'request_cache' });
+        const node = Object.values(nodes.nodes)[0]!;
+        expect(node.indices!.request_cache!.hit_count).toBeGreaterThanOrEqual(a.hit_count);
+      } finally {
+        await client.close();
+      }
     });
 
     it('node stats add up the index counters', async () => {
