@@ -6,11 +6,11 @@ import { defineProcessor, type ProcessorFactory } from '../processor.js';
 import { Grok, GrokCompileError } from '../grok/grok.js';
 import { GROK_PATTERNS } from '../grok/grok-patterns.js';
 
-function stringValue(doc: IngestDocument, field: string, ignoreMissing: boolean, what = 'process'): string | undefined {
+function stringValue(doc: IngestDocument, field: string, ignoreMissing: boolean): string | undefined {
   const v = doc.getFieldValue(field, ignoreMissing);
   if (v === undefined || v === null) {
     if (ignoreMissing) return undefined;
-    throw Errors.illegalArgument(`field [${field}] is null, cannot ${what}.`);
+    throw Errors.illegalArgument(`field [${field}] is null, cannot process it.`);
   }
   if (typeof v !== 'string') {
     throw Errors.illegalArgument(`field [${field}] of type [${javaTypeName(v)}] cannot be cast to [java.lang.String]`);
@@ -43,7 +43,7 @@ export const grokProcessor: ProcessorFactory = defineProcessor('grok', (r) => {
   }
   return {
     execute(doc) {
-      const v = stringValue(doc, field, ignoreMissing, 'match pattern');
+      const v = stringValue(doc, field, ignoreMissing);
       if (v === undefined) return doc;
       const m = grok.match(v);
       if (!m) throw Errors.illegalArgument(`Provided Grok expressions do not match field value: [${v}]`);
