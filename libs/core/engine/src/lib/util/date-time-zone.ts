@@ -50,7 +50,18 @@ function ianaZone(id: string): ZoneRules {
     era: 'short',
   });
   const canonical = dtf.resolvedOptions().timeZone;
+  // offsets are cached per 15-minute slot of UTC time (zone transitions fall on such boundaries)
+  const cache = new Map<number, number>();
   const offsetAt = (utc: number): number => {
+    const slot = Math.floor(utc / 900000);
+    const hit = cache.get(slot);
+    if (hit !== undefined) return hit;
+    const o = computeOffset(slot * 900000);
+    if (cache.size > 50000) cache.clear();
+    cache.set(slot, o);
+    return o;
+  };
+  const computeOffset = (utc: number): number => {
     const parts = dtf.formatToParts(new Date(utc));
     let y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, bc = false;
     for (const p of parts) {
