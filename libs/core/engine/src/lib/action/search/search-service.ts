@@ -108,7 +108,7 @@ export function allShardsFailed(failures: ShardFailure[], phase = 'query'): EsEr
     }
   }
   const status = failures[0]?.reason.status ?? 500;
-  return new EsError('search_phase_execution_exception', status >= 500 ? 503 : status, 'all shards failed', {
+  return new EsError('search_phase_execution_exception', status, 'all shards failed', {
     rootCauses: roots,
     extra: { phase, grouped: true, failed_shards: grouped.map(failureObject) },
     cause: failures[0]?.reason,
@@ -181,7 +181,10 @@ export class SearchService {
     const source = { ...request.source, size: 0, from: 0, trackTotalHitsUpTo: 2147483647, sort: [], aggs: undefined };
     const res = await this.execute({ ...request, source, scroll: undefined }, {});
     const hits = res.body['hits'] as { total?: { value: number } };
-    return { count: hits.total?.value ?? 0, _shards: res.body['_shards'] };
+    const out: Record<string, unknown> = { count: hits.total?.value ?? 0 };
+    if (res.body['terminated_early'] !== undefined) out['terminated_early'] = res.body['terminated_early'];
+    out['_shards'] = res.body['_shards'];
+    return out;
   }
 
   private maxResultWindow(meta: IndexMetadata): number {
