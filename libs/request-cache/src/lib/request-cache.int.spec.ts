@@ -373,7 +373,7 @@ describe('request cache size and expiry over HTTP', () => {
   it('rejects an invalid indices.requests.cache.size at start-up', async () => {
     await expect(
       createTestHost({ features: [requestCacheFeature], settings: { 'indices.requests.cache.size': '200%' } }),
-    ).rejects.toThrow(/percentage should be in \[0-100\], got \[200%\]/);
+    ).rejects.toThrow(/percentage should be in \[0-100\], got \[200\]/);
   });
 
   it('expires entries after indices.requests.cache.expire', async () => {

@@ -166,7 +166,10 @@ describe('RequestCacheService', () => {
 
   it('rejects invalid size settings with ES errors', () => {
     expect(() => requestCacheConfigFrom({ 'indices.requests.cache.size': '120%' })).toThrow(
-      expect.objectContaining({ type: 'parse_exception', reason: 'percentage should be in [0-100], got [120%]' }),
+      expect.objectContaining({ type: 'parse_exception', reason: 'percentage should be in [0-100], got [120]' }),
+    );
+    expect(() => requestCacheConfigFrom({ 'indices.requests.cache.size': 'x%' })).toThrow(
+      expect.objectContaining({ type: 'parse_exception', reason: 'failed to parse [x] as a double' }),
     );
     expect(() => requestCacheConfigFrom({ 'indices.requests.cache.size': 'lots' })).toThrow(
       expect.objectContaining({ type: 'illegal_argument_exception' }),

@@ -22,12 +22,13 @@ export function parseMemorySizeSetting(key: string) {
   return (raw: unknown): string => {
     if (typeof raw === 'string' && raw.trim().endsWith('%')) {
       const s = raw.trim();
-      const n = Number(s.slice(0, -1));
-      if (s.length < 2 || !Number.isFinite(n)) {
-        throw new EsError('parse_exception', 400, `failed to parse [${s}] as a double`);
+      const pct = s.slice(0, -1);
+      const n = Number(pct);
+      if (pct.trim() === '' || !Number.isFinite(n)) {
+        throw new EsError('parse_exception', 400, `failed to parse [${pct}] as a double`);
       }
       if (n < 0 || n > 100) {
-        throw new EsError('parse_exception', 400, `percentage should be in [0-100], got [${s}]`);
+        throw new EsError('parse_exception', 400, `percentage should be in [0-100], got [${pct}]`);
       }
       return s;
     }
