@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -105,5 +106,31 @@ export function stopHost(p: HostProcess, signal: NodeJS.Signals = 'SIGKILL'): Pr
     if (p.child.exitCode !== null || p.child.signalCode !== null) return r(p.child.exitCode);
     p.child.once('exit', (code) => r(code));
     p.child.kill(signal);
+  });
+}
+
+/** A request through node:http (fetch refuses GET bodies, which Perl and elasticdump send). */
+export function rawHttp(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Res> {
+  return new Promise((resolvePromise, reject) => {
+    const h0 = body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+    const req = httpRequest(url, { method, headers: h0 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolvePromise({ status: res.statusCode ?? 0, headers: h, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
   });
 }
