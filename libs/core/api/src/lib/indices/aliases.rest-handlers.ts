@@ -63,7 +63,7 @@ export class UpdateAliasesRestHandler implements RestHandler {
       if (indices.length === 0) errors.push('One of [index] or [indices] is required');
       if (type !== 'remove_index' && aliases.length === 0) errors.push('One of [alias] or [aliases] is required');
       if (errors.length) throw Errors.actionRequestValidation(errors.map((e) => `[${type}] ${e}`));
-      const mustExist = s['must_exist'] === undefined ? (type === 'remove' ? undefined : undefined) : s['must_exist'] === true;
+      const mustExist = s['must_exist'] === undefined || s['must_exist'] === null ? undefined : s['must_exist'] === true || s['must_exist'] === 'true';
       actions.push({ type, indices, aliases, body: s, mustExist });
     }
     await (this.mis as DefaultMetadataIndexService).updateAliases(actions, aliasResolver(this.resolver));
@@ -110,7 +110,7 @@ export class DeleteAliasRestHandler implements RestHandler {
   async handle(req: RestRequest): Promise<RestResponse> {
     const indices = req.pathParam('index').split(',');
     const aliases = req.pathParam('name').split(',');
-    await (this.mis as DefaultMetadataIndexService).updateAliases([{ type: 'remove', indices, aliases, body: {}, mustExist: true }], aliasResolver(this.resolver));
+    await (this.mis as DefaultMetadataIndexService).updateAliases([{ type: 'remove', indices, aliases, body: {} }], aliasResolver(this.resolver));
     return RestResponses.acknowledged();
   }
 }

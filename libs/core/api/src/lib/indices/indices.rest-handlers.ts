@@ -61,7 +61,8 @@ export class CreateIndexRestHandler implements RestHandler {
       else throw new EsError('parse_exception', 400, `unknown key [${k}] for create index`);
     }
     await this.mis.createIndex(index, request, 'api');
-    return RestResponses.ok({ acknowledged: true, shards_acknowledged: true, index });
+    const was = req.param('wait_for_active_shards');
+    return RestResponses.ok({ acknowledged: true, shards_acknowledged: was !== '0' && was !== 'none', index });
   }
 }
 

@@ -386,6 +386,9 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
                 any = true;
               }
             }
+            if (!any && a.mustExist === true) {
+              throw Errors.resourceNotFound(`required alias [${a.aliases.join(',')}] does not exist`);
+            }
             if (!any && a.mustExist !== false) {
               throw new EsError('aliases_not_found_exception', 404, `aliases [${a.aliases.join(',')}] missing`, {
                 metadata: { 'resource.type': 'aliases', 'resource.id': a.aliases.join(',') },
