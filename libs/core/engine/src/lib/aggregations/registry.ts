@@ -11,6 +11,7 @@ import { CompositeSpec } from './bucket/composite.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
 import { PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
+import { TopMetricsSpec, WeightedAvgSpec } from './metrics/extra-metrics.js';
 import {
   BucketScriptSpec,
   BucketSelectorSpec,
@@ -38,6 +39,8 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
   percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),
   top_hits: (n, b) => TopHitsSpec.parse(n, b),
+  weighted_avg: (n, b) => WeightedAvgSpec.parse(n, b),
+  top_metrics: (n, b) => TopMetricsSpec.parse(n, b),
   derivative: (n, b) => DerivativeSpec.parse(n, b),
   cumulative_sum: (n, b) => CumulativeSumSpec.parse(n, b),
   bucket_script: (n, b) => BucketScriptSpec.parse(n, b),

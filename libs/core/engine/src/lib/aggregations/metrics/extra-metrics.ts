@@ -1,0 +1,282 @@
+/**
+ * weighted_avg and top_metrics.
+ */
+import { Errors } from '@strata/core-common';
+import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { AggregationContext, InternalAggregation } from '../api.js';
+import {
+  AggSpec,
+  Aggregator,
+  LongArray,
+  asObject,
+  bytesValues,
+  checkParams,
+  optInt,
+  optString,
+  resolveField,
+  type FieldSource,
+} from '../framework.js';
+import { formatValue, isRaw, RAW, type ValueFormat } from '../support/value-format.js';
+
+// ------------------------------------------------------------------ weighted_avg
+
+interface WeightedAvgInternal extends InternalAggregation {
+  type: 'weighted_avg';
+  sum: number;
+  weight: number;
+  fmt: ValueFormat;
+}
+
+interface MultiValueSourceDef {
+  field: string;
+  missing: number | undefined;
+}
+
+function parseVs(type: string, name: string, key: string, v: unknown): MultiValueSourceDef {
+  if (v === undefined || v === null) throw Errors.illegalArgument(`[${key}] must be set for aggregation [${name}]`);
+  const o = asObject(type, v, key);
+  checkParams(key, o, ['field', 'missing', 'script']);
+  const field = optString(type, o, 'field');
+  if (field === undefined) throw Errors.illegalArgument(`[${key}.field] must be set for aggregation [${name}]`);
+  const m = o['missing'];
+  return { field, missing: m === undefined || m === null ? undefined : Number(m) };
+}
+
+export class WeightedAvgSpec extends AggSpec {
+  valueSrc!: MultiValueSourceDef;
+  weight!: MultiValueSourceDef;
+  format: string | undefined;
+  override get isMetric(): boolean {
+    return true;
+  }
+  static parse(name: string, body: Record<string, unknown>): WeightedAvgSpec {
+    checkParams('weighted_avg', body, ['value', 'weight', 'format', 'value_type']);
+    const s = new WeightedAvgSpec(name, 'weighted_avg');
+    s.valueSrc = parseVs('weighted_avg', name, 'value', body['value']);
+    s.weight = parseVs('weighted_avg', name, 'weight', body['weight']);
+    s.format = optString('weighted_avg', body, 'format');
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    const v = resolveField(ctx, this.valueSrc.field, { format: this.format, requireNumeric: 'weighted_avg' });
+    const w = resolveField(ctx, this.weight.field, { requireNumeric: 'weighted_avg' });
+    return new WeightedAvgAggregator(this, v, w);
+  }
+  empty(): InternalAggregation {
+    return { type: 'weighted_avg', sum: 0, weight: 0, fmt: RAW } satisfies WeightedAvgInternal;
+  }
+  typedName(): string {
+    return 'weighted_avg';
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    let sum = 0, weight = 0;
+    let fmt: ValueFormat = RAW;
+    for (const x of list as WeightedAvgInternal[]) {
+      sum += x.sum;
+      weight += x.weight;
+      if (isRaw(fmt) && !isRaw(x.fmt)) fmt = x.fmt;
+    }
+    return { type: 'weighted_avg', sum, weight, fmt } satisfies WeightedAvgInternal;
+  }
+  override value(agg: InternalAggregation): number {
+    const a = agg as WeightedAvgInternal;
+    return a.weight === 0 ? NaN : a.sum / a.weight;
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    const a = agg as WeightedAvgInternal;
+    const v = a.weight === 0 ? null : a.sum / a.weight;
+    const out: Record<string, unknown> = { value: v };
+    if (v !== null && !isRaw(a.fmt)) out['value_as_string'] = formatValue(a.fmt, v);
+    return out;
+  }
+}
+
+class WeightedAvgAggregator extends Aggregator {
+  private vdv: NumericDocValues | null = null;
+  private wdv: NumericDocValues | null = null;
+  private readonly sums = new LongArray();
+  private readonly weights = new LongArray();
+  constructor(private readonly spec: WeightedAvgSpec, private readonly v: FieldSource, private readonly w: FieldSource) {
+    super();
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.vdv = this.v.kind === 'numeric' ? leaf.reader.numericDocValues(this.v.field) : null;
+    this.wdv = this.w.kind === 'numeric' ? leaf.reader.numericDocValues(this.w.field) : null;
+  }
+  collect(doc: number, ord: number): void {
+    let weight: number | undefined;
+    const wdv = this.wdv;
+    if (wdv && wdv.offsets[doc + 1]! > wdv.offsets[doc]!) {
+      if (wdv.offsets[doc + 1]! - wdv.offsets[doc]! > 1) {
+        throw Errors.illegalArgument(
+          'Encountered more than one weight for a single document. Use a script to combine multiple weights-per-doc into a single value.',
+        );
+      }
+      weight = wdv.values[wdv.offsets[doc]!]! * this.w.scale;
+    } else weight = this.spec.weight.missing;
+    if (weight === undefined) return;
+    const vdv = this.vdv;
+    const s = this.sums.ensure(ord);
+    const ws = this.weights.ensure(ord);
+    if (vdv && vdv.offsets[doc + 1]! > vdv.offsets[doc]!) {
+      for (let i = vdv.offsets[doc]!; i < vdv.offsets[doc + 1]!; i++) {
+        s[ord]! += vdv.values[i]! * this.v.scale * weight;
+        ws[ord]! += weight;
+      }
+    } else if (this.spec.valueSrc.missing !== undefined) {
+      s[ord]! += this.spec.valueSrc.missing * weight;
+      ws[ord]! += weight;
+    }
+  }
+  build(ord: number): InternalAggregation {
+    return { type: 'weighted_avg', sum: this.sums.get(ord), weight: this.weights.get(ord), fmt: this.v.format } satisfies WeightedAvgInternal;
+  }
+}
+
+// ------------------------------------------------------------------ top_metrics
+
+type MetricVal = number | string | null;
+
+interface TopMetricsRow {
+  sort: number;
+  metrics: MetricVal[];
+}
+
+interface TopMetricsInternal extends InternalAggregation {
+  type: 'top_metrics';
+  rows: TopMetricsRow[];
+  sortFmt: ValueFormat;
+  metricFmts: ValueFormat[];
+}
+
+export class TopMetricsSpec extends AggSpec {
+  metrics: string[] = [];
+  sortField = '';
+  asc = true;
+  size = 1;
+  override get isMetric(): boolean {
+    return true;
+  }
+  static parse(name: string, body: Record<string, unknown>): TopMetricsSpec {
+    checkParams('top_metrics', body, ['metrics', 'sort', 'size']);
+    const s = new TopMetricsSpec(name, 'top_metrics');
+    const m = body['metrics'];
+    const list = m === undefined || m === null ? [] : Array.isArray(m) ? m : [m];
+    if (list.length === 0) throw Errors.illegalArgument(`[metrics] must not be empty: [${name}]`);
+    s.metrics = list.map((x) => {
+      const f = optString('top_metrics', asObject('top_metrics', x, 'metrics'), 'field');
+      if (f === undefined) throw Errors.illegalArgument(`[metrics.field] must be set for aggregation [${name}]`);
+      return f;
+    });
+    const sort = body['sort'];
+    if (sort === undefined || sort === null) throw Errors.illegalArgument(`[sort] must be set for aggregation [${name}]`);
+    const sorts = Array.isArray(sort) ? sort : [sort];
+    if (sorts.length !== 1) throw Errors.illegalArgument('only supports sorting on one field');
+    const first = sorts[0];
+    if (typeof first === 'string') {
+      s.sortField = first;
+    } else {
+      const [[f, o]] = Object.entries(asObject('top_metrics', first, 'sort')) as [[string, unknown]];
+      s.sortField = f;
+      const order = typeof o === 'string' ? o : (o as { order?: string } | null)?.order ?? 'asc';
+      s.asc = order === 'asc';
+    }
+    const size = optInt('top_metrics', body, 'size');
+    if (size !== undefined) {
+      if (size < 1) throw Errors.illegalArgument(`[size] must be more than 0 but was [${size}]`);
+      s.size = size;
+    }
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    const sortSrc = resolveField(ctx, this.sortField, { requireNumeric: 'top_metrics' });
+    const metricSrcs = this.metrics.map((f) => resolveField(ctx, f));
+    return new TopMetricsAggregator(this, sortSrc, metricSrcs);
+  }
+  empty(): InternalAggregation {
+    return { type: 'top_metrics', rows: [], sortFmt: RAW, metricFmts: this.metrics.map(() => RAW) } satisfies TopMetricsInternal;
+  }
+  typedName(): string {
+    return 'top_metrics';
+  }
+  cmp(a: TopMetricsRow, b: TopMetricsRow): number {
+    return this.asc ? a.sort - b.sort : b.sort - a.sort;
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    const parts = list as TopMetricsInternal[];
+    const rows = parts.flatMap((p) => p.rows).sort((a, b) => this.cmp(a, b)).slice(0, this.size);
+    const withRows = parts.find((p) => p.rows.length > 0) ?? parts[0]!;
+    return { type: 'top_metrics', rows, sortFmt: withRows.sortFmt, metricFmts: withRows.metricFmts } satisfies TopMetricsInternal;
+  }
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    const a = agg as TopMetricsInternal;
+    const i = key === undefined ? 0 : this.metrics.indexOf(key);
+    if (i < 0) throw Errors.illegalArgument(`unknown metric [${key}]`);
+    const v = a.rows[0]?.metrics[i];
+    return typeof v === 'number' ? v : NaN;
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    const a = agg as TopMetricsInternal;
+    return {
+      top: a.rows.map((r) => ({
+        sort: [isRaw(a.sortFmt) ? r.sort : formatValue(a.sortFmt, r.sort)],
+        metrics: Object.fromEntries(
+          this.metrics.map((m, i) => {
+            const v = r.metrics[i] ?? null;
+            const f = a.metricFmts[i] ?? RAW;
+            return [m, v === null || typeof v === 'string' || isRaw(f) ? v : formatValue(f, v)];
+          }),
+        ),
+      })),
+    };
+  }
+}
+
+class TopMetricsAggregator extends Aggregator {
+  private sdv: NumericDocValues | null = null;
+  private mdvs: (NumericDocValues | SortedSetDocValues | null)[] = [];
+  private readonly tops: (TopMetricsRow[] | undefined)[] = [];
+  constructor(private readonly spec: TopMetricsSpec, private readonly sortSrc: FieldSource, private readonly metricSrcs: FieldSource[]) {
+    super();
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.sdv = this.sortSrc.kind === 'numeric' ? leaf.reader.numericDocValues(this.sortSrc.field) : null;
+    this.mdvs = this.metricSrcs.map((m) =>
+      m.kind === 'numeric' ? leaf.reader.numericDocValues(m.field) : m.kind === 'bytes' ? bytesValues(leaf, m) : null,
+    );
+  }
+  collect(doc: number, ord: number): void {
+    const sdv = this.sdv;
+    if (!sdv) return;
+    const s = sdv.offsets[doc]!;
+    const e = sdv.offsets[doc + 1]!;
+    if (s === e) return;
+    const sort = (this.spec.asc ? sdv.values[s]! : sdv.values[e - 1]!) * this.sortSrc.scale;
+    let top = this.tops[ord];
+    if (!top) {
+      top = [];
+      this.tops[ord] = top;
+    }
+    if (top.length >= this.spec.size && this.spec.cmp({ sort, metrics: [] }, top[top.length - 1]!) >= 0) return;
+    const metrics: MetricVal[] = this.mdvs.map((dv, i) => {
+      if (!dv) return null;
+      const a = dv.offsets[doc]!;
+      if (a === dv.offsets[doc + 1]!) return null;
+      if ('values' in dv) return dv.values[a]! * this.metricSrcs[i]!.scale;
+      return dv.terms[dv.ords[a]!]!;
+    });
+    const row = { sort, metrics };
+    let i = top.length;
+    while (i > 0 && this.spec.cmp(row, top[i - 1]!) < 0) i--;
+    top.splice(i, 0, row);
+    if (top.length > this.spec.size) top.pop();
+  }
+  build(ord: number): InternalAggregation {
+    return {
+      type: 'top_metrics',
+      rows: this.tops[ord] ?? [],
+      sortFmt: this.sortSrc.format,
+      metricFmts: this.metricSrcs.map((m) => m.format),
+    } satisfies TopMetricsInternal;
+  }
+}
