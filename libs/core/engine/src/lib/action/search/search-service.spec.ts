@@ -1,0 +1,186 @@
+import { EsError } from '@strata/core-common';
+import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
+import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
+import type { IndexMetadata } from '../../cluster/metadata.js';
+import type { DirectoryReader } from '../../index/leaf-reader.js';
+import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
+import type { IndexNameExpressionResolver, IndicesService, IndexShard, MapperService } from '../../services.js';
+import type { CoordinatorSearchInterceptor, SearchRequest, ShardSearchInterceptor } from '../../search/spi-search.js';
+import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
+import { SearchService } from './search-service.js';
+import { parseSearchSource } from './search-source.js';
+
+const FIELDS: Record<string, MappedFieldType> = { body: fieldTypes.text('body'), n: fieldTypes.long('n'), tag: fieldTypes.keyword('tag') };
+
+function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSearchInterceptor[] } = {}) {
+  const shardDocs: Record<string, FakeDoc[][]> = {
+    'a#0': [[{ id: 'a1', text: { body: 'red fox' }, num: { n: 1 } }, { id: 'a2', text: { body: 'red' }, num: { n: 4 } }]],
+    'a#1': [[{ id: 'a3', text: { body: 'blue fox' }, num: { n: 3 } }]],
+    'b#0': [[{ id: 'b1', text: { body: 'red red red' }, num: { n: 2 }, keyword: { tag: 'x' } }]],
+  };
+  const acquired: string[] = [];
+  const released: string[] = [];
+  const metas: Record<string, IndexMetadata> = {
+    a: { ...fakeIndexMetadata('a'), numberOfShards: 2 },
+    b: fakeIndexMetadata('b', { 'index.max_result_window': 5 }),
+  };
+  const reader = (key: string): DirectoryReader => ({
+    ...fakeReader(shardDocs[key]!, key),
+    incRef: () => acquired.push(key),
+    decRef: () => released.push(key),
+  });
+  const indices: IndicesService = {
+    indexMetadata: (i) => metas[i]!,
+    shards: (i) =>
+      Array.from({ length: metas[i]!.numberOfShards }, (_, s): IndexShard => ({
+        index: i,
+        indexUuid: i,
+        shardId: s,
+        acquireReader: () => {
+          acquired.push(`acq:${i}#${s}`);
+          return reader(`${i}#${s}`);
+        },
+        refresh: async () => undefined,
+      })),
+  };
+  const resolver: IndexNameExpressionResolver = {
+    concreteIndices: (e) => {
+      const list = e === undefined ? ['_all'] : Array.isArray(e) ? e : [e];
+      return list.flatMap((x) => (x === '_all' || x === '*' ? ['a', 'b'] : metas[x] ? [x] : []));
+    },
+    writeIndex: () => undefined,
+  };
+  const mappers = {
+    fieldType: (_i: IndexMetadata, n: string) => FIELDS[n],
+    matchingFieldNames: () => Object.keys(FIELDS),
+  } as unknown as MapperService;
+  const service = new SearchService(
+    indices,
+    resolver,
+    mappers,
+    new QueryParserRegistry(BUILTIN_QUERY_PARSERS),
+    undefined,
+    undefined,
+    opts.shard,
+    opts.coord,
+    undefined,
+    { now: () => 1000, nanoTime: () => 0n },
+  );
+  const req = (body: unknown, extra: Partial<SearchRequest> = {}): SearchRequest => ({
+    indicesOptions: { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+    source: parseSearchSource(body),
+    searchType: 'query_then_fetch',
+    typedKeys: false,
+    restTotalHitsAsInt: false,
+    allowPartialSearchResults: true,
+    attributes: {},
+    ...extra,
+  });
+  return { service, req, acquired, released, reader };
+}
+
+describe('SearchService', () => {
+  it('fans out to every shard, merges globally and releases readers', async () => {
+    const { service, req, acquired, released } = setup();
+    const res = await service.search(req({ query: { match: { body: 'red' } } }, { indices: ['a'] }));
+    expect(res.body['_shards']).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    const hits = (res.body['hits'] as { hits: Array<{ _id: string; _index: string }> }).hits;
+    expect(hits.map((h) => h._id)).toEqual(['a2', 'a1']);
+    expect(acquired.sort()).toEqual(['acq:a#0', 'acq:a#1']);
+    expect(released.sort()).toEqual(['a#0', 'a#1']);
+    expect(res.targets.map((t) => `${t.index}#${t.shardId}`)).toEqual(['a#0', 'a#1']);
+  });
+
+  it('sorts across indices and shards by field', async () => {
+    const { service, req } = setup();
+    const res = await service.search(req({ sort: [{ n: 'desc' }], size: 4 }));
+    const hits = (res.body['hits'] as { hits: Array<{ _id: string; sort: unknown[] }> }).hits;
+    expect(hits.map((h) => [h._id, h.sort])).toEqual([
+      ['a2', [4]],
+      ['a3', [3]],
+      ['b1', [2]],
+      ['a1', [1]],
+    ]);
+  });
+
+  it('a failing index becomes shard failures; all failing is search_phase_execution_exception', async () => {
+    const { service, req } = setup();
+    const res = await service.search(req({ from: 4, size: 2 }));
+    const shards = res.body['_shards'] as { failed: number; failures: Array<{ index: string; reason: { type: string } }> };
+    expect(shards.failed).toBe(1);
+    expect(shards.failures[0]).toMatchObject({ index: 'b', shard: 0, reason: { type: 'illegal_argument_exception' } });
+    let err: EsError | undefined;
+    try {
+      await service.search(req({ query: { term: { n: 'x' } } }));
+    } catch (e) {
+      err = e as EsError;
+    }
+    expect(err!.type).toBe('search_phase_execution_exception');
+    expect(err!.status).toBe(400);
+    expect(err!.extra['failed_shards']).toHaveLength(2); // grouped per index
+    expect(err!.toBody().error['root_cause']).toEqual([
+      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: '_na_', index: 'a' },
+      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: '_na_', index: 'b' },
+    ]);
+  });
+
+  it('syntax errors are request-level', async () => {
+    const { service, req } = setup();
+    await expect(service.search(req({ query: { nope: {} } }))).rejects.toMatchObject({ type: 'parsing_exception' });
+  });
+
+  it('shard interceptors wrap the query phase in order and see nowUsed', async () => {
+    const calls: string[] = [];
+    const mk = (name: string, order: number): ShardSearchInterceptor => ({
+      name,
+      order,
+      async intercept(r, shard, next) {
+        calls.push(`${name}>${shard.index}#${shard.shardId}:${r.nowUsed}:${shard.reader.cacheKey}`);
+        const out = await next();
+        calls.push(`${name}<`);
+        return out;
+      },
+    });
+    const { service, req } = setup({ shard: [mk('outer', 1), mk('inner', 2)] });
+    await service.search(req({ query: { range: { n: { gte: 0 } } }, size: 2 }, { indices: ['b'] }));
+    expect(calls).toEqual(['outer>b#0:false:b#0', 'inner>b#0:false:b#0', 'inner<', 'outer<']);
+  });
+
+  it('coordinator interceptors supply held readers, retain them and post-process', async () => {
+    const { service, req } = setup();
+    let s2!: ReturnType<typeof setup>;
+    const interceptor: CoordinatorSearchInterceptor = {
+      name: 'paging',
+      order: 1,
+      handles: ['scroll'],
+      async intercept(r, options, next) {
+        const res = await next(r, {
+          ...options,
+          readers: new Map([['a#1', s2.reader('a#1')]]),
+          targets: [{ index: 'a', shardId: 1 }],
+          retainReaders: (readers) => {
+            for (const rd of readers.values()) rd.incRef();
+          },
+        });
+        res.body['_scroll_id'] = 'abc';
+        return res;
+      },
+    };
+    s2 = setup({ coord: [interceptor] });
+    const res = await s2.service.search(s2.req({ size: 1 }, { scroll: '1m' }));
+    expect(res.body['_scroll_id']).toBe('abc');
+    expect((res.body['hits'] as { hits: Array<{ _id: string }> }).hits.map((h) => h._id)).toEqual(['a3']);
+    expect(s2.acquired).toEqual(['a#1']); // retained by the interceptor, nothing acquired
+    expect(s2.released).toEqual([]);
+    // without an interceptor handling scroll the parameter is rejected
+    await expect(service.search(req({}, { scroll: '1m' }))).rejects.toMatchObject({ type: 'illegal_argument_exception' });
+  });
+
+  it('_count', async () => {
+    const { service, req } = setup();
+    expect(await service.count(req({ query: { match: { body: 'fox' } } }))).toEqual({
+      count: 2,
+      _shards: { total: 3, successful: 3, skipped: 0, failed: 0 },
+    });
+  });
+});
