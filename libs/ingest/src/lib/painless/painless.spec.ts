@@ -36,6 +36,12 @@ describe('painless subset', () => {
     ["ctx.a == 1 && ctx.b == 'q'", { a: 1, b: 'q' }, true],
     ['[1, 2, 3].contains(2)', {}, true],
     ["['k': 1].k", {}, 1],
+    ['ctx.m =~ /err(or)?/', { m: 'an error here' }, true],
+    ['ctx.m ==~ /err(or)?/', { m: 'an error here' }, false],
+    ['ctx.m ==~ /ERR/i', { m: 'err' }, true],
+    ['def s = 0; for (int i = 0; i < 5; i++) { if (i == 3) { continue; } s += i; } return s;', {}, 7],
+    ['def i = 0; while (true) { i++; if (i > 4) { break; } } return i;', {}, 5],
+    ['10 / 4.0', {}, 2.5],
   ])('%s', (src, source, expected) => {
     expect(evalWith(src as string, source as Record<string, unknown>).result).toEqual(expected);
   });

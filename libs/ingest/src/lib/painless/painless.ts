@@ -19,10 +19,11 @@ type Tok =
   | { t: 'str'; v: string; pos: number }
   | { t: 'id'; v: string; pos: number }
   | { t: 'op'; v: string; pos: number }
+  | { t: 're'; v: RegExp; pos: number }
   | { t: 'eof'; pos: number };
 
 const OPS = [
-  '===', '!==', '?.', '?:', '==', '!=', '<=', '>=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=', '->',
+  '==~', '===', '!==', '?.', '?:', '=~', '==', '!=', '<=', '>=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=', '->',
   '+', '-', '*', '/', '%', '<', '>', '!', '=', '(', ')', '[', ']', '{', '}', '.', ',', ';', ':', '?',
 ];
 
@@ -73,6 +74,33 @@ function lex(src: string): Tok[] {
       i += m[0].length;
       continue;
     }
+    if (c === '/') {
+      const prev = out[out.length - 1];
+      if (prev && prev.t === 'op' && (prev.v === '=~' || prev.v === '==~' || prev.v === '(' || prev.v === ',')) {
+        let j = i + 1;
+        let body = '';
+        while (j < src.length && src[j] !== '/') {
+          if (src[j] === '\\') {
+            body += src[j] + (src[j + 1] ?? '');
+            j += 2;
+          } else body += src[j++];
+        }
+        if (j >= src.length) throw compileError(src, i, 'unterminated regex');
+        j++;
+        let flags = '';
+        while (j < src.length && /[cilmsuxU]/.test(src[j])) flags += src[j++];
+        let re: RegExp;
+        try {
+          const jsFlags = (flags.includes('i') ? 'i' : '') + (flags.includes('m') ? 'm' : '') + (flags.includes('s') ? 's' : '');
+          re = new RegExp(body, jsFlags);
+        } catch (e) {
+          throw compileError(src, i, `invalid regex: ${(e as Error).message}`);
+        }
+        out.push({ t: 're', v: re, pos: i });
+        i = j;
+        continue;
+      }
+    }
     const op = OPS.find((o) => src.startsWith(o, i));
     if (!op) throw compileError(src, i, `unexpected character [${c}]`);
     out.push({ t: 'op', v: op, pos: i });
@@ -107,7 +135,11 @@ type Stmt =
   | { s: 'if'; test: Node; then: Stmt; else?: Stmt }
   | { s: 'return'; e?: Node }
   | { s: 'block'; body: Stmt[] }
-  | { s: 'foreach'; name: string; iter: Node; body: Stmt };
+  | { s: 'foreach'; name: string; iter: Node; body: Stmt }
+  | { s: 'for'; init?: Stmt; test?: Node; update?: Node; body: Stmt }
+  | { s: 'while'; test: Node; body: Stmt }
+  | { s: 'break' }
+  | { s: 'continue' };
 
 const TYPES = new Set([
   'def', 'var', 'String', 'int', 'long', 'double', 'float', 'boolean', 'short', 'byte', 'char', 'Map', 'List',
@@ -188,14 +220,39 @@ class Parser {
     if (this.isId('for')) {
       this.i++;
       this.eat('(');
+      const save = this.i;
       if (this.peek().t === 'id' && TYPES.has((this.peek() as { v: string }).v) && this.peek(1).t === 'id') this.i++;
-      const name = this.ident();
-      if (!this.isOp(':')) throw compileError(this.src, this.peek().pos, 'only for-each loops are supported');
-      this.i++;
-      const iter = this.expr();
+      if (this.peek().t === 'id' && this.isOp(':', 1)) {
+        const name = this.ident();
+        this.i++;
+        const iter = this.expr();
+        this.eat(')');
+        const body = this.statement();
+        return { s: 'foreach', name, iter, body };
+      }
+      this.i = save;
+      let init: Stmt | undefined;
+      if (!this.isOp(';')) init = this.statement();
+      else this.i++;
+      const test = this.isOp(';') ? undefined : this.expr();
+      this.eat(';');
+      const update = this.isOp(')') ? undefined : this.expr();
       this.eat(')');
       const body = this.statement();
-      return { s: 'foreach', name, iter, body };
+      return { s: 'for', init, test, update, body };
+    }
+    if (this.isId('while')) {
+      this.i++;
+      this.eat('(');
+      const test = this.expr();
+      this.eat(')');
+      return { s: 'while', test, body: this.statement() };
+    }
+    if (this.isId('break') || this.isId('continue')) {
+      const kind = (this.peek() as { v: string }).v as 'break' | 'continue';
+      this.i++;
+      this.semi();
+      return { s: kind };
     }
     if (this.isId('return')) {
       this.i++;
@@ -282,7 +339,7 @@ class Parser {
   }
 
   private static readonly PREC: Record<string, number> = {
-    '||': 1, '&&': 2, '==': 3, '!=': 3, '===': 3, '!==': 3, '<': 4, '>': 4, '<=': 4, '>=': 4, instanceof: 4,
+    '||': 1, '&&': 2, '==': 3, '!=': 3, '===': 3, '!==': 3, '=~': 3, '==~': 3, '<': 4, '>': 4, '<=': 4, '>=': 4, instanceof: 4,
     '+': 5, '-': 5, '*': 6, '/': 6, '%': 6,
   };
 
@@ -372,6 +429,10 @@ class Parser {
       this.i++;
       return { k: 'lit', v: t.v };
     }
+    if (t.t === 're') {
+      this.i++;
+      return { k: 'lit', v: t.v };
+    }
     if (t.t === 'op' && t.v === '(') {
       this.i++;
       const e = this.expr();
@@ -436,6 +497,11 @@ function tokText(t: Tok): string {
   return t.t === 'eof' ? '<EOF>' : String(t.v);
 }
 
+function toRegExp(v: unknown): RegExp {
+  if (v instanceof RegExp) return v;
+  throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to java.util.regex.Pattern`);
+}
+
 function compileError(src: string, pos: number, msg: string): EsError {
   return new EsError('script_exception', 400, 'compile error', {
     metadata: {
@@ -482,6 +548,10 @@ class RuntimeError extends Error {
 
 class ReturnSignal {
   constructor(readonly value: unknown) {}
+}
+
+class LoopSignal {
+  constructor(readonly kind: 'break' | 'continue') {}
 }
 
 type Scope = Map<string, unknown>;
@@ -904,6 +974,17 @@ class Interpreter {
     }
   }
 
+  /** runs a loop body; true when the loop must stop (break) */
+  private loopBody(body: Stmt, scope: Scope): boolean {
+    try {
+      this.exec(body, scope);
+    } catch (e) {
+      if (e instanceof LoopSignal) return e.kind === 'break';
+      throw e;
+    }
+    return false;
+  }
+
   private exec(s: Stmt, scope: Scope): unknown {
     this.tick();
     switch (s.s) {
@@ -938,10 +1019,28 @@ class Interpreter {
                 : [];
         for (const v of list) {
           scope.set(s.name, v);
-          this.exec(s.body, scope);
+          if (this.loopBody(s.body, scope)) break;
         }
         return null;
       }
+      case 'for': {
+        if (s.init) this.exec(s.init, scope);
+        while (s.test === undefined || truthy(this.eval(s.test, scope), 'for')) {
+          this.tick();
+          if (this.loopBody(s.body, scope)) break;
+          if (s.update) this.eval(s.update, scope);
+        }
+        return null;
+      }
+      case 'while':
+        while (truthy(this.eval(s.test, scope), 'while')) {
+          this.tick();
+          if (this.loopBody(s.body, scope)) break;
+        }
+        return null;
+      case 'break':
+      case 'continue':
+        throw new LoopSignal(s.s);
     }
   }
 
@@ -997,6 +1096,18 @@ class Interpreter {
         const a = this.eval(n.l, scope);
         const b = this.eval(n.r, scope);
         switch (n.op) {
+          case '=~': {
+            if (a === null || a === undefined) throw npe('Pattern.matcher()');
+            const re = toRegExp(b);
+            re.lastIndex = 0;
+            return re.test(String(a));
+          }
+          case '==~': {
+            if (a === null || a === undefined) throw npe('Pattern.matcher()');
+            const re = toRegExp(b);
+            const m = new RegExp(`^(?:${re.source})$`, re.flags).exec(String(a));
+            return m !== null;
+          }
           case '==':
             return painlessEquals(a, b);
           case '!=':
