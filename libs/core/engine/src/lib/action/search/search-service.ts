@@ -87,7 +87,7 @@ function failureObject(f: ShardFailure): Record<string, unknown> {
 }
 
 /** Elasticsearch's search_phase_execution_exception "all shards failed" with grouped failures */
-export function allShardsFailed(failures: ShardFailure[], phase = 'query'): EsError {
+export function allShardsFailed(failures: ShardFailure[], phase = 'query', reason = 'all shards failed'): EsError {
   const grouped: ShardFailure[] = [];
   const seen = new Set<string>();
   for (const f of failures) {
@@ -108,7 +108,7 @@ export function allShardsFailed(failures: ShardFailure[], phase = 'query'): EsEr
     }
   }
   const status = failures[0]?.reason.status ?? 500;
-  return new EsError('search_phase_execution_exception', status, 'all shards failed', {
+  return new EsError('search_phase_execution_exception', status, reason, {
     rootCauses: roots,
     extra: { phase, grouped: true, failed_shards: grouped.map(failureObject) },
     cause: failures[0]?.reason,
@@ -344,7 +344,7 @@ export class SearchService {
         }
       }
       if (targets.length > 0 && failures.length === targets.length) throw allShardsFailed(failures);
-      if (failures.length > 0 && !request.allowPartialSearchResults) throw allShardsFailed(failures);
+      if (failures.length > 0 && !request.allowPartialSearchResults) throw allShardsFailed(failures, 'query', 'Partial shards failure');
 
       // merge + fetch
       const from = source.from < 0 ? 0 : source.from;
@@ -393,7 +393,8 @@ export class SearchService {
 
       const total = reduceTotalHits(results, source.trackTotalHitsUpTo);
       const hitsBody: Record<string, unknown> = {};
-      if (total) hitsBody['total'] = request.restTotalHitsAsInt ? total.value : total;
+      if (request.restTotalHitsAsInt) hitsBody['total'] = total ? total.value : -1;
+      else if (total) hitsBody['total'] = total;
       hitsBody['max_score'] = source.size === 0 ? null : reduceMaxScore(results);
       hitsBody['hits'] = fetched;
       const body: Record<string, unknown> = {
