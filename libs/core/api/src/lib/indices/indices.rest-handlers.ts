@@ -60,9 +60,9 @@ export class CreateIndexRestHandler implements RestHandler {
       else if (k === 'aliases') request.aliases = v;
       else throw new EsError('parse_exception', 400, `unknown key [${k}] for create index`);
     }
-    await this.mis.createIndex(index, request, 'api');
+    const im = await this.mis.createIndex(index, request, 'api');
     const was = req.param('wait_for_active_shards');
-    return RestResponses.ok({ acknowledged: true, shards_acknowledged: was !== '0' && was !== 'none', index });
+    return RestResponses.ok({ acknowledged: true, shards_acknowledged: was !== '0' && was !== 'none', index: im.name });
   }
 }
 

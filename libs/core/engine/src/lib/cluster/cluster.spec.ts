@@ -213,3 +213,20 @@ describe('IndexNameResolver contributions', () => {
     expect(r.exists('nope')).toBe(false);
   });
 });
+
+describe('date math index names', () => {
+  it('resolves <static{math{format|tz}}> names', async () => {
+    const { resolveDateMathIndexName } = await import('./index-name.js');
+    const now = Date.UTC(2024, 2, 15, 22, 30);
+    expect(resolveDateMathIndexName('<logs-{now/d}>', now)).toBe('logs-2024.03.15');
+    expect(resolveDateMathIndexName('<logs-{now/M{yyyy.MM}}>', now)).toBe('logs-2024.03');
+    expect(resolveDateMathIndexName('<logs-{now/d{yyyy.MM.dd|+12:00}}>', now)).toBe('logs-2024.03.16');
+    expect(resolveDateMathIndexName('<logs-{now/d-1d}>', now)).toBe('logs-2024.03.14');
+    expect(resolveDateMathIndexName('<a\\{b\\}-{now/y{yyyy}}>', now)).toBe('a{b}-2024');
+    expect(resolveDateMathIndexName('plain', now)).toBe('plain');
+    const { mis, resolver } = await setup();
+    const im = await mis.createIndex('<d-{now/y{yyyy}}>', {});
+    expect(im.name).toBe(`d-${new Date().getUTCFullYear()}`);
+    expect(resolver.concreteIndices('<d-{now/y{yyyy}}>', DEFAULT_INDICES_OPTIONS)).toEqual([im.name]);
+  });
+});

@@ -4,7 +4,8 @@
  * IndexNameExpressionResolver.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock } from '@strata/core-common';
+import { resolveDateMathIndexName } from './index-name.js';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
 import { EngineTokens, type IndexNameExpressionResolver } from '../services.js';
 import type { IndexNameResolver, IndicesOptions } from '../spi.js';
@@ -74,8 +75,10 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
   constructor(
     @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
     @multiInject(ExtensionPoints.IndexNameResolver) @optional() resolvers: IndexNameResolver[] = [],
+    @inject(Tokens.Clock) @optional() private readonly clock: Clock = systemClock,
   ) {
     this.resolvers = [...(resolvers ?? [])].sort((a, b) => a.order - b.order);
+    this.clock = clock ?? systemClock;
   }
 
   concreteIndices(expression: string | string[] | undefined, options: IndicesOptions, purpose: 'read' | 'write' = 'read'): string[] {
@@ -90,6 +93,10 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     else if (Array.isArray(expression)) parts = expression.flatMap((e) => e.split(','));
     else parts = expression.split(',');
     parts = parts.map((p) => p.trim()).filter((p) => p.length > 0);
+    if (parts.some((p) => p.startsWith('<') || p.startsWith('-<'))) {
+      const now = this.clock.now();
+      parts = parts.map((p) => (p.startsWith('-<') ? '-' + resolveDateMathIndexName(p.slice(1), now) : resolveDateMathIndexName(p, now)));
+    }
     if (parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'))) {
       const all = this.expandWildcard('*', md, options, purpose);
       if (all.length === 0 && !options.allowNoIndices) {
@@ -240,7 +247,8 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     );
   }
 
-  writeIndex(name: string): string | undefined {
+  writeIndex(rawName: string): string | undefined {
+    const name = resolveDateMathIndexName(rawName, this.clock.now());
     for (const r of this.resolvers) {
       const res = r.resolve(name, DEFAULT_INDICES_OPTIONS, 'write');
       if (res !== undefined) return res[0];

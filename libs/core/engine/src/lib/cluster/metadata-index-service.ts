@@ -16,7 +16,7 @@ import type { AliasMetadata, ClusterMetadata, IndexMetadata, MetadataStore } fro
 import { EngineTokens, type AnalysisRegistry, type CreateIndexRequest, type MapperService, type MetadataIndexService } from '../services.js';
 import type { EngineEventListener } from '../spi.js';
 import { randomBase64Uuid } from './metadata-store.js';
-import { validateAliasName, validateIndexName } from './index-name.js';
+import { resolveDateMathIndexName, validateAliasName, validateIndexName } from './index-name.js';
 import { PRIVATE_INDEX_SETTINGS } from './index-settings.js';
 
 /** Elasticsearch version id reported as index.version.created (8.x) */
@@ -81,8 +81,9 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
 
   // ---------------------------------------------------------------- create / delete
 
-  async createIndex(name: string, request: CreateIndexRequest, cause = 'api'): Promise<IndexMetadata> {
+  async createIndex(rawName: string, request: CreateIndexRequest, cause = 'api'): Promise<IndexMetadata> {
     void cause;
+    const name = resolveDateMathIndexName(rawName, this.clock.now());
     validateIndexName(name);
     const pre = this.store.current();
     if (pre.indices[name]) throw Errors.resourceAlreadyExists(name, pre.indices[name].uuid);
