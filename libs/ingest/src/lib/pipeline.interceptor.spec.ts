@@ -65,28 +65,39 @@ describe('PipelineIndexInterceptor', () => {
     expect(service.total.toJson()).toMatchObject({ count: 3, failed: 2, current: 0 });
   });
 
-  it('changing _index runs the new index default pipeline once and its final pipeline', async () => {
+  it('reroute runs the new index default and final pipelines; a plain _index change only its final pipeline', async () => {
     const { interceptor } = await setup({
       move: { processors: [{ set: { field: '_index', value: 'b' } }] },
+      reroute: { processors: [{ reroute: { destination: 'b' } }] },
       bdef: setP('b_default'),
       bfin: setP('b_final'),
       afin: setP('a_final'),
-      loop: { processors: [{ set: { field: '_index', value: 'a' } }] },
     });
     const c = ctx({ a: { 'index.final_pipeline': 'afin' }, b: { 'index.default_pipeline': 'bdef', 'index.final_pipeline': 'bfin' } });
-    const out = await interceptor.intercept(req('a', {}, { pipeline: 'move' }), c);
+    expect(await interceptor.intercept(req('a', {}, { pipeline: 'move' }), c)).toMatchObject({
+      kind: 'continue',
+      request: { index: 'b', source: { b_final: true } },
+    });
+    const out = await interceptor.intercept(req('a', {}, { pipeline: 'reroute' }), c);
     expect(out).toMatchObject({ kind: 'continue', request: { index: 'b', source: { b_default: true, b_final: true } } });
-    // a default pipeline that routes back is not run twice
-    const c2 = ctx({ a: { 'index.default_pipeline': 'move' }, b: { 'index.default_pipeline': 'loop' } });
-    const out2 = await interceptor.intercept(req('a', {}), c2);
-    expect(out2).toMatchObject({ kind: 'continue', request: { index: 'a' } });
+    if (out.kind === 'continue') expect(out.request.source['a_final']).toBeUndefined();
+  });
+
+  it('index cycles fail as ES', async () => {
+    const { interceptor } = await setup({ toB: { processors: [{ reroute: { destination: 'b' } }] }, toA: { processors: [{ reroute: { destination: 'a' } }] } });
+    const c = ctx({ a: { 'index.default_pipeline': 'toB' }, b: { 'index.default_pipeline': 'toA' } });
+    const out = await interceptor.intercept(req('a', {}, { id: '1' }), c);
+    expect(out).toMatchObject({
+      kind: 'fail',
+      error: { type: 'illegal_state_exception', reason: 'index cycle detected while processing pipeline [toA] for document [1]: [a, b, a]' },
+    });
   });
 
   it('a final pipeline may not change the index', async () => {
     const { interceptor } = await setup({ fin: { processors: [{ set: { field: '_index', value: 'zz' } }] } });
     const out = await interceptor.intercept(req('a', {}), ctx({ a: { 'index.final_pipeline': 'fin' } }));
     expect(out).toMatchObject({ kind: 'fail', error: { type: 'illegal_state_exception' } });
-    if (out.kind === 'fail') expect(out.error.reason).toContain("final pipeline [fin] can't change the target index");
+    if (out.kind === 'fail') expect(out.error.reason).toBe("final pipeline [fin] can't change the target index (from [a] to [zz]) for document [null]");
   });
 
   it('reroute skips the rest and resolves date-math names from date_index_name', async () => {

@@ -19,6 +19,13 @@ function pipelineSetting(settings: Record<string, unknown> | undefined, key: str
   return v;
 }
 
+function pipelineQueue(first: string | undefined, final: string | undefined): Array<{ id: string; isFinal: boolean }> {
+  const q: Array<{ id: string; isFinal: boolean }> = [];
+  if (first !== undefined) q.push({ id: first, isFinal: false });
+  if (final !== undefined) q.push({ id: final, isFinal: true });
+  return q;
+}
+
 function simpleMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
   const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
@@ -118,7 +125,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     } else {
       pipelineId = pipelineSetting(settings, 'index.default_pipeline');
     }
-    let finalId = pipelineSetting(settings, 'index.final_pipeline');
+    const finalId = pipelineSetting(settings, 'index.final_pipeline');
     if (pipelineId === undefined && finalId === undefined) return { kind: 'continue', request };
 
     const total = this.ingest.total;
@@ -138,40 +145,38 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
         meta,
         this.ingest.timestamp(),
       );
-      const executed: string[] = [];
       const ectx = this.ingest.executionContext();
-      let index = request.index;
-      let guard = 0;
-      while (pipelineId !== undefined && doc !== null) {
-        if (++guard > 100) throw new EsError('illegal_state_exception', 500, 'too many pipeline re-resolutions');
-        if (executed.includes(pipelineId)) break;
-        executed.push(pipelineId);
-        const pipeline = this.ingest.requirePipeline(pipelineId);
+      const history: string[] = [request.index];
+      let queue = pipelineQueue(pipelineId, finalId);
+      while (queue.length > 0 && doc !== null) {
+        const { id, isFinal } = queue.shift()!;
+        const pipeline = this.ingest.requirePipeline(id);
+        const originalIndex = String(doc.meta['_index'] ?? request.index);
         doc = pipeline.execute(doc, ectx);
         if (doc === null) break;
-        const newIndex = String(doc.meta['_index'] ?? index);
-        if (newIndex !== index) {
-          // the target changed: the new index's default pipeline (once) and its final pipeline apply
-          index = newIndex;
-          doc.rerouted = false;
-          const next = this.settingsFor(this.ingest.metadata(), ctx, resolveIndex(index, this.ingest.now()));
-          pipelineId = pipelineSetting(next, 'index.default_pipeline');
-          finalId = pipelineSetting(next, 'index.final_pipeline');
-        } else {
-          pipelineId = undefined;
-        }
-      }
-      if (doc !== null && finalId !== undefined) {
-        const pipeline = this.ingest.requirePipeline(finalId);
-        const before = index;
-        doc = pipeline.execute(doc, ectx);
-        if (doc !== null && String(doc.meta['_index'] ?? before) !== before) {
+        const newIndex = String(doc.meta['_index'] ?? originalIndex);
+        if (newIndex === originalIndex) continue;
+        const docId = doc.meta['_id'] === undefined || doc.meta['_id'] === null ? 'null' : String(doc.meta['_id']);
+        // final pipelines cannot change the target index (directly or by reroute)
+        if (isFinal) {
           throw new EsError(
             'illegal_state_exception',
             500,
-            `final pipeline [${finalId}] can't change the target index (from [${before}] to [${String(doc.meta['_index'])}])`,
+            `final pipeline [${id}] can't change the target index (from [${originalIndex}] to [${newIndex}]) for document [${docId}]`,
           );
         }
+        if (history.includes(newIndex)) {
+          throw new EsError(
+            'illegal_state_exception',
+            500,
+            `index cycle detected while processing pipeline [${id}] for document [${docId}]: [${[...history, newIndex].join(', ')}]`,
+          );
+        }
+        history.push(newIndex);
+        // the new target's pipelines; its default pipeline only runs after a reroute (as ES, for compatibility)
+        const next = this.settingsFor(this.ingest.metadata(), ctx, resolveIndex(newIndex, this.ingest.now()));
+        queue = pipelineQueue(doc.rerouted ? pipelineSetting(next, 'index.default_pipeline') : undefined, pipelineSetting(next, 'index.final_pipeline'));
+        doc.rerouted = false;
       }
       if (doc === null) return { kind: 'drop' };
       const out: IndexRequest = {
