@@ -330,3 +330,21 @@ describe('match_all shortcut', () => {
     }
   });
 });
+
+describe('index-order paging', () => {
+  it('search_after on _doc / _shard_doc without total hits visits each doc once, in order', () => {
+    const docs: FakeDoc[] = Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, num: { n: i }, deleted: i % 9 === 4 }));
+    const reader = fakeReader([docs.slice(0, 15), docs.slice(15, 16), docs.slice(16)]);
+    for (const field of ['_doc', '_shard_doc']) {
+      const seen: string[] = [];
+      let after: unknown[] | undefined;
+      for (let page = 0; page < 20; page++) {
+        const r = run({ size: 6, sort: parseSort([field]), trackTotalHitsUpTo: -1, ...(after ? { searchAfter: after } : {}) }, reader, 1, 3);
+        if (r.hits.length === 0) break;
+        seen.push(...idsOf(r, reader));
+        after = r.hits[r.hits.length - 1]!.sortValues;
+      }
+      expect(seen).toEqual(docs.filter((d) => !d.deleted).map((d) => d.id));
+    }
+  });
+});

@@ -190,7 +190,18 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const heap = new TopHitsHeap(k, byField ? sort : null);
   const trackUpTo = s.trackTotalHitsUpTo;
   const terminateAfter = s.terminateAfter;
-  const earlyTerminable = byField && sort[0]!.kind === 'doc' && sort[0]!.reverse === 1 && afterKeys === null;
+  const docOrder = byField && (sort[0]!.kind === 'doc' || sort[0]!.kind === 'shard_doc') && sort[0]!.reverse === 1;
+  const earlyTerminable = docOrder && (afterKeys === null || (s.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED && !aggFactories));
+  // index-order paging (scroll / search_after on _doc or _shard_doc without total hits): start right after the last doc
+  let startDoc = 0;
+  if (docOrder && afterKeys !== null && s.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED && !aggFactories) {
+    const after = Number(afterKeys[0]);
+    if (sort[0]!.kind === 'doc') startDoc = after + 1;
+    else {
+      const afterShard = Math.floor(after / 4294967296);
+      startDoc = afterShard < req.shardIndex ? 0 : afterShard > req.shardIndex ? Infinity : after - afterShard * 4294967296 + 1;
+    }
+  }
   let totalHits = 0;
   let maxScore = -Infinity;
   let terminatedEarly = false;
@@ -228,6 +239,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     }
   } else if (slice !== 'none') {
     leaves: for (const leaf of deps.reader.leaves) {
+      if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
       const scorer = weight.scorer(leaf);
       if (!scorer) continue;
       const post = postWeight ? postWeight.scorer(leaf) : undefined;
@@ -237,7 +249,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       const inSlice = slice === 'all' ? null : slice(leaf);
       const lc = aggregator ? aggregator.getLeafCollector(leaf) : null;
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
-      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+      const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
+      for (let doc = first; doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
         if (inSlice !== null && !inSlice(doc)) continue;
         const score = needsScores ? scorer.score() : NaN;
