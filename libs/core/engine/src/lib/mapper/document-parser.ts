@@ -16,6 +16,7 @@ import { DateFormatter } from '../util/date-format.js';
 import { BooleanFieldType, DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
 import { encodeIp } from './ip.js';
 import {
+  ACCEPT_ONLY_TYPES,
   buildFieldType,
   isPlainObject,
   javaString,
@@ -379,12 +380,19 @@ export class DefaultDocumentMapper implements DocumentMapper {
       return;
     }
     if (m.type === 'flattened') return this.indexFlattened(m, value, st);
+    if (m.type === 'geo_point' || ACCEPT_ONLY_TYPES.has(m.type)) {
+      // accepted and kept in _source; not indexed
+      st.fieldNames.add(m.name);
+      return;
+    }
     if (typeof value === 'object') {
       throw new EsError('illegal_state_exception', 500, `Can't get text on a START_OBJECT at ${this.location(st)}`);
     }
     const name = m.name;
     switch (m.type) {
       case 'text':
+      case 'search_as_you_type':
+      case 'annotated_text':
       case 'match_only_text': {
         const str = typeof value === 'string' ? value : String(value);
         if (!m.index) return;
@@ -412,6 +420,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       }
       case 'keyword':
       case 'wildcard':
+      case 'counted_keyword':
       case 'version': {
         const str = typeof value === 'string' ? value : String(value);
         const ia = m.def['ignore_above'];
@@ -476,6 +485,10 @@ export class DefaultDocumentMapper implements DocumentMapper {
         st.fieldNames.add(name);
         return;
       default: {
+        if (ACCEPT_ONLY_TYPES.has(m.type)) {
+          st.fieldNames.add(name);
+          return;
+        }
         if (m.type === 'scaled_float') {
           const v = parseNumber('double', value, m.def['coerce'] !== false);
           this.pushNumeric(m, Math.round(v * (m.def['scaling_factor'] as number)), st);

@@ -288,3 +288,21 @@ describe('raw source', () => {
     expect(svc.documentMapper(index({ _source: { enabled: false } })).parse({ a: 1 }, '1', undefined, raw).doc.source).toBeNull();
   });
 });
+
+describe('accept-only and text-like types', () => {
+  it('accepts geo_point, dense_vector, ranges; search_as_you_type is text', () => {
+    const idx = index({
+      properties: {
+        loc: { type: 'geo_point' },
+        vec: { type: 'dense_vector', dims: 3, index: true, similarity: 'cosine' },
+        r: { type: 'integer_range' },
+        sayt: { type: 'search_as_you_type' },
+      },
+    });
+    const r = svc.documentMapper(idx).parse({ loc: { lat: 1, lon: 2 }, vec: [1, 2, 3], r: { gte: 1, lte: 5 }, sayt: 'Quick Fox' }, '1');
+    expect(byName(r.doc.fields, 'sayt')[0].tokens!.map((t) => t.term)).toEqual(['quick', 'fox']);
+    expect(byName(r.doc.fields, '_field_names')[0].tokens!.map((t) => t.term).sort()).toEqual(['loc', 'r', 'vec']);
+    expect(svc.fieldType(idx, 'sayt')?.kind).toBe('text');
+    expect(svc.fieldType(idx, 'loc')?.kind).toBe('none');
+  });
+});

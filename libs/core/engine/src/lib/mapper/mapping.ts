@@ -65,6 +65,20 @@ const PARAMS: Record<string, readonly string[]> = {
   token_count: [...COMMON, 'analyzer', 'enable_position_increments', 'doc_values', 'index', 'null_value'],
 };
 for (const t of NUMERIC_TYPES) if (t !== 'scaled_float') PARAMS[t] = NUMERIC_PARAMS;
+PARAMS['search_as_you_type'] = [...PARAMS['text'], 'max_shingle_size'];
+PARAMS['annotated_text'] = PARAMS['text'];
+PARAMS['counted_keyword'] = PARAMS['keyword'];
+
+/**
+ * Types accepted in mappings (kept in `_source`, not indexed or searchable here): any parameters.
+ */
+export const ACCEPT_ONLY_TYPES = new Set([
+  'geo_shape', 'shape', 'point', 'dense_vector', 'sparse_vector', 'rank_feature', 'rank_features', 'completion',
+  'integer_range', 'long_range', 'float_range', 'double_range', 'date_range', 'ip_range', 'histogram', 'percolator',
+  'murmur3', 'aggregate_metric_double', 'semantic_text',
+]);
+/** text-like types indexed as text */
+export const TEXT_LIKE_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type', 'annotated_text']);
 
 const OBJECT_PARAMS = new Set(['type', 'properties', 'dynamic', 'enabled', 'subobjects']);
 const NESTED_PARAMS = new Set([...OBJECT_PARAMS, 'include_in_parent', 'include_in_root']);
@@ -311,6 +325,7 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
     }
     return ext.parse(name, def, st.ctx);
   }
+  if (ACCEPT_ONLY_TYPES.has(type)) return { ...def };
   const allowed = PARAMS[type];
   if (!allowed) throw mpe(`No handler for type [${type}] declared on field [${name}]`);
   for (const k of Object.keys(def)) {
@@ -666,6 +681,7 @@ export function buildFieldType(name: string, def: Json, ctx: MappingContext): Ma
   switch (type) {
     case 'keyword':
     case 'wildcard':
+    case 'counted_keyword':
     case 'version': {
       const nn = def['normalizer'] as string | undefined;
       const normalizer = nn ? ctx.analysis.normalizer(nn, ctx.indexSettings) : undefined;
@@ -673,6 +689,8 @@ export function buildFieldType(name: string, def: Json, ctx: MappingContext): Ma
       return new KeywordFieldType({ name, type, searchable: index, hasDocValues: docValues, hasNorms: def['norms'] === true, params, normalizer, indexAnalyzer: kwAnalyzer, searchAnalyzer: kwAnalyzer });
     }
     case 'text':
+    case 'search_as_you_type':
+    case 'annotated_text':
     case 'match_only_text': {
       const an = def['analyzer'] as string | undefined;
       const indexAnalyzer: Analyzer | undefined = an ? ctx.analysis.analyzer(an, ctx.indexSettings) : ctx.analysis.analyzer('default', ctx.indexSettings);
@@ -687,7 +705,7 @@ export function buildFieldType(name: string, def: Json, ctx: MappingContext): Ma
         type,
         searchable: index,
         hasDocValues: false,
-        hasNorms: type === 'text' && index && def['norms'] !== false,
+        hasNorms: type !== 'match_only_text' && index && def['norms'] !== false,
         params,
         indexAnalyzer: withGap(indexAnalyzer, def['position_increment_gap']),
         searchAnalyzer,
