@@ -8,6 +8,7 @@ import { TermsSpec } from './bucket/terms.js';
 import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
 import { RangeSpec } from './bucket/range.js';
 import { CompositeSpec } from './bucket/composite.js';
+import { MultiTermsSpec, RareTermsSpec } from './bucket/multi-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
 import { PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
@@ -35,6 +36,8 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   missing: (n, b) => MissingSpec.parse(n, b),
   global: (n, b) => GlobalSpec.parse(n, b),
   composite: (n, b) => CompositeSpec.parse(n, b),
+  multi_terms: (n, b) => MultiTermsSpec.parse(n, b),
+  rare_terms: (n, b) => RareTermsSpec.parse(n, b),
   cardinality: (n, b) => CardinalitySpec.parse(n, b),
   percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
   percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),

@@ -51,7 +51,7 @@ export function renderOrder(o: BucketOrder): Record<string, string> | Record<str
 }
 
 export interface OrderableBucket {
-  key: string | number;
+  key: Key;
   docCount: number;
   aggs: InternalAggregations;
 }
@@ -65,9 +65,26 @@ function cmpNum(a: number, b: number, asc: boolean): number {
   return (a < b ? -1 : 1) * (asc ? 1 : -1);
 }
 
-function cmpKey(a: string | number, b: string | number, asc: boolean): number {
+type Key = string | number | null | readonly (string | number | null)[];
+
+/** keys compare naturally; tuple keys (multi_terms) element by element, nulls first */
+export function compareKeys(a: Key, b: Key): number {
   if (a === b) return 0;
-  return (a < b ? -1 : 1) * (asc ? 1 : -1);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compareKeys(a[i] as Key, b[i] as Key);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  }
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function cmpKey(a: Key, b: Key, asc: boolean): number {
+  const c = compareKeys(a, b);
+  return asc ? c : -c;
 }
 
 /** Comparator over buckets; adds the `_key asc` tie-breaker unless the order already ends in a key order. */
