@@ -1,7 +1,7 @@
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { DocIdSetIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
-import { ConstantScoreScorer, Query, Scorer, type Weight } from './query.js';
+import { ConstantScoreScorer, Query, Scorer, type Explanation, type Weight } from './query.js';
 import {
   ConjunctionScorer,
   DisjunctionSumScorer,
@@ -91,6 +91,20 @@ export class BooleanQuery extends Query {
         }
         if (opt && needsScores) req = new ReqOptSumScorer(req, opt);
         return req;
+      },
+      explain(ctx: LeafReaderContext, doc: number): Explanation {
+        const s = this.scorer(ctx);
+        if (!s || s.advance(doc) !== doc) return { value: 0, description: 'no match on required clause', details: [] };
+        const details: Explanation[] = [];
+        for (const { occur, weight } of weights) {
+          if (occur === 'must_not') continue;
+          const sc = weight.scorer(ctx);
+          if (!sc || sc.advance(doc) !== doc) continue;
+          const e = weight.explain ? weight.explain(ctx, doc) : { value: sc.score(), description: weight.query.toString(), details: [] };
+          if (occur === 'filter') details.push({ value: 0, description: `match on required clause, product of:`, details: [{ value: 0, description: '# clause', details: [] }, e] });
+          else details.push(e);
+        }
+        return { value: s.score(), description: 'sum of:', details };
       },
     };
   }

@@ -370,3 +370,24 @@ describe('_index, wrapper, combined_fields', () => {
     expect(() => parse({ combined_fields: { query: 'x', fields: ['tag'] } })).toThrow('Field [tag] of type [keyword] does not support [combined_fields] queries');
   });
 });
+
+describe('explain', () => {
+  it('term and bool explanations carry the BM25 factors', () => {
+    const reader = fakeReader([DOCS]);
+    const searcher = new IndexSearcher(reader);
+    const w = searcher.createWeight(parse({ bool: { must: { match: { body: 'quick' } }, filter: { term: { tag: 'b' } } } }), true, 1);
+    const leaf = reader.leaves[0]!;
+    const e = w.explain!(leaf, 1);
+    const score = run(parse({ match: { body: 'quick' } })).find((h) => h.id === '2')!.score;
+    expect(e.value).toBe(score);
+    expect(e.description).toBe('sum of:');
+    const t = e.details[0]!;
+    expect(t.description).toBe('weight(body:quick in 1) [PerFieldSimilarity], result of:');
+    const parts = t.details[0]!.details;
+    expect(parts.map((p) => p.description.split(',')[0])).toEqual(['boost', 'idf', 'tf']);
+    expect(parts[1]!.value).toBe(bm25Idf(2, 4));
+    expect(parts[2]!.details.map((d) => d.value)).toEqual([2, f(1.2), 0.75, 3, f(12 / 4)]);
+    expect(f(parts[0]!.value * parts[1]!.value * parts[2]!.value)).toBeCloseTo(score, 6);
+    expect(w.explain!(leaf, 2).value).toBe(0);
+  });
+});

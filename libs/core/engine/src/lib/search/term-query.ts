@@ -2,7 +2,8 @@ import type { LeafReaderContext, Postings } from '../index/leaf-reader.js';
 import { SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreScorer, Query, Scorer, type Explanation, type Weight } from './query.js';
-import { BM25SimScorer, bm25Scorer } from './similarity/bm25.js';
+import { BM25SimScorer, BM25_B, BM25_K1, bm25Scorer } from './similarity/bm25.js';
+import { LENGTH_TABLE } from '../util/small-float.js';
 
 /** Scores one term's postings with BM25. */
 export class TermScorer extends Scorer {
@@ -70,24 +71,37 @@ export class TermQuery extends Query {
       },
       explain(ctx: LeafReaderContext, doc: number): Explanation {
         const s = this.scorer(ctx) as TermScorer | null;
-        if (!s || s.advance(doc) !== doc) return { value: 0, description: 'no matching term', details: [] };
+        if (!s || s.advance(doc) !== doc) return { value: 0, description: `no matching term`, details: [] };
         const freq = s.freq();
         const docCount = cs.docCount > 0 ? cs.docCount : ts.docFreq;
+        const norms = ctx.reader.norms(field);
+        const dl = norms ? LENGTH_TABLE[norms[doc]!]! : 1;
+        const score = s.score();
+        const tf = Math.fround(score / sim.weight);
+        const leaf = (value: number, description: string): Explanation => ({ value, description, details: [] });
         return {
-          value: s.score(),
+          value: score,
           description: `weight(${query.toString()} in ${doc}) [PerFieldSimilarity], result of:`,
           details: [
             {
-              value: s.score(),
-              description: `score(freq=${freq}), computed as boost * idf * tf from:`,
+              value: score,
+              description: `score(freq=${freq.toFixed(1)}), computed as boost * idf * tf from:`,
               details: [
-                { value: Math.fround(boost), description: 'boost', details: [] },
+                leaf(Math.fround(boost), 'boost'),
                 {
                   value: sim.idf,
                   description: 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:',
+                  details: [leaf(ts.docFreq, 'n, number of documents containing term'), leaf(docCount, 'N, total number of documents with field')],
+                },
+                {
+                  value: tf,
+                  description: 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:',
                   details: [
-                    { value: ts.docFreq, description: 'n, number of documents containing term', details: [] },
-                    { value: docCount, description: 'N, total number of documents with field', details: [] },
+                    leaf(freq, 'freq, occurrences of term within document'),
+                    leaf(BM25_K1, 'k1, term saturation parameter'),
+                    leaf(BM25_B, 'b, length normalization parameter'),
+                    leaf(dl, 'dl, length of field'),
+                    leaf(sim.avgdl, 'avgdl, average length of field'),
                   ],
                 },
               ],

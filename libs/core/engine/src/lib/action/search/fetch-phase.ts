@@ -4,7 +4,8 @@
  */
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
-import type { Query } from '../../search/query.js';
+import type { Explanation, Query, Weight } from '../../search/query.js';
+import { IndexSearcher } from '../../search/index-searcher.js';
 import type { FieldAndFormat, SearchSource, ShardHit } from '../../search/spi-search.js';
 import { extractValues, filterSearchSource } from './source-filter.js';
 import { highlightField, type HighlightTerms } from './highlighter.js';
@@ -150,6 +151,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const noStored = s.storedFields !== undefined && s.storedFields.length === 1 && s.storedFields[0] === '_none_';
   const wantSource = s.source.fetch && !noStored && (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0);
   const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
+  let explainWeight: Weight | undefined;
   return hits.map((h) => {
     const { leaf, doc } = leafOf(deps.reader, h.doc);
     const r = leaf.reader;
@@ -188,7 +190,12 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     }
     if (h.sortValues) hit['sort'] = h.sortValues;
     if (s.explain) {
-      hit['_explanation'] = { value: Number.isNaN(h.score) ? 0 : h.score, description: deps.query ? deps.query.toString() : 'score', details: [] };
+      let e: Explanation | undefined;
+      if (deps.query) {
+        explainWeight ??= new IndexSearcher(deps.reader).createWeight(deps.query, true, 1);
+        e = explainWeight.explain?.(leaf, doc);
+      }
+      hit['_explanation'] = e ?? { value: Number.isNaN(h.score) ? 0 : h.score, description: deps.query ? deps.query.toString() : 'score', details: [] };
     }
     return hit;
   });
