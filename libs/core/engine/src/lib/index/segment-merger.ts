@@ -4,6 +4,14 @@
  */
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { isLiveBit } from './live-docs.js';
+import { readSourceRange } from './segment.js';
+
+/** receives the merged segment's `_source` bytes in order (a file writer); without it they stay in memory */
+export interface SourceSink {
+  write(bytes: Uint8Array): void;
+}
+
+const COPY_CHUNK = 4 * 1024 * 1024;
 
 export interface MergeInput {
   data: SegmentData;
@@ -17,15 +25,15 @@ export interface MergeResult {
 }
 
 /** runs a merge generator to completion synchronously (tests, small merges) */
-export function mergeSync(name: string, inputs: MergeInput[]): MergeResult {
-  const it = mergeSegments(name, inputs);
+export function mergeSync(name: string, inputs: MergeInput[], sink?: SourceSink): MergeResult {
+  const it = mergeSegments(name, inputs, sink);
   for (;;) {
     const r = it.next();
     if (r.done) return r.value;
   }
 }
 
-export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<void, MergeResult, void> {
+export function* mergeSegments(name: string, inputs: MergeInput[], sink?: SourceSink): Generator<void, MergeResult, void> {
   const docMaps: Int32Array[] = [];
   let maxDoc = 0;
   for (const inp of inputs) {
@@ -48,7 +56,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
     const m = docMaps[s];
     for (let i = 0; i < d.maxDoc; i++) if (m[i] >= 0) srcTotal += d.sourceStarts[i + 1] - d.sourceStarts[i];
   }
-  const sourceBytes = new Uint8Array(srcTotal);
+  const sourceBytes = sink ? null : new Uint8Array(srcTotal);
   const sourceStarts = new Uint32Array(maxDoc + 1);
   let sourceMissing: Uint8Array | null = null;
   let off = 0;
@@ -56,26 +64,41 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
   for (let s = 0; s < inputs.length; s++) {
     const d = inputs[s].data;
     const m = docMaps[s];
+    let runStart = -1; // first doc of the current run of live docs
+    const flushRun = (endDoc: number): void => {
+      if (runStart < 0) return;
+      let a = d.sourceStarts[runStart];
+      const b = d.sourceStarts[endDoc];
+      while (a < b) {
+        const e = Math.min(b, a + COPY_CHUNK);
+        const bytes = readSourceRange(d, a, e);
+        if (sink) sink.write(bytes);
+        else sourceBytes!.set(bytes, off);
+        off += e - a;
+        a = e;
+      }
+      runStart = -1;
+    };
     for (let i = 0; i < d.maxDoc; i++) {
       const nd = m[i];
-      if (nd < 0) continue;
+      if (nd < 0) {
+        flushRun(i);
+        continue;
+      }
+      if (runStart < 0) runStart = i;
       ids[nd] = d.ids[i];
       if (routing && d.routing) routing[nd] = d.routing[i];
       seqNos[nd] = d.seqNos[i];
       if (d.seqNos[i] > maxSeqNo) maxSeqNo = d.seqNos[i];
       primaryTerms[nd] = d.primaryTerms[i];
       versions[nd] = d.versions[i];
-      sourceStarts[nd] = off;
+      sourceStarts[nd] = off + (d.sourceStarts[i] - d.sourceStarts[runStart]);
       if (d.sourceMissing && d.sourceMissing[i]) {
         if (!sourceMissing) sourceMissing = new Uint8Array(maxDoc);
         sourceMissing[nd] = 1;
-      } else {
-        const a = d.sourceStarts[i];
-        const b = d.sourceStarts[i + 1];
-        sourceBytes.set(d.sourceBytes.subarray(a, b), off);
-        off += b - a;
       }
     }
+    flushRun(d.maxDoc);
     yield;
   }
   sourceStarts[maxDoc] = off;
@@ -84,7 +107,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[]): Generator<vo
   const fieldNames = new Set<string>();
   for (const inp of inputs) for (const f of inp.data.inverted.keys()) fieldNames.add(f);
   const inverted = new Map<string, InvertedFieldData>();
-  let size = sourceBytes.byteLength + sourceStarts.byteLength + maxDoc * 40;
+  let size = (sourceBytes?.byteLength ?? 0) + sourceStarts.byteLength + maxDoc * 40;
   for (const field of fieldNames) {
     const f = yield* mergeInverted(field, inputs, docMaps, maxDoc);
     size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.norms?.byteLength ?? 0);

@@ -124,7 +124,7 @@ describe('segment codec', () => {
       { msg: 'hello world', n: 1.5 },
       { msg: 'héllo 🌵', n: -2, tag: 'x' },
     ]);
-    const back = decodeSegment(encodeSegment(data));
+    const back = decodeSegment(encodeSegment(data, { includeSource: true }));
     const a = new SegmentReader(data, null, 0);
     const b = new SegmentReader(back, null, 0);
     expect(b.maxDoc).toBe(2);

@@ -11,7 +11,76 @@ import type {
   SortedSetDocValues,
   TermsDict,
 } from './leaf-reader.js';
+import * as fs from 'node:fs';
 import { countLive, isLiveBit } from './live-docs.js';
+
+/** `_source` bytes kept on disk (`<segment>.src`), read with positioned reads. */
+export class SourceFile {
+  private fd: number;
+  constructor(readonly path: string) {
+    this.fd = fs.openSync(path, 'r');
+  }
+  get isOpen(): boolean {
+    return this.fd >= 0;
+  }
+  read(start: number, end: number): Uint8Array {
+    const len = end - start;
+    const buf = Buffer.allocUnsafe(len);
+    if (len === 0) return buf;
+    if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
+    let off = 0;
+    while (off < len) {
+      const n = fs.readSync(this.fd, buf, off, len - off, start + off);
+      if (n <= 0) throw new Error(`short read of ${this.path} at ${start + off}`);
+      off += n;
+    }
+    return buf;
+  }
+  fsync(): void {
+    if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
+    fs.fsyncSync(this.fd);
+  }
+  close(): void {
+    if (this.fd >= 0) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        /* ignore */
+      }
+      this.fd = -1;
+    }
+  }
+}
+
+/** writes `_source` bytes to a new `.src` file (no fsync: the commit fsyncs) */
+export function writeSourceFile(path: string, chunks: readonly Uint8Array[]): void {
+  const fd = fs.openSync(path, 'w');
+  try {
+    for (const c of chunks) {
+      let off = 0;
+      while (off < c.length) off += fs.writeSync(fd, c, off, c.length - off);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** the stored `_source` of a doc, in memory or from the segment's source file */
+export function readSource(d: SegmentData, doc: number): Uint8Array | null {
+  if (d.sourceMissing && d.sourceMissing[doc]) return null;
+  const a = d.sourceStarts[doc];
+  const b = d.sourceStarts[doc + 1];
+  if (d.sourceBytes) return d.sourceBytes.subarray(a, b);
+  if (d.sourceFile) return d.sourceFile.read(a, b);
+  return null;
+}
+
+/** a byte range of the segment's `_source` data (merges copy runs of live docs) */
+export function readSourceRange(d: SegmentData, start: number, end: number): Uint8Array {
+  if (d.sourceBytes) return d.sourceBytes.subarray(start, end);
+  if (d.sourceFile) return d.sourceFile.read(start, end);
+  throw new Error(`segment ${d.name} has no source data`);
+}
 
 export interface InvertedFieldData {
   /** sorted ascending by UTF-16 code units */
@@ -41,8 +110,11 @@ export interface SegmentData {
   ids: string[];
   /** routing per doc or null when no doc has a routing */
   routing: Array<string | null> | null;
-  sourceBytes: Uint8Array;
-  /** length maxDoc + 1 */
+  /** `_source` bytes in memory (freshly built segments, tests); null once they live in `sourceFile` */
+  sourceBytes: Uint8Array | null;
+  /** `_source` bytes on disk */
+  sourceFile?: SourceFile | null;
+  /** length maxDoc + 1: offsets into the source bytes */
   sourceStarts: Uint32Array;
   /** 1 = _source absent (disabled); null when every doc has one */
   sourceMissing: Uint8Array | null;
@@ -191,8 +263,7 @@ export class SegmentReader implements LeafReader {
     return r === null || r === undefined ? undefined : r;
   }
   source(doc: number): Uint8Array | null {
-    if (this.data.sourceMissing && this.data.sourceMissing[doc]) return null;
-    return this.data.sourceBytes.subarray(this.data.sourceStarts[doc], this.data.sourceStarts[doc + 1]);
+    return readSource(this.data, doc);
   }
   /** convenience: _source as a string */
   sourceString(doc: number): string | null {

@@ -274,6 +274,8 @@ describe('merging', () => {
     s.flush();
     const segFiles = fs.readdirSync(dir).filter((n) => n.endsWith('.seg'));
     expect(segFiles.length).toBe(1);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.src'))).toEqual([segFiles[0].replace('.seg', '.src')]);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.liv'))).toEqual([]);
     s.close();
     s = newShard();
     expect(s.stats().docsCount).toBe(4);

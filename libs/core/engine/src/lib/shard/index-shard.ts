@@ -9,7 +9,7 @@ import type { DirectoryReader } from '../index/leaf-reader.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import type { IndexShard } from '../services.js';
 import { SegmentBuilder } from '../index/segment-builder.js';
-import { SegmentReader, type SegmentData } from '../index/segment.js';
+import { SegmentReader, SourceFile, readSource, writeSourceFile, type SegmentData } from '../index/segment.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
 import { clearBit, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { mergeSegments, type MergeInput, type MergeResult } from '../index/segment-merger.js';
@@ -255,10 +255,27 @@ export class IndexShardImpl implements IndexShard {
     }
     this.segRefs.delete(d);
     // not referenced by any reader, nor the commit, nor the live list
-    if (!this.committedSegments.has(d) && !this.segments.some((e) => e.data === d)) {
-      removeQuietly(path.join(this.dir, `${d.name}.seg`));
-      this.removeLiveFiles(d.name, -1);
+    if (!this.segments.some((e) => e.data === d)) {
+      if (this.committedSegments.has(d)) d.sourceFile?.close();
+      else this.deleteSegmentFiles(d);
     }
+  }
+
+  /** closes and deletes every file of a segment that nothing uses any more */
+  private deleteSegmentFiles(d: SegmentData): void {
+    d.sourceFile?.close();
+    removeQuietly(path.join(this.dir, `${d.name}.seg`));
+    removeQuietly(path.join(this.dir, `${d.name}.src`));
+    this.removeLiveFiles(d.name, -1);
+  }
+
+  /** moves a freshly built segment's `_source` bytes to its `.src` file (fsynced at the next commit) */
+  private spillSource(d: SegmentData): void {
+    if (!d.sourceBytes) return;
+    const file = path.join(this.dir, `${d.name}.src`);
+    writeSourceFile(file, [d.sourceBytes]);
+    d.sourceFile = new SourceFile(file);
+    d.sourceBytes = null;
   }
 
   private removeLiveFiles(segName: string, keepGen: number): void {
@@ -363,6 +380,7 @@ export class IndexShardImpl implements IndexShard {
       const numDeleted = this.buffer.numDeleted;
       this.buffer = new SegmentBuilder();
       if (numDeleted < data.maxDoc) {
+        this.spillSource(data);
         this.segments.push({
           data,
           live: liveDocs,
@@ -444,7 +462,7 @@ export class IndexShardImpl implements IndexShard {
       const v = this.lookup(id);
       if (v && !v.deleted && v.loc) {
         const loc = v.loc;
-        const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : (loc.entry.data.sourceMissing?.[loc.doc] ? null : sliceSource(loc.entry.data, loc.doc));
+        const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : readSource(loc.entry.data, loc.doc);
         const routing = loc.kind === 'buffer' ? this.buffer.storedRouting(loc.doc) : (loc.entry.data.routing?.[loc.doc] ?? undefined);
         res = { found: true, id, version: v.version, seqNo: v.seqNo, primaryTerm: v.primaryTerm, source, routing };
       }
@@ -607,6 +625,8 @@ export class IndexShardImpl implements IndexShard {
     const committed: Array<{ name: string; delGen: number }> = [];
     for (const e of this.segments) {
       if (!e.onDisk) {
+        this.spillSource(e.data);
+        e.data.sourceFile?.fsync();
         writeSegmentFile(path.join(this.dir, `${e.data.name}.seg`), e.data);
         e.onDisk = true;
       }
@@ -636,9 +656,8 @@ export class IndexShardImpl implements IndexShard {
     const prev = this.committedSegments;
     this.committedSegments = new Set(this.segments.map((e) => e.data));
     for (const d of prev) {
-      if (!this.committedSegments.has(d) && !this.segRefs.has(d)) {
-        removeQuietly(path.join(this.dir, `${d.name}.seg`));
-        this.removeLiveFiles(d.name, -1);
+      if (!this.committedSegments.has(d) && !this.segRefs.has(d) && !this.segments.some((e) => e.data === d)) {
+        this.deleteSegmentFiles(d);
       }
     }
     for (const e of this.segments) this.removeLiveFiles(e.data.name, e.committedDelGen);
@@ -656,6 +675,7 @@ export class IndexShardImpl implements IndexShard {
       this.segmentCounter = commit.segmentCounter;
       for (const s of commit.segments) {
         const data = readSegmentFile(path.join(this.dir, `${s.name}.seg`));
+        if (!data.sourceBytes) data.sourceFile = new SourceFile(path.join(this.dir, `${s.name}.src`));
         let live: Uint32Array | null = null;
         let numDeleted = 0;
         if (s.delGen >= 0) {
@@ -681,6 +701,7 @@ export class IndexShardImpl implements IndexShard {
     const keep = new Set<string>([COMMIT_FILE, 'translog']);
     for (const e of this.segments) {
       keep.add(`${e.data.name}.seg`);
+      keep.add(`${e.data.name}.src`);
       if (e.committedDelGen >= 0) keep.add(`${e.data.name}_${e.committedDelGen}.liv`);
     }
     for (const n of fs.readdirSync(this.dir)) if (!keep.has(n)) removeQuietly(path.join(this.dir, n));
@@ -801,17 +822,44 @@ export class IndexShardImpl implements IndexShard {
     const t0 = this.now();
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
     const name = `_${(this.segmentCounter++).toString(36)}`;
-    const gen = mergeSegments(name, snapshot);
+    const srcPath = path.join(this.dir, `${name}.src`);
+    let srcFd = fs.openSync(srcPath, 'w');
+    const sink = {
+      write: (bytes: Uint8Array): void => {
+        let o = 0;
+        while (o < bytes.length) o += fs.writeSync(srcFd, bytes, o, bytes.length - o);
+      },
+    };
+    const abandon = (): void => {
+      if (srcFd >= 0) fs.closeSync(srcFd);
+      srcFd = -1;
+      removeQuietly(srcPath);
+    };
+    const gen = mergeSegments(name, snapshot, sink);
     let r: IteratorResult<void, MergeResult>;
-    for (;;) {
-      r = gen.next();
-      if (r.done) break;
-      yield;
-      if (this.closed) return;
+    try {
+      for (;;) {
+        r = gen.next();
+        if (r.done) break;
+        yield;
+        if (this.closed) {
+          abandon();
+          return;
+        }
+      }
+    } catch (err) {
+      abandon();
+      throw err;
     }
+    fs.closeSync(srcFd);
+    srcFd = -1;
     const { data, docMaps } = r.value;
     // entries may have been removed meanwhile (e.g. fully deleted): only commit if all still present
-    if (!entries.every((e) => this.segments.includes(e))) return;
+    if (!entries.every((e) => this.segments.includes(e))) {
+      abandon();
+      return;
+    }
+    data.sourceFile = new SourceFile(srcPath);
     // carry over deletes that happened during the merge
     let live: Uint32Array | null = null;
     let numDeleted = 0;
@@ -849,10 +897,9 @@ export class IndexShardImpl implements IndexShard {
     this.segments = next;
     // the old segments' files go away when no reader nor the commit uses them
     for (const e of entries) {
-      if (!this.segRefs.has(e.data) && !this.committedSegments.has(e.data)) {
-        removeQuietly(path.join(this.dir, `${e.data.name}.seg`));
-        this.removeLiveFiles(e.data.name, -1);
-      }
+      if (this.segRefs.has(e.data)) continue;
+      if (this.committedSegments.has(e.data)) e.data.sourceFile?.close();
+      else this.deleteSegmentFiles(e.data);
     }
     this.dirty = true;
     this.st.mergesTotal++;
@@ -969,6 +1016,7 @@ export class IndexShardImpl implements IndexShard {
     } finally {
       this.translog.close();
       this.closed = true;
+      for (const e of this.segments) e.data.sourceFile?.close();
       const waiters = this.refreshWaiters;
       this.refreshWaiters = [];
       for (const w of waiters) w();
@@ -978,6 +1026,7 @@ export class IndexShardImpl implements IndexShard {
   /** closes without flushing and deletes all data */
   destroy(): void {
     this.clearTimers();
+    for (const e of this.segments) e.data.sourceFile?.close();
     if (!this.closed) {
       try {
         this.translog.close();
@@ -1012,6 +1061,3 @@ function lookupId(e: SegmentEntry, id: string): number {
   return -1;
 }
 
-function sliceSource(d: SegmentData, doc: number): Uint8Array {
-  return d.sourceBytes.subarray(d.sourceStarts[doc], d.sourceStarts[doc + 1]);
-}

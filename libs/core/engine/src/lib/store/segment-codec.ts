@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import type { InvertedFieldData, SegmentData } from '../index/segment.js';
 import { crc32 } from './crc32.js';
-import { writeFileAtomic } from './directory.js';
+import * as path from 'node:path';
+import { fsyncDir } from './directory.js';
 
 const MAGIC = 'STRSEG01';
 type Kind = 'u8' | 'u32' | 'f64' | 'json';
@@ -23,7 +24,13 @@ export class CorruptIndexException extends Error {
   }
 }
 
-export function encodeSegment(seg: SegmentData): Uint8Array {
+export interface EncodeOptions {
+  /** embed in-memory `_source` bytes (tests, tools); the engine keeps them in a separate `.src` file */
+  includeSource?: boolean;
+}
+
+/** the file as a list of parts (written one by one: no whole-file buffer) and its total size */
+function layoutSegment(seg: SegmentData, opts: EncodeOptions): { parts: Uint8Array[]; total: number } {
   const blocks: Block[] = [];
   const parts: Uint8Array[] = [];
   let off = 0;
@@ -45,7 +52,7 @@ export function encodeSegment(seg: SegmentData): Uint8Array {
   };
   add('ids', seg.ids, 'json');
   if (seg.routing) add('routing', seg.routing, 'json');
-  add('src', seg.sourceBytes, 'u8');
+  if (opts.includeSource && seg.sourceBytes) add('src', seg.sourceBytes, 'u8');
   add('srcStarts', seg.sourceStarts, 'u32');
   if (seg.sourceMissing) add('srcMissing', seg.sourceMissing, 'u8');
   add('seq', seg.seqNos, 'f64');
@@ -93,12 +100,17 @@ export function encodeSegment(seg: SegmentData): Uint8Array {
   let headLen = 8 + 4 + header.length;
   const headPad = (8 - (headLen % 8)) % 8;
   headLen += headPad;
-  const total = headLen + off + 4;
+  const head = new Uint8Array(headLen);
+  head.set(Buffer.from(MAGIC, 'latin1'), 0);
+  new DataView(head.buffer).setUint32(8, header.length, true);
+  head.set(header, 12);
+  return { parts: [head, ...parts], total: headLen + off + 4 };
+}
+
+export function encodeSegment(seg: SegmentData, opts: EncodeOptions = {}): Uint8Array {
+  const { parts, total } = layoutSegment(seg, opts);
   const out = new Uint8Array(total);
-  out.set(Buffer.from(MAGIC, 'latin1'), 0);
-  new DataView(out.buffer).setUint32(8, header.length, true);
-  out.set(header, 12);
-  let w = headLen;
+  let w = 0;
   for (const p of parts) {
     out.set(p, w);
     w += p.byteLength;
@@ -188,7 +200,8 @@ export function decodeSegment(buf: Uint8Array): SegmentData {
     sortedSet,
     ids: json<string[]>('ids') ?? [],
     routing: json<Array<string | null>>('routing'),
-    sourceBytes: u8('src') ?? new Uint8Array(0),
+    sourceBytes: u8('src'),
+    sourceFile: null,
     sourceStarts: u32('srcStarts')!,
     sourceMissing: u8('srcMissing'),
     seqNos: f64('seq')!,
@@ -199,10 +212,28 @@ export function decodeSegment(buf: Uint8Array): SegmentData {
   };
 }
 
-export function writeSegmentFile(file: string, seg: SegmentData): number {
-  const bytes = encodeSegment(seg);
-  writeFileAtomic(file, bytes);
-  return bytes.byteLength;
+/** writes the segment file part by part (temp + fsync + rename); returns its size */
+export function writeSegmentFile(file: string, seg: SegmentData, opts: EncodeOptions = {}): number {
+  const { parts, total } = layoutSegment(seg, opts);
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    let crc = 0;
+    for (const p of parts) {
+      let o = 0;
+      while (o < p.byteLength) o += fs.writeSync(fd, p, o, p.byteLength - o);
+      crc = crc32(p, crc);
+    }
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(crc >>> 0, 0);
+    fs.writeSync(fd, tail);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  fsyncDir(path.dirname(file));
+  return total;
 }
 
 export function readSegmentFile(file: string): SegmentData {
