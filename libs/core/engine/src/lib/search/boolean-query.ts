@@ -42,9 +42,8 @@ export class BooleanQuery extends Query {
       weight: searcher.createWeight(c.query, needsScores && (c.occur === 'must' || c.occur === 'should'), boost),
     }));
     const msm = this.minimumShouldMatch;
-    const query = this;
     return {
-      query,
+      query: this as Query,
       scorer(ctx: LeafReaderContext): Scorer | null {
         const must: Scorer[] = [];
         const filter: Scorer[] = [];
@@ -70,7 +69,7 @@ export class BooleanQuery extends Query {
         let opt: Scorer | null = null;
         if (should.length === 1) opt = should[0]!;
         else if (should.length > 1) opt = msm > 1 ? new MinShouldMatchScorer(should, msm) : new DisjunctionSumScorer(should);
-        let req: Scorer | null = null;
+        let req: Scorer;
         const reqIts: DocIdSetIterator[] = [...must, ...filter];
         const shouldRequired = msm > 0 || !hasRequired;
         if (shouldRequired) {

@@ -117,7 +117,8 @@ export interface CompiledSortField {
   afterKey(v: unknown): SortKey;
 }
 
-const LONG_MAX = 9223372036854775807;
+/** Long.MAX_VALUE as a double (2^63), what JSON clients read it as */
+const LONG_MAX = 2 ** 63;
 const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'date', 'date_nanos', 'unsigned_long', 'boolean', 'scaled_float']);
 
 function medianOf(values: Float64Array, s: number, e: number): number {

@@ -49,7 +49,7 @@ export class TermQuery extends Query {
   createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight {
     const field = this.field;
     const term = this.term;
-    const query = this;
+    const query: Query = this as Query;
     if (!needsScores) {
       return {
         query,

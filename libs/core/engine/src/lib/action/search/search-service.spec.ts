@@ -148,7 +148,7 @@ describe('SearchService', () => {
 
   it('coordinator interceptors supply held readers, retain them and post-process', async () => {
     const { service, req } = setup();
-    let s2!: ReturnType<typeof setup>;
+    const holder: { s2?: ReturnType<typeof setup> } = {};
     const interceptor: CoordinatorSearchInterceptor = {
       name: 'paging',
       order: 1,
@@ -156,7 +156,7 @@ describe('SearchService', () => {
       async intercept(r, options, next) {
         const res = await next(r, {
           ...options,
-          readers: new Map([['a#1', s2.reader('a#1')]]),
+          readers: new Map([['a#1', holder.s2!.reader('a#1')]]),
           targets: [{ index: 'a', shardId: 1 }],
           retainReaders: (readers) => {
             for (const rd of readers.values()) rd.incRef();
@@ -166,7 +166,7 @@ describe('SearchService', () => {
         return res;
       },
     };
-    s2 = setup({ coord: [interceptor] });
+    const s2 = (holder.s2 = setup({ coord: [interceptor] }));
     const res = await s2.service.search(s2.req({ size: 1 }, { scroll: '1m' }));
     expect(res.body['_scroll_id']).toBe('abc');
     expect((res.body['hits'] as { hits: Array<{ _id: string }> }).hits.map((h) => h._id)).toEqual(['a3']);

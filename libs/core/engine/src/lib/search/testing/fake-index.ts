@@ -279,8 +279,8 @@ export function fakeReader(segments: FakeDoc[][], cacheKey = 'test#1'): Director
     generation: 1,
     cacheKey,
     mappingVersion: 1,
-    incRef() {},
-    decRef() {},
+    incRef: () => undefined,
+    decRef: () => undefined,
   };
 }
 
