@@ -272,6 +272,8 @@ describe('full text queries', () => {
     expect(ids({ query_string: { query: '(quick OR lazy) AND brown', default_field: 'body' } })).toEqual(['1', '3']);
     expect(ids({ query_string: { query: 'quick dog', default_field: 'body', default_operator: 'AND' } })).toEqual(['2']);
     expect(ids({ query_string: { query: '_exists_:ts' } })).toEqual(['1', '2', '4']);
+    expect(ids({ query_string: { query: '*' } })).toEqual(['1', '2', '3', '4']);
+    expect(ids({ query_string: { query: 'ts:*' } })).toEqual(['1', '2', '4']);
     expect(ids({ query_string: { query: 'fox', fields: ['body', 'status'] } })).toEqual(['1', '4']);
   });
 

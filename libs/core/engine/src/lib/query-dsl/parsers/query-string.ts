@@ -473,6 +473,7 @@ export const queryStringParser: QueryParser = {
     const text = String(o['query']);
     const opts = commonOptions('query_string', o, ctx, false);
     if (text.trim() === '') return noMatch('empty query_string');
+    if (text.trim() === '*' || text.trim() === '*:*') return withBoost(new MatchAllDocsQuery(), boostOf('query_string', o));
     let ast: QsNode;
     try {
       ast = new ClassicParser(text, opts.match.operator).parse();
