@@ -66,6 +66,13 @@ export interface IndexNameExpressionResolver {
   concreteIndices(expression: string | string[] | undefined, options: IndicesOptions, purpose?: 'read' | 'write'): string[];
   /** the single concrete index a write to `name` goes to (alias with write index, data stream write index) */
   writeIndex(name: string): string | undefined;
+  /**
+   * The alias filter query to apply when searching `index` through `expression` (undefined: no filter), as ES
+   * does for filtered aliases; `{bool:{should:[...]}}` when several filtered aliases lead to the index.
+   */
+  aliasFilter?(index: string, expression: string | string[] | undefined): Record<string, unknown> | undefined;
+  /** search routing values imposed by aliases in `expression` on `index`, if any */
+  aliasSearchRouting?(index: string, expression: string | string[] | undefined): string[] | undefined;
 }
 
 // ------------------------------------------------------------------ index metadata changes (owner: cluster metadata)

@@ -230,3 +230,16 @@ describe('date math index names', () => {
     expect(resolver.concreteIndices('<d-{now/y{yyyy}}>', DEFAULT_INDICES_OPTIONS)).toEqual([im.name]);
   });
 });
+
+describe('alias filters and routing', () => {
+  it('returns the filter of filtered aliases only', async () => {
+    const { mis, resolver } = await setup();
+    await mis.createIndex('i', { aliases: { f1: { filter: { term: { a: 1 } } }, f2: { filter: { term: { b: 2 } } }, plain: {}, r: { search_routing: '1,2' } } });
+    expect(resolver.aliasFilter('i', 'f1')).toEqual({ term: { a: 1 } });
+    expect(resolver.aliasFilter('i', 'f1,f2')).toEqual({ bool: { should: [{ term: { a: 1 } }, { term: { b: 2 } }] } });
+    expect(resolver.aliasFilter('i', 'f1,plain')).toBeUndefined();
+    expect(resolver.aliasFilter('i', 'f1,i')).toBeUndefined();
+    expect(resolver.aliasFilter('i', 'i*')).toBeUndefined();
+    expect(resolver.aliasSearchRouting('i', 'r')).toEqual(['1', '2']);
+  });
+});

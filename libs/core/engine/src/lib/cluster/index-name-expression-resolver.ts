@@ -262,6 +262,49 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     return w;
   }
 
+  /**
+   * The alias filter to apply when searching `index` through `expression` (ES semantics): undefined when the
+   * index is named directly (or through a wildcard on index names, or an alias without filter); otherwise the
+   * filter of the alias, or `{bool:{should:[...filters]}}` when several filtered aliases lead to it.
+   */
+  aliasFilter(index: string, expression: string | string[] | undefined): Record<string, unknown> | undefined {
+    const md = this.store.current();
+    const im = md.indices[index];
+    if (!im) return undefined;
+    let parts = expression === undefined ? [] : (Array.isArray(expression) ? expression : expression.split(',')).map((p) => p.trim()).filter(Boolean);
+    if (parts.length === 0 || parts.includes('_all') || parts.includes('*')) return undefined;
+    parts = parts.filter((p) => !p.startsWith('-'));
+    const filters: Record<string, unknown>[] = [];
+    for (const p of parts) {
+      if (p === index) return undefined;
+      if (p.includes('*') && wildcardToRegExp(p).test(index)) return undefined;
+      for (const [alias, a] of Object.entries(im.aliases)) {
+        const hit = p.includes('*') ? wildcardToRegExp(p).test(alias) : p === alias;
+        if (!hit) continue;
+        if (!a.filter) return undefined;
+        filters.push(a.filter);
+      }
+    }
+    if (filters.length === 0) return undefined;
+    return filters.length === 1 ? filters[0] : { bool: { should: filters } };
+  }
+
+  /** the search routing values an alias in `expression` imposes on `index` (ES alias search_routing), if any */
+  aliasSearchRouting(index: string, expression: string | string[] | undefined): string[] | undefined {
+    const im = this.store.current().indices[index];
+    if (!im || expression === undefined) return undefined;
+    const parts = (Array.isArray(expression) ? expression : expression.split(',')).map((p) => p.trim());
+    const out: string[] = [];
+    for (const p of parts) {
+      if (p === index) return undefined;
+      const a = im.aliases[p];
+      if (!a) continue;
+      if (!a.search_routing) return undefined;
+      out.push(...a.search_routing.split(',').map((r) => r.trim()));
+    }
+    return out.length ? out : undefined;
+  }
+
   /** true when `name` is an index, an alias or a name a contributed resolver owns */
   exists(name: string): boolean {
     const md = this.store.current();
