@@ -212,6 +212,38 @@ describe('date_histogram', () => {
     expect(r).toEqual({ h: { buckets: [{ key_as_string: '2024-03-01', key: Date.UTC(2024, 2, 1), doc_count: 1 }] } });
   });
 
+  it('Grafana-style: epoch_millis format and numeric extended_bounds', () => {
+    const r = run(
+      {
+        h: {
+          date_histogram: {
+            field: 'ts',
+            fixed_interval: '12h',
+            format: 'epoch_millis',
+            min_doc_count: 0,
+            extended_bounds: { min: Date.UTC(2024, 2, 1), max: Date.UTC(2024, 2, 2) },
+          },
+        },
+      },
+      docs.slice(0, 3),
+      mapping,
+    );
+    expect(r).toEqual({
+      h: {
+        buckets: [
+          { key_as_string: String(Date.UTC(2024, 2, 1)), key: Date.UTC(2024, 2, 1), doc_count: 2 },
+          { key_as_string: String(Date.UTC(2024, 2, 1, 12)), key: Date.UTC(2024, 2, 1, 12), doc_count: 1 },
+          { key_as_string: String(Date.UTC(2024, 2, 2)), key: Date.UTC(2024, 2, 2), doc_count: 0 },
+        ],
+      },
+    });
+  });
+
+  it('bad bounds are parse errors', () => {
+    const e = err(() => run({ h: { date_histogram: { field: 'ts', fixed_interval: '1h', extended_bounds: { min: 'yesterday', max: 'now' } } } }, docs, mapping));
+    expect(e.type).toBe('parse_exception');
+  });
+
   it('interval errors', () => {
     const e1 = err(() => run({ h: { date_histogram: { field: 'ts', calendar_interval: '2d' } } }, docs, mapping));
     expect(e1.reason).toBe('The supplied interval [2d] could not be parsed as a calendar interval.');

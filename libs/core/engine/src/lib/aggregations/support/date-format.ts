@@ -3,6 +3,8 @@
  * (key_as_string, value_as_string, extended_bounds, date_range from/to, date math).
  */
 import { Errors } from '@strata/core-common';
+import { DateFormatter } from '../../util/date-format.js';
+import { parseDateMath as sharedParseDateMath } from '../../util/date-math.js';
 import { formatOffset, localToUtc, resolveTimeZone, type TimeZone } from './time-zone.js';
 
 const ISO = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
@@ -100,8 +102,20 @@ export function resolvePattern(format: string | undefined): string {
   return NAMED[f] ?? f;
 }
 
-/** Formats epoch millis with a (named or java) date format in a time zone. */
+/**
+ * Formats epoch millis with a (named or java) date format in a time zone: the engine's shared DateFormatter
+ * (util/date-format.ts) so keys print exactly like `fields` and `sort` values; a local printer as fallback.
+ */
 export function formatDate(millis: number, format: string | undefined, tzId?: string | TimeZone): string {
+  const tzName = typeof tzId === 'object' ? tzId.id : tzId;
+  try {
+    return DateFormatter.of(format ?? 'strict_date_optional_time').format(millis, tzName ?? 'UTC');
+  } catch {
+    return localFormatDate(millis, format, tzId);
+  }
+}
+
+export function localFormatDate(millis: number, format: string | undefined, tzId?: string | TimeZone): string {
   const pattern = resolvePattern(format);
   if (pattern === 'epoch_millis') return String(millis);
   if (pattern === 'epoch_second') return String(Math.floor(millis / 1000));
@@ -222,6 +236,13 @@ function roundLocal(d: Date, unit: string, up: boolean): void {
  * roundUp: rounding `/d` goes to the last millisecond (lt/lte semantics).
  */
 export function parseDateMath(value: unknown, nowMillis: number, tzId?: string, roundUp = false, format?: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') throw Errors.illegalArgument(`failed to parse date field [${String(value)}]`);
+  return sharedParseDateMath(value, { now: nowMillis, roundUp, timeZone: tzId, format: format ?? 'strict_date_optional_time||epoch_millis' });
+}
+
+/** the local parser (kept for reference and as a fallback in tests) */
+export function localParseDateMath(value: unknown, nowMillis: number, tzId?: string, roundUp = false, format?: string): number {
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') throw Errors.illegalArgument(`failed to parse date field [${String(value)}]`);
   const tz = resolveTimeZone(tzId);
