@@ -1,6 +1,21 @@
 import { createTestHost, type TestHost } from '@strata/core-testing';
 import { EngineTokens, FileMetadataStore } from '@strata/core-engine';
+import { request as httpRequest } from 'node:http';
 import { ingestFeature } from './ingest.module.js';
+
+/** GET with a JSON body (fetch refuses bodies on GET) */
+function getWithBody(url: string, body: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = httpRequest(url, { method: 'GET', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 /** index/_doc/_bulk come from core-api; while they are not there, the write-path tests are no-ops */
 async function documentApiAvailable(host: TestHost): Promise<boolean> {
@@ -49,6 +64,30 @@ describe('ingest over HTTP', () => {
     const grok = await host.request('GET', '/_ingest/processor/grok');
     expect(grok.status).toBe(200);
     expect(grok.body.patterns.WORD).toBe('\\b\\w+\\b');
+  });
+
+  it('GET _simulate with a body, if_version over HTTP, unknown parameters', async () => {
+    const sim = await getWithBody(host.url + '/_ingest/pipeline/_simulate', {
+      pipeline: { processors: [{ set: { field: 'x', value: 1 } }] },
+      docs: [{ _id: 'a', _source: {} }],
+    });
+    expect(sim.status).toBe(200);
+    expect(sim.body.docs[0].doc).toMatchObject({ _id: 'a', _index: '_index', _source: { x: 1 } });
+    await host.request('PUT', '/_ingest/pipeline/v', { version: 1, processors: [] });
+    const conflict = await host.request('PUT', '/_ingest/pipeline/v?if_version=5', { processors: [] });
+    expect(conflict.status).toBe(400);
+    expect(conflict.body.error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'version conflict, required version [5] for pipeline [v] but current version is [1]',
+    });
+    expect((await host.request('PUT', '/_ingest/pipeline/v?if_version=1', { processors: [] })).status).toBe(200);
+    expect((await host.request('GET', '/_ingest/pipeline/v')).body.v.version).toBe(2);
+    const unknown = await host.request('PUT', '/_ingest/pipeline/v?foo=1', { processors: [] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.type).toBe('illegal_argument_exception');
+    const missingSim = await host.request('POST', '/_ingest/pipeline/nope/_simulate', { docs: [{ _source: {} }] });
+    expect(missingSim.status).toBe(400);
+    expect(missingSim.body.error.reason).toBe('pipeline with id [nope] does not exist');
   });
 
   it('index with ?pipeline= and _bulk with per-item pipelines, failures and drops', async () => {
