@@ -265,3 +265,40 @@ export function decayFunction(
     },
   };
 }
+
+/** 32-bit integer mix (murmur3 fmix32) */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * random_score: a uniform score in [0, 1) derived from the seed and, per doc, the first value of `field`
+ * (numeric doc values) or the `_id` (when no field is given), so it is stable across requests and shards.
+ */
+export function randomScoreFunction(seed: number, field: string | undefined, salt: number): ScoreFunction {
+  return {
+    describe: `random score function (seed: ${seed}, field: ${field ?? '_id'})`,
+    leaf(ctx) {
+      const dv = field ? ctx.reader.numericDocValues(field) : null;
+      return (doc) => {
+        let h: number;
+        if (dv) {
+          const s = dv.offsets[doc]!;
+          const v = dv.offsets[doc + 1]! > s ? dv.values[s]! : 0;
+          h = fmix32((Math.trunc(v) ^ Math.trunc(v / 4294967296)) ^ seed ^ salt);
+        } else {
+          const id = ctx.reader.id(doc);
+          let x = seed ^ salt;
+          for (let i = 0; i < id.length; i++) x = Math.imul(x ^ id.charCodeAt(i), 0x01000193);
+          h = fmix32(x);
+        }
+        return (h & 0xffffff) / 16777216;
+      };
+    },
+  };
+}

@@ -393,3 +393,15 @@ describe('explain', () => {
     expect(w.explain!(leaf, 2).value).toBe(0);
   });
 });
+
+describe('random_score', () => {
+  it('is deterministic for a seed, in [0, 1), and differs between seeds', () => {
+    const a = run(parse({ function_score: { random_score: { seed: 10 }, boost_mode: 'replace' } }));
+    const b = run(parse({ function_score: { random_score: { seed: 10 }, boost_mode: 'replace' } }));
+    const c = run(parse({ function_score: { random_score: { seed: 11, field: 'price' }, boost_mode: 'replace' } }));
+    expect(a).toEqual(b);
+    expect(a.every((h) => h.score >= 0 && h.score < 1)).toBe(true);
+    expect(new Set(a.map((h) => h.score)).size).toBe(4);
+    expect(c.map((h) => h.score)).not.toEqual(a.map((h) => h.score));
+  });
+});

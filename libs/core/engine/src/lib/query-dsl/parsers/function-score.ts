@@ -4,6 +4,7 @@ import {
   FunctionScoreQuery,
   decayFunction,
   fieldValueFactorFunction,
+  randomScoreFunction,
   type BoostMode,
   type DecayType,
   type FieldValueModifier,
@@ -27,7 +28,13 @@ function parseFunction(o: Json, ctx: QueryParseContext): ScoreFunction | null {
     if (fn) throw Errors.parsing(`failed to parse function_score functions. already found [${fn.describe}], now encountering [${k}].`);
     if (k === 'field_value_factor') fn = parseFieldValueFactor(v, ctx);
     else if (k === 'gauss' || k === 'exp' || k === 'linear') fn = parseDecay(k, v, ctx);
-    else throw Errors.parsing(`[function_score] function [${k}] is not supported`);
+    else if (k === 'random_score') {
+      const o = requireObject('random_score', v);
+      const seed = o['seed'] === undefined ? Math.floor(ctx.nowMillis() % 2147483647) : typeof o['seed'] === 'string' ? hashSeed(o['seed']) : Math.trunc(numberValue('random_score', 'seed', o['seed']));
+      if (o['seed'] === undefined) ctx.markNowUsed();
+      const field = o['field'] === undefined ? undefined : String(o['field']);
+      fn = randomScoreFunction(seed, field === '_seq_no' ? undefined : field, hashSeed(ctx.indexName));
+    } else throw Errors.parsing(`[function_score] function [${k}] is not supported`);
   }
   return fn;
 }
@@ -148,3 +155,9 @@ export const functionScoreParser: QueryParser = {
     return withBoost(q, boostOf('function_score', o));
   },
 };
+
+function hashSeed(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+  return h;
+}
