@@ -306,3 +306,15 @@ describe('accept-only and text-like types', () => {
     expect(svc.fieldType(idx, 'loc')?.kind).toBe('none');
   });
 });
+
+describe('object rendering', () => {
+  it('renders empty objects as {type: object} and drops the type once sub-fields exist', () => {
+    const m = svc.parseMappings({ properties: { o: { type: 'object' }, p: { properties: {} }, q: { properties: { a: { type: 'keyword' } } } } }, {});
+    expect(m).toEqual({ properties: { o: { type: 'object' }, p: { type: 'object' }, q: { properties: { a: { type: 'keyword' } } } } });
+    const merged = svc.merge(m, { properties: { o: { properties: { x: { type: 'long' } } } } }, {});
+    expect((merged['properties'] as Record<string, unknown>)['o']).toEqual({ properties: { x: { type: 'long' } } });
+    const r = svc.documentMapper(index({})).parse({ e: {} }, '1');
+    expect(r.dynamicMappingUpdate).toEqual({ properties: { e: { properties: {} } } });
+    expect(svc.merge({}, r.dynamicMappingUpdate, {})).toEqual({ properties: { e: { type: 'object' } } });
+  });
+});

@@ -250,7 +250,9 @@ function normalizeProperties(v: unknown, prefix: string, st: NormalizeState, dep
         obj = { properties: {} };
         target[parts[i]] = obj;
       } else if (!isPlainObject(obj['properties'])) {
-        throw mpe(`can't merge a non object mapping [${path}] with an object mapping`);
+        if (obj['type'] !== 'object') throw mpe(`can't merge a non object mapping [${path}] with an object mapping`);
+        delete obj['type'];
+        obj['properties'] = {};
       }
       target = obj['properties'] as Json;
       path += '.';
@@ -314,6 +316,11 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
         out[k] = String(v);
       } else if (k === 'enabled' || k === 'include_in_parent' || k === 'include_in_root' || k === 'subobjects') out[k] = boolParam(name, k, v);
       else out[k] = v;
+    }
+    // ES renders an object without sub-fields as {"type":"object"} and omits the type otherwise
+    if (type !== 'nested' && (!isPlainObject(out['properties']) || Object.keys(out['properties'] as Json).length === 0)) {
+      delete out['properties'];
+      return { type: 'object', ...out };
     }
     return out;
   }
@@ -533,6 +540,10 @@ function mergeObject(name: string, existing: Json, update: Json, ctx: MappingCon
       props[k] = props[k] ? mergeField(full, props[k] as Json, v as Json, ctx) : v;
     }
     out['properties'] = sortKeysDeep(props);
+  }
+  if (out['type'] === 'object') {
+    if (isPlainObject(out['properties']) && Object.keys(out['properties'] as Json).length > 0) delete out['type'];
+    else delete out['properties'];
   }
   return out;
 }
