@@ -210,4 +210,28 @@ describe('search REST API (black box)', () => {
     const ign = await call('POST', '/test,nope/_search?ignore_unavailable=true', { size: 0 });
     expect(ign.body.hits.total.value).toBe(4);
   });
+  it('deletes and updates across segments are reflected after refresh', async () => {
+    await call('PUT', '/seg', { mappings: { properties: { n: { type: 'long' }, t: { type: 'keyword' } } } });
+    for (let i = 0; i < 3; i++) {
+      const lines = [0, 1, 2, 3].map((j) => [JSON.stringify({ index: { _index: 'seg', _id: `${i}-${j}` } }), JSON.stringify({ n: i * 10 + j, t: `v${j}` })].join('\n')).join('\n') + '\n';
+      await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+    }
+    await call('DELETE', '/seg/_doc/0-1?refresh=true');
+    await call('PUT', '/seg/_doc/1-2?refresh=true', { n: 1000, t: 'updated' });
+    const r = await call('POST', '/seg/_search', { size: 20, sort: [{ n: 'desc' }], track_total_hits: true });
+    expect(r.body.hits.total).toEqual({ value: 11, relation: 'eq' });
+    const ids = r.body.hits.hits.map((h: any) => h._id);
+    expect(ids[0]).toBe('1-2');
+    expect(ids).not.toContain('0-1');
+    expect(new Set(ids).size).toBe(11);
+    const range = await call('POST', '/seg/_search', { query: { range: { n: { gte: 10, lt: 30 } } }, sort: ['n'], size: 3 });
+    expect(range.body.hits.hits.map((h: any) => h.sort[0])).toEqual([10, 11, 13]);
+    expect(range.body.hits.total.value).toBe(7);
+    const kw = await call('POST', '/seg/_search', { query: { terms: { t: ['v1', 'updated'] } }, sort: [{ t: 'desc' }, { n: 'asc' }] });
+    expect(kw.body.hits.hits.map((h: any) => h.sort)).toEqual([
+      ['v1', 11],
+      ['v1', 21],
+      ['updated', 1000],
+    ]);
+  });
 });
