@@ -31,11 +31,17 @@ describe('parent pipelines', () => {
         buckets: [
           { key_as_string: '2024-01', key: Date.UTC(2024, 0, 1), doc_count: 2, 'sum#s': { value: 30 }, 'simple_value#c': { value: 30 } },
           { key_as_string: '2024-02', key: Date.UTC(2024, 1, 1), doc_count: 1, 'sum#s': { value: 5 }, 'derivative#d': { value: -25 }, 'simple_value#c': { value: 35 } },
-          { key_as_string: '2024-03', key: Date.UTC(2024, 2, 1), doc_count: 0, 'sum#s': { value: 0 }, 'derivative#d': { value: -5 }, 'simple_value#c': { value: 35 } },
-          { key_as_string: '2024-04', key: Date.UTC(2024, 3, 1), doc_count: 1, 'sum#s': { value: 40 }, 'derivative#d': { value: 40 }, 'simple_value#c': { value: 75 } },
+          { key_as_string: '2024-03', key: Date.UTC(2024, 2, 1), doc_count: 0, 'sum#s': { value: 0 }, 'simple_value#c': { value: 35 } },
+          { key_as_string: '2024-04', key: Date.UTC(2024, 3, 1), doc_count: 1, 'sum#s': { value: 40 }, 'derivative#d': { value: 35 }, 'simple_value#c': { value: 75 } },
         ],
       },
     });
+  });
+
+  it('insert_zeros fills the empty bucket', () => {
+    const r = run(monthly({ d: { derivative: { buckets_path: 's', gap_policy: 'insert_zeros' } } }), docs, mapping);
+    const b = (r['m'] as { buckets: Record<string, unknown>[] }).buckets;
+    expect(b.map((x) => (x['d'] as { value: number } | undefined)?.value)).toEqual([undefined, -25, -5, 40]);
   });
 
   it('derivative with unit gives normalized_value; _count paths', () => {
@@ -96,7 +102,7 @@ describe('sibling pipelines', () => {
       {
         ...monthly({}),
         avg: { avg_bucket: { buckets_path: 'm>s' } },
-        sum: { sum_bucket: { buckets_path: 'm>s' } },
+        sum: { sum_bucket: { buckets_path: 'm.s' } },
         min: { min_bucket: { buckets_path: 'm>s' } },
         max: { max_bucket: { buckets_path: 'm>s' } },
         st: { stats_bucket: { buckets_path: 'm>_count' } },
@@ -105,9 +111,9 @@ describe('sibling pipelines', () => {
       mapping,
       { typedKeys: true },
     );
-    expect(r['simple_value#avg']).toEqual({ value: 18.75 });
+    expect(r['simple_value#avg']).toEqual({ value: 25 });
     expect(r['simple_value#sum']).toEqual({ value: 75 });
-    expect(r['bucket_metric_value#min']).toEqual({ value: 0, keys: ['2024-03'] });
+    expect(r['bucket_metric_value#min']).toEqual({ value: 5, keys: ['2024-02'] });
     expect(r['bucket_metric_value#max']).toEqual({ value: 40, keys: ['2024-04'] });
     expect(r['stats_bucket#st']).toEqual({ count: 4, min: 0, max: 2, avg: 1, sum: 4 });
   });

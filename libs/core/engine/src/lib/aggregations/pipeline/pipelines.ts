@@ -44,6 +44,8 @@ function requirePath(type: string, name: string, body: Record<string, unknown>):
 function bucketValue(parent: AggSpec, b: PipelineBucket, path: string): number {
   if (path === '_count') return b.docCount;
   if (path === '_key') return typeof b.key === 'number' ? b.key : NaN;
+  // ES BucketHelpers: a metric of an empty bucket is a gap
+  if (b.docCount === 0) return NaN;
   const head = path.split(/[>.[]/)[0]!;
   if (!b.aggs[head]) {
     if (parent.subs.some((s) => s.name === head)) return NaN;
@@ -395,9 +397,12 @@ export class SiblingBucketSpec extends PipelineSpec {
     return { type: 'bucket_metric', value: NaN, keys: [], count: 0, sum: 0, min: Infinity, max: -Infinity } satisfies BucketMetricInternal;
   }
   override reduceSibling(siblings: AggSpec[], reduced: InternalAggregations): InternalAggregation {
+    // `multi>metric`, `multi>_count`, or the dotted form `multi.metric`
     const gt = this.path.indexOf('>');
-    const head = gt >= 0 ? this.path.slice(0, gt) : this.path.split('.')[0]!;
-    const rest = gt >= 0 ? this.path.slice(gt + 1) : undefined;
+    const dot = this.path.indexOf('.');
+    const cut = gt >= 0 ? gt : dot;
+    const head = cut >= 0 ? this.path.slice(0, cut) : this.path;
+    const rest = cut >= 0 ? this.path.slice(cut + 1) : undefined;
     const spec = siblings.find((s) => s.name === head);
     const agg = reduced[head];
     if (!spec || !agg) {
