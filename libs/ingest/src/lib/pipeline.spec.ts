@@ -160,6 +160,19 @@ describe('pipeline execution', () => {
     expect(exec(service, 's', {})!.source).toEqual({ z: 'q' });
   });
 
+  it('a script building a self-referencing source fails instead of crashing serialisation', async () => {
+    const { service } = await setup({ c: { processors: [{ script: 'ctx.a = ctx' }] }, l: { processors: [{ script: 'def m = [:]; m.self = m; ctx.m = m' }] } });
+    for (const id of ['c', 'l']) {
+      let err: unknown;
+      try {
+        exec(service, id, {});
+      } catch (e) {
+        err = unwrapFailure(e);
+      }
+      expect(err).toMatchObject({ type: 'illegal_argument_exception', reason: 'Iterable object is self-referencing itself (ingest script)' });
+    }
+  });
+
   it('reroute stops the pipeline and sets _index', async () => {
     const { service } = await setup({
       d: { processors: [{ reroute: { destination: 'other' } }, { set: { field: 'never', value: 1 } }] },

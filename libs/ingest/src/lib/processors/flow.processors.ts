@@ -3,7 +3,7 @@ import { EsError, Errors } from '@strata/core-common';
 import { isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, type Template } from '../template.js';
 import { defineProcessor, type Processor, type ProcessorFactory } from '../processor.js';
-import { compilePainless } from '../painless/painless.js';
+import { compilePainless, isHostMap } from '../painless/painless.js';
 import { CtxMap } from '../painless/ctx-map.js';
 
 // ------------------------------------------------------------------------------------------ foreach
@@ -175,7 +175,24 @@ export const scriptProcessor: ProcessorFactory = defineProcessor('script', (r) =
     execute(doc) {
       const ctx = new CtxMap(doc);
       script.run({ ctx, params });
+      ensureNoSelfReferences(ctx.doc.source);
       return ctx.doc;
     },
   };
 });
+
+/** scripts can build cyclic structures (`ctx.a = ctx`); ES rejects them before the source is serialised */
+export function ensureNoSelfReferences(root: unknown): void {
+  const ancestors = new Set<unknown>();
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (isHostMap(v) || ancestors.has(v)) {
+      throw Errors.illegalArgument('Iterable object is self-referencing itself (ingest script)');
+    }
+    ancestors.add(v);
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else for (const x of Object.values(v as JsonObject)) walk(x);
+    ancestors.delete(v);
+  };
+  walk(root);
+}
