@@ -70,7 +70,7 @@ export class IndexDocRestHandler implements RestHandler {
         requireDataStream: req.boolParam('require_data_stream', false),
         attributes: {},
       },
-      { refresh },
+      { refresh, rawSource: req.rawBody() },
     );
     const headers = r.status === 201 ? { Location: `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(String(r.body['_id']))}` } : undefined;
     return RestResponses.json(r.status, r.body, headers);

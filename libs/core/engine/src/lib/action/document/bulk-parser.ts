@@ -180,7 +180,10 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
         throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo + 1}], expected START_OBJECT but found [${tokenName(body)}]`);
       }
       item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
-    } else item.body = body as Record<string, unknown>;
+    } else {
+      item.body = body as Record<string, unknown>;
+      if (op !== 'update') item.rawSource = srcLine;
+    }
     items.push(item);
   }
   if (items.length === 0) validation.push('no requests added');

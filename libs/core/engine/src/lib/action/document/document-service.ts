@@ -24,6 +24,8 @@ export type RefreshPolicy = 'true' | 'false' | 'wait_for';
 
 export interface WriteOptions {
   refresh?: RefreshPolicy;
+  /** the request body exactly as sent: stored as `_source` when no interceptor replaced the request */
+  rawSource?: string | Uint8Array;
 }
 
 /** one document API result: HTTP status + ES body */
@@ -104,6 +106,8 @@ export interface BulkItemRequest {
   body?: Record<string, unknown>;
   /** a per-item failure found while parsing the request (reported in the item) */
   bodyError?: EsError;
+  /** index/create: the source line as sent (stored verbatim when no interceptor replaced the request) */
+  rawSource?: string;
   fetchSource?: boolean;
   sourceFilter?: SourceFilter;
 }
@@ -320,13 +324,13 @@ export class DocumentService {
   /** single-document index/create (REST `PUT /{index}/_doc/{id}` etc.) */
   async index(req: IndexRequest, opts: WriteOptions = {}): Promise<DocResult> {
     const batch = new WriteBatch();
-    const res = await this.indexOne(req, batch);
+    const res = await this.indexOne(req, batch, opts.rawSource);
     await this.finish(batch, opts.refresh);
     if (opts.refresh === 'true' && res.status < 300 && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
     return res;
   }
 
-  private async indexOne(reqIn: IndexRequest, batch: WriteBatch): Promise<DocResult> {
+  private async indexOne(reqIn: IndexRequest, batch: WriteBatch, rawSource?: string | Uint8Array): Promise<DocResult> {
     const errors = validateWriteConditions(reqIn, reqIn.opType);
     if (errors.length) throw Errors.actionRequestValidation(errors);
     this.validateId(reqIn.id);
@@ -357,13 +361,15 @@ export class DocumentService {
     const id = autoId ? this.ids.next() : (req.id as string);
     const routing = req.routing ?? undefined;
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
-    let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing);
+    // the source as sent is stored verbatim (like ES) unless an interceptor replaced the request
+    const raw = req === reqIn ? rawSource : undefined;
+    let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
     if (parsed.dynamicMappingUpdate) {
       await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
       const updated = this.meta(concrete);
       if (updated.mappingVersion !== meta.mappingVersion) {
         meta = updated;
-        parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing);
+        parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
       }
     }
     const doc = parsed.doc;
@@ -695,6 +701,7 @@ export class DocumentService {
                 attributes: {},
               },
               batch,
+              it.rawSource,
             );
             break;
           case 'delete':
