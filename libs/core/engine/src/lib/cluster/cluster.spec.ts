@@ -243,3 +243,17 @@ describe('alias filters and routing', () => {
     expect(resolver.aliasSearchRouting('i', 'r')).toEqual(['1', '2']);
   });
 });
+
+describe('index blocks', () => {
+  it('read_only blocks mapping and settings updates but not block changes', async () => {
+    const { mis } = await setup();
+    await mis.createIndex('b', {});
+    await mis.updateSettings(['b'], { 'index.blocks.read_only': true });
+    expect(await rejects(mis.putMapping(['b'], { properties: { a: { type: 'keyword' } } }))).toEqual([
+      'cluster_block_exception', 'index [b] blocked by: [FORBIDDEN/5/index read-only (api)];',
+    ]);
+    expect((await rejects(mis.updateSettings(['b'], { 'index.max_result_window': 5 })))[0]).toBe('cluster_block_exception');
+    await mis.updateSettings(['b'], { 'index.blocks.read_only': false });
+    await mis.putMapping(['b'], { properties: { a: { type: 'keyword' } } });
+  });
+});

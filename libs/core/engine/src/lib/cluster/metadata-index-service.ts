@@ -18,6 +18,7 @@ import type { EngineEventListener } from '../spi.js';
 import { randomBase64Uuid } from './metadata-store.js';
 import { resolveDateMathIndexName, validateAliasName, validateIndexName } from './index-name.js';
 import { PRIVATE_INDEX_SETTINGS } from './index-settings.js';
+import { checkIndexBlock } from './index-blocks.js';
 
 /** Elasticsearch version id reported as index.version.created (8.x) */
 export const INDEX_VERSION_CREATED = '8521000';
@@ -272,6 +273,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     for (const n of indices) {
       const im = cur.indices[n];
       if (!im) throw Errors.indexNotFound(n);
+      checkIndexBlock(im, 'metadata_write');
       const merged = this.mappers.merge(im.mappings, mapping, im.settings);
       if (JSON.stringify(merged) !== JSON.stringify(im.mappings)) changes = true;
     }
@@ -314,9 +316,11 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     }
     const notify: Array<[string, unknown, string]> = [];
     await this.store.update((d) => {
+      const onlyBlocks = Object.keys(flat).every((k) => k.startsWith('index.blocks.'));
       for (const n of indices) {
         const im = d.indices[n];
         if (!im) throw Errors.indexNotFound(n);
+        if (!onlyBlocks) checkIndexBlock(im, 'metadata_write');
         if (im.state === 'open') {
           const nonDynamic = Object.keys(flat).filter((k) => {
             const def = this.settings.get(k);
