@@ -7,6 +7,7 @@ import { NumericMetricSpec } from './metrics/numeric-metrics.js';
 import { TermsSpec } from './bucket/terms.js';
 import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
 import { RangeSpec } from './bucket/range.js';
+import { IpRangeSpec } from './bucket/ip-range.js';
 import { CompositeSpec } from './bucket/composite.js';
 import { MultiTermsSpec, RareTermsSpec } from './bucket/multi-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
@@ -31,6 +32,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   date_histogram: (n, b) => DateHistogramSpec.parse(n, b),
   range: (n, b) => RangeSpec.parse('range', n, b),
   date_range: (n, b) => RangeSpec.parse('date_range', n, b),
+  ip_range: (n, b) => IpRangeSpec.parse(n, b),
   filter: (n, b) => FilterSpec.parse(n, b),
   filters: (n, b) => FiltersSpec.parse(n, b),
   missing: (n, b) => MissingSpec.parse(n, b),

@@ -12,6 +12,7 @@ import type {
 import type { MappedFieldType, ValueKind } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, CompiledFilter, InternalAggregations } from './api.js';
 import { parseAggregations, reduceAggregations, renderAggregations } from './aggregation-phase.js';
+import { decodeIp, encodeIp } from '../mapper/ip.js';
 
 export type Doc = Record<string, unknown>;
 export type Mapping = Record<string, string | { type: string; format?: string; fielddata?: boolean; scaling_factor?: number }>;
@@ -46,7 +47,7 @@ export function fakeFieldType(name: string, def: Mapping[string]): MappedFieldTy
     scalingFactor: d.scaling_factor,
     params: { fielddata: (d as { fielddata?: boolean }).fielddata },
     termValue: (v: unknown) => (kind === 'numeric' || kind === 'date' ? Number(v) : String(v)),
-    valueForDisplay: (v: string | number) => v,
+    valueForDisplay: (v: string | number) => (d.type === 'ip' ? decodeIp(String(v)) : v),
     formatValue: (v: string | number) => String(v),
   };
 }
@@ -97,14 +98,15 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
       numeric.set(field, { offsets, values: Float64Array.from(vals) });
     } else if (kind === 'keyword' || kind === 'ip' || (kind === 'text' && (d as { fielddata?: boolean }).fielddata)) {
       const termSet = new Set<string>();
-      for (const doc of docs) for (const v of valuesOf(doc, field)) termSet.add(String(v));
+      const enc = (v: unknown) => (d.type === 'ip' ? encodeIp(String(v)) : String(v));
+      for (const doc of docs) for (const v of valuesOf(doc, field)) termSet.add(enc(v));
       const terms = [...termSet].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const idx = new Map(terms.map((t, i) => [t, i]));
       const offsets = new Uint32Array(maxDoc + 1);
       const ords: number[] = [];
       docs.forEach((doc, i) => {
         offsets[i] = ords.length;
-        const os = [...new Set(valuesOf(doc, field).map((v) => idx.get(String(v))!))].sort((a, b) => a - b);
+        const os = [...new Set(valuesOf(doc, field).map((v) => idx.get(enc(v))!))].sort((a, b) => a - b);
         ords.push(...os);
       });
       offsets[maxDoc] = ords.length;
