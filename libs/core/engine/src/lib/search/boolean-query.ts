@@ -1,3 +1,4 @@
+import { Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { DocIdSetIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
@@ -130,7 +131,7 @@ export function calculateMinShouldMatch(optionalClauseCount: number, spec: strin
     for (const part of s.split(/\s+/)) {
       const idx = part.indexOf('<');
       const upper = parseInt(part.substring(0, idx).trim(), 10);
-      if (Number.isNaN(upper)) throw new Error(`invalid minimum_should_match [${s}]`);
+      if (Number.isNaN(upper)) throw Errors.illegalArgument(`invalid minimum_should_match [${s}]`);
       if (optionalClauseCount <= upper) return result;
       result = calculateMinShouldMatch(optionalClauseCount, part.substring(idx + 1));
     }
@@ -140,12 +141,12 @@ export function calculateMinShouldMatch(optionalClauseCount: number, spec: strin
   if (s.endsWith('%')) {
     s = s.substring(0, s.length - 1);
     const pct = parseInt(s, 10);
-    if (Number.isNaN(pct)) throw new Error(`invalid minimum_should_match [${spec}]`);
+    if (Number.isNaN(pct)) throw Errors.illegalArgument(`invalid minimum_should_match [${spec}]`);
     const calc = (pct * optionalClauseCount) / 100;
     result = calc < 0 ? optionalClauseCount + Math.ceil(calc) : Math.floor(calc);
   } else {
     const n = parseInt(s, 10);
-    if (Number.isNaN(n)) throw new Error(`invalid minimum_should_match [${spec}]`);
+    if (Number.isNaN(n)) throw Errors.illegalArgument(`invalid minimum_should_match [${spec}]`);
     result = n < 0 ? optionalClauseCount + n : n;
   }
   return result < 0 ? 0 : result > optionalClauseCount ? optionalClauseCount : result;

@@ -1,3 +1,4 @@
+import { Errors } from '@strata/core-common';
 /**
  * Term-dictionary based queries: terms (set), prefix, wildcard, regexp, fuzzy, term range.
  * Each enumerates the matching terms of a segment and unions their postings (constant score,
@@ -299,7 +300,7 @@ export function fuzzinessToEdits(fuzziness: string | number | undefined, term: s
     return autoEdits(term, lo ?? 3, hi ?? 6);
   }
   const n = Number(s);
-  if (!Number.isFinite(n)) throw new Error(`failed to parse fuzziness [${s}]`);
+  if (!Number.isFinite(n)) throw Errors.illegalArgument(`failed to parse fuzziness [${s}]`);
   return Math.min(2, Math.max(0, Math.floor(n)));
 }
 

@@ -405,3 +405,64 @@ describe('random_score', () => {
     expect(c.map((h) => h.score)).not.toEqual(a.map((h) => h.score));
   });
 });
+
+describe('malformed input never escapes as a non-ES error', () => {
+  const bad: unknown[] = [
+    { match: null },
+    { match: { body: null } },
+    { match: { body: {} } },
+    { match: { body: [1, 2] } },
+    { bool: { must: 'x' } },
+    { bool: { must: [1] } },
+    { bool: { minimum_should_match: 'abc', should: [{ term: { tag: 'a' } }] } },
+    { range: { price: 5 } },
+    { range: { price: { gte: 'abc' } } },
+    { range: { ts: { gte: 'not a date' } } },
+    { range: { ts: { gte: 'now-1x' } } },
+    { term: { tag: {} } },
+    { term: {} },
+    { terms: { tag: 'x' } },
+    { terms: {} },
+    { ids: { values: 'x' } },
+    { exists: {} },
+    { prefix: { price: 'x' } },
+    { regexp: { body: '[' } },
+    { fuzzy: { body: { value: 'x', fuzziness: 'lots' } } },
+    { function_score: { functions: [5] } },
+    { function_score: { functions: [{}] } },
+    { function_score: { gauss: { price: { origin: 1 } } } },
+    { function_score: { field_value_factor: { field: 'price', modifier: 'nope' } } },
+    { function_score: { score_mode: 'nope' } },
+    { dis_max: { queries: [] } },
+    { dis_max: {} },
+    { constant_score: {} },
+    { boosting: { positive: { match_all: {} } } },
+    { nested: {} },
+    { multi_match: { query: 'x', type: 'nope' } },
+    { multi_match: {} },
+    { query_string: {} },
+    { query_string: { query: 'a AND' , default_field: 'body'} },
+    { query_string: { query: 'price:[1 TO' } },
+    { simple_query_string: {} },
+    { wrapper: { query: '!!!' } },
+    { match_phrase: { body: { query: 'a b', slop: 'x' } } },
+    5,
+    'x',
+    [],
+  ];
+  it.each(bad.map((b) => [JSON.stringify(b), b]))('%s', (_s, json) => {
+    let err: unknown;
+    try {
+      parse(json);
+    } catch (e) {
+      err = e;
+    }
+    if (err === undefined) return; // accepted leniently, as Elasticsearch does for some of them
+    if (!(err instanceof EsError)) {
+      // number parse failures of the fake field types mimic Java's NumberFormatException (wrapped by the coordinator)
+      expect((err as Error).message).toMatch(/For input string/);
+      return;
+    }
+    expect(err.status).toBeLessThan(500);
+  });
+});

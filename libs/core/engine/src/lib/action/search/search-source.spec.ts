@@ -81,3 +81,43 @@ describe('search source parsing', () => {
     expect(s.trackTotalHitsUpTo).toBe(2147483647);
   });
 });
+
+describe('malformed search bodies', () => {
+  const bad: unknown[] = [
+    { sort: 5 },
+    { sort: [5] },
+    { sort: [{ a: 1 }] },
+    { sort: [{ a: {}, b: {} }] },
+    { sort: { a: { mode: 'x' } } },
+    { sort: { a: { numeric_type: 'x' } } },
+    { highlight: 5 },
+    { _source: 5 },
+    { fields: [5] },
+    { docvalue_fields: [{}] },
+    { size: 'x' },
+    { from: 1.5 },
+    { track_total_hits: 'x' },
+    { track_total_hits: -5 },
+    { search_after: 5 },
+    { slice: 5 },
+    { slice: { id: 'x', max: 2 } },
+    { slice: { id: 0, max: 2, foo: 1 } },
+    { query: 5 },
+    { post_filter: [] },
+    { min_score: 'x' },
+    { terminate_after: -1 },
+    { version: 'x' },
+    5,
+    [],
+  ];
+  it.each(bad.map((b) => [JSON.stringify(b), b]))('%s', (_s, json) => {
+    let err: unknown;
+    try {
+      parseSearchSource(json);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EsError);
+    expect((err as EsError).status).toBe(400);
+  });
+});
