@@ -38,6 +38,9 @@ describe('mapping validation', () => {
     ]);
     expect(err(() => svc.parseMappings({ properties: { f: { type: 'keyword', foo: 1 } } }, {}))?.[3]).toBe('unknown parameter [foo] on mapper [f] of type [keyword]');
     expect(err(() => svc.parseMappings({ foo: 'bar' }, {}))?.[3]).toBe('Root mapping definition has unsupported parameters:  [foo : bar]');
+    expect(err(() => svc.parseMappings({ properties: { f: {} } }, {}))?.[3]).toBe('No type specified for field [f]');
+    expect(err(() => svc.parseMappings({ properties: { f: { index: false } } }, {}))?.[3]).toBe('No type specified for field [f]');
+    expect(svc.parseMappings({ properties: { f: { enabled: false } } }, {})).toEqual({ properties: { f: { type: 'object', enabled: false } } });
     expect(err(() => svc.parseMappings({ properties: { f: { type: 'text', analyzer: 'nope' } } }, {}))?.[1]).toBe(
       'Failed to parse mapping: analyzer [nope] has not been configured in mappings',
     );

@@ -295,6 +295,9 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
   const typeRaw = def['type'];
   if (typeRaw !== undefined && typeof typeRaw !== 'string') throw mpe(`No handler for type [${javaString(typeRaw)}] declared on field [${name}]`);
   const type = typeRaw as string | undefined;
+  if (type === undefined && !('properties' in def) && !(Object.keys(def).length === 1 && 'enabled' in def)) {
+    throw mpe(`No type specified for field [${name}]`);
+  }
   if (type === undefined || type === 'object' || type === 'nested') {
     checkDepth(name, depth, st);
     const allowed = type === 'nested' ? NESTED_PARAMS : OBJECT_PARAMS;
