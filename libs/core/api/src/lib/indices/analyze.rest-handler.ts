@@ -96,8 +96,14 @@ export class AnalyzeRestHandler implements RestHandler {
       if (lastPos < posBase) lastPos = posBase - 1;
       offBase += t.length;
     }
-    if (body['explain'] === true) {
-      return RestResponses.ok({ detail: { custom_analyzer: false, analyzer: { name: analyzer.name, tokens } } });
+    if (body['explain'] === true || body['explain'] === 'true') {
+      const detailed = tokens.map((t) => ({
+        ...t,
+        bytes: `[${[...Buffer.from(String(t['token']), 'utf8')].map((b) => b.toString(16).padStart(2, '0')).join(' ')}]`,
+        positionLength: 1,
+        termFrequency: 1,
+      }));
+      return RestResponses.ok({ detail: { custom_analyzer: hasCustom, analyzer: { name: hasCustom ? '_custom' : analyzer.name, tokens: detailed } } });
     }
     return RestResponses.ok({ tokens });
   }
