@@ -93,6 +93,10 @@ describe('aggregation phase', () => {
     const unknown = err(() => parseAggregations({ a: { cardinalty: { field: 'n' } } }));
     expect(unknown.type).toBe('parsing_exception');
     expect(unknown.reason).toBe('Unknown aggregation type [cardinalty] did you mean [cardinality]?');
+    expect(unknown.toBody().error['root_cause']).toEqual([
+      { type: 'parsing_exception', reason: 'Unknown aggregation type [cardinalty] did you mean [cardinality]?', line: 1, col: 1 },
+    ]);
+    expect((unknown.toBody().error['caused_by'] as { type: string }).type).toBe('named_object_not_found_exception');
     let deep: Record<string, unknown> = { x: { avg: { field: 'n' } } };
     for (let i = 0; i < 25; i++) deep = { [`l${i}`]: { filter: { match_all: {} }, aggs: deep } };
     expect(err(() => parseAggregations(deep)).type).toBe('parsing_exception');

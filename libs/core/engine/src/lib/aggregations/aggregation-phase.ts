@@ -86,9 +86,12 @@ function unknownType(type: string): EsError {
   let reason = `Unknown aggregation type [${type}]`;
   if (candidates.length === 1) reason += ` did you mean [${candidates[0]}]?`;
   else if (candidates.length > 1) reason += ` did you mean any of [${candidates.join(', ')}]?`;
+  // the cause is an x-content exception, not an ElasticsearchException: ES reports the parsing_exception as root cause
+  const metadata = { line: 1, col: 1 };
   return new EsError('parsing_exception', 400, reason, {
-    metadata: { line: 1, col: 1 },
+    metadata,
     cause: new EsError('named_object_not_found_exception', 400, `[1:1] unknown field [${type}]`),
+    rootCauses: [new EsError('parsing_exception', 400, reason, { metadata })],
   });
 }
 
