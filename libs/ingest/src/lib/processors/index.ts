@@ -22,6 +22,7 @@ import { dateIndexNameProcessor, dateProcessor } from './date.processors.js';
 import { csvProcessor, dissectProcessor, fingerprintProcessor, grokProcessor, kvProcessor, uriPartsProcessor } from './parse.processors.js';
 import { foreachProcessor, pipelineProcessor, rerouteProcessor, scriptProcessor } from './flow.processors.js';
 import { communityIdProcessor, htmlStripProcessor, networkDirectionProcessor, sortProcessor } from './network.processors.js';
+import { userAgentProcessor } from './user-agent.processor.js';
 
 /** Every built-in processor factory (each bound to ExtensionPoints.IngestProcessor by the module). */
 export const BUILTIN_PROCESSORS: readonly ProcessorFactory[] = [
@@ -58,4 +59,5 @@ export const BUILTIN_PROCESSORS: readonly ProcessorFactory[] = [
   uppercaseProcessor,
   uriPartsProcessor,
   urldecodeProcessor,
+  userAgentProcessor,
 ];
