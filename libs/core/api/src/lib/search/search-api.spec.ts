@@ -234,4 +234,19 @@ describe('search REST API (black box)', () => {
       ['updated', 1000],
     ]);
   });
+  it('named queries give matched_queries', async () => {
+    const r = await call('POST', '/test/_search', {
+      query: {
+        bool: {
+          should: [
+            { match: { title: { query: 'fox', _name: 'fox' } } },
+            { term: { price: { value: 20, _name: 'twenty' } } },
+            { range: { price: { lte: 10, _name: 'cheap' } } },
+          ],
+        },
+      },
+    });
+    const byId = Object.fromEntries(r.body.hits.hits.map((h: any) => [h._id, h.matched_queries]));
+    expect(byId).toEqual({ '1': ['cheap', 'fox'], '2': ['twenty'], '4': ['cheap', 'fox'] });
+  });
 });

@@ -22,7 +22,9 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
   let nowUsed = false;
   const idx = deps.index;
   const ftCache = new Map<string, MappedFieldType | undefined>();
+  const named = new Map<string, Query>();
   const ctx: ParseContextHandle = {
+    namedQueries: named,
     get nowUsed() {
       return nowUsed;
     },

@@ -25,6 +25,8 @@ export interface QueryParseContext {
   analyzer(name: string): Analyzer | undefined;
   /** `index.query.default_field` (default ["*"]) */
   defaultFields(): string[];
+  /** queries carrying `_name` (named queries → `matched_queries` of hits); optional */
+  readonly namedQueries?: Map<string, Query>;
 }
 
 export interface QueryParser {
@@ -71,6 +73,21 @@ export class QueryParserRegistry {
     if (entries.length > 1) {
       throw Errors.parsing(`[${name}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
     }
-    return parser.parse(body, ctx);
+    const q = parser.parse(body, ctx);
+    if (ctx.namedQueries && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      const b = body as Record<string, unknown>;
+      let name = typeof b['_name'] === 'string' ? b['_name'] : undefined;
+      if (name === undefined) {
+        // field-level form: {"term": {"field": {"value": ..., "_name": "x"}}}
+        for (const v of Object.values(b)) {
+          if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>)['_name'] === 'string') {
+            name = (v as Record<string, unknown>)['_name'] as string;
+            break;
+          }
+        }
+      }
+      if (name !== undefined) ctx.namedQueries.set(name, q);
+    }
+    return q;
   }
 }

@@ -19,6 +19,8 @@ export interface FetchDeps {
   highlightTerms?: HighlightTerms;
   /** the parsed query, for explain */
   query?: Query;
+  /** named queries (`_name`) → matched_queries */
+  namedQueries?: ReadonlyMap<string, Query>;
 }
 
 const decoder = new TextDecoder();
@@ -152,6 +154,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const wantSource = s.source.fetch && !noStored && (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0);
   const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   let explainWeight: Weight | undefined;
+  let namedWeights: Array<readonly [string, Weight]> | undefined;
   return hits.map((h) => {
     const { leaf, doc } = leafOf(deps.reader, h.doc);
     const r = leaf.reader;
@@ -189,6 +192,15 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
       if (Object.keys(hl).length) hit['highlight'] = hl;
     }
     if (h.sortValues) hit['sort'] = h.sortValues;
+    if (deps.namedQueries && deps.namedQueries.size > 0) {
+      namedWeights ??= [...deps.namedQueries].map(([name, q]) => [name, new IndexSearcher(deps.reader).createWeight(q, false, 1)] as const);
+      const matched: string[] = [];
+      for (const [name, w] of namedWeights) {
+        const sc = w.scorer(leaf);
+        if (sc && sc.advance(doc) === doc) matched.push(name);
+      }
+      if (matched.length) hit['matched_queries'] = matched.sort();
+    }
     if (s.explain) {
       let e: Explanation | undefined;
       if (deps.query) {

@@ -377,6 +377,7 @@ export class SearchService {
             matchingFieldNames: (p) => ctx.matchingFieldNames(p),
             highlightTerms: hl,
             query: plan.parse!.prepared.query,
+            namedQueries: ctx.namedQueries,
           },
         );
         positions.forEach((p, i) => (fetched[p] = hits[i]!));
