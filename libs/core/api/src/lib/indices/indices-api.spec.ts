@@ -166,6 +166,24 @@ describe('index admin REST APIs', () => {
     if (s.status === 200) expect(s.body.hits.total.value).toBe(1);
   });
 
+  it('error shapes of bad requests', async () => {
+    const unknown = await call('PUT', '/e1', { foo: {} });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ type: 'parse_exception', reason: 'unknown key [foo] for create index' });
+    const badMap = await call('PUT', '/e1', { mappings: { properties: { a: { type: 'nope' } } } });
+    expect(badMap.body.error.root_cause[0]).toMatchObject({ type: 'mapper_parsing_exception', reason: 'No handler for type [nope] declared on field [a]' });
+    expect(badMap.body.error.reason).toBe('Failed to parse mapping: No handler for type [nope] declared on field [a]');
+    expect((await call('HEAD', '/e1')).status).toBe(404);
+    await call('PUT', '/e1');
+    const noBody = await call('PUT', '/e1/_mapping');
+    expect(noBody.status).toBe(400);
+    const missingIdx = await call('PUT', '/nope/_mapping', { properties: {} });
+    expect(missingIdx.status).toBe(404);
+    expect(missingIdx.body.error.type).toBe('index_not_found_exception');
+    const dm = await call('PUT', '/%3Cdm-%7Bnow%2Fy%7Byyyy%7D%7D%3E');
+    expect(dm.body.index).toBe(`dm-${new Date().getUTCFullYear()}`);
+  });
+
   it('close/open and resolve', async () => {
     await call('PUT', '/c1');
     expect((await call('POST', '/c1/_close')).body).toEqual({ acknowledged: true, shards_acknowledged: true, indices: { c1: { closed: true } } });
