@@ -249,4 +249,12 @@ describe('search REST API (black box)', () => {
     const byId = Object.fromEntries(r.body.hits.hits.map((h: any) => [h._id, h.matched_queries]));
     expect(byId).toEqual({ '1': ['cheap', 'fox'], '2': ['twenty'], '4': ['cheap', 'fox'] });
   });
+  it('terms lookup fetches the values from a document', async () => {
+    await call('PUT', '/lookup/_doc/u1?refresh=true', { wanted: { tags: ['a', 'c'] } });
+    const r = await call('POST', '/test/_search', { query: { terms: { 'tag.keyword': { index: 'lookup', id: 'u1', path: 'wanted.tags' } } } });
+    expect(r.status).toBe(200);
+    expect(r.body.hits.hits.map((h: any) => h._id).sort()).toEqual(['1', '3', '4']);
+    const none = await call('POST', '/test/_search', { query: { terms: { 'tag.keyword': { index: 'lookup', id: 'nope', path: 'wanted.tags' } } } });
+    expect(none.body.hits.total.value).toBe(0);
+  });
 });

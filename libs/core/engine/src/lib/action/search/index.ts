@@ -5,3 +5,4 @@ export * from './source-filter.js';
 export * from './highlighter.js';
 export * from './search-phase-controller.js';
 export * from './search-service.js';
+export * from './terms-lookup.js';

@@ -52,6 +52,7 @@ import {
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { parseSearchSource, validateSearchSource } from './search-source.js';
 import { shardIdForDoc } from '../../shard/routing.js';
+import { resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
 export const DEFAULT_MAX_RESULT_WINDOW = 10000;
 
@@ -143,6 +144,7 @@ export class SearchService {
     @multiInject(ExtensionPoints.SearchSourceExtension) @optional() extensions?: SearchSourceExtension[],
     @inject(Tokens.Clock) @optional() clock?: Clock,
     @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
+    @inject(EngineTokens.DocumentService) @optional() private readonly documents?: LookupDocumentGetter,
   ) {
     this.registry = registry;
     this.shardInterceptors = [...(shardInterceptors ?? [])].sort((a, b) => a.order - b.order);
@@ -281,7 +283,15 @@ export class SearchService {
   /** the coordinated search itself (no coordinator interceptors) */
   async execute(request: SearchRequest, options: SearchOptions): Promise<SearchResponse> {
     const start = this.clock.nanoTime();
-    const source = request.source;
+    let source = request.source;
+    if (source.query !== undefined || source.postFilter !== undefined) {
+      const query = await resolveTermsLookups(source.query, this.documents);
+      const postFilter = await resolveTermsLookups(source.postFilter, this.documents);
+      if (query !== source.query || postFilter !== source.postFilter) {
+        source = { ...source, query, postFilter };
+        request = { ...request, source };
+      }
+    }
     validateSearchSource(source, request.scroll !== undefined, options.readers !== undefined);
     const nowMillis = request.nowMillis ?? this.clock.now();
     const aggs = parseAggregations(source.aggs);
