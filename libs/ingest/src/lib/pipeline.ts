@@ -194,9 +194,8 @@ function runOne(p: ConfiguredProcessor, doc: IngestDocument, ctx: ExecutionConte
   const start = nowMs();
   let result: ProcessorResult;
   try {
-    if (tracer && p.type === 'pipeline') {
-      tracer.record({ processorType: p.type, tag: p.tag, description: p.inner.description, status: 'success', condition: cond });
-    }
+    // the pipeline processor records its own entry (before the nested pipeline's entries)
+    if (tracer && p.type === 'pipeline') ctx.traceCondition = cond;
     result = p.inner.execute(doc, ctx);
   } catch (e) {
     stats.current--;

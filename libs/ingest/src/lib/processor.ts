@@ -26,6 +26,8 @@ export interface ExecutionContext {
   readonly tracer?: Tracer;
   /** ms since epoch */
   now(): number;
+  /** set by the runner for the pipeline processor while tracing: its `if` condition and result */
+  traceCondition?: { condition: string; result: boolean };
 }
 
 export interface PipelineLike {

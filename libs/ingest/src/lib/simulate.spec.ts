@@ -161,4 +161,39 @@ describe('simulate', () => {
       reason: 'pipeline with id [missing] does not exist',
     });
   });
+
+  it('verbose: nested pipelines list the pipeline processor before the nested results; missing pipelines', async () => {
+    const { service } = newService();
+    await service.put('inner', { processors: [{ set: { field: 'in', value: '{{_ingest.pipeline}}' } }] });
+    const out = simulate(
+      service,
+      {
+        pipeline: {
+          processors: [
+            { pipeline: { name: 'inner', tag: 'call', if: 'true' } },
+            { pipeline: { name: 'nope', ignore_missing_pipeline: true } },
+            { set: { field: 'after', value: 1 } },
+          ],
+        },
+        docs: [{ _source: {} }],
+      },
+      undefined,
+      true,
+    );
+    const results = (out['docs'] as Array<{ processor_results: Array<Record<string, any>> }>)[0].processor_results;
+    expect(results.map((r) => `${r['processor_type']}:${r['status']}`)).toEqual([
+      'pipeline:success',
+      'set:success',
+      'pipeline:error_ignored',
+      'set:success',
+    ]);
+    expect(results[0]).toEqual({ processor_type: 'pipeline', status: 'success', tag: 'call', if: { condition: 'true', result: true } });
+    expect(results[1]['doc']['_source']).toEqual({ in: 'inner' });
+    expect(results[1]['doc']['_ingest']['pipeline']).toBe('inner');
+    expect(results[2]['ignored_error']['error']['reason']).toBe('Pipeline processor configured for non-existent pipeline [nope]');
+    const missing = simulate(service, { pipeline: { processors: [{ pipeline: { name: 'nope' } }] }, docs: [{ _source: {} }] }, undefined, true);
+    const r2 = (missing['docs'] as Array<{ processor_results: Array<Record<string, any>> }>)[0].processor_results;
+    expect(r2).toHaveLength(1);
+    expect(r2[0]).toMatchObject({ processor_type: 'pipeline', status: 'error', error: { type: 'illegal_argument_exception' } });
+  });
 });

@@ -65,20 +65,27 @@ export const foreachProcessor: ProcessorFactory = defineProcessor('foreach', (r,
 
 // ------------------------------------------------------------------------------------------ pipeline
 
-export const pipelineProcessor: ProcessorFactory = defineProcessor('pipeline', (r) => {
+export const pipelineProcessor: ProcessorFactory = defineProcessor('pipeline', (r, tag, description) => {
   const name: Template = compileTemplate(r.requiredString('name'));
   const ignoreMissingPipeline = r.bool('ignore_missing_pipeline', false);
   return {
     execute(doc, ctx) {
+      const condition = ctx.traceCondition;
+      ctx.traceCondition = undefined;
       const id = name.isConstant ? name.source : name.render(doc);
       const p = ctx.pipeline(id);
       if (!p) {
-        if (ignoreMissingPipeline) return doc;
-        throw Errors.illegalArgument(`Pipeline processor configured for non-existent pipeline [${id}]`);
+        const err = Errors.illegalArgument(`Pipeline processor configured for non-existent pipeline [${id}]`);
+        if (ignoreMissingPipeline) {
+          ctx.tracer?.record({ processorType: 'pipeline', tag, description, status: 'error_ignored', condition, error: err, doc: doc.deepCopy() });
+          return doc;
+        }
+        throw err;
       }
       if (ctx.stack.includes(id)) {
         throw new EsError('graph_structure_exception', 500, `Cycle detected for pipeline: ${id}`);
       }
+      ctx.tracer?.record({ processorType: 'pipeline', tag, description, status: 'success', condition });
       return p.execute(doc, ctx);
     },
   };
