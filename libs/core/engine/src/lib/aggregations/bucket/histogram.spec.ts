@@ -73,6 +73,25 @@ describe('histogram', () => {
     });
   });
 
+  it('hard_bounds drop buckets and cap extended_bounds', () => {
+    const r = run(
+      { h: { histogram: { field: 'n', interval: 5, hard_bounds: { min: 0, max: 10 }, extended_bounds: { min: -20, max: 30 } } } },
+      docs,
+      mapping,
+    );
+    expect(r).toEqual({
+      h: {
+        buckets: [
+          { key: 0, doc_count: 2 },
+          { key: 5, doc_count: 0 },
+          { key: 10, doc_count: 2 },
+        ],
+      },
+    });
+    const r2 = run({ h: { histogram: { field: 'n', interval: 5, hard_bounds: { min: 5, max: 10 } } } }, docs, mapping);
+    expect(r2).toEqual({ h: { buckets: [{ key: 10, doc_count: 2 }] } });
+  });
+
   it('requires interval > 0', () => {
     const e = err(() => run({ h: { histogram: { field: 'n', interval: 0 } } }, docs, mapping));
     expect(e.type).toBe('illegal_argument_exception');

@@ -54,6 +54,8 @@ interface HistoInternal extends InternalAggregation {
   fmt: ValueFormat;
   /** extended bounds resolved at the shard (dates need `now`) */
   ext: [number, number] | null;
+  /** hard bounds (values), when set: empty buckets are never created outside them */
+  hard?: [number, number] | null;
 }
 
 const COMMON = ['field', 'min_doc_count', 'order', 'keyed', 'missing', 'extended_bounds', 'hard_bounds', 'format', 'script', 'value_type'];
@@ -144,9 +146,11 @@ abstract class HistoSpecBase extends AggSpec {
     const merged = new Map<number, { docCount: number; aggs: InternalAggregations[] }>();
     let fmt: ValueFormat = RAW;
     let ext: [number, number] | null = null;
+    let hard: [number, number] | null = null;
     for (const p of parts) {
       if (isRaw(fmt) && !isRaw(p.fmt)) fmt = p.fmt;
       if (p.ext) ext = p.ext;
+      if (p.hard) hard = p.hard;
       for (const b of p.buckets) {
         let m = merged.get(b.key);
         if (!m) {
@@ -170,6 +174,10 @@ abstract class HistoSpecBase extends AggSpec {
       if (ext) {
         if (Number.isFinite(ext[0]) && ext[0] < lo) lo = ext[0];
         if (Number.isFinite(ext[1]) && ext[1] > hi) hi = ext[1];
+      }
+      if (hard) {
+        if (Number.isFinite(hard[0])) lo = Math.max(lo, r.round(hard[0]));
+        if (Number.isFinite(hard[1])) hi = Math.min(hi, r.round(hard[1]));
       }
       let i = 0;
       if (Number.isFinite(lo) && Number.isFinite(hi)) {
@@ -429,6 +437,7 @@ class HistogramAggregator extends Aggregator {
       buckets.push({ key: this.ords.keys[b]!, docCount: this.counts.get(b), aggs: this.subs.build(b) });
     }
     buckets.sort((a, b) => a.key - b.key);
-    return { type: this.spec.type as 'histogram', buckets, fmt: this.fmt, ext: this.ext } satisfies HistoInternal;
+    const hard = Number.isFinite(this.hard[0]) || Number.isFinite(this.hard[1]) ? this.hard : null;
+    return { type: this.spec.type as 'histogram', buckets, fmt: this.fmt, ext: this.ext, hard } satisfies HistoInternal;
   }
 }
