@@ -104,6 +104,8 @@ describe('pipeline execution', () => {
     const { service } = newService();
     await expect(service.put('p', { processors: [{ set: { field: 'a', value: 1, if: 'ctx.a ==' } }] })).rejects.toMatchObject({
       type: 'script_exception',
+      reason: 'compile error',
+      metadata: { processor_type: 'conditional', lang: 'painless' },
     });
   });
 

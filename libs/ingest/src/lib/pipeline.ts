@@ -93,7 +93,11 @@ export function compileCondition(raw: unknown, type: string, tag: string | undef
   try {
     script = compilePainless(source);
   } catch (e) {
-    throw e instanceof EsError ? e : configError(type, tag, 'if', (e as Error).message);
+    if (!(e instanceof EsError)) throw configError('conditional', tag, undefined, (e as Error).message);
+    // as ES: the script error itself, tagged with the (conditional) processor that failed to compile
+    e.metadata['processor_type'] = 'conditional';
+    if (tag !== undefined) e.metadata['processor_tag'] = tag;
+    throw e;
   }
   return {
     source,
