@@ -22,7 +22,7 @@ import {
   DerivativeSpec,
   SiblingBucketSpec,
 } from './pipeline/pipelines.js';
-import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec } from './bucket/single-bucket.js';
+import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
 
@@ -37,6 +37,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   filters: (n, b) => FiltersSpec.parse(n, b),
   missing: (n, b) => MissingSpec.parse(n, b),
   global: (n, b) => GlobalSpec.parse(n, b),
+  sampler: (n, b) => SamplerSpec.parse(n, b),
   composite: (n, b) => CompositeSpec.parse(n, b),
   multi_terms: (n, b) => MultiTermsSpec.parse(n, b),
   rare_terms: (n, b) => RareTermsSpec.parse(n, b),

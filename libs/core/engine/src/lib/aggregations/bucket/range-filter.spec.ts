@@ -102,6 +102,18 @@ describe('filter / filters / missing / global', () => {
     expect(e.type).toBe('aggregation_execution_exception');
   });
 
+  it('sampler keeps the best shard_size docs by score', () => {
+    const r = run(
+      { s: { sampler: { shard_size: 2 }, aggs: { t: { terms: { field: 'tag' } } } } },
+      docs,
+      mapping,
+      { typedKeys: true, scores: (d) => (typeof d['n'] === 'number' ? (d['n'] as number) : 0) },
+    );
+    expect(r).toEqual({
+      'sampler#s': { doc_count: 2, 'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'a', doc_count: 1 }, { key: 'b', doc_count: 1 }] } },
+    });
+  });
+
   it('terms ordered by a filter sub-aggregation path', () => {
     const r = run(
       { t: { terms: { field: 'tag', order: { 'f>m': 'desc' } }, aggs: { f: { filter: { exists: { field: 'n' } }, aggs: { m: { max: { field: 'n' } } } } } } },

@@ -327,3 +327,70 @@ class FiltersAggregator extends Aggregator {
     } satisfies FiltersInternal;
   }
 }
+
+// ------------------------------------------------------------------ sampler
+
+export class SamplerSpec extends SingleBucketSpec {
+  shardSize = 100;
+  static parse(name: string, body: Record<string, unknown>): SamplerSpec {
+    checkParams('sampler', body, ['shard_size']);
+    const s = new SamplerSpec(name, 'sampler');
+    const v = body['shard_size'];
+    if (v !== undefined && v !== null) {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw Errors.illegalArgument(`[shard_size] must be greater than 0. Found [${String(v)}] in [${name}]`);
+      s.shardSize = n;
+    }
+    return s;
+  }
+  override needsScores(): boolean {
+    return true;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new SamplerAggregator(this, ctx);
+  }
+}
+
+interface Sampled {
+  leaf: LeafReaderContext;
+  doc: number;
+  score: number;
+}
+
+/** keeps the best shard_size docs by score per owning bucket, then replays them into the sub-aggregations */
+class SamplerAggregator extends SingleBucketAggregator {
+  private leaf: LeafReaderContext | null = null;
+  private readonly tops: (Sampled[] | undefined)[] = [];
+  constructor(private readonly sampler: SamplerSpec, ctx: AggregationContext) {
+    super(sampler, ctx);
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.leaf = leaf;
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    let top = this.tops[owningOrd];
+    if (!top) {
+      top = [];
+      this.tops[owningOrd] = top;
+    }
+    const k = this.sampler.shardSize;
+    if (top.length >= k && score <= top[top.length - 1]!.score) return;
+    let i = top.length;
+    while (i > 0 && top[i - 1]!.score < score) i--;
+    top.splice(i, 0, { leaf: this.leaf!, doc, score });
+    if (top.length > k) top.pop();
+  }
+  override build(owningOrd: number): InternalAggregation {
+    const top = (this.tops[owningOrd] ?? []).slice().sort((a, b) => a.leaf.ord - b.leaf.ord || a.doc - b.doc);
+    let current: LeafReaderContext | null = null;
+    for (const s of top) {
+      if (s.leaf !== current) {
+        current = s.leaf;
+        this.subs.setLeaf(current);
+      }
+      this.hit(s.doc, owningOrd, s.score);
+    }
+    this.tops[owningOrd] = [];
+    return super.build(owningOrd);
+  }
+}
