@@ -388,7 +388,13 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     try {
       inner = factory.create(own, tag, description, this);
     } catch (e) {
-      if (e instanceof EsError) throw e;
+      if (e instanceof EsError) {
+        if (e.type === 'script_exception' && e.metadata['processor_type'] === undefined) {
+          e.metadata['processor_type'] = type;
+          if (tag !== undefined) e.metadata['processor_tag'] = tag;
+        }
+        throw e;
+      }
       throw configError(type, tag, undefined, (e as Error).message);
     }
     return new ConfiguredProcessor(inner, condition, ignoreFailure, onFailure);
