@@ -257,4 +257,13 @@ describe('search REST API (black box)', () => {
     const none = await call('POST', '/test/_search', { query: { terms: { 'tag.keyword': { index: 'lookup', id: 'nope', path: 'wanted.tags' } } } });
     expect(none.body.hits.total.value).toBe(0);
   });
+  it('collapse returns one hit per value with the value in fields', async () => {
+    const r = await call('POST', '/test/_search', { collapse: { field: 'tag.keyword' }, sort: [{ price: 'asc' }], _source: false });
+    expect(r.body.hits.total.value).toBe(4);
+    expect(r.body.hits.hits.map((h: any) => [h._id, h.fields['tag.keyword']])).toEqual([
+      ['4', ['a']],
+      ['2', ['b']],
+      ['3', ['c']],
+    ]);
+  });
 });

@@ -77,7 +77,9 @@ export interface SearchSource {
   indicesBoost?: Array<Record<string, number>>;
   /** values parsed by SearchSourceExtensions, by key (e.g. `pit`) */
   extensions: Record<string, unknown>;
-  /** other accepted but ignored keys (collapse, rescore, suggest, ...) */
+  /** field collapsing: one hit per distinct value of a single-valued keyword/numeric field */
+  collapse?: { field: string };
+  /** other accepted but ignored keys (rescore, suggest, ...) */
   ignored?: string[];
 }
 
@@ -167,6 +169,9 @@ export interface ShardHit {
   keys?: SortKey[];
   /** the formatted values for hits.hits[].sort */
   sortValues?: unknown[];
+  /** collapse key (comparable) and its display value */
+  collapseKey?: string | number | null;
+  collapseValue?: unknown;
 }
 
 export interface SortFieldMeta {

@@ -177,6 +177,10 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps);
     if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
+    if (s.collapse && h.collapseKey !== undefined) {
+      fields ??= {};
+      if (!fields[s.collapse.field]) fields[s.collapse.field] = h.collapseKey === null ? [] : [h.collapseValue];
+    }
     if (fields && Object.keys(fields).length > 0) hit['fields'] = fields;
     if (s.highlight && parsed !== undefined && deps.highlightTerms) {
       const hl: Record<string, string[]> = {};

@@ -348,3 +348,36 @@ describe('index-order paging', () => {
     }
   });
 });
+
+describe('collapse', () => {
+  const docs: FakeDoc[] = [
+    { id: 'p1', keyword: { user: 'u1' }, num: { price: 5 } },
+    { id: 'p2', keyword: { user: 'u2' }, num: { price: 9 } },
+    { id: 'p3', keyword: { user: 'u1' }, num: { price: 7 } },
+    { id: 'p4', num: { price: 1 } },
+    { id: 'p5', keyword: { user: 'u3' }, num: { price: 8 } },
+    { id: 'p6', keyword: { user: ['u1', 'u2'] }, num: { price: 0 } },
+  ];
+  const F = { ...FIELDS, user: fieldTypes.keyword('user') };
+  const runC = (source: Partial<SearchSource>, reader: DirectoryReader) => {
+    const ctx = createParseContext({ registry, index: meta, fieldType: (_i, n) => F[n as keyof typeof F], matchingFieldNames: () => [], nowMillis: 0 });
+    const req = request(source);
+    return executeQueryPhase(req, { parseContext: ctx, indexMetadata: meta, reader, fieldType: (n) => F[n as keyof typeof F] }, prepareShardQuery(req, ctx));
+  };
+  it('keeps the best hit per group, counts every match', () => {
+    const reader = fakeReader([docs.slice(0, 3), docs.slice(3, 5)]);
+    const r = runC({ sort: parseSort([{ price: 'desc' }]), collapse: { field: 'user' } }, reader);
+    expect(r.hits.map((h) => [h.collapseKey, h.sortValues![0]])).toEqual([
+      ['u2', 9],
+      ['u3', 8],
+      ['u1', 7],
+      [null, 1],
+    ]);
+    expect(r.totalHits!.value).toBe(5);
+    const merged = mergeTopDocs([r, { ...r, shardIndex: 1 }], { from: 1, size: 2, collapse: true });
+    expect(merged.map((m) => m.hit.collapseKey)).toEqual(['u3', 'u1']);
+  });
+  it('multi-valued collapse fields fail', () => {
+    expect(() => runC({ collapse: { field: 'user' } }, fakeReader([docs]))).toThrow('failed to collapse, the collapse field must be single valued');
+  });
+});

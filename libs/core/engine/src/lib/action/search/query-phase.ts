@@ -11,7 +11,7 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { PointRangeQuery, lowerBound } from '../../search/point-range-query.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
-import { TopHitsHeap, type CollectedHit } from '../../search/collector.js';
+import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collector.js';
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import type { Query } from '../../search/query.js';
@@ -188,9 +188,11 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
 
   const k = from + size;
   const heap = new TopHitsHeap(k, byField ? sort : null);
+  const collapse = s.collapse ? compileCollapse(s.collapse.field, deps.fieldType, req.index) : null;
+  const groups = collapse ? new Map<string | number | null, CollectedHit & { cv: unknown }>() : null;
   const trackUpTo = s.trackTotalHitsUpTo;
   const terminateAfter = s.terminateAfter;
-  const docOrder = byField && (sort[0]!.kind === 'doc' || sort[0]!.kind === 'shard_doc') && sort[0]!.reverse === 1;
+  const docOrder = !collapse && byField && (sort[0]!.kind === 'doc' || sort[0]!.kind === 'shard_doc') && sort[0]!.reverse === 1;
   const earlyTerminable = docOrder && (afterKeys === null || (s.trackTotalHitsUpTo === TRACK_TOTAL_HITS_DISABLED && !aggFactories));
   // index-order paging (scroll / search_after on _doc or _shard_doc without total hits): start right after the last doc
   let startDoc = 0;
@@ -209,11 +211,11 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const shardDocBase = req.shardIndex * 4294967296;
 
   const shortcut =
-    slice === 'all' && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && afterKeys === null && terminateAfter === 0 && k > 0
+    slice === 'all' && !collapse && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && afterKeys === null && terminateAfter === 0 && k > 0
       ? pointSortShortcut(query, sort, deps.reader, heap, k, shardDocBase)
       : null;
   const matchAllShortcut =
-    shortcut === null && !byField && slice === 'all' && !postWeight && !aggregator && s.minScore === undefined && terminateAfter === 0 &&
+    shortcut === null && !collapse && !byField && slice === 'all' && !postWeight && !aggregator && s.minScore === undefined && terminateAfter === 0 &&
     unwrapConstant(query) instanceof MatchAllDocsQuery;
   if (shortcut !== null) {
     totalHits = shortcut.total;
@@ -249,6 +251,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       const inSlice = slice === 'all' ? null : slice(leaf);
       const lc = aggregator ? aggregator.getLeafCollector(leaf) : null;
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
+      const groupOf = collapse ? collapse.leaf(leaf) : null;
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
       for (let doc = first; doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
@@ -265,7 +268,33 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
         totalHits++;
         if (needsScores && score > maxScore) maxScore = score;
         const gdoc = docBase + doc;
-        if (k > 0) {
+        if (groupOf !== null && k > 0) {
+          let keys: SortKey[] | null = null;
+          let accept = true;
+          if (byField) {
+            keys = new Array(sort.length);
+            for (let i = 0; i < sort.length; i++) {
+              const f = sort[i]!;
+              keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns![i]!(doc);
+            }
+            if (afterKeys !== null) {
+              accept = false;
+              for (let i = 0; i < sort.length; i++) {
+                const c = compareKeys(sort[i]!, keys[i]!, afterKeys[i]!);
+                if (c !== 0) {
+                  accept = c > 0;
+                  break;
+                }
+              }
+            }
+          }
+          if (accept) {
+            const [gk, gv] = groupOf(doc);
+            const hit = { doc: gdoc, score, keys, cv: gv };
+            const prev = groups!.get(gk);
+            if (!prev || compareHits(byField ? sort : null, hit, prev) < 0) groups!.set(gk, hit);
+          }
+        } else if (k > 0) {
           if (!byField) {
             if (afterKeys === null) {
               const top = heap.full ? heap.top()! : null;
@@ -303,7 +332,12 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     }
   }
   // search_after on score sort (sort by _score only, desc)
-  const hits: CollectedHit[] = heap.sorted();
+  let hits: Array<CollectedHit & { cv?: unknown; ck?: string | number | null }>;
+  if (groups) {
+    hits = [...groups.entries()].map(([ck, h]) => ({ ...h, ck }));
+    hits.sort((a, b) => compareHits(byField ? sort : null, a, b));
+    hits = hits.slice(0, k);
+  } else hits = heap.sorted();
   let total: ShardQueryResult['totalHits'];
   if (trackUpTo === TRACK_TOTAL_HITS_DISABLED) total = undefined;
   else if (countIncomplete) total = { value: totalHits, relation: 'gte' };
@@ -318,6 +352,10 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       if (byField) {
         out.keys = h.keys!;
         out.sortValues = h.keys!.map((key, i) => sort[i]!.display(key));
+      }
+      if (collapse) {
+        out.collapseKey = h.ck ?? null;
+        out.collapseValue = h.cv;
       }
       return out;
     }),
@@ -442,4 +480,44 @@ function pointSortShortcut(
     }
   }
   return { total };
+}
+
+/** collapse field: per leaf, (comparable key, display value) of a doc; single-valued only */
+function compileCollapse(
+  field: string,
+  fieldType: (name: string) => MappedFieldType | undefined,
+  index: string,
+): { leaf(leaf: LeafReaderContext): (doc: number) => [string | number | null, unknown] } {
+  const ft = fieldType(field);
+  if (!ft) throw Errors.queryShard(`no mapping found for \`${field}\` in order to collapse on`, index);
+  if (!ft.hasDocValues || ft.kind === 'text') {
+    throw Errors.illegalArgument(`cannot collapse on field \`${field}\` without \`doc_values\``);
+  }
+  const single = () => Errors.illegalState(`failed to collapse, the collapse field must be single valued`);
+  return {
+    leaf(leaf) {
+      if (ft.kind === 'keyword' || ft.kind === 'ip') {
+        const dv = leaf.reader.sortedSetDocValues(field);
+        return (doc) => {
+          if (!dv) return [null, null];
+          const s = dv.offsets[doc]!;
+          const e = dv.offsets[doc + 1]!;
+          if (e === s) return [null, null];
+          if (e - s > 1) throw single();
+          const t = dv.terms[dv.ords[s]!]!;
+          return [t, ft.kind === 'ip' ? ft.valueForDisplay(t) : t];
+        };
+      }
+      const dv = leaf.reader.numericDocValues(field);
+      return (doc) => {
+        if (!dv) return [null, null];
+        const s = dv.offsets[doc]!;
+        const e = dv.offsets[doc + 1]!;
+        if (e === s) return [null, null];
+        if (e - s > 1) throw single();
+        const v = dv.values[s]!;
+        return [v, ft.valueForDisplay(v)];
+      };
+    },
+  };
 }

@@ -25,7 +25,7 @@ function compareKey(m: SortFieldMeta, a: unknown, b: unknown): number {
 }
 
 /** merges the per-shard top hits into the global page [from, from+size) */
-export function mergeTopDocs(results: readonly ShardQueryResult[], opts: { from: number; size: number }): MergedHit[] {
+export function mergeTopDocs(results: readonly ShardQueryResult[], opts: { from: number; size: number; collapse?: boolean }): MergedHit[] {
   const all: MergedHit[] = [];
   results.forEach((r, resultIndex) => {
     for (const hit of r.hits) all.push({ resultIndex, shardIndex: r.shardIndex, hit });
@@ -46,7 +46,17 @@ export function mergeTopDocs(results: readonly ShardQueryResult[], opts: { from:
     return a.hit.doc - b.hit.doc;
   });
   const from = Math.max(0, opts.from);
-  return all.slice(from, from + Math.max(0, opts.size));
+  let list = all;
+  if (opts.collapse) {
+    const seen = new Set<unknown>();
+    list = all.filter((m) => {
+      const key = m.hit.collapseKey ?? null;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return list.slice(from, from + Math.max(0, opts.size));
 }
 
 /** sums shard totals; caps to track_total_hits with relation gte; undefined when not tracked */

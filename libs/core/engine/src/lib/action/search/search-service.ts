@@ -358,7 +358,7 @@ export class SearchService {
 
       // merge + fetch
       const from = source.from < 0 ? 0 : source.from;
-      const merged = mergeTopDocs(results, { from, size: source.size });
+      const merged = mergeTopDocs(results, { from, size: source.size, collapse: source.collapse !== undefined });
       const fetched: FetchedHit[] = new Array(merged.length);
       const byResult = new Map<number, number[]>();
       merged.forEach((m, i) => {

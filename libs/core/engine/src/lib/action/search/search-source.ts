@@ -136,7 +136,7 @@ function parseHighlight(v: unknown): HighlightSpec {
   return h;
 }
 
-const IGNORED_KEYS = new Set(['stats', 'ext', 'collapse', 'rescore', 'suggest', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
+const IGNORED_KEYS = new Set(['stats', 'ext', 'rescore', 'suggest', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
 
 /** parses the JSON body of a search */
 export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string, SearchSourceExtension> = new Map()): SearchSource {
@@ -229,6 +229,16 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
         if (s.aggs !== undefined) throw Errors.parsing('Found two aggregation type definitions in [aggs]: [aggs] and [aggregations]');
         s.aggs = v;
         break;
+      case 'collapse': {
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing(`[collapse] expected an object`);
+        const o = v as Record<string, unknown>;
+        for (const key of Object.keys(o)) {
+          if (!['field', 'inner_hits', 'max_concurrent_group_searches'].includes(key)) throw Errors.parsing(`[collapse] unknown field [${key}]`);
+        }
+        if (typeof o['field'] !== 'string') throw Errors.parsing('[collapse] required [field]');
+        s.collapse = { field: o['field'] };
+        break;
+      }
       case 'indices_boost':
         s.indicesBoost = (Array.isArray(v) ? v : [v]) as Array<Record<string, number>>;
         break;
@@ -322,6 +332,7 @@ export function validateSearchSource(s: SearchSource, scroll: boolean, heldReade
     if (s.from > 0) errs.push('using [from] is not allowed in a scroll context');
     if (s.size === 0) errs.push('[size] cannot be [0] in a scroll context');
     if (s.searchAfter !== undefined) errs.push('[search_after] cannot be used in a scroll context');
+    if (s.collapse !== undefined) errs.push('cannot use `collapse` in a scroll context');
   }
   if (s.slice && !scroll && !heldReaders && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
   if (errs.length) throw Errors.actionRequestValidation(errs);
