@@ -342,7 +342,7 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
   // group each term's tokens by doc
   const docsTmp = new Uint32Array(nTok);
   const freqsTmp = withFreqs ? new Uint32Array(nTok) : null;
-  const posStartsTmp = withPos ? new Uint32Array(nTok + 1) : null;
+  const posStarts = withPos ? new Uint32Array(nTerms + 1) : null;
   const positions = withPos ? new Uint32Array(nTok) : null;
   const postingStarts = new Uint32Array(nTerms + 1);
   const hasDoc = new Uint8Array(maxDoc);
@@ -351,6 +351,7 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
   let pp = 0;
   for (let o = 0; o < nTerms; o++) {
     postingStarts[o] = p;
+    if (posStarts) posStarts[o] = pp;
     let lastDoc = -1;
     for (let k = start[o]; k < start[o + 1]; k++) {
       const ti = byOrd[k];
@@ -359,7 +360,6 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
         lastDoc = d;
         docsTmp[p] = d;
         if (freqsTmp) freqsTmp[p] = 0;
-        if (posStartsTmp) posStartsTmp[p] = pp;
         p++;
         if (!hasDoc[d]) {
           hasDoc[d] = 1;
@@ -371,10 +371,9 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
     }
   }
   postingStarts[nTerms] = p;
-  if (posStartsTmp) posStartsTmp[p] = pp;
+  if (posStarts) posStarts[nTerms] = pp;
   const docs = p === nTok ? docsTmp : docsTmp.slice(0, p);
   const freqs = freqsTmp ? (p === nTok ? freqsTmp : freqsTmp.slice(0, p)) : null;
-  const posStarts = posStartsTmp ? posStartsTmp.slice(0, p + 1) : null;
   let sumTotalTermFreq = 0;
   if (freqs) for (let i = 0; i < p; i++) sumTotalTermFreq += freqs[i];
   else sumTotalTermFreq = p;

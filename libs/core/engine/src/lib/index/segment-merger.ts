@@ -267,6 +267,8 @@ function* mergeInverted(
     if (!s) continue;
     cap += s.docs.length;
     if (s.positions) capPos += s.positions.length;
+    else if (s.freqs) for (let i = 0; i < s.freqs.length; i++) capPos += s.freqs[i];
+    else capPos += s.docs.length;
   }
   // reverse map: new ord → (for each source) old ord
   const rev: Int32Array[] = srcs.map(() => new Int32Array(terms.length).fill(-1));
@@ -276,7 +278,7 @@ function* mergeInverted(
   }
   let docs = new Uint32Array(cap);
   let freqs = withFreqs ? new Uint32Array(cap) : null;
-  let posStarts = withPos ? new Uint32Array(cap + 1) : null;
+  let posStarts = withPos ? new Uint32Array(terms.length + 1) : null;
   let positions = withPos ? new Uint32Array(capPos) : null;
   const postingStarts = new Uint32Array(terms.length + 1);
   let p = 0;
@@ -288,13 +290,19 @@ function* mergeInverted(
   let work = 0;
   for (let o = 0; o < terms.length; o++) {
     const startP = p;
+    const startPP = pp;
     for (let s = 0; s < srcs.length; s++) {
       const src = srcs[s];
       const oo = rev[s][o];
       if (!src || oo < 0) continue;
       const m = docMaps[s];
+      // running offset into the source term's positions block
+      let srcOff = src.posStarts ? src.posStarts[oo] : 0;
       for (let k = src.postingStarts[oo]; k < src.postingStarts[oo + 1]; k++) {
         const nd = m[src.docs[k]];
+        const srcFr = src.freqs ? src.freqs[k] : 1;
+        const a = srcOff;
+        srcOff += srcFr;
         if (nd < 0) continue;
         docs[p] = nd;
         if (!hasDoc[nd]) {
@@ -304,13 +312,13 @@ function* mergeInverted(
         const fr = src.freqs ? src.freqs[k] : 1;
         if (freqs) freqs[p] = fr;
         sumTotalTermFreq += fr;
-        if (posStarts && positions) {
-          posStarts[p] = pp;
+        if (positions) {
           if (src.posStarts && src.positions) {
-            const a = src.posStarts[k];
-            const b = src.posStarts[k + 1];
-            positions.set(src.positions.subarray(a, b), pp);
-            pp += b - a;
+            positions.set(src.positions.subarray(a, a + srcFr), pp);
+            pp += srcFr;
+          } else {
+            // the source indexed no positions for this field: pad so freq and positions agree
+            for (let x = 0; x < fr; x++) positions[pp++] = 0;
           }
         }
         p++;
@@ -319,6 +327,7 @@ function* mergeInverted(
     }
     if (p > startP) {
       postingStarts[finalTerms.length] = startP;
+      if (posStarts) posStarts[finalTerms.length] = startPP;
       finalTerms.push(terms[o]);
     }
     if (work > 200_000) {
@@ -328,10 +337,10 @@ function* mergeInverted(
   }
   const outTerms = finalTerms;
   postingStarts[outTerms.length] = p;
-  if (posStarts) posStarts[p] = pp;
+  if (posStarts) posStarts[outTerms.length] = pp;
   docs = docs.slice(0, p);
   if (freqs) freqs = freqs.slice(0, p);
-  if (posStarts) posStarts = posStarts.slice(0, p + 1);
+  if (posStarts) posStarts = posStarts.slice(0, outTerms.length + 1);
   if (positions) positions = positions.slice(0, pp);
   let norms: Uint8Array | null = null;
   if (withNorms) {

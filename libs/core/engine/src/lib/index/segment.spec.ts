@@ -36,6 +36,12 @@ describe('segment building and reading', () => {
     expect(Array.from(p.freqs!)).toEqual([1, 2]);
     expect(Array.from(p.positions(0)!)).toEqual([1]);
     expect(Array.from(p.positions(1)!)).toEqual([0, 1]);
+    // random access in any order
+    const q = r.postings('msg', 'quick')!;
+    expect(Array.from(q.positions(1)!)).toEqual([0, 1]);
+    expect(Array.from(q.positions(0)!)).toEqual([1]);
+    expect(Array.from(q.positions(1)!)).toEqual([0, 1]);
+    expect(Array.from(r.postings('msg', 'dog')!.positions(1)!)).toEqual([1]);
     expect(p.totalTermFreq).toBe(3);
     expect(p.docFreq).toBe(2);
     expect(r.fieldStats('msg')).toEqual({ docCount: 3, sumTotalTermFreq: 9, sumDocFreq: 8 });

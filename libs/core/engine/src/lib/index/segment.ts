@@ -90,7 +90,8 @@ export interface InvertedFieldData {
   docs: Uint32Array;
   /** null when index options are `docs` */
   freqs: Uint32Array | null;
-  /** start of each posting entry's positions (length docs.length + 1); null without positions */
+  /** start of each term's positions block (length terms.length + 1); a posting's positions follow its
+   * predecessors' (freq each); null without positions */
   posStarts: Uint32Array | null;
   positions: Uint32Array | null;
   /** one byte per doc, null when norms are not recorded */
@@ -145,9 +146,14 @@ class SegmentPostings implements Postings {
   readonly docs: Uint32Array;
   readonly freqs: Uint32Array | null;
   private ttf = -1;
+  /** sequential-access cursor into the term's positions block */
+  private curI = -1;
+  private curOff = 0;
+  private offsets: Uint32Array | null = null;
   constructor(
     private readonly f: InvertedFieldData,
-    private readonly start: number,
+    private readonly ord: number,
+    start: number,
     end: number,
   ) {
     this.docFreq = end - start;
@@ -155,10 +161,28 @@ class SegmentPostings implements Postings {
     this.freqs = f.freqs ? f.freqs.subarray(start, end) : null;
   }
   positions(i: number): Uint32Array | null {
-    const ps = this.f.posStarts;
-    if (!ps || !this.f.positions) return null;
-    const e = this.start + i;
-    return this.f.positions.subarray(ps[e], ps[e + 1]);
+    const f = this.f;
+    const freqs = this.freqs;
+    if (!f.posStarts || !f.positions || !freqs) return null;
+    let off: number;
+    if (i === this.curI) off = this.curOff;
+    else if (i === this.curI + 1) off = this.curI < 0 ? f.posStarts[this.ord] : this.curOff + freqs[this.curI];
+    else {
+      if (!this.offsets) {
+        const o = new Uint32Array(this.docFreq + 1);
+        let acc = f.posStarts[this.ord];
+        for (let j = 0; j < this.docFreq; j++) {
+          o[j] = acc;
+          acc += freqs[j];
+        }
+        o[this.docFreq] = acc;
+        this.offsets = o;
+      }
+      off = this.offsets[i];
+    }
+    this.curI = i;
+    this.curOff = off;
+    return f.positions.subarray(off, off + freqs[i]);
   }
   get totalTermFreq(): number {
     if (this.ttf < 0) {
@@ -190,7 +214,7 @@ class SegmentTermsDict implements TermsDict {
     return i >= 0 ? i : -(i + 1);
   }
   postings(ord: number): Postings {
-    return new SegmentPostings(this.f, this.f.postingStarts[ord], this.f.postingStarts[ord + 1]);
+    return new SegmentPostings(this.f, ord, this.f.postingStarts[ord], this.f.postingStarts[ord + 1]);
   }
   docFreq(ord: number): number {
     return this.f.postingStarts[ord + 1] - this.f.postingStarts[ord];
