@@ -8,7 +8,7 @@ import { crc32 } from './crc32.js';
 import * as path from 'node:path';
 import { fsyncDir } from './directory.js';
 
-const MAGIC = 'STRSEG01';
+const MAGIC = 'STRSEG03';
 type Kind = 'u8' | 'u32' | 'f64' | 'json';
 interface Block {
   k: string;
