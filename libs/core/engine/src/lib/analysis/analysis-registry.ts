@@ -35,6 +35,20 @@ import {
   truncateFilter,
   uniqueFilter,
   uppercaseFilter,
+  minimalEnglishFilter,
+  wordDelimiterFilter,
+  shingleFilter,
+  elisionFilter,
+  DEFAULT_ELISION_ARTICLES,
+  decimalDigitFilter,
+  apostropheFilter,
+  classicFilter,
+  patternReplaceFilter,
+  limitFilter,
+  flattenGraphFilter,
+  removeDuplicatesFilter,
+  keepWordsFilter,
+  keepTypesFilter,
   type CharFilter,
   type TokenFilter,
 } from './token-filters.js';
@@ -102,9 +116,10 @@ type Json = Record<string, unknown>;
 const BUILTIN_TOKENIZERS = ['standard', 'whitespace', 'keyword', 'letter', 'lowercase', 'pattern', 'ngram', 'edge_ngram', 'classic', 'uax_url_email'];
 const BUILTIN_FILTERS = [
   'lowercase', 'uppercase', 'asciifolding', 'stop', 'trim', 'length', 'unique', 'reverse', 'porter_stem', 'stemmer',
-  'kstem', 'snowball', 'edge_ngram', 'ngram', 'truncate',
+  'kstem', 'snowball', 'edge_ngram', 'ngram', 'truncate', 'word_delimiter', 'word_delimiter_graph', 'shingle', 'elision',
+  'decimal_digit', 'apostrophe', 'classic', 'limit', 'flatten_graph', 'remove_duplicates', 'porter_stem',
 ];
-const NORMALIZER_FILTERS = new Set(['lowercase', 'uppercase', 'asciifolding', 'trim', 'reverse']);
+const NORMALIZER_FILTERS = new Set(['lowercase', 'uppercase', 'asciifolding', 'trim', 'reverse', 'decimal_digit', 'elision', 'apostrophe']);
 
 function list(v: unknown): string[] {
   if (v === undefined || v === null) return [];
@@ -301,7 +316,8 @@ function filterFromDef(name: string, d: Json): TokenFilter {
     case 'stemmer': {
       const lang = String(d['language'] ?? d['name'] ?? 'english');
       if (lang === 'possessive_english') return possessiveEnglishFilter;
-      if (['english', 'porter', 'light_english', 'minimal_english', 'porter2', 'lovins'].includes(lang)) return porterStemFilter;
+      if (lang === 'minimal_english') return minimalEnglishFilter;
+      if (['english', 'porter', 'light_english', 'porter2', 'lovins'].includes(lang)) return porterStemFilter;
       throw Errors.illegalArgument(`Unknown stemmer language [${lang}]`);
     }
     case 'edge_ngram':
@@ -313,6 +329,45 @@ function filterFromDef(name: string, d: Json): TokenFilter {
     case 'synonym':
     case 'synonym_graph':
       return synonymFilter(list(d['synonyms']).length && Array.isArray(d['synonyms']) ? (d['synonyms'] as string[]).map(String) : list(d['synonyms']), bool(d['expand'], true), bool(d['lenient'], false));
+    case 'word_delimiter':
+    case 'word_delimiter_graph':
+      return wordDelimiterFilter({
+        generateWordParts: bool(d['generate_word_parts'], true),
+        generateNumberParts: bool(d['generate_number_parts'], true),
+        catenateWords: bool(d['catenate_words'], false),
+        catenateNumbers: bool(d['catenate_numbers'], false),
+        catenateAll: bool(d['catenate_all'], false),
+        preserveOriginal: bool(d['preserve_original'], false),
+        splitOnCaseChange: bool(d['split_on_case_change'], true),
+        splitOnNumerics: bool(d['split_on_numerics'], true),
+        stemEnglishPossessive: bool(d['stem_english_possessive'], true),
+      });
+    case 'shingle': {
+      const min = int(d['min_shingle_size'], 2);
+      const max = int(d['max_shingle_size'], 2);
+      if (max < min) throw Errors.illegalArgument(`[max_shingle_size] must not be smaller than [min_shingle_size]`);
+      return shingleFilter(min, max, bool(d['output_unigrams'], true), d['token_separator'] === undefined ? ' ' : String(d['token_separator']), d['filler_token'] === undefined ? '_' : String(d['filler_token']));
+    }
+    case 'elision':
+      return elisionFilter(d['articles'] === undefined ? DEFAULT_ELISION_ARTICLES : list(d['articles']), bool(d['articles_case'], false));
+    case 'decimal_digit':
+      return decimalDigitFilter;
+    case 'apostrophe':
+      return apostropheFilter;
+    case 'classic':
+      return classicFilter;
+    case 'pattern_replace':
+      return patternReplaceFilter(String(d['pattern'] ?? ''), String(d['replacement'] ?? ''), bool(d['all'], true));
+    case 'limit':
+      return limitFilter(int(d['max_token_count'], 1));
+    case 'flatten_graph':
+      return flattenGraphFilter;
+    case 'remove_duplicates':
+      return removeDuplicatesFilter;
+    case 'keep':
+      return keepWordsFilter(list(d['keep_words']), bool(d['keep_words_case'], false));
+    case 'keep_types':
+      return keepTypesFilter(list(d['types']), d['mode'] === 'exclude' ? 'exclude' : 'include');
     default:
       throw Errors.illegalArgument(`Unknown filter type [${type}] for [${name}]`);
   }

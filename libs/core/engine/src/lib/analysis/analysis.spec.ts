@@ -147,3 +147,25 @@ describe('custom analysis from index settings', () => {
     expect(() => reg.forAnalyzeRequest({ tokenizer: 'nope' })).toThrow('failed to find global tokenizer under [nope]');
   });
 });
+
+describe('more token filters', () => {
+  const run = (filter: unknown[], text: string, tokenizer: unknown = 'whitespace') =>
+    reg.forAnalyzeRequest({ tokenizer, filter }).analyze(text).map((t) => [t.term, t.position]);
+  it('word_delimiter', () => {
+    expect(run(['word_delimiter'], "Neil's-Super-Duper-XL500--42+AutoCoder")).toEqual([
+      ['Neil', 0], ['Super', 1], ['Duper', 2], ['XL', 3], ['500', 4], ['42', 5], ['Auto', 6], ['Coder', 7],
+    ]);
+    expect(run([{ type: 'word_delimiter_graph', catenate_words: true }], 'wi-fi')).toEqual([['wi', 0], ['wifi', 0], ['fi', 1]]);
+  });
+  it('shingle, elision, apostrophe, classic, limit, keep, pattern_replace, minimal_english, decimal_digit', () => {
+    expect(run(['shingle'], 'quick brown fox').map((x) => x[0])).toEqual(['quick', 'quick brown', 'brown', 'brown fox', 'fox']);
+    expect(run(['elision'], "l'avion j'aime").map((x) => x[0])).toEqual(['avion', 'aime']);
+    expect(run(['apostrophe'], "Istanbul'a veya")).toEqual([['Istanbul', 0], ['veya', 1]]);
+    expect(run(['classic'], "The I.B.M. dog's")).toEqual([['The', 0], ['IBM', 1], ['dog', 2]]);
+    expect(run([{ type: 'limit', max_token_count: 2 }], 'a b c')).toEqual([['a', 0], ['b', 1]]);
+    expect(run([{ type: 'keep', keep_words: ['b'] }], 'a b c')).toEqual([['b', 1]]);
+    expect(run([{ type: 'pattern_replace', pattern: '(\\d+)', replacement: '<$1>' }], 'a1b22')).toEqual([['a<1>b<22>', 0]]);
+    expect(run([{ type: 'stemmer', language: 'minimal_english' }], 'ponies cats glass')).toEqual([['pony', 0], ['cat', 1], ['glass', 2]]);
+    expect(run(['decimal_digit'], '١٢٣')).toEqual([['123', 0]]);
+  });
+});

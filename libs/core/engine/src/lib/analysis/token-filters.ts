@@ -313,3 +313,240 @@ export function patternReplaceCharFilter(pattern: string, replacement: string): 
   const rep = replacement.replace(/\$(\d)/g, '$$$1');
   return { apply: (text) => text.replace(re, rep) };
 }
+
+// ---------------------------------------------------------------- more filters
+
+/** Lucene's EnglishMinimalStemmer (plural removal). */
+export function minimalEnglishStem(s: string): string {
+  const len = s.length;
+  if (len < 3 || s[len - 1] !== 's') return s;
+  switch (s[len - 2]) {
+    case 'u':
+    case 's':
+      return s;
+    case 'e':
+      if (len > 3 && s[len - 3] === 'i' && s[len - 4] !== 'a' && s[len - 4] !== 'e') return s.slice(0, len - 3) + 'y';
+      if (s[len - 3] === 'i' || s[len - 3] === 'a' || s[len - 3] === 'o' || s[len - 3] === 'e') return s;
+      return s.slice(0, len - 1);
+    default:
+      return s.slice(0, len - 1);
+  }
+}
+
+export const minimalEnglishFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) t.term = minimalEnglishStem(t.term);
+    return tokens;
+  },
+};
+
+export interface WordDelimiterOptions {
+  generateWordParts: boolean;
+  generateNumberParts: boolean;
+  catenateWords: boolean;
+  catenateNumbers: boolean;
+  catenateAll: boolean;
+  preserveOriginal: boolean;
+  splitOnCaseChange: boolean;
+  splitOnNumerics: boolean;
+  stemEnglishPossessive: boolean;
+}
+
+type CharKind = 0 | 1 | 2 | 3; // 0 delimiter, 1 lower, 2 upper, 3 digit
+
+function kindOf(c: string): CharKind {
+  if (c >= '0' && c <= '9') return 3;
+  if (/\p{Nd}/u.test(c)) return 3;
+  if (/\p{Lu}|\p{Lt}/u.test(c)) return 2;
+  if (/\p{L}|\p{M}/u.test(c)) return 1;
+  return 0;
+}
+
+/** word_delimiter / word_delimiter_graph (basic): splits on delimiters, case changes and letter/digit transitions. */
+export function wordDelimiterFilter(o: WordDelimiterOptions): TokenFilter {
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      let shift = 0;
+      for (const t of tokens) {
+        let term = t.term;
+        // possessive 's of each sub-word becomes delimiters (offsets preserved)
+        if (o.stemEnglishPossessive) term = term.replace(/['’][sS](?=[^\p{L}\p{Nd}]|$)/gu, '  ');
+        const chars = [...term];
+        const parts: Array<{ text: string; num: boolean; start: number }> = [];
+        let cur = '';
+        let curKind: CharKind = 0;
+        let curStart = 0;
+        let off = 0;
+        const flush = () => {
+          if (cur) parts.push({ text: cur, num: /^\p{Nd}+$/u.test(cur), start: curStart });
+          cur = '';
+        };
+        for (const c of chars) {
+          const k = kindOf(c);
+          if (k === 0) {
+            flush();
+            curKind = 0;
+          } else if (!cur) {
+            cur = c;
+            curKind = k;
+            curStart = off;
+          } else {
+            // Lucene's WordDelimiterIterator.isBreak: lower->upper breaks (case change), letter<->digit breaks (numerics)
+            let brk: boolean;
+            if (k === curKind) brk = false;
+            else if (k !== 3 && curKind !== 3) brk = o.splitOnCaseChange && !(curKind === 2 && k === 1);
+            else brk = o.splitOnNumerics;
+            if (brk) {
+              flush();
+              cur = c;
+              curStart = off;
+            } else cur += c;
+            curKind = k;
+          }
+          off += c.length;
+        }
+        flush();
+        const emitted: Token[] = [];
+        const basePos = t.position + shift;
+        if (o.preserveOriginal && (parts.length !== 1 || parts[0].text !== t.term)) emitted.push({ ...t, position: basePos });
+        let pos = basePos;
+        let first = true;
+        for (const p of parts) {
+          if ((p.num && !o.generateNumberParts) || (!p.num && !o.generateWordParts)) continue;
+          if (!first) pos++;
+          first = false;
+          emitted.push({
+            term: p.text,
+            position: pos,
+            startOffset: t.startOffset + p.start,
+            endOffset: t.startOffset + p.start + p.text.length,
+            type: t.type,
+          });
+        }
+        const words = parts.filter((p) => !p.num).map((p) => p.text);
+        const nums = parts.filter((p) => p.num).map((p) => p.text);
+        if (o.catenateAll && parts.length > 1) emitted.push({ ...t, term: parts.map((p) => p.text).join(''), position: basePos });
+        else {
+          if (o.catenateWords && words.length > 1) emitted.push({ ...t, term: words.join(''), position: basePos });
+          if (o.catenateNumbers && nums.length > 1) emitted.push({ ...t, term: nums.join(''), position: basePos });
+        }
+        if (emitted.length === 0) {
+          shift--;
+          continue;
+        }
+        shift += pos - basePos;
+        emitted.sort((a, b) => a.position - b.position);
+        out.push(...emitted);
+      }
+      return out;
+    },
+  };
+}
+
+export function shingleFilter(min = 2, max = 2, outputUnigrams = true, sep = ' ', fillerToken = '_'): TokenFilter {
+  return {
+    filter(tokens) {
+      const out: Token[] = [];
+      for (let i = 0; i < tokens.length; i++) {
+        if (outputUnigrams) out.push(tokens[i]);
+        for (let n = min; n <= max && i + n <= tokens.length; n++) {
+          const parts: string[] = [];
+          for (let k = 0; k < n; k++) {
+            if (k > 0) {
+              const gap = tokens[i + k].position - tokens[i + k - 1].position - 1;
+              for (let g = 0; g < gap; g++) parts.push(fillerToken);
+            }
+            parts.push(tokens[i + k].term);
+          }
+          out.push({ term: parts.join(sep), position: tokens[i].position, startOffset: tokens[i].startOffset, endOffset: tokens[i + n - 1].endOffset, type: 'shingle' });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const DEFAULT_ELISION_ARTICLES = ['l', 'm', 't', 'qu', 'n', 's', 'j', 'd', 'c', 'jusqu', 'quoiqu', 'lorsqu', 'puisqu'];
+
+export function elisionFilter(articles: readonly string[] = DEFAULT_ELISION_ARTICLES, articlesCase = false): TokenFilter {
+  const set = new Set(articles.map((a) => (articlesCase ? a : a.toLowerCase())));
+  return {
+    filter(tokens) {
+      for (const t of tokens) {
+        const i = t.term.search(/['’]/);
+        if (i > 0) {
+          const head = t.term.slice(0, i);
+          if (set.has(articlesCase ? head : head.toLowerCase())) t.term = t.term.slice(i + 1);
+        }
+      }
+      return tokens;
+    },
+  };
+}
+
+export const decimalDigitFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) {
+      t.term = t.term.replace(/\p{Nd}/gu, (d) => {
+        const cp = d.codePointAt(0)!;
+        for (let base = cp; base >= cp - 9; base--) {
+          if (!/\p{Nd}/u.test(String.fromCodePoint(base - 1)) || base === cp - 9) return String(cp - base);
+        }
+        return d;
+      });
+    }
+    return tokens;
+  },
+};
+
+/** Strips everything after an apostrophe, including the apostrophe. */
+export const apostropheFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) {
+      const i = t.term.search(/['’]/);
+      if (i >= 0) t.term = t.term.slice(0, i);
+    }
+    return tokens;
+  },
+};
+
+/** Lucene's ClassicFilter: removes English possessives and dots from acronyms. */
+export const classicFilter: TokenFilter = {
+  filter(tokens) {
+    for (const t of tokens) {
+      if (/['’][sS]$/.test(t.term)) t.term = t.term.slice(0, -2);
+      else if (/^(\p{L}\.)+\p{L}?\.?$/u.test(t.term)) t.term = t.term.replace(/\./g, '');
+    }
+    return tokens;
+  },
+};
+
+export function patternReplaceFilter(pattern: string, replacement: string, all = true): TokenFilter {
+  const re = new RegExp(pattern, all ? 'g' : '');
+  const rep = replacement.replace(/\$(\d)/g, '$$$1');
+  return {
+    filter(tokens) {
+      for (const t of tokens) t.term = t.term.replace(re, rep);
+      return tokens;
+    },
+  };
+}
+
+export function limitFilter(max = 1): TokenFilter {
+  return { filter: (tokens) => tokens.slice(0, max) };
+}
+
+export const flattenGraphFilter: TokenFilter = { filter: (tokens) => tokens };
+
+export const removeDuplicatesFilter: TokenFilter = uniqueFilter(true);
+
+export function keepWordsFilter(words: readonly string[], ignoreCase = false): TokenFilter {
+  const set = new Set(words.map((w) => (ignoreCase ? w.toLowerCase() : w)));
+  return { filter: (tokens) => tokens.filter((t) => set.has(ignoreCase ? t.term.toLowerCase() : t.term)) };
+}
+
+export function keepTypesFilter(types: readonly string[], mode: 'include' | 'exclude' = 'include'): TokenFilter {
+  const set = new Set(types);
+  return { filter: (tokens) => tokens.filter((t) => (mode === 'include' ? set.has(t.type) : !set.has(t.type))) };
+}
