@@ -77,10 +77,20 @@ export interface SearchSource {
   indicesBoost?: Array<Record<string, number>>;
   /** values parsed by SearchSourceExtensions, by key (e.g. `pit`) */
   extensions: Record<string, unknown>;
+  /** query rescorers, applied in order to the top window of each shard */
+  rescore?: RescoreSpec[];
   /** field collapsing: one hit per distinct value of a single-valued keyword/numeric field */
   collapse?: { field: string };
   /** other accepted but ignored keys (rescore, suggest, ...) */
   ignored?: string[];
+}
+
+export interface RescoreSpec {
+  windowSize: number;
+  query: unknown;
+  queryWeight: number;
+  rescoreQueryWeight: number;
+  scoreMode: 'total' | 'multiply' | 'avg' | 'max' | 'min';
 }
 
 export const DEFAULT_TRACK_TOTAL_HITS = 10000;

@@ -8,7 +8,7 @@ import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../s
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
 import { executeQueryPhase, javaStringHashCode, prepareShardQuery, sliceFilter } from './query-phase.js';
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
-import { emptySearchSource, parseSearchSource } from './search-source.js';
+import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
 import { executeFetchPhase } from './fetch-phase.js';
 import { filterSearchSource } from './source-filter.js';
 
@@ -379,5 +379,35 @@ describe('collapse', () => {
   });
   it('multi-valued collapse fields fail', () => {
     expect(() => runC({ collapse: { field: 'user' } }, fakeReader([docs]))).toThrow('failed to collapse, the collapse field must be single valued');
+  });
+});
+
+describe('rescore', () => {
+  it('re-scores the top window with the rescore query', () => {
+    const base = run({ query: { match: { body: 'red' } } });
+    const r = run({
+      query: { match: { body: 'red' } },
+      rescore: [{ windowSize: 2, query: { term: { tag: 'w' } }, queryWeight: 1, rescoreQueryWeight: 10, scoreMode: 'total' }],
+    });
+    // d (tag w) is third by the query alone, outside the window: unchanged order
+    expect(idsOf(r)).toEqual(idsOf(base));
+    const r2 = run({
+      query: { match: { body: 'red' } },
+      rescore: [{ windowSize: 3, query: { term: { tag: 'w' } }, queryWeight: 0.5, rescoreQueryWeight: 10, scoreMode: 'total' }],
+    });
+    expect(idsOf(r2)[0]).toBe('d');
+    const d = base.hits.find((h) => idsOf({ ...base, hits: [h] })[0] === 'd')!;
+    const t = run({ query: { term: { tag: 'w' } } }).hits[0]!.score;
+    const f = Math.fround;
+    expect(r2.hits[0]!.score).toBe(f(f(d.score * 0.5) + f(t * 10)));
+    const other = r2.hits[1]!;
+    const orig = base.hits.find((h) => h.doc === other.doc)!;
+    expect(other.score).toBe(f(orig.score * 0.5));
+    expect(r2.maxScore).toBe(r2.hits[0]!.score);
+  });
+  it('rescore cannot be combined with a field sort', () => {
+    expect(() =>
+      validateSearchSource(parseSearchSource({ sort: ['price'], rescore: { query: { rescore_query: { match_all: {} } } } }), false),
+    ).toThrow('Cannot use [sort] option in conjunction with [rescore].');
   });
 });

@@ -19,6 +19,7 @@ import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type
 import {
   TRACK_TOTAL_HITS_DISABLED,
   type ShardQueryResult,
+  type RescoreSpec,
   type ShardSearchRequest,
   type SliceSpec,
 } from '../../search/spi-search.js';
@@ -103,6 +104,7 @@ export function sliceFilter(
 export interface PreparedShardQuery {
   query: Query;
   postFilter: Query | null;
+  rescore?: Array<{ spec: RescoreSpec; query: Query }>;
 }
 
 /** parses the query, post_filter and alias filter for this shard's index (sets the context's nowUsed) */
@@ -116,7 +118,9 @@ export function prepareShardQuery(req: ShardSearchRequest, ctx: QueryParseContex
     ]);
   }
   const postFilter = s.postFilter === undefined ? null : ctx.parseInnerQuery(s.postFilter);
-  return { query, postFilter };
+  const out: PreparedShardQuery = { query, postFilter };
+  if (s.rescore && s.rescore.length > 0) out.rescore = s.rescore.map((spec) => ({ spec, query: ctx.parseInnerQuery(spec.query) }));
+  return out;
 }
 
 /** the result window checks of DefaultSearchContext.preProcess */
@@ -186,7 +190,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   }
   const slice = s.slice ? sliceFilter(s.slice, req.shardIndex, req.numShards) : 'all';
 
-  const k = from + size;
+  const rescoreWindow = prepared.rescore ? Math.max(0, ...prepared.rescore.map((r) => r.spec.windowSize)) : 0;
+  const k = Math.max(from + size, byField ? 0 : rescoreWindow);
   const heap = new TopHitsHeap(k, byField ? sort : null);
   const collapse = s.collapse ? compileCollapse(s.collapse.field, deps.fieldType, req.index) : null;
   const groups = collapse ? new Map<string | number | null, CollectedHit & { cv: unknown }>() : null;
@@ -338,6 +343,12 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     hits.sort((a, b) => compareHits(byField ? sort : null, a, b));
     hits = hits.slice(0, k);
   } else hits = heap.sorted();
+  if (prepared.rescore && !byField && hits.length > 0) {
+    for (const { spec, query: rq } of prepared.rescore) {
+      hits = applyRescore(hits, spec, searcher, rq, deps.reader);
+    }
+    maxScore = hits.reduce((m, h) => (h.score > m ? h.score : m), -Infinity);
+  }
   let total: ShardQueryResult['totalHits'];
   if (trackUpTo === TRACK_TOTAL_HITS_DISABLED) total = undefined;
   else if (countIncomplete) total = { value: totalHits, relation: 'gte' };
@@ -520,4 +531,58 @@ function compileCollapse(
       };
     },
   };
+}
+
+/** Elasticsearch's QueryRescorer on the top `windowSize` hits of a shard (score order) */
+function applyRescore<H extends CollectedHit>(hits: H[], spec: RescoreSpec, searcher: IndexSearcher, rq: Query, reader: DirectoryReader): H[] {
+  const n = Math.min(spec.windowSize, hits.length);
+  if (n === 0) return hits;
+  const window = hits.slice(0, n);
+  const w = searcher.createWeight(rq, true, 1);
+  const byDoc = [...window].sort((a, b) => a.doc - b.doc);
+  let li = -1;
+  let scorer: ReturnType<typeof w.scorer> = null;
+  const f = Math.fround;
+  for (const h of byDoc) {
+    while (li + 1 < reader.leaves.length && reader.leaves[li + 1]!.docBase <= h.doc) {
+      li++;
+      scorer = w.scorer(reader.leaves[li]!);
+    }
+    const leaf = reader.leaves[li]!;
+    const d = h.doc - leaf.docBase;
+    let matched = false;
+    let rs = 0;
+    if (scorer) {
+      let cur = scorer.docID();
+      if (cur < d) cur = scorer.advance(d);
+      if (cur === d) {
+        matched = true;
+        rs = scorer.score();
+      }
+    }
+    const primary = f(h.score * spec.queryWeight);
+    if (!matched) {
+      h.score = primary;
+      continue;
+    }
+    const secondary = f(rs * spec.rescoreQueryWeight);
+    switch (spec.scoreMode) {
+      case 'multiply':
+        h.score = f(primary * secondary);
+        break;
+      case 'avg':
+        h.score = f((primary + secondary) / 2);
+        break;
+      case 'max':
+        h.score = Math.max(primary, secondary);
+        break;
+      case 'min':
+        h.score = Math.min(primary, secondary);
+        break;
+      default:
+        h.score = f(primary + secondary);
+    }
+  }
+  window.sort((a, b) => (a.score !== b.score ? (a.score > b.score ? -1 : 1) : a.doc - b.doc));
+  return [...window, ...hits.slice(n)];
 }

@@ -9,6 +9,7 @@ import {
   TRACK_TOTAL_HITS_ACCURATE,
   TRACK_TOTAL_HITS_DISABLED,
   type FieldAndFormat,
+  type RescoreSpec,
   type HighlightSpec,
   type SearchSource,
   type SearchSourceExtension,
@@ -136,7 +137,36 @@ function parseHighlight(v: unknown): HighlightSpec {
   return h;
 }
 
-const IGNORED_KEYS = new Set(['stats', 'ext', 'rescore', 'suggest', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
+function parseRescore(v: unknown): RescoreSpec {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing('[rescore] expected an object');
+  const o = v as Record<string, unknown>;
+  let windowSize = 10;
+  let q: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(o)) {
+    if (k === 'window_size') windowSize = int(k, x);
+    else if (k === 'query') {
+      if (!x || typeof x !== 'object' || Array.isArray(x)) throw Errors.parsing('[query] rescore expected an object');
+      q = x as Record<string, unknown>;
+    } else throw Errors.parsing(`rescore doesn't support rescorer with name [${k}]`);
+  }
+  if (!q) throw Errors.parsing('missing rescore type');
+  for (const k of Object.keys(q)) {
+    if (!['rescore_query', 'query_weight', 'rescore_query_weight', 'score_mode'].includes(k)) throw Errors.parsing(`[query] unknown field [${k}]`);
+  }
+  if (!q['rescore_query'] || typeof q['rescore_query'] !== 'object') throw Errors.parsing('[query] rescore_query is required');
+  const mode = q['score_mode'] === undefined ? 'total' : String(q['score_mode']).toLowerCase();
+  if (!['total', 'multiply', 'avg', 'max', 'min'].includes(mode)) throw Errors.illegalArgument(`illegal score_mode [${mode}]`);
+  if (windowSize < 0) throw Errors.illegalArgument('[window_size] must be greater than or equal to 0');
+  return {
+    windowSize,
+    query: q['rescore_query'],
+    queryWeight: q['query_weight'] === undefined ? 1 : Number(q['query_weight']),
+    rescoreQueryWeight: q['rescore_query_weight'] === undefined ? 1 : Number(q['rescore_query_weight']),
+    scoreMode: mode as RescoreSpec['scoreMode'],
+  };
+}
+
+const IGNORED_KEYS = new Set(['stats', 'ext', 'suggest', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
 
 /** parses the JSON body of a search */
 export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string, SearchSourceExtension> = new Map()): SearchSource {
@@ -228,6 +258,9 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
       case 'aggregations':
         if (s.aggs !== undefined) throw Errors.parsing('Found two aggregation type definitions in [aggs]: [aggs] and [aggregations]');
         s.aggs = v;
+        break;
+      case 'rescore':
+        s.rescore = (Array.isArray(v) ? v : [v]).map(parseRescore);
         break;
       case 'collapse': {
         if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing(`[collapse] expected an object`);
@@ -333,6 +366,9 @@ export function validateSearchSource(s: SearchSource, scroll: boolean, heldReade
     if (s.size === 0) errs.push('[size] cannot be [0] in a scroll context');
     if (s.searchAfter !== undefined) errs.push('[search_after] cannot be used in a scroll context');
     if (s.collapse !== undefined) errs.push('cannot use `collapse` in a scroll context');
+  }
+  if (s.rescore && s.rescore.length > 0 && s.sort.length > 0 && !(s.sort.length === 1 && s.sort[0]!.field === '_score' && s.sort[0]!.order === 'desc')) {
+    errs.push('Cannot use [sort] option in conjunction with [rescore].');
   }
   if (s.slice && !scroll && !heldReaders && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
   if (errs.length) throw Errors.actionRequestValidation(errs);
