@@ -6,6 +6,7 @@ import type { AggSpec } from './framework.js';
 import { NumericMetricSpec } from './metrics/numeric-metrics.js';
 import { TermsSpec } from './bucket/terms.js';
 import { DateHistogramSpec, HistogramSpec } from './bucket/histogram.js';
+import { AutoDateHistogramSpec } from './bucket/auto-date-histogram.js';
 import { RangeSpec } from './bucket/range.js';
 import { IpRangeSpec } from './bucket/ip-range.js';
 import { CompositeSpec } from './bucket/composite.js';
@@ -30,6 +31,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   terms: (n, b) => TermsSpec.parse(n, b),
   histogram: (n, b) => HistogramSpec.parse(n, b),
   date_histogram: (n, b) => DateHistogramSpec.parse(n, b),
+  auto_date_histogram: (n, b) => AutoDateHistogramSpec.parse(n, b),
   range: (n, b) => RangeSpec.parse('range', n, b),
   date_range: (n, b) => RangeSpec.parse('date_range', n, b),
   ip_range: (n, b) => IpRangeSpec.parse(n, b),
