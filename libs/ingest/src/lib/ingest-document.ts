@@ -28,6 +28,19 @@ export function isMetadataKey(k: string): k is MetadataKey {
 
 export type JsonObject = Record<string, unknown>;
 
+const hasOwnProp = Object.prototype.hasOwnProperty;
+
+/** own-property check (never walks into Object.prototype through `__proto__`, `constructor`, ...) */
+export function hasOwn(o: object, key: string): boolean {
+  return hasOwnProp.call(o, key);
+}
+
+/** assignment that creates an own property even for the key `__proto__` (no prototype pollution) */
+export function setOwn(o: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
 export function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -46,7 +59,7 @@ export function deepClone<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(deepClone) as unknown as T;
   const out: JsonObject = {};
-  for (const k of Object.keys(v as JsonObject)) out[k] = deepClone((v as JsonObject)[k]);
+  for (const k of Object.keys(v as JsonObject)) setOwn(out, k, deepClone((v as JsonObject)[k]));
   return out as T;
 }
 
@@ -141,7 +154,7 @@ export class IngestDocument {
     let cur: unknown = this.rootOf(p);
     for (const part of p.parts) {
       if (isObject(cur)) {
-        if (!(part in cur)) {
+        if (!hasOwn(cur, part)) {
           if (ignoreMissing) return undefined;
           throw notPresent(p.raw, part);
         }
@@ -170,7 +183,7 @@ export class IngestDocument {
     let cur: unknown = this.rootOf(p);
     for (const part of p.parts) {
       if (isObject(cur)) {
-        if (!(part in cur)) return false;
+        if (!hasOwn(cur, part)) return false;
         cur = cur[part];
       } else if (Array.isArray(cur)) {
         if (!/^\d+$/.test(part)) return false;
@@ -201,10 +214,10 @@ export class IngestDocument {
     for (let i = 0; i < n - 1; i++) {
       const part = p.parts[i];
       if (isObject(cur)) {
-        let next = cur[part];
+        let next = hasOwn(cur, part) ? cur[part] : undefined;
         if (next === undefined) {
           next = {};
-          cur[part] = next;
+          setOwn(cur, part, next);
         } else if (next === null) {
           throw Errors.illegalArgument(`cannot set [${p.parts[i + 1]}] with null parent as part of path [${p.raw}]`);
         }
@@ -222,12 +235,12 @@ export class IngestDocument {
     }
     const leaf = p.parts[n - 1];
     if (isObject(cur)) {
-      if (append && leaf in cur) {
-        cur[leaf] = appendValues(cur[leaf], value, allowDuplicates);
+      if (append && hasOwn(cur, leaf)) {
+        setOwn(cur, leaf, appendValues(cur[leaf], value, allowDuplicates));
       } else if (append) {
-        cur[leaf] = Array.isArray(value) ? (allowDuplicates ? [...value] : dedupe([], value)) : [value];
+        setOwn(cur, leaf, Array.isArray(value) ? (allowDuplicates ? [...value] : dedupe([], value)) : [value]);
       } else {
-        cur[leaf] = value;
+        setOwn(cur, leaf, value);
       }
     } else if (Array.isArray(cur)) {
       const i = arrayIndex(leaf, cur, p.raw);
@@ -251,7 +264,7 @@ export class IngestDocument {
     for (let i = 0; i < n - 1; i++) {
       const part = p.parts[i];
       if (isObject(cur)) {
-        if (!(part in cur)) {
+        if (!hasOwn(cur, part)) {
           if (ignoreMissing) return;
           throw notPresent(p.raw, part);
         }
@@ -269,7 +282,7 @@ export class IngestDocument {
     }
     const leaf = p.parts[n - 1];
     if (isObject(cur)) {
-      if (!(leaf in cur)) {
+      if (!hasOwn(cur, leaf)) {
         if (ignoreMissing) return;
         throw notPresent(p.raw, leaf);
       }

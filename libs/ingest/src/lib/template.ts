@@ -115,7 +115,7 @@ function lookup(path: string, model: TemplateModel, scope: unknown[]): unknown {
       let cur: unknown = s;
       let ok = true;
       for (const part of parts) {
-        if (isObject(cur) && part in cur) cur = cur[part];
+        if (isObject(cur) && Object.prototype.hasOwnProperty.call(cur, part)) cur = cur[part];
         else {
           ok = false;
           break;
@@ -164,7 +164,11 @@ export function compileValueSource(value: unknown, esc?: Escaper): ValueSource {
     return {
       copy: (m) => {
         const o: Record<string, unknown> = {};
-        for (const [k, v] of entries) o[k.render(m)] = v.copy(m);
+        for (const [k, v] of entries) {
+          const key = k.render(m);
+          if (key === '__proto__') Object.defineProperty(o, key, { value: v.copy(m), enumerable: true, writable: true, configurable: true });
+          else o[key] = v.copy(m);
+        }
         return o;
       },
     };

@@ -192,4 +192,24 @@ describe('document paths', () => {
     expect(thrown(() => d.removeField('n.x')).reason).toBe('cannot remove [x] from null as part of path [n.x]');
     expect(thrown(() => d.getFieldValue('missing.x')).reason).toBe('field [missing] not present as part of path [missing.x]');
   });
+  it('never pollutes Object.prototype', () => {
+    const src = JSON.parse('{"__proto__": {"x": 1}, "a": "k=v&__proto__=z"}');
+    const d = doc(src);
+    d.setFieldValue('__proto__.polluted', 1);
+    d.setFieldValue('constructor.prototype.polluted', 1);
+    run({ set: { field: '__proto__.polluted2', value: 1 } }, {});
+    run({ kv: { field: 'a', field_split: '&', value_split: '=' } }, { a: '__proto__=1&k=v' });
+    run({ json: { field: 'j', add_to_root: true } }, { j: '{"__proto__": {"polluted3": 1}}' });
+    run({ dot_expander: { field: '__proto__.polluted4' } }, JSON.parse('{"__proto__.polluted4": 1}'));
+    const realmProto = Object.getPrototypeOf(structuredClone({})) as Record<string, unknown>;
+    for (const k of ['polluted', 'polluted2', 'polluted3', 'polluted4', 'x']) expect(realmProto[k]).toBeUndefined();
+    const probe: Record<string, unknown> = {};
+    expect(probe['polluted']).toBeUndefined();
+    expect(probe['polluted2']).toBeUndefined();
+    expect(probe['polluted3']).toBeUndefined();
+    expect(probe['polluted4']).toBeUndefined();
+    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+    expect(d.getFieldValue('__proto__')).toEqual({ x: 1, polluted: 1 });
+    expect(() => d.getFieldValue('toString')).toThrow();
+  });
 });

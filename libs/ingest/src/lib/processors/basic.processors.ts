@@ -3,7 +3,7 @@
  * urldecode, bytes, json, dot_expander, fail, drop.
  */
 import { EsError, Errors } from '@strata/core-common';
-import { deepClone, isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
+import { deepClone, hasOwn, isObject, javaTypeName, setOwn, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, compileValueSource, escaperFor, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
 
@@ -407,8 +407,8 @@ export const jsonProcessor: ProcessorFactory = defineProcessor('json', (r) => {
   const targetT = target !== undefined ? compileTemplate(target) : field;
   const merge = (dst: JsonObject, src: JsonObject) => {
     for (const [k, v] of Object.entries(src)) {
-      if (isObject(v) && isObject(dst[k])) merge(dst[k] as JsonObject, v);
-      else dst[k] = v;
+      if (isObject(v) && hasOwn(dst, k) && isObject(dst[k])) merge(dst[k] as JsonObject, v);
+      else setOwn(dst, k, v);
     }
   };
   return {
@@ -430,7 +430,7 @@ export const jsonProcessor: ProcessorFactory = defineProcessor('json', (r) => {
       if (addToRoot) {
         if (!isObject(parsed)) throw Errors.illegalArgument('cannot add non-map fields to root of document');
         if (strategy === 'merge') merge(doc.source, parsed);
-        else Object.assign(doc.source, parsed);
+        else for (const [k, v] of Object.entries(parsed)) setOwn(doc.source, k, v);
       } else {
         doc.setFieldValue(pathOf(targetT, doc), parsed);
       }
@@ -450,29 +450,25 @@ export const dotExpanderProcessor: ProcessorFactory = defineProcessor('dot_expan
   const path = r.optionalString('path');
   const override = r.bool('override', false);
   const expandKey = (map: JsonObject, key: string) => {
-    if (!(key in map)) return;
+    if (!hasOwn(map, key)) return;
     const value = map[key];
     delete map[key];
     const parts = key.split('.');
     let cur = map;
     for (let i = 0; i < parts.length - 1; i++) {
-      const next = cur[parts[i]];
+      const next = hasOwn(cur, parts[i]) ? cur[parts[i]] : undefined;
       if (isObject(next)) cur = next;
-      else if (next === undefined || next === null) {
+      else {
         const o: JsonObject = {};
-        cur[parts[i]] = o;
-        cur = o;
-      } else {
-        const o: JsonObject = {};
-        cur[parts[i]] = o;
+        setOwn(cur, parts[i], o);
         cur = o;
       }
     }
     const leaf = parts[parts.length - 1];
-    if (leaf in cur && !override) {
+    if (hasOwn(cur, leaf) && !override) {
       const existing = cur[leaf];
-      cur[leaf] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-    } else cur[leaf] = value;
+      setOwn(cur, leaf, Array.isArray(existing) ? [...existing, value] : [existing, value]);
+    } else setOwn(cur, leaf, value);
   };
   return {
     execute(doc) {
