@@ -14,6 +14,9 @@ import {
   PatternTokenizer,
   StandardTokenizer,
   WhitespaceTokenizer,
+  PathHierarchyTokenizer,
+  CharGroupTokenizer,
+  SimplePatternTokenizer,
   type TokenChars,
   type Tokenizer,
 } from './tokenizers.js';
@@ -113,7 +116,10 @@ export class NormalizerAnalyzer implements Analyzer {
 
 type Json = Record<string, unknown>;
 
-const BUILTIN_TOKENIZERS = ['standard', 'whitespace', 'keyword', 'letter', 'lowercase', 'pattern', 'ngram', 'edge_ngram', 'classic', 'uax_url_email'];
+const BUILTIN_TOKENIZERS = [
+  'standard', 'whitespace', 'keyword', 'letter', 'lowercase', 'pattern', 'ngram', 'edge_ngram', 'classic', 'uax_url_email',
+  'path_hierarchy', 'char_group', 'simple_pattern', 'simple_pattern_split',
+];
 const BUILTIN_FILTERS = [
   'lowercase', 'uppercase', 'asciifolding', 'stop', 'trim', 'length', 'unique', 'reverse', 'porter_stem', 'stemmer',
   'kstem', 'snowball', 'edge_ngram', 'ngram', 'truncate', 'word_delimiter', 'word_delimiter_graph', 'shingle', 'elision',
@@ -270,6 +276,17 @@ function tokenizerFromDef(name: string, d: Json): Tokenizer {
       const chars = list(d['token_chars']);
       return new NGramTokenizer(min, max, type.startsWith('edge'), chars.length ? (new Set(chars) as TokenChars) : null, String(d['custom_token_chars'] ?? ''));
     }
+    case 'path_hierarchy':
+    case 'PathHierarchy': {
+      const delim = d['delimiter'] === undefined ? '/' : String(d['delimiter']);
+      return new PathHierarchyTokenizer(delim, d['replacement'] === undefined ? delim : String(d['replacement']), int(d['skip'], 0), bool(d['reverse'], false));
+    }
+    case 'char_group':
+      return new CharGroupTokenizer(list(d['tokenize_on_chars']), int(d['max_token_length'], 255));
+    case 'simple_pattern':
+      return new SimplePatternTokenizer(d['pattern'] === undefined ? '' : String(d['pattern']));
+    case 'simple_pattern_split':
+      return new PatternTokenizer(d['pattern'] === undefined ? '' : String(d['pattern']));
     default:
       throw Errors.illegalArgument(`Unknown tokenizer type [${type}] for [${name}]`);
   }

@@ -169,3 +169,20 @@ describe('more token filters', () => {
     expect(run(['decimal_digit'], '١٢٣')).toEqual([['123', 0]]);
   });
 });
+
+describe('more tokenizers', () => {
+  const run = (tokenizer: unknown, text: string) => reg.forAnalyzeRequest({ tokenizer }).analyze(text).map((t) => [t.term, t.startOffset, t.endOffset]);
+  it('path_hierarchy', () => {
+    expect(run('path_hierarchy', '/one/two/three')).toEqual([['/one', 0, 4], ['/one/two', 0, 8], ['/one/two/three', 0, 14]]);
+    expect(run({ type: 'path_hierarchy', delimiter: '-', replacement: '/', skip: 2 }, 'one-two-three-four-five')).toEqual([
+      ['/three', 7, 13], ['/three/four', 7, 18], ['/three/four/five', 7, 23],
+    ]);
+  });
+  it('char_group, simple_pattern, simple_pattern_split', () => {
+    expect(run({ type: 'char_group', tokenize_on_chars: ['whitespace', '-', '\n'] }, 'The QUICK brown-fox')).toEqual([
+      ['The', 0, 3], ['QUICK', 4, 9], ['brown', 10, 15], ['fox', 16, 19],
+    ]);
+    expect(run({ type: 'simple_pattern', pattern: '[0123456789]{3}' }, 'fd-786-335-514-x').map((x) => x[0])).toEqual(['786', '335', '514']);
+    expect(run({ type: 'simple_pattern_split', pattern: '_' }, 'an_underscored_phrase').map((x) => x[0])).toEqual(['an', 'underscored', 'phrase']);
+  });
+});

@@ -300,3 +300,103 @@ export class NGramTokenizer implements Tokenizer {
     return out;
   }
 }
+
+/** path_hierarchy: `/a/b/c` → `/a`, `/a/b`, `/a/b/c` (all at position 0, like Lucene). */
+export class PathHierarchyTokenizer implements Tokenizer {
+  constructor(
+    private readonly delimiter = '/',
+    private readonly replacement = delimiter,
+    private readonly skip = 0,
+    private readonly reverse = false,
+  ) {}
+  tokenize(text: string): Token[] {
+    const d = this.delimiter;
+    const out: Token[] = [];
+    if (text.length === 0) return out;
+    const parts = text.split(d);
+    const lead = text.startsWith(d);
+    // segments: keep the leading delimiter on the first component
+    const comps: Array<{ s: string; start: number }> = [];
+    let pos = 0;
+    for (let i = 0; i < parts.length; i++) {
+      if (i === 0 && lead) {
+        pos += d.length;
+        continue;
+      }
+      comps.push({ s: parts[i], start: pos });
+      pos += parts[i].length + d.length;
+    }
+    if (!this.reverse) {
+      for (let i = this.skip; i < comps.length; i++) {
+        const from = this.skip === 0 ? (lead ? 0 : comps[0].start) : comps[this.skip].start - d.length;
+        const end = comps[i].start + comps[i].s.length;
+        const raw = text.slice(from, end);
+        out.push({ term: raw.split(d).join(this.replacement), position: 0, startOffset: from, endOffset: end, type: 'word' });
+      }
+    } else {
+      for (let i = 0; i < comps.length - this.skip; i++) {
+        const from = i === 0 && lead ? 0 : comps[i].start - (i === 0 ? 0 : d.length);
+        const end = this.skip === 0 ? text.length : comps[comps.length - this.skip - 1].start + comps[comps.length - this.skip - 1].s.length;
+        const raw = text.slice(from, end);
+        out.push({ term: raw.split(d).join(this.replacement), position: 0, startOffset: from, endOffset: end, type: 'word' });
+      }
+    }
+    return out;
+  }
+}
+
+/** char_group: splits on the given characters (single chars or classes whitespace/letter/digit/punctuation/symbol). */
+export class CharGroupTokenizer implements Tokenizer {
+  private readonly chars = new Set<string>();
+  private readonly classes: string[] = [];
+  constructor(tokenizeOn: readonly string[], private readonly maxTokenLength = 255) {
+    for (const c of tokenizeOn) {
+      if (['whitespace', 'letter', 'digit', 'punctuation', 'symbol'].includes(c)) this.classes.push(c);
+      else if (c === '\\n') this.chars.add('\n');
+      else if (c === '\\t') this.chars.add('\t');
+      else if (c === '\\r') this.chars.add('\r');
+      else if ([...c].length === 1) this.chars.add(c);
+      else throw Errors.illegalArgument(`Invalid escaped char in [${c}]`);
+    }
+  }
+  private isSplit(ch: string): boolean {
+    if (this.chars.has(ch)) return true;
+    const cp = ch.codePointAt(0)!;
+    for (const k of this.classes) {
+      if (k === 'whitespace' && isWhitespace(cp)) return true;
+      if (k === 'letter' && isLetter(cp)) return true;
+      if (k === 'digit' && /\p{Nd}/u.test(ch)) return true;
+      if (k === 'punctuation' && /\p{P}/u.test(ch)) return true;
+      if (k === 'symbol' && /\p{S}/u.test(ch)) return true;
+    }
+    return false;
+  }
+  tokenize(text: string): Token[] {
+    const out: Token[] = [];
+    let start = -1;
+    let pos = 0;
+    let i = 0;
+    for (const ch of text) {
+      if (this.isSplit(ch)) {
+        if (start >= 0) out.push({ term: text.slice(start, i), position: pos++, startOffset: start, endOffset: i, type: 'word' });
+        start = -1;
+      } else {
+        if (start < 0) start = i;
+        else if (i - start >= this.maxTokenLength) {
+          out.push({ term: text.slice(start, i), position: pos++, startOffset: start, endOffset: i, type: 'word' });
+          start = i;
+        }
+      }
+      i += ch.length;
+    }
+    if (start >= 0) out.push({ term: text.slice(start), position: pos++, startOffset: start, endOffset: text.length, type: 'word' });
+    return out;
+  }
+}
+
+/** simple_pattern: tokens are the matches of the pattern. */
+export class SimplePatternTokenizer extends PatternTokenizer {
+  constructor(pattern: string) {
+    super(pattern, '', 0);
+  }
+}
