@@ -1157,7 +1157,7 @@ class Interpreter {
         return n.items.map((x) => this.eval(x, scope));
       case 'map': {
         const o: Record<string, unknown> = {};
-        for (const [k, v] of n.entries) o[str(this.eval(k, scope))] = this.eval(v, scope);
+        for (const [k, v] of n.entries) setMember(o, str(this.eval(k, scope)), this.eval(v, scope));
         return o;
       }
       case 'new':
