@@ -11,6 +11,7 @@ import { RangeSpec } from './bucket/range.js';
 import { IpRangeSpec } from './bucket/ip-range.js';
 import { CompositeSpec } from './bucket/composite.js';
 import { MultiTermsSpec, RareTermsSpec } from './bucket/multi-terms.js';
+import { SignificantTermsSpec } from './bucket/significant-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
 import { PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
@@ -43,6 +44,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   composite: (n, b) => CompositeSpec.parse(n, b),
   multi_terms: (n, b) => MultiTermsSpec.parse(n, b),
   rare_terms: (n, b) => RareTermsSpec.parse(n, b),
+  significant_terms: (n, b) => SignificantTermsSpec.parse(n, b),
   cardinality: (n, b) => CardinalitySpec.parse(n, b),
   percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
   percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),
