@@ -53,6 +53,8 @@ class InvertedFieldBuffer {
   readonly tokPos: IntColumn | null;
   /** field length per doc (token count, overlaps discounted) when norms are on */
   lengths: IntColumn | null = null;
+  /** the sorted term dictionary computed at build time (reused by a sharing ordinal column) */
+  sorted: { sorted: string[]; ordOf: Uint32Array } | null = null;
   /** last doc that added tokens, and its highest position (multi-valued position gaps) */
   lastDoc = -1;
   lastPos = -1;
@@ -67,10 +69,23 @@ class NumericColumn {
 }
 
 class OrdinalColumn {
-  readonly termIds = new Map<string, number>();
-  readonly terms: string[] = [];
+  termIds = new Map<string, number>();
+  terms: string[] = [];
   readonly docs = new IntColumn();
   readonly ids = new IntColumn();
+  /**
+   * keyword fields whose doc values equal their indexed terms share the inverted field's term ids
+   * (one hash lookup and one sort instead of two); null once a doc breaks the equality
+   */
+  shared: InvertedFieldBuffer | null = null;
+  /** was shared once: its dictionary may hold terms no doc value uses (dropped at build) */
+  wasShared = false;
+}
+
+function sameTerms(tokens: ReadonlyArray<{ term: string }>, values: readonly string[]): boolean {
+  if (tokens.length !== values.length) return false;
+  for (let i = 0; i < values.length; i++) if (tokens[i].term !== values[i]) return false;
+  return true;
 }
 
 export interface StoredMeta {
@@ -147,18 +162,41 @@ export class SegmentBuilder {
       const kv = f.keywordValues;
       if (kv && kv.length) {
         let c = this.sorted.get(f.name);
-        if (!c) this.sorted.set(f.name, (c = new OrdinalColumn()));
-        for (let i = 0; i < kv.length; i++) {
-          const v = kv[i];
-          let id = c.termIds.get(v);
-          if (id === undefined) {
-            id = c.terms.length;
-            c.termIds.set(v, id);
-            c.terms.push(v);
-            bytes += 48 + v.length * 2;
+        const tk = f.tokens;
+        const fb = tk && f.name !== '_id' ? this.inverted.get(f.name) : undefined;
+        const canShare = fb !== undefined && tk !== undefined && sameTerms(tk, kv);
+        if (!c) {
+          c = new OrdinalColumn();
+          if (canShare && fb.tokTerm.length === kv.length) c.shared = fb; // first doc of the field
+          this.sorted.set(f.name, c);
+        }
+        if (c.shared && (!canShare || c.shared !== fb)) {
+          const sh = c.shared;
+          c.termIds = new Map(sh.termIds);
+          c.terms = sh.terms.slice();
+          c.shared = null;
+          c.wasShared = true;
+        }
+        if (c.shared) {
+          const col = c.shared.tokTerm;
+          const base = col.length - kv.length;
+          for (let i = 0; i < kv.length; i++) {
+            c.docs.push(d);
+            c.ids.push(col.data[base + i]);
           }
-          c.docs.push(d);
-          c.ids.push(id);
+        } else {
+          for (let i = 0; i < kv.length; i++) {
+            const v = kv[i];
+            let id = c.termIds.get(v);
+            if (id === undefined) {
+              id = c.terms.length;
+              c.termIds.set(v, id);
+              c.terms.push(v);
+              bytes += 48 + v.length * 2;
+            }
+            c.docs.push(d);
+            c.ids.push(id);
+          }
         }
         bytes += kv.length * 8;
       }
@@ -324,7 +362,8 @@ function sortTerms(terms: string[], termIds: Map<string, number>): { sorted: str
 }
 
 function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldData {
-  const { sorted: terms, ordOf } = sortTerms(fb.terms, fb.termIds);
+  fb.sorted = sortTerms(fb.terms, fb.termIds);
+  const { sorted: terms, ordOf } = fb.sorted;
   const nTerms = terms.length;
   const nTok = fb.tokTerm.length;
   const tokTerm = fb.tokTerm.data;
@@ -482,7 +521,8 @@ export function freezePoints(docsIn: ArrayLike<number>, valuesIn: ArrayLike<numb
 }
 
 function freezeOrdinals(c: OrdinalColumn, maxDoc: number): { offsets: Uint32Array; ords: Uint32Array; terms: string[] } {
-  const { sorted: terms, ordOf } = sortTerms(c.terms, c.termIds);
+  if (c.wasShared) compactOrdinals(c);
+  const { sorted: terms, ordOf } = c.shared?.sorted ?? sortTerms(c.terms, c.termIds);
   const n = c.docs.length;
   const docs = c.docs.data;
   const ids = c.ids.data;
@@ -509,6 +549,26 @@ function freezeOrdinals(c: OrdinalColumn, maxDoc: number): { offsets: Uint32Arra
   }
   for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
   return { offsets, ords: w === n ? ords : ords.slice(0, w), terms };
+}
+
+/** drops dictionary terms that no doc value uses (left over from sharing the inverted dictionary) */
+function compactOrdinals(c: OrdinalColumn): void {
+  const used = new Uint8Array(c.terms.length);
+  const ids = c.ids.data;
+  for (let j = 0; j < c.ids.length; j++) used[ids[j]] = 1;
+  if (used.every((u) => u === 1)) return;
+  const remap = new Int32Array(c.terms.length).fill(-1);
+  const terms: string[] = [];
+  const termIds = new Map<string, number>();
+  for (let i = 0; i < c.terms.length; i++) {
+    if (!used[i]) continue;
+    remap[i] = terms.length;
+    termIds.set(c.terms[i], terms.length);
+    terms.push(c.terms[i]);
+  }
+  for (let j = 0; j < c.ids.length; j++) ids[j] = remap[ids[j]];
+  c.terms = terms;
+  c.termIds = termIds;
 }
 
 /** builds sorted-set doc values from (doc, term) pairs grouped by doc (used by tests and tools) */

@@ -113,6 +113,30 @@ describe('segment building and reading', () => {
   });
 });
 
+describe('keyword doc values sharing the term dictionary', () => {
+  it('shares while values equal the terms and splits when a doc differs', () => {
+    const b = new SegmentBuilder();
+    const kw = (id: string, term: string, value: string) =>
+      b.add({ id, source: null, fields: [{ name: 'k', tokens: [{ term, position: 0 }], keywordValues: [value] }] }, { seqNo: 0, primaryTerm: 1, version: 1 });
+    kw('0', 'x', 'x');
+    kw('1', 'a', 'a');
+    kw('2', 'b', 'B');
+    kw('3', 'x', 'x');
+    const { data } = b.build('_s');
+    const r = new SegmentReader(data, null, 0);
+    expect(r.terms('k')!.size).toBe(3);
+    expect(Array.from(r.postings('k', 'x')!.docs)).toEqual([0, 3]);
+    const ss = r.sortedSetDocValues('k')!;
+    expect(ss.terms).toEqual(['B', 'a', 'x']);
+    expect(Array.from(ss.ords)).toEqual([2, 1, 0, 2]);
+    const b2 = new SegmentBuilder();
+    b2.add({ id: '0', source: null, fields: [{ name: 'k', tokens: [{ term: 'q', position: 0 }, { term: 'p', position: 1 }], keywordValues: ['q', 'p'] }] }, { seqNo: 0, primaryTerm: 1, version: 1 });
+    const s2 = new SegmentReader(b2.build('_t').data, null, 0).sortedSetDocValues('k')!;
+    expect(s2.terms).toEqual(['p', 'q']);
+    expect(Array.from(s2.ords)).toEqual([0, 1]);
+  });
+});
+
 describe('live docs', () => {
   it('counts and clears bits', () => {
     const b = newLiveDocs(70);
