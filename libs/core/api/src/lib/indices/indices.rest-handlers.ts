@@ -302,7 +302,7 @@ export class UpdateSettingsRestHandler implements RestHandler {
       for (const [k, v] of Object.entries(flat)) if (names.every((n) => md.indices[n]?.settings[k] === undefined)) upd[k] = v;
       if (Object.keys(upd).length === 0) return RestResponses.acknowledged();
     }
-    await this.mis.updateSettings(names, upd);
+    await (this.mis as DefaultMetadataIndexService).updateSettings(names, upd, { reopen: req.boolParam('reopen', false) });
     return RestResponses.acknowledged();
   }
 }

@@ -301,7 +301,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
 
   // ---------------------------------------------------------------- settings
 
-  async updateSettings(indices: string[], raw: unknown): Promise<void> {
+  async updateSettings(indices: string[], raw: unknown, opts: { reopen?: boolean } = {}): Promise<void> {
     if (!isObj(raw)) throw Errors.actionRequestValidation(['no settings to update']);
     const flat = this.settings.normalizeIndexSettings(raw);
     if (Object.keys(flat).length === 0) throw Errors.actionRequestValidation(['no settings to update']);
@@ -321,7 +321,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
         const im = d.indices[n];
         if (!im) throw Errors.indexNotFound(n);
         if (!onlyBlocks) checkIndexBlock(im, 'metadata_write');
-        if (im.state === 'open') {
+        if (im.state === 'open' && !opts.reopen) {
           const nonDynamic = Object.keys(flat).filter((k) => {
             const def = this.settings.get(k);
             if (!def || def.dynamic) return false;
@@ -333,7 +333,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
             throw Errors.illegalArgument(`Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${n}/${im.uuid}]]`);
           }
         }
-        const parsed = this.settings.validate('index', flat, { update: im.state === 'open', existing: im.settings });
+        const parsed = this.settings.validate('index', flat, { update: im.state === 'open' && !opts.reopen, existing: im.settings });
         const next: Json = { ...im.settings };
         for (const [k, v] of Object.entries(parsed)) {
           if (v === null || v === undefined) delete next[k];
