@@ -16,17 +16,30 @@ export interface TermStatistics {
   totalTermFreq: number;
 }
 
+/** aggregated statistics of all target shards (dfs_query_then_fetch); plain data */
+export interface DfsStats {
+  /** field → statistics */
+  fields: Record<string, CollectionStatistics>;
+  /** `field\u0000term` → statistics */
+  terms: Record<string, TermStatistics>;
+}
+
 export class IndexSearcher {
   private readonly collStats = new Map<string, CollectionStatistics>();
   private readonly termStats = new Map<string, TermStatistics>();
 
-  constructor(readonly reader: DirectoryReader) {}
+  constructor(
+    readonly reader: DirectoryReader,
+    private readonly dfs?: DfsStats,
+  ) {}
 
   get leaves(): readonly LeafReaderContext[] {
     return this.reader.leaves;
   }
 
   collectionStatistics(field: string): CollectionStatistics {
+    const d = this.dfs?.fields[field];
+    if (d) return d;
     let s = this.collStats.get(field);
     if (!s) {
       s = { docCount: 0, sumTotalTermFreq: 0, sumDocFreq: 0 };
@@ -45,6 +58,8 @@ export class IndexSearcher {
 
   termStatistics(field: string, term: string): TermStatistics {
     const key = field + '\u0000' + term;
+    const d = this.dfs?.terms[key];
+    if (d) return d;
     let s = this.termStats.get(key);
     if (!s) {
       s = { docFreq: 0, totalTermFreq: 0 };

@@ -14,3 +14,4 @@ export * from './function-score-query.js';
 export * from './sort.js';
 export * from './collector.js';
 export * from './spi-search.js';
+export * from './dfs.js';

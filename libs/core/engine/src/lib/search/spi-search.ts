@@ -15,6 +15,7 @@ import type { IndexMetadata } from '../cluster/metadata.js';
 import type { IndicesOptions } from '../spi.js';
 import type { InternalAggregations } from '../aggregations/api.js';
 import type { SortKey, SortSpec } from './sort.js';
+import type { DfsStats } from './index-searcher.js';
 
 // ------------------------------------------------------------------ the parsed search body
 
@@ -168,6 +169,8 @@ export interface ShardSearchRequest {
   searchAfter?: unknown[];
   /** absent = query_then_fetch */
   searchType?: string;
+  /** dfs_query_then_fetch: statistics aggregated over all target shards */
+  dfs?: DfsStats;
 }
 
 export interface ShardHit {

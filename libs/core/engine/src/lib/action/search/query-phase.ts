@@ -144,7 +144,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index);
   // an explicit sort (even `_score`) yields field docs with sort values, as in Elasticsearch
   const byField = sort.length > 0;
-  const searcher = new IndexSearcher(deps.reader);
+  const searcher = new IndexSearcher(deps.reader, req.dfs);
 
   const aggFactories = deps.aggregations && !deps.aggregations.isEmpty ? deps.aggregations : undefined;
   let aggregator: ShardAggregator | undefined;

@@ -184,3 +184,40 @@ describe('SearchService', () => {
     });
   });
 });
+
+describe('dfs_query_then_fetch', () => {
+  it('scores with statistics of all shards, as a single shard would', async () => {
+    const { service, req } = setup();
+    const dfs = await service.search(req({ query: { match: { body: 'fox red' } } }, { indices: ['a'], searchType: 'dfs_query_then_fetch' }));
+    const qtf = await service.search(req({ query: { match: { body: 'fox red' } } }, { indices: ['a'] }));
+    const scores = (r: typeof dfs) => Object.fromEntries((r.body['hits'] as { hits: Array<{ _id: string; _score: number }> }).hits.map((h) => [h._id, h._score]));
+    // the same docs in one shard
+    const single = new SearchService(
+      {
+        indexMetadata: () => fakeIndexMetadata('a'),
+        shards: () => [
+          {
+            index: 'a',
+            indexUuid: 'a',
+            shardId: 0,
+            acquireReader: () =>
+              fakeReader([
+                [
+                  { id: 'a1', text: { body: 'red fox' }, num: { n: 1 } },
+                  { id: 'a2', text: { body: 'red' }, num: { n: 4 } },
+                ],
+                [{ id: 'a3', text: { body: 'blue fox' }, num: { n: 3 } }],
+              ]),
+            refresh: async () => undefined,
+          },
+        ],
+      },
+      { concreteIndices: () => ['a'], writeIndex: () => undefined },
+      { fieldType: (_i: IndexMetadata, n: string) => FIELDS[n], matchingFieldNames: () => [] } as unknown as MapperService,
+      new QueryParserRegistry(BUILTIN_QUERY_PARSERS),
+    );
+    const ref = await single.search(req({ query: { match: { body: 'fox red' } } }, { indices: ['a'] }));
+    expect(scores(dfs)).toEqual(scores(ref));
+    expect(scores(qtf)).not.toEqual(scores(ref));
+  });
+});

@@ -14,6 +14,8 @@ import {
 } from '@strata/core-common';
 import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
 import { BoostQuery } from '../../search/basic-queries.js';
+import { aggregateDfs, shardDfs } from '../../search/dfs.js';
+import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader } from '../../index/leaf-reader.js';
@@ -328,22 +330,41 @@ export class SearchService {
     const results: ShardQueryResult[] = [];
     const resultTargets: ShardTarget[] = [];
     const failures: ShardFailure[] = [];
+    const readerFor = (t: ShardTarget): DirectoryReader => {
+      const key = shardKey(t.index, t.shardId);
+      let reader = options.readers?.get(key) ?? readers.get(key);
+      if (!reader) {
+        const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
+        if (!shard) throw Errors.illegalState(`no such shard [${t.index}][${t.shardId}]`);
+        reader = shard.acquireReader();
+        acquired.push(reader);
+      }
+      readers.set(key, reader);
+      return reader;
+    };
     try {
+      let dfs: DfsStats | undefined;
+      if (request.searchType === 'dfs_query_then_fetch' && targets.length > 1) {
+        const parts: DfsStats[] = [];
+        for (const t of targets) {
+          const plan = plans.get(t.index)!;
+          if (plan.failure) continue;
+          try {
+            parts.push(shardDfs(new IndexSearcher(readerFor(t)), plan.parse!.prepared.query));
+          } catch {
+            /* the query phase reports the failure */
+          }
+        }
+        dfs = aggregateDfs(parts);
+      }
       for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
         const t = targets[shardIndex]!;
         const plan = plans.get(t.index)!;
         try {
           if (plan.failure) throw plan.failure;
-          const key = shardKey(t.index, t.shardId);
-          let reader = options.readers?.get(key);
-          if (!reader) {
-            const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
-            if (!shard) throw Errors.illegalState(`no such shard [${t.index}][${t.shardId}]`);
-            reader = shard.acquireReader();
-            acquired.push(reader);
-          }
-          readers.set(key, reader);
+          const reader = readerFor(t);
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
+          if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
           const r = await this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs);
           results.push(r);
