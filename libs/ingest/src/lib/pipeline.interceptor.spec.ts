@@ -135,4 +135,17 @@ describe('PipelineIndexInterceptor', () => {
     expect(await interceptor.intercept(req('logs-other', {}), ctx({}))).toMatchObject({ request: { source: { from_component: true } } });
     expect(await interceptor.intercept(req('nomatch', { a: 1 }), ctx({}))).toMatchObject({ request: { source: { a: 1 } } });
   });
+
+  it('resolves data streams through the engine resolver (write index settings)', async () => {
+    const { service, store } = await setup({ dsdef: setP('from_stream') });
+    await store.update((d) => {
+      d.indices['.ds-logs-x-000001'] = meta('.ds-logs-x-000001', { 'index.default_pipeline': 'dsdef' });
+    });
+    const resolver = {
+      writeIndex: (n: string) => (n === 'logs-x' ? '.ds-logs-x-000001' : undefined),
+      concreteIndices: () => [],
+    };
+    const interceptor = new PipelineIndexInterceptor(service, resolver);
+    expect(await interceptor.intercept(req('logs-x', {}), ctx({}))).toMatchObject({ request: { source: { from_stream: true } } });
+  });
 });

@@ -3,9 +3,17 @@
  * `pipeline`, `index.default_pipeline` and `index.final_pipeline`; re-resolves pipelines when a processor
  * changes `_index` (reroute, set) as Elasticsearch does.
  */
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { EsError, flattenSettings } from '@strata/core-common';
-import type { ClusterMetadata, IndexRequest, IndexRequestContext, IndexRequestInterceptor, InterceptResult } from '@strata/core-engine';
+import {
+  EngineTokens,
+  type ClusterMetadata,
+  type IndexNameExpressionResolver,
+  type IndexRequest,
+  type IndexRequestContext,
+  type IndexRequestInterceptor,
+  type InterceptResult,
+} from '@strata/core-engine';
 import { IngestDocument, isObject, type JsonObject } from './ingest-document.js';
 import { IngestService } from './ingest.service.js';
 import { nowMs, unwrapFailure } from './pipeline.js';
@@ -54,9 +62,24 @@ function templateSettings(t: JsonObject): Record<string, unknown> {
  * Index settings that apply to a write target: the index itself, the write index of an alias, or, for an
  * index that does not exist yet, the settings of the index template that will create it (as ES does).
  */
-export function targetSettings(metadata: ClusterMetadata, ctx: IndexRequestContext, name: string): Record<string, unknown> | undefined {
+export function targetSettings(
+  metadata: ClusterMetadata,
+  ctx: IndexRequestContext,
+  name: string,
+  resolver?: IndexNameExpressionResolver,
+): Record<string, unknown> | undefined {
   const direct = ctx.indexMetadata(name) ?? metadata.indices[name];
   if (direct) return direct.settings;
+  // aliases and data streams (through the engine resolver and its IndexNameResolver contributions)
+  if (resolver) {
+    try {
+      const w = resolver.writeIndex(name);
+      const m = w !== undefined ? (ctx.indexMetadata(w) ?? metadata.indices[w]) : undefined;
+      if (m) return m.settings;
+    } catch {
+      // not resolvable: fall through to aliases and templates
+    }
+  }
   const withAlias = Object.values(metadata.indices).filter((m) => m.aliases?.[name] !== undefined);
   if (withAlias.length === 1) return withAlias[0].settings;
   if (withAlias.length > 1) return withAlias.find((m) => m.aliases[name].is_write_index === true)?.settings;
@@ -91,7 +114,10 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
   readonly name = 'ingest';
   readonly order = 100;
 
-  constructor(@inject(IngestService) private readonly ingest: IngestService) {}
+  constructor(
+    @inject(IngestService) private readonly ingest: IngestService,
+    @inject(EngineTokens.IndexNameExpressionResolver) @optional() private readonly resolver?: IndexNameExpressionResolver,
+  ) {}
 
   private settingsCache = new Map<string, Record<string, unknown> | undefined>();
   private settingsCacheFor: ClusterMetadata | undefined;
@@ -103,7 +129,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       this.settingsCacheFor = metadata;
     }
     if (this.settingsCache.has(name)) return this.settingsCache.get(name);
-    const s = targetSettings(metadata, ctx, name);
+    const s = targetSettings(metadata, ctx, name, this.resolver);
     if (this.settingsCache.size > 1000) this.settingsCache.clear();
     this.settingsCache.set(name, s);
     return s;
