@@ -116,7 +116,7 @@ export class StandardTokenizer implements Tokenizer {
           const j = i + (cp > 0xffff ? 2 : 1);
           if (j >= n) break;
           const ncp = codePointAt(text, j);
-          const nk = ncp < 128 ? wordBreakClass(ncp) : wordBreakClass(ncp);
+          const nk = wordBreakClass(ncp);
           const letterJoin = prev === WB.ALetter && k !== WB.MidNum && nk === WB.ALetter;
           const numJoin = prev === WB.Numeric && k !== WB.MidLetter && nk === WB.Numeric;
           if (letterJoin || numJoin) {

@@ -13,7 +13,7 @@ import type { DocumentMapper } from '../services.js';
 import type { IndexedToken, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
 import { DateFormatter } from '../util/date-format.js';
-import { BooleanFieldType, DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
+import { DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
 import { encodeIp } from './ip.js';
 import {
   ACCEPT_ONLY_TYPES,
@@ -444,9 +444,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         return;
       }
       case 'boolean': {
-        const b = parseBoolean(value) ? 1 : 0;
-        void BooleanFieldType;
-        this.pushNumeric(m, b, st);
+        this.pushNumeric(m, parseBoolean(value) ? 1 : 0, st);
         return;
       }
       case 'ip': {

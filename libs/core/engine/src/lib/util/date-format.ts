@@ -43,7 +43,7 @@ export function daysInMonth(year: number, month: number): number {
 
 /** epoch millis of a proleptic-Gregorian local date-time treated as UTC. */
 export function localToEpoch(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number {
-  if (y >= 100 || y < 0) return Date.UTC(y, mo - 1, d, h, mi, s, ms) + (y < 0 ? 0 : 0);
+  if (y >= 100 || y < 0) return Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const dt = new Date(0);
   dt.setUTCFullYear(y, mo - 1, d);
   dt.setUTCHours(h, mi, s, ms);
