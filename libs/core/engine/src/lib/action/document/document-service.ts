@@ -198,8 +198,17 @@ export class DocumentService {
     return m;
   }
 
+  private readonly shardsHeaders = new Map<number, Readonly<{ total: number; successful: number; failed: number }>>();
+
+  /** `_shards` of a write response (1 + replicas, one successful copy); shared frozen objects */
   private shardsTotal(meta: IndexMetadata): { total: number; successful: number; failed: number } {
-    return { total: 1 + (meta.numberOfReplicas ?? 0), successful: 1, failed: 0 };
+    const total = 1 + (meta.numberOfReplicas ?? 0);
+    let h = this.shardsHeaders.get(total);
+    if (!h) {
+      h = Object.freeze({ total, successful: 1, failed: 0 });
+      this.shardsHeaders.set(total, h);
+    }
+    return h as { total: number; successful: number; failed: number };
   }
 
   private context(): IndexRequestContext {
