@@ -162,7 +162,7 @@ class GlobalAggregator extends SingleBucketAggregator {
     super(spec, ctx);
   }
   setLeaf(): void {
-    /* global ignores the query: it walks every live doc at build time */
+    // the global aggregation ignores the query: it walks every live doc at build time
   }
   collect(): void {
     /* see build */

@@ -59,8 +59,12 @@ function withGap(v: number, gap: GapPolicy): number {
 }
 
 class NoopAggregator extends Aggregator {
-  setLeaf(): void {}
-  collect(): void {}
+  setLeaf(): void {
+    // pipelines collect nothing
+  }
+  collect(): void {
+    // pipelines collect nothing
+  }
   build(): InternalAggregation {
     return { type: 'simple_value', value: NaN };
   }

@@ -21,10 +21,8 @@ function fmix(k: bigint): bigint {
 }
 
 function getLong(b: Uint8Array, i: number): bigint {
-  let lo = 0;
-  let hi = 0;
-  lo = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
-  hi = (b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24)) >>> 0;
+  const lo = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+  const hi = (b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24)) >>> 0;
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
 
