@@ -71,8 +71,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.headersTimeout = 80_000;
   server.requestTimeout = 0;
   const bound = (server.address() as AddressInfo).port;
+  const info = node.container.get(NODE_INFO) as NodeInfo;
+  server.on('connection', (socket) => {
+    info.http.currentOpen++;
+    info.http.totalOpened++;
+    socket.once('close', () => info.http.currentOpen--);
+  });
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  (node.container.get(NODE_INFO) as NodeInfo).publishAddress = `${displayHost}:${bound}`;
+  info.publishAddress = `${displayHost}:${bound}`;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${displayHost}:${bound}`,

@@ -166,5 +166,9 @@ describe('host over HTTP', () => {
     expect((await call('/_cat/health?h=status')).text).toBe('green\n');
     const n = await call('/_nodes/stats');
     expect(n.json._nodes.total).toBe(1);
+    const [node] = Object.values(n.json.nodes) as Array<Record<string, Record<string, number>>>;
+    expect(node['http']['total_opened']).toBeGreaterThan(0);
+    expect(node['http']['current_open']).toBeGreaterThan(0);
+    expect(node['thread_pool']['write']).toMatchObject({ queue: 0, rejected: 0 });
   });
 });

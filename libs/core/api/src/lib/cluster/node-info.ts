@@ -3,6 +3,8 @@ export class NodeInfo {
   readonly startedAt = Date.now();
   /** the bound HTTP address, set by the host once listening */
   publishAddress?: string;
+  /** HTTP connection counters, maintained by the host's server (`_nodes/stats/http`) */
+  readonly http = { currentOpen: 0, totalOpened: 0 };
 
   constructor(
     readonly id: string,

@@ -77,6 +77,15 @@ function fsStats(dataPath: string): Record<string, unknown> {
   }
 }
 
+const THREAD_POOLS = ['analyze', 'flush', 'force_merge', 'generic', 'get', 'management', 'refresh', 'search', 'snapshot', 'warmer', 'write'];
+
+function threadPoolStats(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const threads = availableParallelism();
+  for (const name of THREAD_POOLS) out[name] = { threads, queue: 0, active: 0, rejected: 0, largest: threads, completed: 0 };
+  return out;
+}
+
 function jvmStats(node: NodeInfo): Record<string, unknown> {
   const mem = process.memoryUsage();
   return {
@@ -267,6 +276,10 @@ export class NodesStatsRestHandler implements RestHandler {
     if (metrics.includes('os')) sections['os'] = osStats();
     if (metrics.includes('process')) sections['process'] = processStats();
     if (metrics.includes('jvm')) sections['jvm'] = jvmStats(node);
+    if (metrics.includes('thread_pool')) sections['thread_pool'] = threadPoolStats();
+    if (metrics.includes('http')) {
+      sections['http'] = { current_open: node.http.currentOpen, total_opened: node.http.totalOpened };
+    }
     if (metrics.includes('fs')) sections['fs'] = fsStats(String(this.config?.settings['path.data'] ?? '.'));
     for (const c of this.contributors) {
       const [top, ...rest] = c.section.split('.');
