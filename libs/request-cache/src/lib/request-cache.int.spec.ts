@@ -324,6 +324,21 @@ describe('request cache over HTTP', () => {
       }
     });
 
+    it('a deleted and re-created index caches again from scratch', async () => {
+      await createLogs('again');
+      for (let i = 0; i < 3; i++) {
+        await search('again', AGG_BODY);
+        await host.request('PUT', `/again/_doc/x${i}?refresh=true`, { status: '201' });
+      }
+      await host.request('DELETE', '/again');
+      await createLogs('again');
+      const a = await search('again', AGG_BODY);
+      const b = await search('again', AGG_BODY);
+      expect(buckets(b)).toEqual(buckets(a));
+      expect(await cacheStats('again')).toMatchObject({ hit_count: 1, miss_count: 1 });
+      await host.request('DELETE', '/again');
+    });
+
     it('node stats add up the index counters', async () => {
       const n = await host.request('GET', '/_nodes/stats/indices/request_cache');
       const node = Object.values(n.body.nodes)[0] as any;

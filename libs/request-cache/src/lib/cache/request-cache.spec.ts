@@ -261,3 +261,31 @@ describe('RequestCache concurrent loads', () => {
     expect(loads).toBe(2);
   });
 });
+
+describe('RequestCache superseded loads', () => {
+  it('does not store a result whose reader generation was refreshed away during the load', async () => {
+    const c = new RequestCache({ maxSizeBytes: 1 << 20 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const p = c.getOrLoad(key({ generation: 1 }), async () => {
+      await gate;
+      return 1;
+    });
+    c.invalidateShardGenerationsBelow('logs', 0, 2);
+    release();
+    expect(await p).toBe(1);
+    expect(c.size).toBe(0);
+    // other shards and newer generations are stored as usual
+    expect(c.put(key({ shard: 1, generation: 1 }), 1)).toBe(true);
+    expect(c.put(key({ generation: 2, readerKey: 'u#2' }), 1)).toBe(true);
+  });
+
+  it('does not store a result parsed against a superseded mapping; a removed index starts over', () => {
+    const c = new RequestCache({ maxSizeBytes: 1 << 20 });
+    c.invalidateMappingVersionsBelow('logs', 3);
+    expect(c.put(key({ mappingVersion: 2 }), 1)).toBe(false);
+    expect(c.put(key({ mappingVersion: 3 }), 1)).toBe(true);
+    c.removeIndex('logs');
+    expect(c.put(key({ mappingVersion: 1 }), 1)).toBe(true);
+  });
+});

@@ -61,6 +61,9 @@ export class RequestCache {
   private readonly perIndex = new Map<string, RequestCacheStats>();
   private readonly total = emptyStats();
   private readonly inflight = new Map<string, Promise<unknown>>();
+  /** newest reader generation per index/shard and mapping version per index seen by invalidations */
+  private readonly newestGeneration = new Map<string, Map<number, number>>();
+  private readonly newestMappingVersion = new Map<string, number>();
   readonly maxSizeBytes: number;
   readonly ttlMs: number;
 
@@ -111,6 +114,8 @@ export class RequestCache {
    * cache (then nothing is stored).
    */
   put(key: RequestCacheKey, value: unknown): boolean {
+    // a load that finished after its reader or mapping was superseded would never be hit again
+    if (this.isSuperseded(key)) return false;
     let copied: { value: unknown; bytes: number };
     try {
       copied = copyWithSize(value);
@@ -183,11 +188,15 @@ export class RequestCache {
 
   /** Drops the entries of a shard whose reader generation is below `generation` (refresh). */
   invalidateShardGenerationsBelow(index: string, shard: number, generation: number): number {
+    let shards = this.newestGeneration.get(index);
+    if (!shards) this.newestGeneration.set(index, (shards = new Map()));
+    if ((shards.get(shard) ?? -Infinity) < generation) shards.set(shard, generation);
     return this.dropWhere(this.byShard.get(index)?.get(shard), (e) => e.key.generation < generation);
   }
 
   /** Drops the entries of an index parsed against a mapping version below `mappingVersion`. */
   invalidateMappingVersionsBelow(index: string, mappingVersion: number): number {
+    if ((this.newestMappingVersion.get(index) ?? -Infinity) < mappingVersion) this.newestMappingVersion.set(index, mappingVersion);
     let n = 0;
     for (const set of this.shardSetsOf(index)) n += this.dropWhere(set, (e) => e.key.mappingVersion < mappingVersion);
     return n;
@@ -204,6 +213,8 @@ export class RequestCache {
   removeIndex(index: string): void {
     this.clearIndex(index);
     this.perIndex.delete(index);
+    this.newestGeneration.delete(index);
+    this.newestMappingVersion.delete(index);
   }
 
   /** Drops everything. Counters are kept. */
@@ -234,6 +245,13 @@ export class RequestCache {
   }
 
   // ------------------------------------------------------------------ internals
+
+  private isSuperseded(key: RequestCacheKey): boolean {
+    const gen = this.newestGeneration.get(key.index)?.get(key.shard);
+    if (gen !== undefined && key.generation < gen) return true;
+    const mv = this.newestMappingVersion.get(key.index);
+    return mv !== undefined && key.mappingVersion < mv;
+  }
 
   private shardSetsOf(index: string): Set<string>[] {
     const shards = this.byShard.get(index);
