@@ -176,6 +176,13 @@ describe('SearchService', () => {
     await expect(service.search(req({}, { scroll: '1m' }))).rejects.toMatchObject({ type: 'illegal_argument_exception' });
   });
 
+  it('preference=_shards and routing limit the target shards', async () => {
+    const { service, req } = setup();
+    const res = await service.search(req({}, { indices: ['a'], preference: '_shards:1' }));
+    expect(res.targets).toEqual([{ index: 'a', shardId: 1 }]);
+    expect((res.body['_shards'] as { total: number }).total).toBe(1);
+  });
+
   it('_count', async () => {
     const { service, req } = setup();
     expect(await service.count(req({ query: { match: { body: 'fox' } } }))).toEqual({

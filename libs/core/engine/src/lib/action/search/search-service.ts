@@ -217,6 +217,17 @@ export class SearchService {
         const wanted = new Set(request.routing.map((r) => shardIdForRouting(r, meta)));
         shardIds = shardIds.filter((s) => wanted.has(s));
       }
+      const pref = request.preference;
+      if (pref !== undefined && pref.startsWith('_shards:')) {
+        const wanted = new Set(
+          pref
+            .substring('_shards:'.length)
+            .split('|')[0]!
+            .split(',')
+            .map((x) => Number(x.trim())),
+        );
+        shardIds = shardIds.filter((s) => wanted.has(s));
+      }
       for (const shardId of shardIds.sort((a, b) => a - b)) targets.push({ index, shardId, ...(aliasFilter !== undefined ? { aliasFilter } : {}) });
     }
     return targets;
