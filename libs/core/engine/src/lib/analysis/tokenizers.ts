@@ -76,7 +76,7 @@ export class StandardTokenizer implements Tokenizer {
       let hasLetter = false;
       let hasDigit = false;
       let special = 0;
-      let prev: WB = k;
+      let prev: WB;
       // consume the word
       for (;;) {
         if (k === WB.Numeric) hasDigit = true;
@@ -234,7 +234,7 @@ export class PatternTokenizer implements Tokenizer {
       }
       last = m.index + m[0].length;
     }
-    if (last < text.length) out.push({ term: text.slice(last), position: pos++, startOffset: last, endOffset: text.length, type: 'word' });
+    if (last < text.length) out.push({ term: text.slice(last), position: pos, startOffset: last, endOffset: text.length, type: 'word' });
     return out;
   }
 }
@@ -389,7 +389,7 @@ export class CharGroupTokenizer implements Tokenizer {
       }
       i += ch.length;
     }
-    if (start >= 0) out.push({ term: text.slice(start), position: pos++, startOffset: start, endOffset: text.length, type: 'word' });
+    if (start >= 0) out.push({ term: text.slice(start), position: pos, startOffset: start, endOffset: text.length, type: 'word' });
     return out;
   }
 }

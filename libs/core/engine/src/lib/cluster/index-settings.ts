@@ -52,7 +52,7 @@ export const CORE_INDEX_SETTINGS: readonly SettingDef[] = [
   setting({ key: 'index.mapping.depth.limit', scope: 'index', dynamic: true, defaultValue: 20, parse: int('index.mapping.depth.limit', 1) }),
   setting({ key: 'index.mapping.nested_fields.limit', scope: 'index', dynamic: true, defaultValue: 50, parse: int('index.mapping.nested_fields.limit', 0) }),
   setting({ key: 'index.mapping.nested_objects.limit', scope: 'index', dynamic: true, defaultValue: 10000, parse: int('index.mapping.nested_objects.limit', 0) }),
-  setting({ key: 'index.mapping.field_name_length.limit', scope: 'index', dynamic: true, defaultValue: 9223372036854775807, parse: int('index.mapping.field_name_length.limit', 1) }),
+  setting({ key: 'index.mapping.field_name_length.limit', scope: 'index', dynamic: true, defaultValue: Number.MAX_SAFE_INTEGER, parse: int('index.mapping.field_name_length.limit', 1) }),
   setting({ key: 'index.mapping.dimension_fields.limit', scope: 'index', dynamic: true, defaultValue: 32768, parse: int('index.mapping.dimension_fields.limit', 0) }),
   setting({ key: 'index.mapping.ignore_malformed', scope: 'index', dynamic: false, defaultValue: false, parse: bool('index.mapping.ignore_malformed') }),
   setting({ key: 'index.mapping.coerce', scope: 'index', dynamic: false, defaultValue: true, parse: bool('index.mapping.coerce') }),

@@ -14,11 +14,11 @@ export const FLOAT_TYPES = new Set(['double', 'float', 'half_float', 'scaled_flo
 export const NUMERIC_TYPES = new Set([...INTEGER_TYPES, ...FLOAT_TYPES]);
 
 const RANGES: Record<string, [number, number, string]> = {
-  long: [-9223372036854775808, 9223372036854775807, 'a long'],
+  long: [-(2 ** 63), 2 ** 63, 'a long'],
   integer: [-2147483648, 2147483647, 'an integer'],
   short: [-32768, 32767, 'a short'],
   byte: [-128, 127, 'a byte'],
-  unsigned_long: [0, 18446744073709551615, 'an unsigned_long'],
+  unsigned_long: [0, 2 ** 64, 'an unsigned_long'],
 };
 
 function numberFormatError(value: unknown): EsError {

@@ -288,7 +288,7 @@ class PatternParser {
       }
       case 'zone': {
         if (e.style === 'id') {
-          const m = /^[A-Za-z][A-Za-z0-9_/+\-]*/.exec(s.slice(pos));
+          const m = /^[A-Za-z][A-Za-z0-9_/+-]*/.exec(s.slice(pos));
           if (!m) return -1;
           try {
             p.zone = zoneOf(m[0]);
