@@ -185,6 +185,7 @@ describe('HttpPipeline', () => {
     expect(b.error.type).toBe('x_content_parse_exception');
     expect(b.error.reason).toBe("[2:7] Unexpected character ('x' (code 120)): expected a valid value (JSON String, Number, Array, Object or token 'null', 'true' or 'false')");
     expect(b.error.caused_by.type).toBe('json_parse_exception');
+    expect(b.error.root_cause).toEqual([{ type: 'x_content_parse_exception', reason: b.error.reason }]);
   });
 
   it('rejects unknown params with a suggestion', async () => {

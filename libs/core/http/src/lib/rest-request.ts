@@ -31,7 +31,10 @@ export function parseJsonText(text: string): unknown {
     const { offset, message } = findJsonSyntaxError(text);
     const [line, col] = lineCol(text, offset);
     const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
-    throw Errors.xContentParse(message, line, col, cause);
+    // as in Elasticsearch, the root cause is the x_content_parse_exception itself (Jackson's exception is
+    // not an ElasticsearchException, so it only shows up under caused_by)
+    const root = Errors.xContentParse(message, line, col);
+    throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
   }
 }
 
