@@ -438,9 +438,7 @@ export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): I
   const minute = p.minute ?? (roundUp ? 59 : 0);
   const second = p.second ?? (roundUp ? 59 : 0);
   const nano = p.nano ?? (roundUp ? 999_999_999 : 0);
-  if (hour > 23 || minute > 59 || second > 59) {
-    if (!(hour === 24 && minute === 0 && second === 0 && nano === 0)) return null;
-  }
+  if (hour > 23 || minute > 59 || second > 59) return null;
   const ms = Math.floor(nano / 1e6);
   const local = localToEpoch(year, month, day, hour, minute, second, ms);
   let millis: number;
