@@ -8,3 +8,4 @@ export * from './lib/lifecycle.js';
 export * from './lib/auth.js';
 export * from './lib/stats.js';
 export * from './lib/feature.js';
+export * from './lib/ingest-spi.js';

@@ -3,11 +3,11 @@
  * (invalidated on metadata changes), executed at index time and by simulate; node-level statistics.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock, type IngestProcessorFactory } from '@strata/core-common';
 import { EngineTokens, type ClusterMetadata, type MetadataStore } from '@strata/core-engine';
 import { isObject, type JsonObject } from './ingest-document.js';
 import { IngestStats, Pipeline, ProcessorFactoryRegistry } from './pipeline.js';
-import type { ExecutionContext, ProcessorFactory, Tracer } from './processor.js';
+import { asProcessorFactory, type ExecutionContext, type ProcessorFactory, type Tracer } from './processor.js';
 
 export const IngestTokens = {
   IngestService: Symbol.for('strata.ingest.IngestService'),
@@ -50,10 +50,10 @@ export class IngestService {
 
   constructor(
     @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
-    @multiInject(ExtensionPoints.IngestProcessor) @optional() factories: ProcessorFactory[] = [],
+    @multiInject(ExtensionPoints.IngestProcessor) @optional() factories: Array<ProcessorFactory | IngestProcessorFactory> = [],
     @inject(Tokens.Clock) @optional() clock?: Clock,
   ) {
-    this.registry = new ProcessorFactoryRegistry(factories ?? []);
+    this.registry = new ProcessorFactoryRegistry((factories ?? []).map(asProcessorFactory));
     this.clock = clock ?? systemClock;
     store.onChange((next) => this.invalidate(next));
   }

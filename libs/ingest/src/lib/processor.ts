@@ -1,8 +1,9 @@
 /**
- * Ingest processor SPI (contributed through ExtensionPoints.IngestProcessor). Kept here while ingest is its
- * only consumer; shaped so it can move to core-common unchanged.
+ * Ingest processor SPI as the ingest lib uses it internally (typed with the concrete IngestDocument class).
+ * The public, structural SPI other features implement is in @strata/core-common (ingest-spi.ts); the
+ * conformance checks at the end of this file keep both in step.
  */
-import { EsError } from '@strata/core-common';
+import { EsError, type IngestProcessor, type IngestProcessorFactory } from '@strata/core-common';
 import { javaTypeName, type IngestDocument, type JsonObject } from './ingest-document.js';
 
 /** Result of executing one processor: the (possibly replaced) document, or null when dropped. */
@@ -213,3 +214,16 @@ export function defineProcessor(
     },
   };
 }
+
+// ---------------------------------------------------------------------------------- SPI conformance
+
+/** A core-common SPI factory used where the lib expects its own factory type (the runtime document is the same object). */
+export function asProcessorFactory(f: IngestProcessorFactory | ProcessorFactory): ProcessorFactory {
+  return f as unknown as ProcessorFactory;
+}
+
+// compile-time checks: the lib's processors and factories satisfy the public SPI
+const spiProcessorCheck = (p: Processor): IngestProcessor => p;
+const spiFactoryCheck = (f: ProcessorFactory): IngestProcessorFactory => f;
+void spiProcessorCheck;
+void spiFactoryCheck;
