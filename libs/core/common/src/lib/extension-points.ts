@@ -14,7 +14,7 @@ export const ExtensionPoints = {
   QueryParser: Symbol.for('strata.ext.QueryParser'),
   /** FieldMapperType (core-engine) */
   FieldMapperType: Symbol.for('strata.ext.FieldMapperType'),
-  /** IngestProcessorFactory (core-engine ingest SPI) */
+  /** IngestProcessorFactory (core-common ingest-spi.ts) */
   IngestProcessor: Symbol.for('strata.ext.IngestProcessor'),
   /** IndexRequestInterceptor (core-engine) */
   IndexRequestInterceptor: Symbol.for('strata.ext.IndexRequestInterceptor'),
