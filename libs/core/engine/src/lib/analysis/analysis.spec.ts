@@ -70,7 +70,11 @@ describe('porter stemmer', () => {
     ['caresses', 'caress'], ['ponies', 'poni'], ['cats', 'cat'], ['agreed', 'agre'], ['plastered', 'plaster'],
     ['motoring', 'motor'], ['hopping', 'hop'], ['filing', 'file'], ['happy', 'happi'], ['relational', 'relat'],
     ['conditional', 'condit'], ['generalization', 'gener'], ['electrical', 'electr'], ['adjustment', 'adjust'],
-    ['controll', 'control'], ['running', 'run'],
+    ['controll', 'control'], ['running', 'run'], ['flies', 'fli'], ['denied', 'deni'], ['humbled', 'humbl'], ['sized', 'size'],
+    ['meeting', 'meet'], ['stating', 'state'], ['itemization', 'item'], ['sensational', 'sensat'], ['reference', 'refer'],
+    ['colonizer', 'colon'], ['plotted', 'plot'], ['generously', 'gener'], ['hopefulness', 'hope'], ['oscillators', 'oscil'],
+    ['triplicate', 'triplic'], ['formative', 'form'], ['allowance', 'allow'], ['gyroscopic', 'gyroscop'], ['defensible', 'defens'],
+    ['replacement', 'replac'], ['adoption', 'adopt'], ['communism', 'commun'], ['effective', 'effect'], ['bowdlerize', 'bowdler'],
   ])('%s -> %s', (w, s) => expect(porterStem(w)).toBe(s));
 });
 
