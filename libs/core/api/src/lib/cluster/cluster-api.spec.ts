@@ -310,6 +310,24 @@ describe('cluster API', () => {
     expect(n.text).toBe('n1 * dhim\n');
   });
 
+  it('_cluster/state with metric and index filters', async () => {
+    const all = await get('/_cluster/state');
+    expect(all.status).toBe(200);
+    expect(all.body.cluster_name).toBe('test-cluster');
+    expect(Object.keys(all.body.metadata.indices)).toEqual(['logs', 'metrics']);
+    expect(all.body.metadata.indices.logs.aliases).toEqual(['logs-alias']);
+    expect(all.body.metadata.indices.logs.settings.index.number_of_shards).toBe('2');
+    expect(all.body.routing_table.indices.logs.shards['0']).toHaveLength(2);
+    expect(all.body.routing_nodes.unassigned).toHaveLength(2);
+    const md = await get('/_cluster/state/metadata/metrics?flat_settings');
+    expect(Object.keys(md.body)).toEqual(['cluster_name', 'cluster_uuid', 'metadata']);
+    expect(Object.keys(md.body.metadata.indices)).toEqual(['metrics']);
+    expect(md.body.metadata.indices.metrics.settings['index.uuid']).toBe('uuid-metrics');
+    const bad = await get('/_cluster/state/nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.reason).toBe('Unknown value for metric [nope]');
+  });
+
   it('_xpack and _license', async () => {
     expect((await get('/_xpack')).body.license.type).toBe('basic');
     expect((await get('/_license')).body.license.status).toBe('active');

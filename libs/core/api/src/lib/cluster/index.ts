@@ -11,6 +11,7 @@ import {
 } from './cat.rest-handler.js';
 import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
 import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
+import { ClusterStateRestHandler } from './cluster-state.rest-handler.js';
 import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
@@ -32,6 +33,7 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     MainRestHandler,
     ClusterHealthRestHandler,
     ClusterSettingsRestHandler,
+    ClusterStateRestHandler,
     NodesInfoRestHandler,
     NodesStatsRestHandler,
     IndicesStatsRestHandler,
