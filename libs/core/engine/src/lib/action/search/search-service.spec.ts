@@ -7,7 +7,7 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import type { IndexNameExpressionResolver, IndicesService, IndexShard, MapperService } from '../../services.js';
 import type { CoordinatorSearchInterceptor, SearchRequest, ShardSearchInterceptor } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
-import { SearchService } from './search-service.js';
+import { SearchService, locateKey } from './search-service.js';
 import { parseSearchSource } from './search-source.js';
 
 const FIELDS: Record<string, MappedFieldType> = { body: fieldTypes.text('body'), n: fieldTypes.long('n'), tag: fieldTypes.keyword('tag') };
@@ -124,9 +124,14 @@ describe('SearchService', () => {
     ]);
   });
 
-  it('syntax errors are request-level', async () => {
+  it('syntax errors are request-level, with the position in the raw body', async () => {
     const { service, req } = setup();
     await expect(service.search(req({ query: { nope: {} } }))).rejects.toMatchObject({ type: 'parsing_exception' });
+    const raw = '{\n  "query": {\n    "nope": {}\n  }\n}';
+    const e = await service.search(req(JSON.parse(raw), { rawBody: raw })).catch((x: EsError) => x);
+    expect((e as EsError).metadata).toEqual({ line: 3, col: 13 });
+    expect(((e as EsError).cause as EsError).reason).toBe('[3:13] unknown field [nope]');
+    expect(locateKey('{"query":{"foo":{}}}', 'foo')).toEqual({ line: 1, col: 17 });
   });
 
   it('shard interceptors wrap the query phase in order and see nowUsed', async () => {

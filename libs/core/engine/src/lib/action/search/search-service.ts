@@ -63,6 +63,31 @@ function isRequestLevelError(e: unknown): boolean {
   return e instanceof EsError && (e.type === 'parsing_exception' || e.type === 'x_content_parse_exception' || e.type === 'named_object_not_found_exception');
 }
 
+/** line/col (1-based) of the value following `"name":` in a raw JSON body, as the JSON parser reports positions */
+export function locateKey(raw: string, name: string): { line: number; col: number } | undefined {
+  const re = new RegExp('"' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '"\\s*:\\s*', 'g');
+  const m = re.exec(raw);
+  if (!m) return undefined;
+  const pos = m.index + m[0].length;
+  const before = raw.substring(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - (before.lastIndexOf('\n') + 1) + 1;
+  return { line, col };
+}
+
+/** rewrites "unknown query [x]" errors with the position of x in the raw body */
+function withPosition(e: unknown, raw: string | undefined): unknown {
+  if (!(e instanceof EsError) || e.type !== 'parsing_exception' || raw === undefined) return e;
+  const m = /^unknown query \[(.+)\]$/.exec(e.reason);
+  if (!m) return e;
+  const loc = locateKey(raw, m[1]!);
+  if (!loc) return e;
+  return new EsError('parsing_exception', 400, e.reason, {
+    metadata: { line: loc.line, col: loc.col },
+    cause: new EsError('named_object_not_found_exception', 400, `[${loc.line}:${loc.col}] unknown field [${m[1]}]`),
+  });
+}
+
 /** wraps a query construction failure as Elasticsearch's QueryShardException */
 export function failedToCreateQuery(e: unknown, index: string): EsError {
   if (e instanceof EsError && e.type === 'query_shard_exception') return e;
@@ -323,7 +348,7 @@ export class SearchService {
         if (boost !== 1) prepared.query = new BoostQuery(prepared.query, Math.fround(boost));
         plans.set(t.index, { meta, parse: { ctx, prepared } });
       } catch (e) {
-        if (isRequestLevelError(e)) throw e;
+        if (isRequestLevelError(e)) throw withPosition(e, request.rawBody);
         plans.set(t.index, { meta, failure: failedToCreateQuery(e, t.index) });
       }
     }
@@ -332,7 +357,7 @@ export class SearchService {
       try {
         prepareShardQuery(this.shardRequest(request, { index: '_na_', shardId: 0 }, 0, 0, nowMillis), this.parseContextFor(undefined, nowMillis));
       } catch (e) {
-        if (isRequestLevelError(e)) throw e;
+        if (isRequestLevelError(e)) throw withPosition(e, request.rawBody);
       }
     }
 
