@@ -18,6 +18,7 @@ import {
   type FieldSource,
 } from '../framework.js';
 import { hashDouble, hashLong, hashString } from '../support/hash.js';
+import { hashDoublePair, hashLongPair, murmur3StringPair, out as hashOut } from '../support/hash64.js';
 
 const P2 = 25;
 const THRESHOLDS = [10, 20, 40, 80, 220, 400, 900, 1800, 3100, 6500, 11500, 20000, 50000, 120000, 350000];
@@ -44,6 +45,20 @@ export function encodeHash(hash: bigint, p: number): number {
   const maskBits = (1 << (P2 - p)) - 1;
   if ((e & maskBits) === 0) {
     const runLen = 1 + Math.min(nlz64((hash << BigInt(P2)) & 0xffffffffffffffffn), 64 - P2);
+    return (e * 128 + runLen * 2 + 1) >>> 0;
+  }
+  return (e * 2) >>> 0;
+}
+
+/** encodeHash on a (hi, lo) pair (allocation-free twin of encodeHash) */
+export function encodeHashPair(hi: number, lo: number, p: number): number {
+  const e = hi >>> 7;
+  const maskBits = (1 << (P2 - p)) - 1;
+  if ((e & maskBits) === 0) {
+    const sh = ((hi << 25) | (lo >>> 7)) >>> 0;
+    const sl = (lo << 25) >>> 0;
+    const nlz = sh !== 0 ? Math.clz32(sh) : 32 + Math.clz32(sl);
+    const runLen = 1 + Math.min(nlz, 64 - P2);
     return (e * 128 + runLen * 2 + 1) >>> 0;
   }
   return (e * 2) >>> 0;
@@ -225,7 +240,8 @@ class CardinalityAggregator extends Aggregator {
           const o = sdv.ords[i]!;
           let enc = cache[o]!;
           if (enc < 0) {
-            enc = encodeHash(hashString(displayTerm(this.src, sdv.terms[o]!)), this.p);
+            murmur3StringPair(displayTerm(this.src, sdv.terms[o]!));
+            enc = encodeHashPair(hashOut.hi, hashOut.lo, this.p);
             cache[o] = enc;
           }
           sk.add(enc);
@@ -244,7 +260,9 @@ class CardinalityAggregator extends Aggregator {
           const v = ndv.values[i]! * scale;
           if (v !== this.lastValue) {
             this.lastValue = v;
-            this.lastEnc = encodeHash(this.hashNumber(v), this.p);
+            if (this.src.integer) hashLongPair(v);
+            else hashDoublePair(v);
+            this.lastEnc = encodeHashPair(hashOut.hi, hashOut.lo, this.p);
           }
           sk.add(this.lastEnc);
         }
