@@ -122,6 +122,11 @@ describe('ingest over HTTP', () => {
     expect(items[3].error).toMatchObject({ type: 'illegal_argument_exception', reason: 'pipeline with id [nope] does not exist' });
     expect(items[4].status).toBe(201);
     expect((await host.request('GET', '/docs/_doc/2')).body._source).toEqual({ msg: 'A' });
+    // ?pipeline on _bulk applies to items without their own pipeline
+    const bulk2 = await host.request('POST', '/docs/_bulk?pipeline=up&refresh=true', [{ index: { _id: '7' } }, { msg: 'url' }, { create: { _id: '8', pipeline: '_none' } }, { msg: 'none' }]);
+    expect(bulk2.body.errors).toBe(false);
+    expect((await host.request('GET', '/docs/_doc/7')).body._source).toEqual({ msg: 'URL' });
+    expect((await host.request('GET', '/docs/_doc/8')).body._source).toEqual({ msg: 'none' });
     expect((await host.request('GET', '/docs/_doc/4')).status).toBe(404);
     expect((await host.request('GET', '/docs/_doc/3')).status).toBe(404);
   });
@@ -151,9 +156,9 @@ describe('ingest over HTTP', () => {
     expect(Object.keys(node.ingest.pipelines)).toEqual(expect.arrayContaining(['up', 'conv', 'dropper']));
     if (!(await documentApiAvailable(host))) return;
     expect(node.ingest.total.count).toBeGreaterThan(0);
-    expect(node.ingest.pipelines['up'].count).toBe(2);
+    expect(node.ingest.pipelines['up'].count).toBe(3);
     expect(node.ingest.pipelines['up'].processors).toEqual([
-      { uppercase: { type: 'uppercase', stats: expect.objectContaining({ count: 2, failed: 0, current: 0 }) } },
+      { uppercase: { type: 'uppercase', stats: expect.objectContaining({ count: 3, failed: 0, current: 0 }) } },
     ]);
   });
 
