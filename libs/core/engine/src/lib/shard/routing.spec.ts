@@ -1,4 +1,4 @@
-import { murmur3HashString, defaultNumRoutingShards, shardIdFor } from './routing.js';
+import { murmur3HashString, defaultNumRoutingShards, shardIdFor, shardIdForDoc, floorMod } from './routing.js';
 
 describe('routing', () => {
   it('hashes like Elasticsearch Murmur3HashFunction (known values)', () => {
@@ -30,5 +30,21 @@ describe('routing', () => {
     const counts = [0, 0, 0];
     for (let i = 0; i < 3000; i++) counts[shardIdFor(String(i), 3)]++;
     for (const c of counts) expect(c).toBeGreaterThan(800);
+  });
+
+  it('uses routing over _id, and a partition offset with routing_partition_size', () => {
+    const meta = { numberOfShards: 8, settings: {} };
+    expect(shardIdForDoc(meta, 'doc1', 'user7')).toBe(shardIdFor('user7', 8));
+    expect(shardIdForDoc(meta, 'doc1')).toBe(shardIdFor('doc1', 8));
+    const part = { numberOfShards: 8, settings: { 'index.routing_partition_size': 3 } };
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const id = `d${i}`;
+      const off = floorMod(murmur3HashString(id), 3);
+      const expected = Math.floor(floorMod((murmur3HashString('user7') + off) | 0, 1024) / 128);
+      expect(shardIdForDoc(part, id, 'user7')).toBe(expected);
+      seen.add(expected);
+    }
+    expect(seen.size).toBeLessThanOrEqual(3);
   });
 });

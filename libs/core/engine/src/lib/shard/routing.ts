@@ -58,14 +58,23 @@ export function routingNumShards(meta: Pick<IndexMetadata, 'numberOfShards' | 's
   return defaultNumRoutingShards(meta.numberOfShards);
 }
 
-/** Shard id for a routing value (the `_routing`, or else the `_id`). */
-export function shardIdFor(routing: string, numberOfShards: number, numRoutingShards = defaultNumRoutingShards(numberOfShards)): number {
+/** Shard id for a routing value (the `_routing`, or else the `_id`), plus ES's partition offset. */
+export function shardIdFor(
+  routing: string,
+  numberOfShards: number,
+  numRoutingShards = defaultNumRoutingShards(numberOfShards),
+  partitionOffset = 0,
+): number {
   if (numberOfShards === 1) return 0;
   const factor = numRoutingShards / numberOfShards;
-  const hash = murmur3HashString(routing);
+  const hash = (murmur3HashString(routing) + partitionOffset) | 0;
   return Math.floor(floorMod(hash, numRoutingShards) / factor);
 }
 
 export function shardIdForDoc(meta: Pick<IndexMetadata, 'numberOfShards' | 'settings'>, id: string, routing?: string): number {
-  return shardIdFor(routing ?? id, meta.numberOfShards, routingNumShards(meta));
+  if (routing === undefined || routing === null) return shardIdFor(id, meta.numberOfShards, routingNumShards(meta));
+  // index.routing_partition_size > 1: a routing value spreads over a partition of shards, picked by the _id
+  const partitionSize = Number(meta.settings?.['index.routing_partition_size'] ?? 1);
+  const offset = partitionSize > 1 ? floorMod(murmur3HashString(id), partitionSize) : 0;
+  return shardIdFor(routing, meta.numberOfShards, routingNumShards(meta), offset);
 }
