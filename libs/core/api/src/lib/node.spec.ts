@@ -44,6 +44,7 @@ describe('createNode', () => {
     expect(node.settings['http.port']).toBe(9200);
     expect(node.settings['cluster.name']).toBe('strata');
     expect(node.settings['path.data']).toBe(dataPath);
+    expect(node.settings['xpack.security.enabled']).toBeUndefined();
     const id = node.container.get<NodeInfo>(NODE_INFO).id;
     expect(readFileSync(join(dataPath, '_state', 'node.id'), 'utf8').trim()).toBe(id);
     await node.close();
@@ -68,6 +69,17 @@ describe('createNode', () => {
     expect(node.container.get<Clock>(Tokens.Clock).now()).toBe(42);
     expect(node.container.get<IdGenerator>(Tokens.IdGenerator).next()).toBe('fixed');
     await node.close();
+  });
+
+  it('accepts the usual Elasticsearch docker settings', async () => {
+    const node = await createNode({
+      settings: { 'path.data': dataPath, 'discovery.type': 'single-node', 'xpack.security.enabled': 'false', 'bootstrap.memory_lock': 'true' },
+      logger: SILENT_LOGGER,
+    });
+    await node.close();
+    await expect(createNode({ settings: { 'path.data': dataPath, 'discovery.type': 'zen' }, logger: SILENT_LOGGER })).rejects.toThrow(
+      /invalid value for setting \[discovery.type\]/,
+    );
   });
 
   it('rejects duplicate routes at boot', async () => {

@@ -35,6 +35,20 @@ export const HOST_SETTINGS: readonly SettingDef[] = [
   setting({ key: 'path.logs', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
   setting({ key: 'cluster.name', scope: 'node', dynamic: false, defaultValue: 'strata', parse: SettingParsers.string() }),
   setting({ key: 'node.name', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
+  // accepted for compatibility with Elasticsearch configurations (single node, no effect here)
+  setting({
+    key: 'discovery.type',
+    scope: 'node',
+    dynamic: false,
+    defaultValue: 'single-node',
+    parse: SettingParsers.oneOf('discovery.type', ['single-node', 'multi-node']),
+  }),
+  setting({ key: 'discovery.seed_hosts', scope: 'node', dynamic: false, defaultValue: [], parse: SettingParsers.any() }),
+  setting({ key: 'cluster.initial_master_nodes', scope: 'node', dynamic: false, defaultValue: [], parse: SettingParsers.any() }),
+  setting({ key: 'node.roles', scope: 'node', dynamic: false, defaultValue: [], parse: SettingParsers.any() }),
+  setting({ key: 'bootstrap.memory_lock', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('bootstrap.memory_lock') }),
+  setting({ key: 'xpack.security.enabled', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('xpack.security.enabled') }),
+  setting({ key: 'xpack.ml.enabled', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('xpack.ml.enabled') }),
   setting({
     key: 'logger.level',
     scope: 'node',
@@ -43,6 +57,9 @@ export const HOST_SETTINGS: readonly SettingDef[] = [
     parse: SettingParsers.oneOf('logger.level', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   }),
 ];
+
+/** node settings whose defaults are written into HostConfig.settings (the others stay absent unless given) */
+const FILLED_DEFAULTS = ['http.port', 'network.host', 'path.data', 'cluster.name', 'logger.level'];
 
 export interface NodeOptions {
   /** flat node settings (defaults are filled in) */
@@ -160,7 +177,7 @@ export function coreModules(): ContainerModule[] {
 export async function createNode(options: NodeOptions = {}): Promise<StrataNode> {
   const settings: Record<string, unknown> = { ...(options.settings ?? {}) };
   for (const def of HOST_SETTINGS) {
-    if (settings[def.key] === undefined && def.defaultValue !== '') settings[def.key] = def.defaultValue;
+    if (settings[def.key] === undefined && FILLED_DEFAULTS.includes(def.key)) settings[def.key] = def.defaultValue;
   }
   settings['path.data'] = resolve(String(settings['path.data']));
   const config: HostConfig = { settings };
