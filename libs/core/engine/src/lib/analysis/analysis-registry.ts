@@ -17,6 +17,7 @@ import {
   PathHierarchyTokenizer,
   CharGroupTokenizer,
   SimplePatternTokenizer,
+  UaxUrlEmailTokenizer,
   type TokenChars,
   type Tokenizer,
 } from './tokenizers.js';
@@ -252,8 +253,9 @@ function tokenizerFromDef(name: string, d: Json): Tokenizer {
   switch (type) {
     case 'standard':
     case 'classic':
-    case 'uax_url_email':
       return new StandardTokenizer(int(d['max_token_length'], 255));
+    case 'uax_url_email':
+      return new UaxUrlEmailTokenizer(int(d['max_token_length'], 255));
     case 'whitespace':
       return new WhitespaceTokenizer(int(d['max_token_length'], 255));
     case 'keyword':

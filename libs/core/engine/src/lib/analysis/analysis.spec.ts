@@ -190,3 +190,15 @@ describe('more tokenizers', () => {
     expect(run({ type: 'simple_pattern_split', pattern: '_' }, 'an_underscored_phrase').map((x) => x[0])).toEqual(['an', 'underscored', 'phrase']);
   });
 });
+
+describe('uax_url_email', () => {
+  it('keeps e-mails and URLs whole', () => {
+    const t = reg.forAnalyzeRequest({ tokenizer: 'uax_url_email' }).analyze('Email me at john.smith@global-international.com or see https://example.com/a?b=1.');
+    expect(t.map((x) => [x.term, x.type, x.position])).toEqual([
+      ['Email', '<ALPHANUM>', 0], ['me', '<ALPHANUM>', 1], ['at', '<ALPHANUM>', 2],
+      ['john.smith@global-international.com', '<EMAIL>', 3], ['or', '<ALPHANUM>', 4], ['see', '<ALPHANUM>', 5],
+      ['https://example.com/a?b=1', '<URL>', 6],
+    ]);
+    expect(t[3].startOffset).toBe(12);
+  });
+});

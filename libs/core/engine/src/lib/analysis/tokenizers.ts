@@ -400,3 +400,39 @@ export class SimplePatternTokenizer extends PatternTokenizer {
     super(pattern, '', 0);
   }
 }
+
+const URL_EMAIL_RE =
+  /\b(?:(?:https?|ftp|file):\/\/[^\s<>"'`{}|\\^]+[^\s<>"'`{}|\\^.,;:!?)\]]|[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})/g;
+
+/** uax_url_email: the standard tokenizer, keeping URLs (<URL>) and e-mail addresses (<EMAIL>) as single tokens. */
+export class UaxUrlEmailTokenizer implements Tokenizer {
+  private readonly std: StandardTokenizer;
+  constructor(private readonly maxTokenLength = 255) {
+    this.std = new StandardTokenizer(maxTokenLength);
+  }
+  tokenize(text: string): Token[] {
+    const out: Token[] = [];
+    let pos = 0;
+    let last = 0;
+    const emitStd = (from: number, to: number) => {
+      if (to <= from) return;
+      for (const t of this.std.tokenize(text.slice(from, to))) {
+        out.push({ ...t, position: pos++, startOffset: t.startOffset + from, endOffset: t.endOffset + from });
+      }
+    };
+    URL_EMAIL_RE.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = URL_EMAIL_RE.exec(text)) !== null) {
+      emitStd(last, m.index);
+      const v = m[0];
+      const type = v.includes('://') ? '<URL>' : '<EMAIL>';
+      for (let s = 0; s < v.length; s += this.maxTokenLength) {
+        const piece = v.slice(s, s + this.maxTokenLength);
+        out.push({ term: piece, position: pos++, startOffset: m.index + s, endOffset: m.index + s + piece.length, type });
+      }
+      last = m.index + v.length;
+    }
+    emitStd(last, text.length);
+    return out;
+  }
+}
