@@ -236,7 +236,12 @@ export class IngestService {
   nodeStats(): JsonObject {
     const pipelines: JsonObject = {};
     for (const p of this.pipelines()) {
-      pipelines[p.id] = { ...p.stats.toJson(), processors: p.processorStats() };
+      pipelines[p.id] = {
+        ...p.stats.toJson(),
+        ingested_as_first_pipeline_in_bytes: p.ingestedAsFirstBytes,
+        produced_as_first_pipeline_in_bytes: p.producedAsFirstBytes,
+        processors: p.processorStats(),
+      };
     }
     return { total: this.total.toJson(), pipelines };
   }
@@ -254,4 +259,6 @@ function carryStats(from: Pipeline, to: Pipeline): void {
   to.stats.count = s.count;
   to.stats.failed = s.failed;
   to.stats.timeMs = s.timeMs;
+  to.ingestedAsFirstBytes = from.ingestedAsFirstBytes;
+  to.producedAsFirstBytes = from.producedAsFirstBytes;
 }

@@ -148,4 +148,14 @@ describe('PipelineIndexInterceptor', () => {
     const interceptor = new PipelineIndexInterceptor(service, resolver);
     expect(await interceptor.intercept(req('logs-x', {}), ctx({}))).toMatchObject({ request: { source: { from_stream: true } } });
   });
+
+  it('counts bytes ingested/produced for the first pipeline', async () => {
+    const { interceptor, service } = await setup({ p: { processors: [{ set: { field: 'b', value: 'xy' } }] } });
+    await interceptor.intercept(req('i', { a: 1 }, { pipeline: 'p' }), ctx({}));
+    const stats = service.nodeStats() as { pipelines: Record<string, Record<string, unknown>> };
+    expect(stats.pipelines['p']).toMatchObject({
+      ingested_as_first_pipeline_in_bytes: JSON.stringify({ a: 1 }).length,
+      produced_as_first_pipeline_in_bytes: JSON.stringify({ a: 1, b: 'xy' }).length,
+    });
+  });
 });

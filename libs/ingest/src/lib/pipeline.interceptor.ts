@@ -16,7 +16,7 @@ import {
 } from '@strata/core-engine';
 import { IngestDocument, isObject, type JsonObject } from './ingest-document.js';
 import { IngestService } from './ingest.service.js';
-import { nowMs, unwrapFailure } from './pipeline.js';
+import { approxJsonBytes, nowMs, unwrapFailure, type Pipeline } from './pipeline.js';
 import { resolveDateMathIndexName } from './processors/date.processors.js';
 
 export const NONE_PIPELINE = '_none';
@@ -174,9 +174,14 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       const ectx = this.ingest.executionContext();
       const history: string[] = [request.index];
       let queue = pipelineQueue(pipelineId, finalId);
+      let first: Pipeline | undefined;
       while (queue.length > 0 && doc !== null) {
         const { id, isFinal } = queue.shift()!;
         const pipeline = this.ingest.requirePipeline(id);
+        if (first === undefined) {
+          first = pipeline;
+          pipeline.ingestedAsFirstBytes += approxJsonBytes(doc.source);
+        }
         const originalIndex = String(doc.meta['_index'] ?? request.index);
         doc = pipeline.execute(doc, ectx);
         if (doc === null) break;
@@ -205,6 +210,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
         doc.rerouted = false;
       }
       if (doc === null) return { kind: 'drop' };
+      if (first) first.producedAsFirstBytes += approxJsonBytes(doc.source);
       const out: IndexRequest = {
         ...request,
         index: resolveIndex(String(doc.meta['_index'] ?? request.index), this.ingest.now()),

@@ -259,8 +259,37 @@ function handleFailure(
 
 // ------------------------------------------------------------------------------------------ pipeline
 
+/** Size of the JSON rendering of a value, estimated without serialising (ASCII assumed, escapes ignored). */
+export function approxJsonBytes(v: unknown): number {
+  if (v === null || v === undefined) return 4;
+  switch (typeof v) {
+    case 'string':
+      return v.length + 2;
+    case 'number':
+      return Number.isInteger(v) && v >= 0 && v < 1e15 ? (v < 10 ? 1 : Math.floor(Math.log10(v)) + 1) : String(v).length;
+    case 'boolean':
+      return v ? 4 : 5;
+    case 'object': {
+      if (Array.isArray(v)) {
+        let n = 2 + Math.max(0, v.length - 1);
+        for (const x of v) n += approxJsonBytes(x);
+        return n;
+      }
+      const keys = Object.keys(v as object);
+      let n = 2 + Math.max(0, keys.length - 1);
+      for (const k of keys) n += k.length + 3 + approxJsonBytes((v as JsonObject)[k]);
+      return n;
+    }
+    default:
+      return 0;
+  }
+}
+
 export class Pipeline implements PipelineLike {
   readonly stats = new IngestStats();
+  /** bytes of documents for which this pipeline was the first one run (ES 8.15+ node stats) */
+  ingestedAsFirstBytes = 0;
+  producedAsFirstBytes = 0;
   constructor(
     readonly id: string,
     readonly description: string | undefined,
