@@ -13,6 +13,7 @@ import { parseBulkLines } from './bulk-parser.js';
 import { FakeMapperService, FakeMetadataIndexService, FakeResolver, indexMetadata } from './testing/fakes.js';
 import { filterSource, parseSourceParams } from './source-filter.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
+import { shardIdForDoc } from '../../shard/routing.js';
 
 let dir: string;
 let container: Container;
@@ -272,6 +273,22 @@ describe('DocumentService', () => {
     expect(counts.every((c) => c > 0)).toBe(true);
     const g = await docs.get({ index: 'multi', id: '7' });
     expect(g.body['found']).toBe(true);
+  });
+
+  it('applies an alias index_routing to writes and gets through the alias', async () => {
+    await store.update((d) => {
+      d.indices['ar'] = indexMetadata('ar', { numberOfShards: 4, primaryTerms: [1, 1, 1, 1], aliases: { ra: { index_routing: 'k1', is_write_index: true } } });
+    });
+    await docs.index({ index: 'ra', id: 'a', opType: 'index', source: { x: 1 }, attributes: {} });
+    const target = shardIdForDoc(store.current().indices['ar'], 'a', 'k1');
+    expect(indices.shards('ar')[target].stats().maxSeqNo).toBe(0);
+    expect((await docs.get({ index: 'ra', id: 'a' })).body).toMatchObject({ found: true, _routing: 'k1' });
+    await expectEsError(
+      docs.index({ index: 'ra', id: 'b', routing: 'other', opType: 'index', source: {}, attributes: {} }),
+      'illegal_argument_exception',
+      400,
+      'Alias [ra] has index routing associated with it [k1], and was provided with routing value [other], rejecting operation',
+    );
   });
 });
 

@@ -306,6 +306,19 @@ export class DocumentService {
     return names[0];
   }
 
+  /** ES applies an alias' index_routing to writes through it (a different explicit routing is rejected) */
+  private aliasRouting(target: string, meta: IndexMetadata, routing: string | undefined): string | undefined {
+    if (target === meta.name) return routing;
+    const r = meta.aliases?.[target]?.index_routing;
+    if (r === undefined || r === null || r === '') return routing;
+    if (routing !== undefined && routing !== r) {
+      throw Errors.illegalArgument(
+        `Alias [${target}] has index routing associated with it [${r}], and was provided with routing value [${routing}], rejecting operation`,
+      );
+    }
+    return r;
+  }
+
   private routingRequired(meta: IndexMetadata): boolean {
     const r = (meta.mappings as Record<string, unknown>)?.['_routing'];
     return isPlainObject(r) && (r['required'] === true || r['required'] === 'true');
@@ -368,7 +381,7 @@ export class DocumentService {
     let meta = this.meta(concrete);
     const autoId = req.id === undefined || req.id === null;
     const id = autoId ? this.ids.next() : (req.id as string);
-    const routing = req.routing ?? undefined;
+    const routing = this.aliasRouting(req.index, meta, req.routing ?? undefined);
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
     // the source as sent is stored verbatim (like ES) unless an interceptor replaced the request
     const raw = req === reqIn ? rawSource : undefined;
@@ -449,11 +462,12 @@ export class DocumentService {
     }
     const meta = this.meta(concrete);
     if (meta.state === 'close') throw Errors.indexClosed(concrete);
-    if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
-    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, req.routing));
+    const routing = this.aliasRouting(req.index, meta, req.routing);
+    if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
+    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, routing));
     const r = shard.deleteDoc({
       id: req.id,
-      routing: req.routing,
+      routing,
       version: req.version,
       versionType: req.versionType,
       ifSeqNo: req.ifSeqNo,
@@ -468,8 +482,9 @@ export class DocumentService {
   async get(req: GetRequest): Promise<DocResult> {
     const index = this.readIndexFor(req.index);
     const meta = this.meta(index);
-    if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(index, req.id);
-    const shard = this.indices.shard(index, shardIdForDoc(meta, req.id, req.routing));
+    const routing = this.aliasRouting(req.index, meta, req.routing);
+    if (routing === undefined && this.routingRequired(meta)) throw routingMissing(index, req.id);
+    const shard = this.indices.shard(index, shardIdForDoc(meta, req.id, routing));
     if (req.refresh) await shard.refresh('get');
     const g = shard.get(req.id, req.realtime !== false);
     if (!g.found) return { status: 404, body: { _index: index, _id: req.id, found: false } };
@@ -603,9 +618,11 @@ export class DocumentService {
     }
   }
 
-  private async updateAttempt(req: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+  private async updateAttempt(reqIn: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+    let req = reqIn;
     const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(update api)');
     const meta = this.meta(concrete);
+    req = { ...req, routing: this.aliasRouting(req.index, meta, req.routing) };
     if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
     const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, req.routing));
     const g = shard.get(req.id, true);
