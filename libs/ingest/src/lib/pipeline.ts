@@ -459,7 +459,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
       throw configError(undefined, undefined, 'on_failure', 'property isn\'t a list');
     }
     if (Array.isArray(onFailureRaw) && onFailureRaw.length === 0) {
-      throw configError(undefined, undefined, 'on_failure', 'pipeline on_failure must not be empty');
+      throw new EsError('parse_exception', 400, `pipeline [${id}] cannot have an empty on-failure option defined`);
     }
     const description = config['description'];
     if (description !== undefined && description !== null && typeof description !== 'string') {

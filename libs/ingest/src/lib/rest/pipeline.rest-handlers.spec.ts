@@ -97,6 +97,16 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
       property_name: 'patterns',
     });
     expect((await error(put(undefined))).error).toMatchObject({ type: 'parse_exception' });
+    expect((await error(put({ processors: [], on_failure: [] }))).error).toEqual({
+      root_cause: [{ type: 'parse_exception', reason: 'pipeline [x] cannot have an empty on-failure option defined' }],
+      type: 'parse_exception',
+      reason: 'pipeline [x] cannot have an empty on-failure option defined',
+    });
+    expect((await error(put({ processors: [{ set: { field: 'a', value: 1, on_failure: [] } }] }))).error).toMatchObject({
+      reason: '[on_failure] processors list cannot be empty',
+      processor_type: 'set',
+      property_name: 'on_failure',
+    });
     expect(h.store.current().custom['ingest']).toBeUndefined();
   });
 
