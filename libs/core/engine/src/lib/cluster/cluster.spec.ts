@@ -257,3 +257,15 @@ describe('index blocks', () => {
     await mis.putMapping(['b'], { properties: { a: { type: 'keyword' } } });
   });
 });
+
+describe('auto_expand_replicas', () => {
+  it('computes replicas for a single node', async () => {
+    const { effectiveReplicas } = await import('./metadata-index-service.js');
+    expect(effectiveReplicas({ 'index.auto_expand_replicas': '0-1' }, 1)).toBe(0);
+    expect(effectiveReplicas({ 'index.auto_expand_replicas': '0-all' }, 1)).toBe(0);
+    expect(effectiveReplicas({ 'index.auto_expand_replicas': '1-all' }, 0)).toBe(1);
+    expect(effectiveReplicas({}, 2)).toBe(2);
+    const { mis } = await setup();
+    expect((await mis.createIndex('ae', { settings: { 'index.auto_expand_replicas': '0-1' } })).numberOfReplicas).toBe(0);
+  });
+});

@@ -100,7 +100,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     }
     const aliases = this.parseCreateAliases(name, tpl.aliases);
     const shards = this.settings.value<number>('index.number_of_shards', settings);
-    const replicas = this.settings.value<number>('index.number_of_replicas', settings);
+    const replicas = effectiveReplicas(settings, this.settings.value<number>('index.number_of_replicas', settings));
     let created: IndexMetadata | undefined;
     await this.store.update((d) => {
       if (d.indices[name]) throw Errors.resourceAlreadyExists(name, d.indices[name].uuid);
@@ -345,7 +345,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
         if (JSON.stringify(next) !== JSON.stringify(im.settings)) {
           im.settings = next;
           im.settingsVersion += 1;
-          im.numberOfReplicas = this.settings.value<number>('index.number_of_replicas', next);
+          im.numberOfReplicas = effectiveReplicas(next, this.settings.value<number>('index.number_of_replicas', next));
         }
       }
     });
@@ -429,6 +429,18 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
       }
     });
   }
+}
+
+/** index.auto_expand_replicas on a single data node (ES AutoExpandReplicas): min(max, nodes-1) but at least min. */
+export function effectiveReplicas(settings: Record<string, unknown>, configured: number, dataNodes = 1): number {
+  const ae = settings['index.auto_expand_replicas'];
+  if (ae === undefined || ae === null || ae === false || ae === 'false') return configured;
+  const m = /^(\d+)-(\d+|all)$/.exec(String(ae));
+  if (!m) return configured;
+  const min = Number(m[1]);
+  const max = m[2] === 'all' ? dataNodes - 1 : Number(m[2]);
+  if (dataNodes - 1 < min) return min;
+  return Math.min(max, dataNodes - 1);
 }
 
 function esc(s: string): string {
