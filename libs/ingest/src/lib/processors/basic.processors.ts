@@ -4,7 +4,7 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import { deepClone, hasOwn, isObject, javaTypeName, setOwn, type IngestDocument, type JsonObject } from '../ingest-document.js';
-import { compileTemplate, compileValueSource, escaperFor, type Escaper, type Template } from '../template.js';
+import { compileTemplate, compileValueSource, escaperFor, renderValue, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
 
 const MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
@@ -180,7 +180,7 @@ function parseFloating(s: string, type: 'float' | 'double'): number {
 }
 
 function convertOne(v: unknown, type: ConvertType): unknown {
-  const s = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s = typeof v === 'string' ? v : renderValue(v);
   switch (type) {
     case 'integer':
     case 'long':
@@ -202,8 +202,8 @@ function convertOne(v: unknown, type: ConvertType): unknown {
       throw Errors.illegalArgument(`'${s}' is not an IP string literal.`);
     case 'auto': {
       if (typeof v !== 'string') return v;
-      if (/^[+-]?\d+$/.test(s)) {
-        const n = Number(s);
+      if (/^[+-]?\d+$/.test(s) || /^[+-]?0[xX][0-9a-fA-F]+$/.test(s)) {
+        const n = /[xX]/.test(s) ? Number.parseInt(s, 16) : Number(s);
         if (Number.isSafeInteger(n)) return n;
       }
       if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Number(s);
