@@ -266,4 +266,17 @@ describe('search REST API (black box)', () => {
       ['3', ['c']],
     ]);
   });
+  it('ip fields: term, CIDR, range and sort', async () => {
+    await call('PUT', '/ips', { mappings: { properties: { ip: { type: 'ip' } } } });
+    const lines = ['10.0.0.1', '10.0.1.7', '192.168.1.1', '9.255.255.255']
+      .map((ip, i) => JSON.stringify({ index: { _index: 'ips', _id: String(i) } }) + '\n' + JSON.stringify({ ip }))
+      .join('\n') + '\n';
+    await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+    const ids = async (q: unknown) => (await call('POST', '/ips/_search', { query: q, sort: ['ip'] })).body.hits.hits.map((h: any) => h._id);
+    expect(await ids({ term: { ip: '10.0.1.7' } })).toEqual(['1']);
+    expect(await ids({ term: { ip: '10.0.0.0/16' } })).toEqual(['0', '1']);
+    expect(await ids({ range: { ip: { gte: '10.0.0.0', lte: '10.255.255.255' } } })).toEqual(['0', '1']);
+    const sorted = await call('POST', '/ips/_search', { sort: [{ ip: 'desc' }] });
+    expect(sorted.body.hits.hits.map((h: any) => h.sort[0])).toEqual(['192.168.1.1', '10.0.1.7', '10.0.0.1', '9.255.255.255']);
+  });
 });

@@ -1,7 +1,7 @@
 import { EsError, Errors } from '@strata/core-common';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { BoostQuery, MatchAllDocsQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
-import { CaseInsensitiveTermQuery } from '../search/multi-term-query.js';
+import { CaseInsensitiveTermQuery, TermRangeQuery } from '../search/multi-term-query.js';
 import { PointRangeQuery } from '../search/point-range-query.js';
 import type { Query } from '../search/query.js';
 import { TermQuery } from '../search/term-query.js';
@@ -114,6 +114,10 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
   if (!ft.searchable) {
     throw Errors.illegalArgument(`Cannot search on field [${ft.name}] since it is not indexed.`);
   }
+  if (ft.kind === 'ip' && typeof value === 'string' && value.includes('/')) {
+    const r = ipv4CidrRange(value);
+    if (r) return new TermRangeQuery(ft.name, String(ft.termValue(r[0])), String(ft.termValue(r[1])), true, true);
+  }
   const t = String(ft.termValue(value));
   if (caseInsensitive && ft.kind === 'keyword') return new CaseInsensitiveTermQuery(ft.name, t);
   return new TermQuery(ft.name, t);
@@ -146,4 +150,19 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
   const n = typeof t === 'number' ? t : Number(t);
   if (Number.isNaN(n)) throw new EsError('number_format_exception', 400, `For input string: "${String(value)}"`);
   return n;
+}
+
+/** first and last address of an IPv4 CIDR block ("192.168.0.0/16"), or undefined when not IPv4 CIDR */
+export function ipv4CidrRange(cidr: string): [string, string] | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
+  if (!m) return undefined;
+  const parts = m.slice(1, 5).map(Number);
+  const bits = Number(m[5]);
+  if (parts.some((p) => p > 255) || bits > 32) throw Errors.illegalArgument(`Expected [ip/prefix] but was [${cidr}]`);
+  const ip = ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  const lo = (ip & mask) >>> 0;
+  const hi = (lo | (~mask >>> 0)) >>> 0;
+  const dotted = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
+  return [dotted(lo), dotted(hi)];
 }
