@@ -85,6 +85,9 @@ describe('kv', () => {
     )!;
     expect(d.source['q']).toEqual({ p_a: ['1', '4'], p_b: '2' });
   });
+  it('trailing separators are ignored as Java split does', () => {
+    expect(run({ kv: { field: 'm', field_split: '&', value_split: '=' } }, { m: 'a=1&b=&' })!.source).toMatchObject({ a: '1', b: '' });
+  });
   it('missing value_split', () => {
     expect(thrown(() => run({ kv: { field: 'm', field_split: ' ', value_split: '=' } }, { m: 'a=1 b' })).reason).toBe(
       'field [m] does not contain value_split [=]',

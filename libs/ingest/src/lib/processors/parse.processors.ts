@@ -235,7 +235,10 @@ export const kvProcessor: ProcessorFactory = defineProcessor('kv', (r) => {
     execute(doc) {
       const v = stringValue(doc, field, ignoreMissing);
       if (v === undefined) return doc;
-      for (const pair of v.split(fs)) {
+      const pairs = v.split(fs);
+      // Java's String.split drops trailing empty strings
+      while (pairs.length > 0 && pairs[pairs.length - 1] === '') pairs.pop();
+      for (const pair of pairs) {
         const m = vs.exec(pair);
         if (!m) throw Errors.illegalArgument(`field [${field}] does not contain value_split [${valueSplit}]`);
         let key = tk(pair.slice(0, m.index));
