@@ -18,17 +18,20 @@ function bigLeaf(): LeafReaderContext {
   const ords = new Uint32Array(N);
   const ts = new Float64Array(N);
   const status = new Float64Array(N);
+  const urlTerms = Array.from({ length: 200_000 }, (_, i) => `/products/${String(i).padStart(6, '0')}/detail`);
+  const urlOrds = new Uint32Array(N);
   const start = Date.UTC(2024, 0, 1);
   for (let d = 0; d < N; d++) {
     offsets[d] = d;
     ords[d] = (d * 7919) % 60;
     ts[d] = start + Math.floor((d / N) * 30 * 86_400_000);
     status[d] = [200, 200, 200, 404, 500, 301][d % 6]!;
+    urlOrds[d] = (d * 48271) % 200_000;
   }
   offsets[N] = N;
   const reader = {
     segmentName: '_0', maxDoc: N, numDocs: N, liveDocs: null, delGen: 0, isLive: () => true,
-    sortedSetDocValues: (f: string) => (f === 'host' ? { offsets, ords, terms } : null),
+    sortedSetDocValues: (f: string) => (f === 'host' ? { offsets, ords, terms } : f === 'url' ? { offsets, ords: urlOrds, terms: urlTerms } : null),
     numericDocValues: (f: string) => (f === 'ts' ? { offsets, values: ts } : f === 'status' ? { offsets, values: status } : null),
   } as unknown as LeafReader;
   return { reader, docBase: 0, ord: 0 };
@@ -41,13 +44,15 @@ const CASES: Record<string, unknown> = {
   'terms numeric': { t: { terms: { field: 'status' } } },
   stats: { s: { stats: { field: 'status' } } },
   cardinality: { c: { cardinality: { field: 'host' } } },
+  'cardinality 200k urls': { c: { cardinality: { field: 'url' } } },
+  'terms 200k urls': { t: { terms: { field: 'url' } } },
   'terms>avg': { t: { terms: { field: 'host' }, aggs: { a: { avg: { field: 'status' } } } } },
   'terms>date_histogram 1h': { t: { terms: { field: 'host' }, aggs: { h: { date_histogram: { field: 'ts', calendar_interval: 'hour' } } } } },
   'date_histogram 1d>terms': { h: { date_histogram: { field: 'ts', calendar_interval: 'day' }, aggs: { t: { terms: { field: 'host', size: 3 } } } } },
 };
 
 const leaf = bigLeaf();
-const mapping = { host: 'keyword', ts: 'date', status: 'long' };
+const mapping = { host: 'keyword', ts: 'date', status: 'long', url: 'keyword' };
 for (const [name, aggs] of Object.entries(CASES)) {
   const f = parseAggregations(aggs);
   const runs: number[] = [];

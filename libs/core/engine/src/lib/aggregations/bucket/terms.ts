@@ -33,6 +33,7 @@ import {
   isKeyOrder,
   orderUsesPaths,
   parseOrder,
+  topK,
   validateOrderPaths,
   type BucketOrder,
 } from '../support/bucket-order.js';
@@ -233,11 +234,17 @@ export class TermsSpec extends AggSpec {
     const usesPaths = orderUsesPaths(this.order);
     let other = 0;
     if (usesPaths) for (const b of candidates) b.aggs = buildSubs(b);
-    candidates.sort(bucketComparator(this.order, this.subs));
-    let selected = candidates;
+    const cmp = bucketComparator<TermBucket>(this.order, this.subs);
+    let selected: TermBucket[];
     if (candidates.length > shardSize) {
-      selected = candidates.slice(0, shardSize);
-      for (let i = shardSize; i < candidates.length; i++) other += candidates[i]!.docCount;
+      selected = topK(candidates, shardSize, cmp);
+      let total = 0;
+      for (const b of candidates) total += b.docCount;
+      let kept = 0;
+      for (const b of selected) kept += b.docCount;
+      other = total - kept;
+    } else {
+      selected = candidates.sort(cmp);
     }
     if (!usesPaths) for (const b of selected) b.aggs = buildSubs(b);
     return { type: 'terms', valueType, fmt, buckets: selected, docCountError: 0, otherDocCount: other, shardSize };

@@ -127,3 +127,49 @@ export function validateOrderPaths(order: BucketOrder, subs: AggSpec[], aggName:
     void aggName;
   }
 }
+
+/**
+ * The best k items by `cmp` (ascending = better first), sorted. O(n log k) with a binary heap whose root is
+ * the worst kept item; falls back to a full sort when k is not much smaller than n.
+ */
+export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[] {
+  if (k <= 0) return [];
+  if (items.length <= k * 2) return items.slice().sort(cmp).slice(0, k);
+  const heap: T[] = [];
+  const worse = (i: number, j: number) => cmp(heap[i]!, heap[j]!) > 0;
+  const down = (i: number) => {
+    const n = heap.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < n && worse(l, w)) w = l;
+      if (r < n && worse(r, w)) w = r;
+      if (w === i) return;
+      const t = heap[i]!;
+      heap[i] = heap[w]!;
+      heap[w] = t;
+      i = w;
+    }
+  };
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!worse(i, p)) return;
+      const t = heap[i]!;
+      heap[i] = heap[p]!;
+      heap[p] = t;
+      i = p;
+    }
+  };
+  for (const it of items) {
+    if (heap.length < k) {
+      heap.push(it);
+      up(heap.length - 1);
+    } else if (cmp(it, heap[0]!) < 0) {
+      heap[0] = it;
+      down(0);
+    }
+  }
+  return heap.sort(cmp);
+}
