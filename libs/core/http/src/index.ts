@@ -6,5 +6,6 @@ export * from './lib/route-registry.js';
 export * from './lib/auth.js';
 export * from './lib/validate-body.js';
 export * from './lib/http-settings.js';
+export * from './lib/cors.js';
 export * from './lib/http-pipeline.js';
 export * from './lib/http.module.js';

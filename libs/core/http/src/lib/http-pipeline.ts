@@ -14,6 +14,7 @@ import {
   type RestResponse,
 } from '@strata/core-common';
 import { AuthenticatorChain } from './auth.js';
+import { corsConfig, originAllowed, type CorsConfig } from './cors.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
 import { checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
@@ -79,6 +80,7 @@ class BodyError extends Error {}
 @injectable()
 export class HttpPipeline {
   private readonly maxContentLength: number;
+  private readonly cors: CorsConfig;
 
   constructor(
     @inject(RouteRegistry) private readonly routes: RouteRegistry,
@@ -89,6 +91,44 @@ export class HttpPipeline {
   ) {
     const raw = config?.settings?.['http.max_content_length'];
     this.maxContentLength = raw === undefined ? HTTP_MAX_CONTENT_LENGTH.defaultValue : HTTP_MAX_CONTENT_LENGTH.parse(raw);
+    this.cors = corsConfig(config?.settings);
+  }
+
+  /**
+   * `http.cors.*` as Elasticsearch applies them: preflights answered directly, allowed origins echoed,
+   * other origins refused with 403. Returns true when the request has been answered.
+   */
+  private applyCors(ctx: Koa.Context): boolean {
+    const origin = ctx.get('Origin');
+    if (!this.cors.enabled || !origin) return false;
+    const allowed = originAllowed(this.cors, origin);
+    const allowOrigin = this.cors.anyOrigin && !this.cors.credentials ? '*' : origin;
+    if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
+      if (!allowed) {
+        ctx.status = 403;
+        ctx.body = '';
+        return true;
+      }
+      ctx.set('Access-Control-Allow-Origin', allowOrigin);
+      ctx.set('Vary', 'Origin');
+      ctx.set('Access-Control-Allow-Methods', this.cors.methods);
+      ctx.set('Access-Control-Allow-Headers', this.cors.headers);
+      ctx.set('Access-Control-Max-Age', String(this.cors.maxAge));
+      if (this.cors.credentials) ctx.set('Access-Control-Allow-Credentials', 'true');
+      ctx.status = 200;
+      ctx.body = '';
+      return true;
+    }
+    if (!allowed) {
+      ctx.status = 403;
+      ctx.body = '';
+      return true;
+    }
+    ctx.set('Access-Control-Allow-Origin', allowOrigin);
+    ctx.set('Vary', 'Origin');
+    if (this.cors.credentials) ctx.set('Access-Control-Allow-Credentials', 'true');
+    if (this.cors.exposed) ctx.set('Access-Control-Expose-Headers', this.cors.exposed);
+    return false;
   }
 
   middleware(options: PipelineOptions = {}): Koa.Middleware {
@@ -99,6 +139,7 @@ export class HttpPipeline {
       let pretty = false;
       let errorTrace = false;
       try {
+        if (this.applyCors(ctx)) return;
         pretty = flag(ctx.query['pretty']);
         errorTrace = flag(ctx.query['error_trace']);
         const method = ctx.method.toUpperCase();

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { ExtensionPoints, Tokens } from '@strata/core-common';
 import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
 import { HttpPipeline } from './http-pipeline.js';
+import { CORS_SETTINGS } from './cors.js';
 import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
 import { RouteRegistry } from './route-registry.js';
 
@@ -15,4 +16,5 @@ export const httpModule = new ContainerModule(({ bind }) => {
   bind(Tokens.Authorizer).to(AllowAllAuthorizer).inSingletonScope();
   bind(HttpPipeline).toSelf().inSingletonScope();
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_CONTENT_LENGTH);
+  for (const s of CORS_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
 });
