@@ -206,7 +206,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   private parse(index: string, source: Uint8Array, id: string, routing: string | undefined): ParsedDocument {
     const meta = this.store.current().indices[index];
     const obj = JSON.parse(Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8')) as Record<string, unknown>;
-    return this.mappers.documentMapper(meta).parse(obj, id, routing).doc;
+    return this.mappers.documentMapper(meta).parse(obj, id, routing, source).doc;
   }
 
   private entry(index: string): { uuid: string; shards: IndexShardImpl[] } {
