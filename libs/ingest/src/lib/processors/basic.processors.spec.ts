@@ -129,6 +129,7 @@ describe('string processors', () => {
   it('gsub, urldecode, bytes', () => {
     expect(run({ gsub: { field: 'a', pattern: '\\.', replacement: '-' } }, { a: '1.2.3' })!.source['a']).toBe('1-2-3');
     expect(run({ gsub: { field: 'a', pattern: '(\\d+)-(\\d+)', replacement: '$2:$1' } }, { a: '1-2' })!.source['a']).toBe('2:1');
+    expect(run({ gsub: { field: 'a', pattern: '(?<x>\\d+)', replacement: '<${x}>\\$' } }, { a: 'a1b22' })!.source['a']).toBe('a<1>$b<22>$');
     expect(run({ urldecode: { field: 'a' } }, { a: 'a%20b+c' })!.source['a']).toBe('a b c');
     expect(run({ bytes: { field: 'a' } }, { a: '1kb' })!.source['a']).toBe(1024);
     expect(run({ bytes: { field: 'a' } }, { a: '2MB' })!.source['a']).toBe(2097152);

@@ -306,10 +306,27 @@ export const gsubProcessor = stringProcessor(
     } catch (e) {
       throw r.error('pattern', `Invalid regex pattern. ${(e as Error).message}`);
     }
-    // Java replacement syntax: $1 and ${name} are the same in JS; `\$` escapes a dollar
-    return { pattern: re, replacement: replacement.replace(/\\\$/g, '$$$$') };
+    return { pattern: re, replacement: javaReplacement(replacement) };
   },
 );
+
+/** Java Matcher replacement syntax → JS: `$1` stays, `${name}` → `$<name>`, `\x` → literal x (a `$` becomes `$$`) */
+export function javaReplacement(r: string): string {
+  let out = '';
+  for (let i = 0; i < r.length; i++) {
+    const c = r[i];
+    if (c === '\\' && i + 1 < r.length) {
+      const n = r[++i];
+      out += n === '$' ? '$$' : n;
+    } else if (c === '$' && r[i + 1] === '{') {
+      const end = r.indexOf('}', i);
+      if (end < 0) throw Errors.illegalArgument("named capturing group is missing trailing '}'");
+      out += `$<${r.slice(i + 2, end)}>`;
+      i = end;
+    } else out += c;
+  }
+  return out;
+}
 
 const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 };
 
