@@ -153,6 +153,7 @@ export function buildSearchRequest(req: RestRequest, service: SearchService, bod
   if (req.hasParam('version')) p.version = req.boolParam('version', false);
   if (req.hasParam('seq_no_primary_term')) p.seqNoPrimaryTerm = req.boolParam('seq_no_primary_term', false);
   if (req.hasParam('explain')) p.explain = req.boolParam('explain', false);
+  if (req.hasParam('timeout')) p.timeoutMs = req.timeParam('timeout');
   const restTotalHitsAsInt = req.boolParam('rest_total_hits_as_int', false);
   p.restTotalHitsAsInt = restTotalHitsAsInt;
   for (const k of Object.keys(p) as Array<keyof SearchUrlParams>) if (p[k] === undefined) delete p[k];

@@ -411,3 +411,17 @@ describe('rescore', () => {
     ).toThrow('Cannot use [sort] option in conjunction with [rescore].');
   });
 });
+
+describe('timeout', () => {
+  it('stops collecting and reports timed_out', () => {
+    const docs: FakeDoc[] = Array.from({ length: 20000 }, (_, i) => ({ id: `d${i}`, num: { n: i } }));
+    const reader = fakeReader([docs]);
+    const r = run({ query: { range: { n: { gte: 0 } } }, timeoutMs: 0, trackTotalHitsUpTo: 2147483647 }, reader);
+    expect(r.timedOut).toBe(true);
+    expect(r.totalHits!.value).toBeLessThan(20000);
+    const ok = run({ query: { range: { n: { gte: 0 } } }, timeoutMs: 60000, trackTotalHitsUpTo: 2147483647 }, reader);
+    expect(ok.timedOut).toBe(false);
+    expect(ok.totalHits!.value).toBe(20000);
+    expect(parseSearchSource({ timeout: '2s' }).timeoutMs).toBe(2000);
+  });
+});

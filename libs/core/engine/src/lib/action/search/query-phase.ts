@@ -213,6 +213,9 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   let maxScore = -Infinity;
   let terminatedEarly = false;
   let countIncomplete = false;
+  let timedOut = false;
+  const deadline = s.timeoutMs !== undefined && s.timeoutMs >= 0 ? performance.now() + s.timeoutMs : Infinity;
+  let sinceCheck = 0;
   const shardDocBase = req.shardIndex * 4294967296;
 
   const shortcut =
@@ -260,6 +263,13 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
       for (let doc = first; doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        if (++sinceCheck === 4096) {
+          sinceCheck = 0;
+          if (performance.now() > deadline) {
+            timedOut = true;
+            break leaves;
+          }
+        }
         if (inSlice !== null && !inSlice(doc)) continue;
         const score = needsScores ? scorer.score() : NaN;
         if (s.minScore !== undefined && !(score >= s.minScore)) continue;
@@ -374,7 +384,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     maxScore: showScores && maxScore !== -Infinity && needsScores ? maxScore : null,
     sortMeta: byField ? sort.map((f) => ({ kind: f.kind, reverse: f.reverse, missingFirst: f.missingFirst })) : null,
     terminatedEarly: s.terminateAfter > 0 ? terminatedEarly : undefined,
-    timedOut: false,
+    timedOut,
     aggregations: aggregator ? aggregator.buildShardResult() : undefined,
   };
 }

@@ -2,7 +2,7 @@
  * Parses a search body (and URL parameters layered on top) into a SearchSource, with Elasticsearch's
  * errors for unknown keys and bad values.
  */
-import { Errors } from '@strata/core-common';
+import { Errors, parseTimeValue } from '@strata/core-common';
 import { parseSort, type SortSpec } from '../../search/sort.js';
 import {
   DEFAULT_TRACK_TOTAL_HITS,
@@ -210,6 +210,7 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
         if (s.terminateAfter < 0) throw Errors.illegalArgument('terminateAfter must be > 0');
         break;
       case 'timeout':
+        s.timeoutMs = parseTimeValue(v, 'timeout');
         break;
       case 'search_after':
         if (!Array.isArray(v)) throw Errors.parsing(`Unknown key for a ${tokenName(v)} in [search_after].`);
@@ -315,6 +316,7 @@ export interface SearchUrlParams {
   seqNoPrimaryTerm?: boolean;
   explain?: boolean;
   restTotalHitsAsInt?: boolean;
+  timeoutMs?: number;
 }
 
 export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSource {
@@ -351,6 +353,7 @@ export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSourc
   if (p.version !== undefined) s.version = p.version;
   if (p.seqNoPrimaryTerm !== undefined) s.seqNoPrimaryTerm = p.seqNoPrimaryTerm;
   if (p.explain !== undefined) s.explain = p.explain;
+  if (p.timeoutMs !== undefined) s.timeoutMs = p.timeoutMs;
   return s;
 }
 
