@@ -87,13 +87,22 @@ function ianaZone(id: string): ZoneRules {
     fixed: false,
     offsetAt,
     toUtc(local: number): number {
-      // two-pass resolution; in a gap take the later offset, in an overlap the earlier one (like java.time)
-      const o1 = offsetAt(local - offsetAt(local));
-      const guess = local - o1;
-      const o2 = offsetAt(guess);
-      if (o1 === o2) return guess;
-      const g2 = local - o2;
-      return offsetAt(g2) === o2 ? Math.min(guess, g2) : Math.max(guess, g2);
+      // like java.time ZonedDateTime.ofLocal: in an overlap the earlier offset wins; in a gap the local time
+      // is shifted forward by the length of the gap (i.e. the offset before the transition is used)
+      const oa = offsetAt(local - 86400000);
+      const ob = offsetAt(local + 86400000);
+      if (oa === ob) {
+        const o = offsetAt(local - oa);
+        return local - o;
+      }
+      const ca = local - oa;
+      const cb = local - ob;
+      const va = offsetAt(ca) === oa;
+      const vb = offsetAt(cb) === ob;
+      if (va && vb) return Math.min(ca, cb);
+      if (va) return ca;
+      if (vb) return cb;
+      return ca;
     },
   };
 }

@@ -132,3 +132,15 @@ describe('date math', () => {
     ]);
   });
 });
+
+describe('DST gaps and overlaps (java.time semantics)', () => {
+  it('gap shifts forward, overlap takes the earlier offset', () => {
+    const f = DateFormatter.of('strict_date_optional_time');
+    expect(f.parseMillis('2020-03-29T02:30:00', 'Europe/Paris')).toBe(D('2020-03-29T01:30:00Z'));
+    expect(f.parseMillis('2020-10-25T02:30:00', 'Europe/Paris')).toBe(D('2020-10-25T00:30:00Z'));
+    expect(f.parseMillis('2020-10-25T03:30:00', 'Europe/Paris')).toBe(D('2020-10-25T02:30:00Z'));
+    expect(f.parseMillis('2020-03-29T01:59:59', 'Europe/Paris')).toBe(D('2020-03-29T00:59:59Z'));
+    expect(parseDateMath('2020-10-25T12:00:00Z||/d', { timeZone: 'Europe/Paris' })).toBe(D('2020-10-24T22:00:00Z'));
+    expect(parseDateMath('2020-10-25T12:00:00Z||/d', { timeZone: 'Europe/Paris', roundUp: true })).toBe(D('2020-10-25T22:59:59.999Z'));
+  });
+});
