@@ -9,6 +9,16 @@
  *   paging supplies held readers (`SearchOptions.readers`), retains the ones used (`retainReaders`), and
  *   post-processes the response (`_scroll_id`, `pit_id`).
  * - SearchSourceExtension parses a top-level search body key the core does not know (`pit`).
+ *
+ * Recipe for scroll / PIT (paging lib):
+ * - declare `handles: ['scroll']` (otherwise `?scroll=` is rejected as an unrecognized parameter);
+ * - first page: call next() with `retainReaders` to incRef the readers used; remember `response.targets`
+ *   (their order defines `_shard_doc`'s shard index) and the request;
+ * - PIT: `SearchService.resolveTargets(request)` gives the targets (with alias filters) at open time; searches
+ *   with a PIT pass `options.targets` + `options.readers` and add the `_shard_doc` tiebreaker to `source.sort`;
+ * - next scroll pages: re-run with the held readers, `source.sort` ending in `{_shard_doc: asc}` (or `_doc`),
+ *   `source.searchAfter` = last hit's sort values, `source.trackTotalHitsUpTo = -1` and `request.scroll`
+ *   unset: the shard query phase then starts right after the last doc and stops after `size` hits.
  */
 import type { DirectoryReader } from '../index/leaf-reader.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
