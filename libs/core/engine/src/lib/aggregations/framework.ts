@@ -308,10 +308,49 @@ export interface FieldSource {
 }
 
 const constantDvCache = new WeakMap<object, Map<string, SortedSetDocValues>>();
+const fielddataCache = new WeakMap<object, Map<string, SortedSetDocValues | null>>();
+
+/** text fields with `fielddata: true`: builds doc -> term ordinals from the inverted index once per segment */
+function uninvert(leaf: LeafReaderContext, field: string): SortedSetDocValues | null {
+  let m = fielddataCache.get(leaf.reader);
+  if (!m) {
+    m = new Map();
+    fielddataCache.set(leaf.reader, m);
+  }
+  if (m.has(field)) return m.get(field)!;
+  const dict = leaf.reader.terms(field);
+  let dv: SortedSetDocValues | null = null;
+  if (dict) {
+    const maxDoc = leaf.reader.maxDoc;
+    const perDoc = new Uint32Array(maxDoc + 1);
+    const terms: string[] = new Array(dict.size);
+    for (let o = 0; o < dict.size; o++) {
+      terms[o] = dict.term(o);
+      const docs = dict.postings(o).docs;
+      for (let i = 0; i < docs.length; i++) perDoc[docs[i]!]! += 1;
+    }
+    const offsets = new Uint32Array(maxDoc + 1);
+    for (let d = 0; d < maxDoc; d++) offsets[d + 1] = offsets[d]! + perDoc[d]!;
+    const ords = new Uint32Array(offsets[maxDoc]!);
+    const fill = offsets.slice(0, maxDoc);
+    // ordinals ascending per doc because terms are visited in ordinal order
+    for (let o = 0; o < dict.size; o++) {
+      const docs = dict.postings(o).docs;
+      for (let i = 0; i < docs.length; i++) ords[fill[docs[i]!]!++] = o;
+    }
+    dv = { offsets, ords, terms };
+  }
+  m.set(field, dv);
+  return dv;
+}
 
 /** keyword doc values of a source on a leaf (synthesized for constant fields such as `_index`) */
 export function bytesValues(leaf: LeafReaderContext, src: FieldSource): SortedSetDocValues | null {
-  if (src.constant === undefined) return leaf.reader.sortedSetDocValues(src.field);
+  if (src.constant === undefined) {
+    const dv = leaf.reader.sortedSetDocValues(src.field);
+    if (dv || src.ft?.kind !== 'text') return dv;
+    return uninvert(leaf, src.field);
+  }
   let m = constantDvCache.get(leaf.reader);
   if (!m) {
     m = new Map();

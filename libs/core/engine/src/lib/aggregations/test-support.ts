@@ -8,6 +8,7 @@ import type {
   LeafReaderContext,
   NumericDocValues,
   SortedSetDocValues,
+  TermsDict,
 } from '../index/leaf-reader.js';
 import type { MappedFieldType, ValueKind } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, CompiledFilter, InternalAggregations } from './api.js';
@@ -82,6 +83,7 @@ export interface FakeLeaf extends LeafReader {
 export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: number[]; name?: string; ids?: string[] } = {}): FakeLeaf {
   const maxDoc = docs.length;
   const numeric = new Map<string, NumericDocValues>();
+  const textDicts = new Map<string, TermsDict>();
   const sorted = new Map<string, SortedSetDocValues>();
   for (const [field, def] of Object.entries(mapping)) {
     const d = typeof def === 'string' ? { type: def } : def;
@@ -96,7 +98,34 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
       });
       offsets[maxDoc] = vals.length;
       numeric.set(field, { offsets, values: Float64Array.from(vals) });
-    } else if (kind === 'keyword' || kind === 'ip' || (kind === 'text' && (d as { fielddata?: boolean }).fielddata)) {
+    } else if (kind === 'text') {
+      // inverted index only (no doc values): lowercase word tokens
+      const postings = new Map<string, number[]>();
+      docs.forEach((doc, i) => {
+        for (const v of valuesOf(doc, field)) {
+          for (const tok of new Set(String(v).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean))) {
+            let l = postings.get(tok);
+            if (!l) postings.set(tok, (l = []));
+            if (l[l.length - 1] !== i) l.push(i);
+          }
+        }
+      });
+      const termList = [...postings.keys()].sort();
+      textDicts.set(field, {
+        size: termList.length,
+        term: (o: number) => termList[o]!,
+        ord: (t: string) => termList.indexOf(t),
+        seekCeil: (t: string) => {
+          const i = termList.findIndex((x) => x >= t);
+          return i < 0 ? termList.length : i;
+        },
+        postings: (o: number) => {
+          const docsOf = Uint32Array.from(postings.get(termList[o]!)!);
+          return { docFreq: docsOf.length, docs: docsOf, freqs: null, positions: () => null, totalTermFreq: docsOf.length };
+        },
+        docFreq: (o: number) => postings.get(termList[o]!)!.length,
+      });
+    } else if (kind === 'keyword' || kind === 'ip') {
       const termSet = new Set<string>();
       const enc = (v: unknown) => (d.type === 'ip' ? encodeIp(String(v)) : String(v));
       for (const doc of docs) for (const v of valuesOf(doc, field)) termSet.add(enc(v));
@@ -124,7 +153,7 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
     delGen: 0,
     isLive: (d: number) => !deleted.has(d),
     fieldNames: () => Object.keys(mapping),
-    terms: () => null,
+    terms: (f: string) => textDicts.get(f) ?? null,
     postings: () => null,
     fieldStats: () => null,
     norms: () => null,

@@ -132,6 +132,23 @@ describe('terms aggregation', () => {
     ]);
   });
 
+  it('text fields with fielddata: true are uninverted from the inverted index', () => {
+    const m: Mapping = { body: { type: 'text', fielddata: true } };
+    const r = run({ t: { terms: { field: 'body' } } }, [{ body: 'Quick brown fox' }, { body: 'quick dog' }, {}], m);
+    expect(r).toEqual({
+      t: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 'quick', doc_count: 2 },
+          { key: 'brown', doc_count: 1 },
+          { key: 'dog', doc_count: 1 },
+          { key: 'fox', doc_count: 1 },
+        ],
+      },
+    });
+  });
+
   it('include/exclude use Lucene regexp syntax', () => {
     const d = [{ tag: 'a.b' }, { tag: 'axb' }, { tag: 'water_x' }, { tag: 'coke_cola' }];
     const keys = (body: Record<string, unknown>) =>
