@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FeatureModule } from '@strata/core-common';
-import { createNode, NODE_INFO, type NodeInfo, type StrataNode, type NodeOptions } from '@strata/core-api';
+import { createNode, parsePortRange, NODE_INFO, type NodeInfo, type StrataNode, type NodeOptions } from '@strata/core-api';
 import { DEFAULT_FEATURES } from './app/features.js';
 
 export { DEFAULT_FEATURES } from './app/features.js';
@@ -54,19 +54,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.dataPath !== undefined) settings['path.data'] = options.dataPath;
   const node = await createNode({ settings, features: options.features ?? DEFAULT_FEATURES, logger: options.logger });
   const host = resolveHost(String(node.settings['http.host'] || node.settings['network.host'] || '127.0.0.1'));
-  const port = Number(node.settings['http.port'] ?? 9200);
+  const ports = parsePortRange(node.settings['http.port'] ?? 9200, 'http.port');
+  const [first, last] = typeof ports === 'number' ? [ports, ports] : ports;
   await node.start();
-  let server: Server;
+  let server: Server | undefined;
   try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = node.app.listen(port, host);
-      s.once('listening', () => resolve(s));
-      s.once('error', reject);
-    });
+    // like Elasticsearch, a range binds the first free port of it
+    for (let port = first; port <= last && !server; port++) {
+      try {
+        server = await new Promise<Server>((resolve, reject) => {
+          const s = node.app.listen(port, host);
+          s.once('listening', () => resolve(s));
+          s.once('error', reject);
+        });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === last) throw e;
+      }
+    }
   } catch (e) {
     await node.close();
     throw e;
   }
+  if (!server) throw new Error(`no free port in [${first}-${last}]`);
   server.keepAliveTimeout = 75_000;
   server.headersTimeout = 80_000;
   server.requestTimeout = 0;

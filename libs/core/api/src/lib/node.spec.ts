@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContainerModule } from 'inversify';
 import { ExtensionPoints, Tokens, type Clock, type IdGenerator, type LifecycleComponent } from '@strata/core-common';
-import { createNode, SILENT_LOGGER, TimeBasedIdGenerator } from './node.js';
+import { createNode, parsePortRange, SILENT_LOGGER, TimeBasedIdGenerator } from './node.js';
 import { NODE_INFO, type NodeInfo } from './cluster/node-info.js';
 
 describe('createNode', () => {
@@ -91,6 +91,17 @@ describe('createNode', () => {
         features: [{ name: 'dup', module: new ContainerModule(({ bind }) => void bind(ExtensionPoints.RestHandler).toConstantValue(h)) }],
       }),
     ).rejects.toThrow(/route \[GET \/\] of handler \[x\] already has a value \(handler \[main_action\]\)|already has a value/);
+  });
+});
+
+describe('parsePortRange', () => {
+  it('parses ports and ranges', () => {
+    expect(parsePortRange('9200', 'http.port')).toBe(9200);
+    expect(parsePortRange(0, 'http.port')).toBe(0);
+    expect(parsePortRange('9200-9300', 'http.port')).toEqual([9200, 9300]);
+    expect(() => parsePortRange('9300-9200', 'http.port')).toThrow(/expected a port or a port range/);
+    expect(() => parsePortRange('abc', 'http.port')).toThrow(/expected a port or a port range/);
+    expect(() => parsePortRange('70000', 'http.port')).toThrow(/expected a port or a port range/);
   });
 });
 

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import Koa from 'koa';
 import { Container, ContainerModule } from 'inversify';
 import {
+  Errors,
   ExtensionPoints,
   SettingParsers,
   SettingsRegistry,
@@ -26,9 +27,24 @@ import { indicesApiModule } from './indices/index.js';
 import { searchApiModule } from './search/index.js';
 import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
 
+/**
+ * A port or an Elasticsearch port range (`9200-9300`: the first free one is bound). Returns the single
+ * port as a number, a range as `[from, to]`.
+ */
+export function parsePortRange(raw: unknown, key: string): number | [number, number] {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  const m = /^(\d+)(?:-(\d+))?$/.exec(text);
+  const a = m ? Number(m[1]) : NaN;
+  const b = m && m[2] !== undefined ? Number(m[2]) : a;
+  if (!m || a > 65535 || b > 65535 || b < a) {
+    throw Errors.illegalArgument(`Failed to parse value [${String(raw)}] for setting [${key}]: expected a port or a port range`);
+  }
+  return a === b ? a : [a, b];
+}
+
 /** Node settings the host itself reads; registered here unless another module already did. */
 export const HOST_SETTINGS: readonly SettingDef[] = [
-  setting({ key: 'http.port', scope: 'node', dynamic: false, defaultValue: 9200, parse: SettingParsers.int('http.port', 0, 65535) }),
+  setting({ key: 'http.port', scope: 'node', dynamic: false, defaultValue: 9200, parse: (raw: unknown) => parsePortRange(raw, 'http.port') }),
   setting({ key: 'network.host', scope: 'node', dynamic: false, defaultValue: '127.0.0.1', parse: SettingParsers.string() }),
   setting({ key: 'http.host', scope: 'node', dynamic: false, defaultValue: '', parse: SettingParsers.string() }),
   setting({ key: 'path.data', scope: 'node', dynamic: false, defaultValue: './data', parse: SettingParsers.string() }),
