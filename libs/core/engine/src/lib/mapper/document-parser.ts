@@ -492,6 +492,12 @@ export class DefaultDocumentMapper implements DocumentMapper {
           this.pushNumeric(m, Math.round(v * (m.def['scaling_factor'] as number)), st);
           return;
         }
+        if (value === '' && m.def['coerce'] !== false) {
+          // ES: an empty string is a null value for numeric fields (when coercing)
+          const nv = m.def['null_value'];
+          if (nv !== undefined && nv !== null) this.pushNumeric(m, parseNumber(m.type, nv, true), st);
+          return;
+        }
         const v = parseNumber(m.type, value, m.def['coerce'] !== false);
         this.pushNumeric(m, v, st);
       }

@@ -321,3 +321,14 @@ describe('object rendering', () => {
     expect(svc.merge({}, r.dynamicMappingUpdate, {})).toEqual({ properties: { e: { type: 'object' } } });
   });
 });
+
+describe('empty strings', () => {
+  it('are null for numeric fields, false for booleans, errors for dates', () => {
+    const dm = svc.documentMapper(index({ properties: { n: { type: 'long' }, m: { type: 'long', null_value: 7 }, b: { type: 'boolean' }, d: { type: 'date' } } }));
+    const f = dm.parse({ n: '', m: '', b: '' }, '1').doc.fields;
+    expect(byName(f, 'n')).toEqual([]);
+    expect(byName(f, 'm')[0].numericValues).toEqual([7]);
+    expect(byName(f, 'b')[0].numericValues).toEqual([0]);
+    expect(err(() => dm.parse({ d: '' }, '1'))?.[0]).toBe('document_parsing_exception');
+  });
+});
