@@ -30,7 +30,13 @@ function conflict(ctx: ConflictContext, reason: string): EsError {
 }
 
 /** request-level validation, as ES's IndexRequest/DeleteRequest.validate() */
+const NO_ERRORS: string[] = Object.freeze([]) as unknown as string[];
+
 export function validateWriteConditions(c: WriteConditions, opType: 'index' | 'create' | 'delete'): string[] {
+  // the common case: no versioning parameters at all
+  if (c.version === undefined && c.versionType === undefined && c.ifSeqNo === undefined && c.ifPrimaryTerm === undefined) {
+    return NO_ERRORS;
+  }
   const errors: string[] = [];
   const vt = c.versionType ?? 'internal';
   if (opType === 'create') {

@@ -211,8 +211,12 @@ export class DocumentService {
     return h as { total: number; successful: number; failed: number };
   }
 
+  private ctx: IndexRequestContext | null = null;
+
+  /** the (stateless) context handed to interceptors; built once */
   private context(): IndexRequestContext {
-    return {
+    if (this.ctx) return this.ctx;
+    return (this.ctx = {
       indexMetadata: (name) => this.store.current().indices[name],
       exists: (name) => {
         const md = this.store.current();
@@ -224,7 +228,7 @@ export class DocumentService {
           return false;
         }
       },
-    };
+    });
   }
 
   private isAlias(name: string): boolean {
