@@ -4,6 +4,7 @@
  * field names; `(?>...)` atomic groups become `(?:...)`.
  */
 import { GROK_PATTERNS } from './grok-patterns.js';
+import { javaRegexParts } from '../java-regex.js';
 
 export type GrokType = 'string' | 'int' | 'long' | 'float' | 'double' | 'boolean';
 
@@ -35,15 +36,15 @@ export class Grok {
       markers.push(marker);
       return `(?<${marker}>${body})`;
     });
-    const named = parts.length === 1 ? parts[0] : parts.join('|');
+    const java = javaRegexParts(parts.length === 1 ? parts[0] : parts.join('|'));
     try {
-      new RegExp(named);
+      new RegExp(java.source, java.flags);
     } catch (e) {
       throw new GrokCompileError((e as Error).message);
     }
     // V8 builds a `groups` object per match for named groups: use numbered groups instead
-    const { source, indices } = numberGroups(named);
-    this.regex = new RegExp(source);
+    const { source, indices } = numberGroups(java.source);
+    this.regex = new RegExp(source, java.flags);
     this.captures = state.captures;
     this.captureIndex = state.captures.map((c) => indices.get(c.group)!);
     this.hasDuplicateFields = new Set(state.captures.map((c) => c.field)).size !== state.captures.length;

@@ -6,6 +6,7 @@ import { EsError, Errors } from '@strata/core-common';
 import { deepClone, hasOwn, isObject, javaTypeName, setOwn, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, compileValueSource, escaperFor, renderValue, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
+import { javaRegex } from '../java-regex.js';
 
 const MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
@@ -302,7 +303,7 @@ export const gsubProcessor = stringProcessor(
     const replacement = r.requiredString('replacement');
     let re: RegExp;
     try {
-      re = new RegExp(pattern, 'g');
+      re = javaRegex(pattern, 'g');
     } catch (e) {
       throw r.error('pattern', `Invalid regex pattern. ${(e as Error).message}`);
     }
@@ -357,7 +358,7 @@ export const splitProcessor: ProcessorFactory = defineProcessor('split', (r) => 
   const sep = r.requiredString('separator');
   let re: RegExp;
   try {
-    re = new RegExp(sep);
+    re = javaRegex(sep);
   } catch (e) {
     throw r.error('separator', `Invalid regex pattern. ${(e as Error).message}`);
   }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Errors } from '@strata/core-common';
 import { isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { defineProcessor, type ProcessorFactory } from '../processor.js';
+import { javaRegex } from '../java-regex.js';
 import { Grok, GrokCompileError } from '../grok/grok.js';
 import { GROK_PATTERNS } from '../grok/grok-patterns.js';
 
@@ -213,12 +214,12 @@ export const kvProcessor: ProcessorFactory = defineProcessor('kv', (r) => {
   let fs: RegExp;
   let vs: RegExp;
   try {
-    fs = new RegExp(fieldSplit);
+    fs = javaRegex(fieldSplit);
   } catch (e) {
     throw r.error('field_split', `Invalid regex pattern. ${(e as Error).message}`);
   }
   try {
-    vs = new RegExp(valueSplit);
+    vs = javaRegex(valueSplit);
   } catch (e) {
     throw r.error('value_split', `Invalid regex pattern. ${(e as Error).message}`);
   }
