@@ -222,6 +222,16 @@ describe('terms aggregation', () => {
     });
   });
 
+  it('a field mapped as keyword in one index and long in another cannot be reduced', () => {
+    const e = err(() =>
+      runShards({ t: { terms: { field: 'n' } } }, [[[{ n: 1 }]], [[{ n: 'x' }]]], mapping, { shardMappings: [{ n: 'long' }, { n: 'keyword' }] }),
+    );
+    expect(e.type).toBe('aggregation_execution_exception');
+    expect(e.reason).toBe(
+      'Merging/Reducing the aggregations failed when computing the aggregation [t] because the field you gave in the aggregation query existed as two different types in two different indices',
+    );
+  });
+
   it('empty results and unmapped fields render like ES', () => {
     expect(run({ t: { terms: { field: 'nope' } } }, docs, mapping, { typedKeys: true })).toEqual({
       'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] },

@@ -2,7 +2,7 @@
  * terms aggregation: ordinal counting in typed arrays per segment for keyword fields, keyed maps for numerics;
  * shard_size / doc_count_error_upper_bound / sum_other_doc_count reduced exactly as Elasticsearch.
  */
-import { Errors } from '@strata/core-common';
+import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
@@ -272,7 +272,11 @@ export class TermsSpec extends AggSpec {
       if (t.valueType !== valueType) {
         if ((t.valueType === 'double' && valueType === 'long') || (t.valueType === 'long' && valueType === 'double')) valueType = 'double';
         else if (t.valueType === 'string' || valueType === 'string') {
-          throw Errors.illegalArgument(`Cannot reduce terms aggregation [${this.name}] with mixed string and numeric keys`);
+          throw new EsError(
+            'aggregation_execution_exception',
+            400,
+            `Merging/Reducing the aggregations failed when computing the aggregation [${this.name}] because the field you gave in the aggregation query existed as two different types in two different indices`,
+          );
         }
       }
       if (isRaw(fmt) && !isRaw(t.fmt)) fmt = t.fmt;
