@@ -4,6 +4,7 @@ import { dataStreamsFeature } from '@strata/data-streams';
 import { eqlFeature } from '@strata/eql';
 import { ingestFeature } from '@strata/ingest';
 import { joinQueriesFeature } from '@strata/join-queries';
+import { pagingFeature } from '@strata/paging';
 import { requestCacheFeature } from '@strata/request-cache';
 
 /** The default feature list of the host: swap, extend or trim it here. */
@@ -13,5 +14,6 @@ export const DEFAULT_FEATURES: readonly FeatureModule[] = [
   eqlFeature,
   requestCacheFeature,
   dataStreamsFeature,
+  pagingFeature,
   joinQueriesFeature,
 ];

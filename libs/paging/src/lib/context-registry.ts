@@ -1,0 +1,139 @@
+/**
+ * The registry of open reader contexts (points in time and scrolls). A context holds one
+ * DirectoryReader per target shard (incRef'ed), never a copy of hits, and releases them when it is
+ * freed or expires. Kept behind a small interface so a shared registry can replace it later.
+ */
+import type { DirectoryReader, SearchRequest, ShardTarget } from '@strata/core-engine';
+
+export type ContextKind = 'pit' | 'scroll';
+
+export interface ScrollState {
+  /** the search to continue (scroll removed, aggregations removed after the first page) */
+  request: SearchRequest;
+  /** sort values of the last hit returned (with the internal tiebreaker), undefined before the first page */
+  after?: unknown[];
+  /** hits.total of the first page, repeated on every page */
+  total?: unknown;
+  /** number of sort values the user asked for (the rest is the internal tiebreaker) */
+  userSortLength: number;
+  /** the user asked for no sort (hits carry no `sort`) */
+  unsorted: boolean;
+  /** hits returned so far */
+  returned: number;
+  /** `size` of each page */
+  size: number;
+}
+
+export interface ReaderContext {
+  readonly id: number;
+  readonly kind: ContextKind;
+  readonly readers: Map<string, DirectoryReader>;
+  readonly targets: ShardTarget[];
+  keepAliveMs: number;
+  expiresAt: number;
+  /** requests currently using the context: it is not reaped while in use */
+  inUse: number;
+  scroll?: ScrollState;
+  readonly openedAt: number;
+}
+
+export class ContextRegistry {
+  private nextId = 1;
+  private readonly contexts = new Map<number, ReaderContext>();
+  /** closed or reaped contexts (for stats) */
+  private scrollTotal = 0;
+  private scrollTimeMs = 0;
+
+  create(kind: ContextKind, readers: Map<string, DirectoryReader>, targets: ShardTarget[], keepAliveMs: number, now: number): ReaderContext {
+    const ctx: ReaderContext = {
+      id: this.nextId++,
+      kind,
+      readers,
+      targets,
+      keepAliveMs,
+      expiresAt: now + keepAliveMs,
+      inUse: 0,
+      openedAt: now,
+    };
+    this.contexts.set(ctx.id, ctx);
+    return ctx;
+  }
+
+  get(id: number): ReaderContext | undefined {
+    return this.contexts.get(id);
+  }
+
+  /** a live context, or undefined when missing or expired (an expired one is freed on the spot) */
+  live(id: number, now: number): ReaderContext | undefined {
+    const ctx = this.contexts.get(id);
+    if (!ctx) return undefined;
+    if (ctx.inUse === 0 && ctx.expiresAt <= now) {
+      this.free(id, now);
+      return undefined;
+    }
+    return ctx;
+  }
+
+  extend(ctx: ReaderContext, keepAliveMs: number, now: number): void {
+    ctx.keepAliveMs = keepAliveMs;
+    ctx.expiresAt = now + keepAliveMs;
+  }
+
+  /** frees a context and releases its readers; returns whether it existed */
+  free(id: number, now: number): boolean {
+    const ctx = this.contexts.get(id);
+    if (!ctx) return false;
+    this.contexts.delete(id);
+    for (const r of ctx.readers.values()) r.decRef();
+    ctx.readers.clear();
+    if (ctx.kind === 'scroll') {
+      this.scrollTotal++;
+      this.scrollTimeMs += Math.max(0, now - ctx.openedAt);
+    }
+    return true;
+  }
+
+  /** frees every context of a kind; returns how many */
+  freeAll(kind: ContextKind, now: number): number {
+    let n = 0;
+    for (const ctx of [...this.contexts.values()]) {
+      if (ctx.kind === kind && this.free(ctx.id, now)) n++;
+    }
+    return n;
+  }
+
+  /** frees expired contexts that no request is using; returns how many */
+  reap(now: number): number {
+    let n = 0;
+    for (const ctx of [...this.contexts.values()]) {
+      if (ctx.inUse === 0 && ctx.expiresAt <= now && this.free(ctx.id, now)) n++;
+    }
+    return n;
+  }
+
+  count(kind?: ContextKind): number {
+    if (!kind) return this.contexts.size;
+    let n = 0;
+    for (const c of this.contexts.values()) if (c.kind === kind) n++;
+    return n;
+  }
+
+  stats(now: number): { openContexts: number; scrollCurrent: number; scrollTotal: number; scrollTimeMs: number } {
+    let open = 0;
+    let scrollTime = this.scrollTimeMs;
+    let current = 0;
+    for (const c of this.contexts.values()) {
+      open++;
+      if (c.kind === 'scroll') {
+        current++;
+        scrollTime += Math.max(0, now - c.openedAt);
+      }
+    }
+    return { openContexts: open, scrollCurrent: current, scrollTotal: this.scrollTotal + current, scrollTimeMs: scrollTime };
+  }
+
+  /** frees everything (shutdown) */
+  clear(now: number): void {
+    for (const id of [...this.contexts.keys()]) this.free(id, now);
+  }
+}

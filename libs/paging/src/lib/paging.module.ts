@@ -1,0 +1,30 @@
+import { ContainerModule } from 'inversify';
+import { ExtensionPoints, type FeatureModule } from '@strata/core-common';
+import { ContextRegistry } from './context-registry.js';
+import { PagingService, PagingTokens } from './paging.service.js';
+import { PagingCoordinatorInterceptor } from './paging.interceptor.js';
+import { pitSourceExtension } from './pit.source-extension.js';
+import { PagingNodeStats } from './paging.stats.js';
+import { ContextReaper } from './paging.reaper.js';
+import { pagingSettings } from './paging.settings.js';
+import { ClearScrollRestHandler, ClosePitRestHandler, OpenPitRestHandler, ScrollRestHandler } from './rest/paging.rest-handlers.js';
+
+/**
+ * The paging feature: point-in-time and scroll reader contexts, their REST endpoints, the coordinator
+ * interceptor that runs searches on held readers, a reaper for expired contexts and search stats.
+ */
+export const pagingModule = new ContainerModule(({ bind }) => {
+  bind(PagingTokens.ContextRegistry).toConstantValue(new ContextRegistry());
+  bind(PagingService).toSelf().inSingletonScope();
+  bind(ExtensionPoints.CoordinatorSearchInterceptor).to(PagingCoordinatorInterceptor).inSingletonScope();
+  bind(ExtensionPoints.SearchSourceExtension).toConstantValue(pitSourceExtension);
+  bind(ExtensionPoints.NodeStatsContributor).to(PagingNodeStats).inSingletonScope();
+  bind(ContextReaper).toSelf().inSingletonScope();
+  bind(ExtensionPoints.LifecycleComponent).toService(ContextReaper);
+  for (const def of pagingSettings) bind(ExtensionPoints.Setting).toConstantValue(def);
+  for (const h of [OpenPitRestHandler, ClosePitRestHandler, ScrollRestHandler, ClearScrollRestHandler]) {
+    bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  }
+});
+
+export const pagingFeature: FeatureModule = { name: 'paging', module: pagingModule };

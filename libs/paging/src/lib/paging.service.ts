@@ -1,0 +1,372 @@
+/**
+ * Points in time and scrolls: reader contexts held across requests, the implicit `_shard_doc`
+ * tiebreaker, and scroll pages as search_after continuations over the held readers, so the cost of a
+ * page does not grow with its depth.
+ */
+import { inject, injectable, optional } from 'inversify';
+import {
+  EsError,
+  Errors,
+  Tokens,
+  formatTimeValue,
+  parseTimeValue,
+  type Clock,
+  type HostConfig,
+} from '@strata/core-common';
+import {
+  EngineTokens,
+  TRACK_TOTAL_HITS_DISABLED,
+  allShardsFailed,
+  shardKey,
+  type DirectoryReader,
+  type IndicesOptions,
+  type IndicesService,
+  type MetadataStore,
+  type SearchOptions,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchService,
+  type ShardTarget,
+  type SortSpec,
+} from '@strata/core-engine';
+import { ContextRegistry, type ScrollState } from './context-registry.js';
+import { decodePitId, decodeScrollId, encodePitId, encodeScrollId } from './context-id.js';
+import { DEFAULT_KEEP_ALIVE, MAX_KEEP_ALIVE, MAX_OPEN_SCROLL_CONTEXT } from './paging.settings.js';
+
+export const PagingTokens = {
+  ContextRegistry: Symbol.for('strata.paging.ContextRegistry'),
+} as const;
+
+/**
+ * What the paging service needs of the core search. The REST handlers pass the SearchService itself;
+ * the service does not inject it, because the SearchService injects the paging interceptor.
+ */
+export type CoreSearch = Pick<SearchService, 'resolveTargets' | 'execute'>;
+
+/** the `pit` section of a search body, as parsed by the PIT SearchSourceExtension */
+export interface PitSpec {
+  id: string;
+  keepAlive?: string;
+}
+
+const SHARD_DOC_ASC: SortSpec = { field: '_shard_doc', order: 'asc' };
+const TWO_32 = 4294967296;
+
+function contextMissing(id: number): EsError {
+  const missing = Errors.searchContextMissing(`No search context found for id [${id}]`);
+  return allShardsFailed([{ shard: -1, index: null as unknown as string, node: '', reason: missing }]);
+}
+
+@injectable()
+export class PagingService {
+  private readonly node: string;
+
+  constructor(
+    @inject(PagingTokens.ContextRegistry) readonly registry: ContextRegistry,
+    @inject(EngineTokens.IndicesService) private readonly indices: IndicesService,
+    @inject(EngineTokens.MetadataStore) private readonly metadata: MetadataStore,
+    @inject(Tokens.Clock) private readonly clock: Clock,
+    @inject(Tokens.HostConfig) @optional() config?: HostConfig,
+  ) {
+    this.node = String(config?.settings['node.name'] ?? 'strata');
+  }
+
+  // ------------------------------------------------------------------ settings
+
+  private clusterSetting(key: string, fallback: number): number {
+    const md = this.metadata.current();
+    const v = md.transientSettings[key] ?? md.persistentSettings[key];
+    return v === undefined || v === null ? fallback : Number(v);
+  }
+
+  /** parses and bounds a keep-alive (search.max_keep_alive) */
+  keepAlive(value: string | undefined, name = 'keep_alive'): number {
+    const ms = value === undefined ? this.clusterSetting(DEFAULT_KEEP_ALIVE.key, DEFAULT_KEEP_ALIVE.defaultValue) : parseTimeValue(value, name);
+    const max = this.clusterSetting(MAX_KEEP_ALIVE.key, MAX_KEEP_ALIVE.defaultValue);
+    if (ms > max) {
+      throw Errors.illegalArgument(
+        `Keep alive for request (${formatTimeValue(ms)}) is too large. It must be less than (${formatTimeValue(max)}). ` +
+          `This limit can be set by changing the [${MAX_KEEP_ALIVE.key}] cluster level setting.`,
+      );
+    }
+    return ms;
+  }
+
+  // ------------------------------------------------------------------ readers
+
+  private acquire(targets: ShardTarget[]): Map<string, DirectoryReader> {
+    const readers = new Map<string, DirectoryReader>();
+    try {
+      for (const t of targets) {
+        const key = shardKey(t.index, t.shardId);
+        if (readers.has(key)) continue;
+        const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
+        if (!shard) throw Errors.illegalState(`shard [${t.index}][${t.shardId}] is not available`);
+        readers.set(key, shard.acquireReader());
+      }
+    } catch (e) {
+      for (const r of readers.values()) r.decRef();
+      throw e;
+    }
+    return readers;
+  }
+
+  private checkSlices(request: SearchRequest, targets: ShardTarget[]): void {
+    const slice = request.source.slice;
+    if (!slice) return;
+    for (const t of targets) {
+      const v = this.indices.indexMetadata(t.index).settings['index.max_slices_per_scroll'];
+      const max = v === undefined || v === null ? 1024 : Number(v);
+      if (slice.max > max) {
+        throw Errors.illegalArgument(
+          `The number of slices [${slice.max}] is too large. It must be less than [${max}]. ` +
+            'This limit can be set by changing the [index.max_slices_per_scroll] index level setting.',
+        );
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ point in time
+
+  openPit(
+    search: CoreSearch,
+    indices: string[] | undefined,
+    options: IndicesOptions,
+    keepAlive: string | undefined,
+    routing?: string[],
+  ): Record<string, unknown> {
+    if (keepAlive === undefined) throw Errors.actionRequestValidation(['[keep_alive] is not specified']);
+    const keepAliveMs = this.keepAlive(keepAlive);
+    const probe = { indices, indicesOptions: options, routing } as unknown as SearchRequest;
+    const targets = search.resolveTargets(probe);
+    const readers = this.acquire(targets);
+    const ctx = this.registry.create('pit', readers, targets, keepAliveMs, this.clock.now());
+    return {
+      id: encodePitId(ctx.id, this.node),
+      _shards: { total: targets.length, successful: targets.length, skipped: 0, failed: 0 },
+    };
+  }
+
+  /** frees PITs by id; returns how many were freed */
+  closePit(ids: string[]): number {
+    let n = 0;
+    const now = this.clock.now();
+    for (const id of ids) {
+      const d = decodePitId(id);
+      const ctx = this.registry.get(d.contextId);
+      if (ctx && ctx.kind === 'pit' && this.registry.free(d.contextId, now)) n++;
+    }
+    return n;
+  }
+
+  /** a search carrying `pit`: runs on the PIT's readers with the implicit tiebreaker */
+  async searchWithPit(
+    request: SearchRequest,
+    pit: PitSpec,
+    options: SearchOptions,
+    next: (r: SearchRequest, o: SearchOptions) => Promise<SearchResponse>,
+  ): Promise<SearchResponse> {
+    const errors: string[] = [];
+    if (request.indices && request.indices.length > 0) {
+      errors.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
+    }
+    if (request.scroll !== undefined) errors.push('using [point in time] is not allowed in a scroll context');
+    if (request.routing && request.routing.length > 0) errors.push('[routing] cannot be used with point in time. Do not specify any routing with point in time.');
+    if (request.preference !== undefined) errors.push('[preference] cannot be used with point in time. Do not specify any preference with point in time.');
+    if (errors.length) throw Errors.actionRequestValidation(errors);
+    const d = decodePitId(pit.id);
+    const now = this.clock.now();
+    const keepAliveMs = pit.keepAlive !== undefined ? this.keepAlive(pit.keepAlive, 'keep_alive') : undefined;
+    const ctx = this.registry.live(d.contextId, now);
+    if (!ctx || ctx.kind !== 'pit') throw contextMissing(d.contextId);
+    this.checkSlices(request, ctx.targets);
+    if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
+    const sort = withTiebreaker(request.source.sort);
+    const inner: SearchRequest = { ...request, indices: undefined, source: { ...request.source, sort } };
+    ctx.inUse++;
+    try {
+      const res = await next(inner, { ...options, readers: ctx.readers, targets: ctx.targets });
+      return { ...res, body: { pit_id: encodePitId(ctx.id, this.node), ...res.body } };
+    } finally {
+      ctx.inUse--;
+      if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, this.clock.now());
+    }
+  }
+
+  // ------------------------------------------------------------------ scroll
+
+  private checkScrollLimit(): void {
+    const max = this.clusterSetting(MAX_OPEN_SCROLL_CONTEXT.key, MAX_OPEN_SCROLL_CONTEXT.defaultValue);
+    if (this.registry.count('scroll') >= max) {
+      const cause = new EsError(
+        'too_many_scroll_contexts_exception',
+        429,
+        `Trying to create too many scroll contexts. Must be less than or equal to: [${max}]. ` +
+          `This limit can be set by changing the [${MAX_OPEN_SCROLL_CONTEXT.key}] setting.`,
+      );
+      throw allShardsFailed([{ shard: -1, index: null as unknown as string, node: '', reason: cause }]);
+    }
+  }
+
+  /**
+   * The first page of a scroll: runs through the rest of the chain and keeps the readers the core used
+   * (retainReaders), so every later page sees the same snapshot.
+   */
+  async openScroll(
+    request: SearchRequest,
+    options: SearchOptions,
+    next: (r: SearchRequest, o: SearchOptions) => Promise<SearchResponse>,
+  ): Promise<SearchResponse> {
+    const keepAliveMs = this.keepAlive(request.scroll, 'scroll');
+    this.checkScrollLimit();
+    const src = request.source;
+    const unsorted = src.sort.length === 0;
+    const state: ScrollState = {
+      request: { ...request, scroll: undefined, indices: undefined },
+      userSortLength: src.sort.length,
+      unsorted,
+      returned: 0,
+      size: src.size,
+    };
+    let held: { readers: Map<string, DirectoryReader>; targets: ShardTarget[] } | undefined;
+    const release = () => {
+      if (held) for (const r of held.readers.values()) r.decRef();
+      held = undefined;
+    };
+    try {
+      const res = await this.page(state, (r, o) => next(r, o), true, request, {
+        ...options,
+        retainReaders: (readers, targets) => {
+          options.retainReaders?.(readers, targets);
+          this.checkSlices(request, targets);
+          for (const r of readers.values()) r.incRef();
+          held = { readers: new Map(readers), targets: [...targets] };
+        },
+      });
+      if (!held) throw Errors.illegalState('scroll search did not report its readers');
+      const h = held as { readers: Map<string, DirectoryReader>; targets: ShardTarget[] };
+      const ctx = this.registry.create('scroll', h.readers, h.targets, keepAliveMs, this.clock.now());
+      held = undefined;
+      ctx.scroll = state;
+      return { ...res, body: { _scroll_id: encodeScrollId(ctx.id, this.node), ...res.body } };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  /** the next page of a scroll; `scroll` absent frees the context after answering (the spec's rule) */
+  async continueScroll(
+    search: CoreSearch,
+    scrollId: string,
+    scroll: string | undefined,
+    restTotalHitsAsInt: boolean,
+  ): Promise<Record<string, unknown>> {
+    const d = decodeScrollId(scrollId);
+    const keepAliveMs = scroll !== undefined ? this.keepAlive(scroll, 'scroll') : undefined;
+    const now = this.clock.now();
+    const ctx = this.registry.live(d.contextId, now);
+    if (!ctx || ctx.kind !== 'scroll' || !ctx.scroll) throw contextMissing(d.contextId);
+    ctx.inUse++;
+    try {
+      if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
+      const state = ctx.scroll;
+      state.request = { ...state.request, restTotalHitsAsInt };
+      const res = await this.page(state, (r, o) => search.execute(r, o), false, undefined, {
+        readers: ctx.readers,
+        targets: ctx.targets,
+      });
+      return { _scroll_id: encodeScrollId(ctx.id, this.node), ...res.body };
+    } finally {
+      ctx.inUse--;
+      if (keepAliveMs === undefined) this.registry.free(ctx.id, this.clock.now());
+      else this.registry.extend(ctx, keepAliveMs, this.clock.now());
+    }
+  }
+
+  /** frees scrolls by id (`_all` frees every scroll); returns how many were freed */
+  clearScroll(ids: string[]): number {
+    const now = this.clock.now();
+    if (ids.includes('_all')) return this.registry.freeAll('scroll', now);
+    const decoded = ids.map((id) => decodeScrollId(id));
+    let n = 0;
+    for (const d of decoded) {
+      const ctx = this.registry.get(d.contextId);
+      if (ctx && ctx.kind === 'scroll' && this.registry.free(d.contextId, now)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * One scroll page: the user's query and sort plus the `_shard_doc` tiebreaker, continued after the
+   * last hit returned. Only the first page computes aggregations and total hits; later pages repeat
+   * the first total and skip counting, so the index-order fast path applies.
+   */
+  private async page(
+    state: ScrollState,
+    next: (r: SearchRequest, o: SearchOptions) => Promise<SearchResponse>,
+    first: boolean,
+    original: SearchRequest | undefined,
+    options: SearchOptions,
+  ): Promise<SearchResponse> {
+    const base = state.request.source;
+    const sort = scrollSort(base.sort);
+    const source = {
+      ...base,
+      sort,
+      // the first page keeps `from` so the core rejects it as Elasticsearch does in a scroll context
+      from: first ? base.from : 0,
+      trackScores: base.trackScores || state.unsorted,
+      ...(first ? {} : { aggs: undefined, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED }),
+      ...(state.after !== undefined ? { searchAfter: state.after } : {}),
+    };
+    // the first page is validated by the core as a scroll request; later pages are plain continuations
+    const req: SearchRequest = first
+      ? { ...original!, source }
+      : { ...state.request, source, scroll: undefined, requestCache: false };
+    const res = await next(req, options);
+    const body = res.body;
+    const hits = body['hits'] as { total?: unknown; hits: Array<Record<string, unknown>> };
+    if (first) state.total = hits.total;
+    else if (state.total !== undefined) hits.total = state.request.restTotalHitsAsInt ? totalAsInt(state.total) : state.total;
+    const list = hits.hits;
+    if (list.length > 0) state.after = list[list.length - 1]!['sort'] as unknown[];
+    state.returned += list.length;
+    for (const h of list) {
+      const sv = h['sort'] as unknown[] | undefined;
+      if (!sv) continue;
+      if (state.unsorted) delete h['sort'];
+      else h['sort'] = userSortValues(base.sort, sv);
+    }
+    if (first) state.request = { ...state.request, source: { ...base, aggs: undefined } };
+    return res;
+  }
+}
+
+function totalAsInt(total: unknown): unknown {
+  if (total && typeof total === 'object' && 'value' in (total as Record<string, unknown>)) return (total as { value: number }).value;
+  return total;
+}
+
+/** the PIT sort: the user's sort plus `_shard_doc` asc unless given; no sort means `_score` then `_shard_doc` */
+export function withTiebreaker(sort: SortSpec[]): SortSpec[] {
+  if (sort.some((s) => s.field === '_shard_doc')) return sort;
+  if (sort.length === 0) return [{ field: '_score', order: 'desc' }, SHARD_DOC_ASC];
+  return [...sort, SHARD_DOC_ASC];
+}
+
+/** the internal scroll sort: `_doc` (index order) becomes `_shard_doc`; a tiebreaker is always last */
+function scrollSort(sort: SortSpec[]): SortSpec[] {
+  if (sort.length === 1 && sort[0]!.field === '_doc' && sort[0]!.order === 'asc') return [SHARD_DOC_ASC];
+  return withTiebreaker(sort);
+}
+
+/** the sort values the user asked for, from the internal ones */
+function userSortValues(userSort: SortSpec[], values: unknown[]): unknown[] {
+  if (userSort.length === 1 && userSort[0]!.field === '_doc' && userSort[0]!.order === 'asc') {
+    const v = Number(values[0]);
+    return [v - Math.floor(v / TWO_32) * TWO_32];
+  }
+  if (userSort.some((s) => s.field === '_shard_doc')) return values;
+  return values.slice(0, userSort.length);
+}
