@@ -157,6 +157,9 @@ describe('cluster API', () => {
     const m = await get('/_cluster/health/metrics?wait_for_status=green&timeout=1s&level=indices');
     expect(m.body.status).toBe('green');
     expect(m.body.indices.metrics.status).toBe('green');
+    const hu = await get('/_cluster/health?human');
+    expect(hu.body.active_shards_percent).toBe('66.7%');
+    expect(hu.body.task_max_waiting_in_queue).toBe('0ms');
     const y = await get('/_cluster/health?wait_for_status=yellow');
     expect(y.status).toBe(200);
     const t = await get('/_cluster/health?wait_for_status=green&timeout=50ms');

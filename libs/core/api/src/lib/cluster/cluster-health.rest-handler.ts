@@ -59,7 +59,18 @@ export class ClusterHealthRestHandler implements RestHandler {
       if (satisfied || Date.now() >= deadline || body.missing > 0) {
         const timedOut = !satisfied;
         const status = timedOut && !req.boolParam('return_200_for_cluster_health_timeout', false) ? 408 : 200;
-        return RestResponses.json(status, { ...body.body, timed_out: timedOut, ...body.rest });
+        const rest = { ...body.rest };
+        if (req.boolParam('human', false)) {
+          // ES puts the readable forms right before the raw values
+          const out: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(rest)) {
+            if (k === 'task_max_waiting_in_queue_millis') out['task_max_waiting_in_queue'] = `${Number(v)}ms`;
+            if (k === 'active_shards_percent_as_number') out['active_shards_percent'] = `${Number(v).toFixed(1)}%`;
+            out[k] = v;
+          }
+          return RestResponses.json(status, { ...body.body, timed_out: timedOut, ...out });
+        }
+        return RestResponses.json(status, { ...body.body, timed_out: timedOut, ...rest });
       }
       await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
     }
