@@ -25,6 +25,7 @@ import {
   renderSubsInto,
   requireField,
   resolveField,
+  tooManyBuckets,
   type FieldSource,
   type ReduceContext,
   type RenderContext,
@@ -352,6 +353,7 @@ class HistogramAggregator extends Aggregator {
   private readonly r: Rounding;
   private lastKey = NaN;
   private lastOrd = -1;
+  private readonly maxBuckets: number;
 
   constructor(
     private readonly spec: HistoSpecBase,
@@ -365,6 +367,7 @@ class HistogramAggregator extends Aggregator {
     super();
     this.subs = new SubAggregators(spec.subs, ctx);
     this.r = spec.rounding();
+    this.maxBuckets = ctx.maxBuckets;
   }
 
   setLeaf(leaf: LeafReaderContext): void {
@@ -433,6 +436,7 @@ class HistogramAggregator extends Aggregator {
 
   build(owningOrd: number): InternalAggregation {
     const buckets: HistoBucket[] = [];
+    if (this.ords.size > this.maxBuckets) throw tooManyBuckets(this.maxBuckets, this.ords.size);
     for (const b of this.ords.ordsOf(owningOrd)) {
       buckets.push({ key: this.ords.keys[b]!, docCount: this.counts.get(b), aggs: this.subs.build(b) });
     }
