@@ -127,6 +127,12 @@ describe('uri_parts', () => {
     const d = run({ uri_parts: { field: 'u', remove_if_successful: true, keep_original: false } }, { u: 'https://a.b/c' })!;
     expect(d.source).toEqual({ url: { domain: 'a.b', path: '/c', scheme: 'https' } });
     expect(thrown(() => run({ uri_parts: { field: 'u' } }, { u: 'not a uri' })).reason).toBe('unable to parse URI [not a uri]');
+    expect(run({ uri_parts: { field: 'u', keep_original: false } }, { u: '/a/b.html?x=1#f' })!.source['url']).toEqual({
+      path: '/a/b.html',
+      extension: 'html',
+      query: 'x=1',
+      fragment: 'f',
+    });
   });
 });
 

@@ -339,13 +339,21 @@ export const csvProcessor: ProcessorFactory = defineProcessor('csv', (r) => {
 
 export function uriParts(s: string): JsonObject {
   let u: URL;
+  let relative = false;
   try {
     u = new URL(s);
   } catch {
-    throw Errors.illegalArgument(`unable to parse URI [${s}]`);
+    // relative references (`/path?query#frag`) have no scheme nor authority
+    if (!/^[/?#]/.test(s) || /\s/.test(s)) throw Errors.illegalArgument(`unable to parse URI [${s}]`);
+    try {
+      u = new URL(s, 'http://relative.invalid');
+      relative = true;
+    } catch {
+      throw Errors.illegalArgument(`unable to parse URI [${s}]`);
+    }
   }
   const out: JsonObject = {};
-  if (u.hostname) out['domain'] = u.hostname.replace(/^\[|\]$/g, '');
+  if (u.hostname && !relative) out['domain'] = u.hostname.replace(/^\[|\]$/g, '');
   if (u.hash) out['fragment'] = decodeURIComponent(u.hash.slice(1));
   if (u.password) out['password'] = decodeURIComponent(u.password);
   const path = u.pathname;
@@ -361,7 +369,7 @@ export function uriParts(s: string): JsonObject {
     if (explicit) out['port'] = Number(explicit[1]);
   }
   if (u.search && u.search.length > 1) out['query'] = u.search.slice(1);
-  out['scheme'] = u.protocol.replace(/:$/, '');
+  if (!relative) out['scheme'] = u.protocol.replace(/:$/, '');
   if (u.username) {
     out['username'] = decodeURIComponent(u.username);
     out['user_info'] = u.password ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : decodeURIComponent(u.username);
