@@ -73,7 +73,13 @@ describe('createNode', () => {
 
   it('accepts the usual Elasticsearch docker settings', async () => {
     const node = await createNode({
-      settings: { 'path.data': dataPath, 'discovery.type': 'single-node', 'xpack.security.enabled': 'false', 'bootstrap.memory_lock': 'true' },
+      settings: {
+        'path.data': dataPath,
+        'discovery.type': 'single-node',
+        'xpack.security.enabled': 'false',
+        'bootstrap.memory_lock': 'true',
+        'logger.level': 'silent',
+      },
       logger: SILENT_LOGGER,
     });
     await node.close();

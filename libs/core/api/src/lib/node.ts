@@ -230,7 +230,9 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
 
   // node settings: unknown keys fail fast, values must parse
   const registry = container.get<SettingsRegistry>(Tokens.SettingsRegistry);
-  for (const def of HOST_SETTINGS) if (!registry.get(def.key)) registry.register(def);
+  // exact keys: a prefix family (`logger.*` cluster levels) must not hide a node setting (`logger.level`)
+  const known = new Set(registry.all().map((d) => d.key));
+  for (const def of HOST_SETTINGS) if (!known.has(def.key)) registry.register(def);
   for (const [key, value] of Object.entries(settings)) {
     const def = registry.get(key);
     if (!def || def.scope === 'index') {
