@@ -80,6 +80,9 @@ export function compilePath(path: string): FieldPath {
     throw Errors.illegalArgument('path cannot be null nor empty');
   }
   let parts = path.split('.');
+  if (parts.some((x) => x === '') && path !== '_source' && path !== '_ingest') {
+    throw Errors.illegalArgument(`path [${path}] is not valid`);
+  }
   let root: FieldPath['root'] = 'source';
   if (parts[0] === '_ingest') {
     root = 'ingest';

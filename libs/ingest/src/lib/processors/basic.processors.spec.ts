@@ -192,6 +192,8 @@ describe('document paths', () => {
     expect(thrown(() => d.setFieldValue('s.x', 1)).reason).toBe('cannot set [x] with parent object of type [java.lang.String] as part of path [s.x]');
     expect(thrown(() => d.removeField('n.x')).reason).toBe('cannot remove [x] from null as part of path [n.x]');
     expect(thrown(() => d.getFieldValue('missing.x')).reason).toBe('field [missing] not present as part of path [missing.x]');
+    expect(thrown(() => d.getFieldValue('a..b')).reason).toBe('path [a..b] is not valid');
+    expect(thrown(() => d.getFieldValue('')).reason).toBe('path cannot be null nor empty');
   });
   it('never pollutes Object.prototype', () => {
     const src = JSON.parse('{"__proto__": {"x": 1}, "a": "k=v&__proto__=z"}');
