@@ -170,6 +170,13 @@ describe('top_hits', () => {
       t: { hits: { total: { value: 3, relation: 'eq' }, max_score: null, hits: [{ _index: 'test', _id: 'x', _score: null, sort: ['three'] }] } },
     });
   });
+  it('docvalue_fields / fields come from doc values', () => {
+    const r = run({ t: { top_hits: { size: 1, sort: [{ n: 'asc' }], _source: false, docvalue_fields: ['tag', { field: 'n' }], fields: ['nope'] } } }, docs, mapping);
+    expect((r['t'] as { hits: { hits: unknown[] } }).hits.hits).toEqual([
+      { _index: 'test', _id: 'y', _score: null, fields: { tag: ['a'], n: [1] }, sort: [1] },
+    ]);
+  });
+
   it('rejects a too large window', () => {
     const e = err(() => run({ t: { top_hits: { size: 101 } } }, docs, mapping));
     expect(e.type).toBe('illegal_argument_exception');

@@ -10,6 +10,7 @@ import {
   Aggregator,
   bytesValues,
   checkParams,
+  displayTerm,
   optBool,
   optInt,
   resolveField,
@@ -129,6 +130,8 @@ export class TopHitsSpec extends AggSpec {
   version = false;
   seqNoPrimaryTerm = false;
   trackScores = false;
+  /** docvalue_fields / fields: values read from doc values into the hit's `fields` */
+  docValueFields: string[] = [];
 
   override get isMetric(): boolean {
     return true;
@@ -157,6 +160,11 @@ export class TopHitsSpec extends AggSpec {
     s.version = optBool('top_hits', body, 'version') ?? false;
     s.seqNoPrimaryTerm = optBool('top_hits', body, 'seq_no_primary_term') ?? false;
     s.trackScores = optBool('top_hits', body, 'track_scores') ?? false;
+    const names = (v: unknown): string[] =>
+      (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map((x) =>
+        typeof x === 'string' ? x : String((x as { field?: unknown }).field ?? ''),
+      );
+    s.docValueFields = [...names(body['docvalue_fields']), ...names(body['fields'])].filter((f) => f !== '');
     return s;
   }
 
@@ -311,6 +319,37 @@ class TopHitsAggregator extends Aggregator {
     top.splice(i, 0, c);
   }
 
+  private readonly dvSources = new Map<string, FieldSource | null>();
+
+  /** a field's values from doc values, rendered like the `fields` section of search hits */
+  private docValues(leaf: LeafReaderContext, doc: number, field: string): unknown[] {
+    let src = this.dvSources.get(field);
+    if (src === undefined) {
+      try {
+        src = resolveField(this.ctx, field);
+      } catch {
+        src = null;
+      }
+      this.dvSources.set(field, src);
+    }
+    if (!src || src.kind === 'unmapped') return [];
+    const out: unknown[] = [];
+    if (src.kind === 'numeric') {
+      const dv = leaf.reader.numericDocValues(src.field);
+      if (!dv) return out;
+      for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) {
+        const v = dv.values[i]! * src.scale;
+        if (src.isDate || src.isBool) out.push(src.ft ? src.ft.valueForDisplay(dv.values[i]!) : v);
+        else out.push(v);
+      }
+    } else {
+      const dv = bytesValues(leaf, src);
+      if (!dv) return out;
+      for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) out.push(displayTerm(src, dv.terms[dv.ords[i]!]!));
+    }
+    return out;
+  }
+
   build(owningOrd: number): InternalAggregation {
     const top = this.tops[owningOrd] ?? [];
     const byScore = this.spec.sortsByScore;
@@ -328,6 +367,14 @@ class TopHitsAggregator extends Aggregator {
       if (this.spec.source.enabled) {
         const bytes = r.source(c.doc);
         if (bytes) hit['_source'] = filterSource(JSON.parse(dec.decode(bytes)), this.spec.source);
+      }
+      if (this.spec.docValueFields.length > 0) {
+        const fields: Record<string, unknown[]> = {};
+        for (const f of this.spec.docValueFields) {
+          const vals = this.docValues(c.leaf, c.doc, f);
+          if (vals.length > 0) fields[f] = vals;
+        }
+        if (Object.keys(fields).length > 0) hit['fields'] = fields;
       }
       if (!byScore || this.spec.sort.length > 1) hit['sort'] = c.sort;
       return { hit, sort: c.sort, score: c.score, shard: c.shard, doc: c.leaf.docBase + c.doc };
