@@ -234,7 +234,7 @@ describe('durability', () => {
 
 describe('merging', () => {
   it('merges small segments and keeps search results identical', () => {
-    const s = newShard({ mergePolicy: { segsPerTier: 3, floorSegmentDocs: 10 } });
+    const s = newShard({ mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 3, floorSegmentDocs: 10 } });
     for (let i = 0; i < 9; i++) {
       idx(s, String(i), { msg: `word${i % 3} common`, n: i });
       if (i === 4) s.deleteDoc({ id: '1' });
@@ -324,7 +324,7 @@ describe('background merge', () => {
       manualScheduling: false,
       refreshIntervalMs: 3_600_000,
       refreshIntervalExplicit: true,
-      mergePolicy: { segsPerTier: 4, floorSegmentDocs: 10 },
+      mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
     });
     let n = 0;
     for (let seg = 0; seg < 4; seg++) {
