@@ -1,6 +1,7 @@
 import type { QueryParser } from './query-parser.js';
 import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser, wrapperParser } from './parsers/compound.js';
 import { functionScoreParser } from './parsers/function-score.js';
+import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
 import {
   combinedFieldsParser,
   matchBoolPrefixParser,
@@ -52,4 +53,6 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   simpleQueryStringParser,
   combinedFieldsParser,
   wrapperParser,
+  distanceFeatureParser,
+  termsSetParser,
 ];

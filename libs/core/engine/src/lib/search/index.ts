@@ -15,3 +15,4 @@ export * from './sort.js';
 export * from './collector.js';
 export * from './spi-search.js';
 export * from './dfs.js';
+export * from './distance-feature-query.js';

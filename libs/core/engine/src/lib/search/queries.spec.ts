@@ -466,3 +466,23 @@ describe('malformed input never escapes as a non-ES error', () => {
     expect(err.status).toBeLessThan(500);
   });
 });
+
+describe('distance_feature and terms_set', () => {
+  it('distance_feature scores by closeness to the origin', () => {
+    const hits = run(parse({ distance_feature: { field: 'price', origin: 10, pivot: 10 } }));
+    expect(hits.map((h) => [h.id, h.score])).toEqual([
+      ['1', 1],
+      ['2', 0.5],
+      ['3', f(10 / 30)],
+      ['4', f(10 / 14.5)],
+    ]);
+    const d = run(parse({ distance_feature: { field: 'ts', origin: 1000, pivot: '1s' } }));
+    expect(d.map((h) => h.id)).toEqual(['1', '2', '4']);
+    expect(d[0]!.score).toBe(1);
+  });
+  it('terms_set with a constant and a per-doc minimum', () => {
+    expect(ids({ terms_set: { tag: { terms: ['a', 'b', 'c'], minimum_should_match: 2 } } })).toEqual(['1']);
+    expect(ids({ terms_set: { tag: { terms: ['a', 'b', 'c'], minimum_should_match_field: 'price' } } })).toEqual([]);
+    expect(ids({ terms_set: { tag: { terms: ['b', 'c'], minimum_should_match: 1 } } })).toEqual(['1', '2', '3']);
+  });
+});
