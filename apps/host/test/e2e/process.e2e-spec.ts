@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHost, http, spawnHost, stopHost } from './helpers.js';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { bundlePath, buildHost, http, spawnHost, stopHost } from './helpers.js';
 
 /** The built bundle as a user runs it: configuration precedence, start-up, graceful stop. */
 describe('built host process', () => {
@@ -57,6 +59,31 @@ describe('built host process', () => {
     await expect(spawnHost(['-E', `path.data=${join(dir, 'data3')}`, '-E', 'no.such.setting=1'], { env: env({}) })).rejects.toThrow(
       /unknown setting \[no\.such\.setting\]/,
     );
+  });
+
+  it('runs with logger.level=silent (no log lines, still answering)', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const child = spawn(process.execPath, [bundlePath, '-E', `http.port=${port}`, '-E', `path.data=${join(dir, 'data5')}`, '-E', 'logger.level=silent'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env({}),
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += String(d)));
+    child.stderr!.on('data', (d) => (out += String(d)));
+    try {
+      let status = 0;
+      for (let i = 0; i < 200 && status !== 200; i++) {
+        status = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toBe(200);
+      expect(out).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('starts quickly', async () => {
