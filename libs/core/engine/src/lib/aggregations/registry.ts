@@ -13,7 +13,7 @@ import { CompositeSpec } from './bucket/composite.js';
 import { MultiTermsSpec, RareTermsSpec } from './bucket/multi-terms.js';
 import { SignificantTermsSpec } from './bucket/significant-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
-import { PercentilesSpec } from './metrics/percentiles.js';
+import { MedianAbsoluteDeviationSpec, PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
 import { TopMetricsSpec, WeightedAvgSpec } from './metrics/extra-metrics.js';
 import {
@@ -48,6 +48,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   cardinality: (n, b) => CardinalitySpec.parse(n, b),
   percentiles: (n, b) => PercentilesSpec.parse('percentiles', n, b),
   percentile_ranks: (n, b) => PercentilesSpec.parse('percentile_ranks', n, b),
+  median_absolute_deviation: (n, b) => MedianAbsoluteDeviationSpec.parse(n, b),
   top_hits: (n, b) => TopHitsSpec.parse(n, b),
   weighted_avg: (n, b) => WeightedAvgSpec.parse(n, b),
   top_metrics: (n, b) => TopMetricsSpec.parse(n, b),

@@ -117,6 +117,15 @@ describe('percentiles', () => {
   });
 });
 
+describe('median_absolute_deviation', () => {
+  it('median of absolute deviations from the median', () => {
+    // ratings example from the ES docs shape: [1, 1, 2, 2, 4, 6, 9] -> median 2, deviations [1,1,0,0,2,4,7] -> 1
+    const d = [1, 1, 2, 2, 4, 6, 9].map((n) => ({ n }));
+    expect(run({ m: { median_absolute_deviation: { field: 'n' } } }, d, mapping, { typedKeys: true })).toEqual({ 'median_absolute_deviation#m': { value: 1 } });
+    expect(run({ m: { median_absolute_deviation: { field: 'n' } } }, [], mapping)).toEqual({ m: { value: null } });
+  });
+});
+
 describe('top_hits', () => {
   const docs = [
     { _id: 'x', tag: 'a', n: 3, title: 'three', nested: { a: 1, b: 2 } },

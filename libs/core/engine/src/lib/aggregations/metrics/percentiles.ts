@@ -171,3 +171,93 @@ class PercentilesAggregator extends Aggregator {
     return { type: this.spec.type as 'percentiles', digest: this.digests[owningOrd] ?? newDigest(), fmt: this.src.format } satisfies PercentilesInternal;
   }
 }
+
+// ------------------------------------------------------------------ median_absolute_deviation
+
+interface MadInternal extends InternalAggregation {
+  type: 'median_absolute_deviation';
+  digest: DigestState;
+  fmt: ValueFormat;
+}
+
+/** MAD from a digest: the median of |x - median| over centroids (ES MedianAbsoluteDeviation) */
+export function medianAbsoluteDeviation(d: DigestState, compression: number): number {
+  if (d.count === 0) return NaN;
+  const median = digestQuantile(d, 0.5);
+  const dev = newDigest();
+  if (d.samples) for (const v of d.samples) digestAdd(dev, Math.abs(v - median), compression);
+  else {
+    for (let i = 0; i < d.means.length; i++) {
+      const w = d.weights[i]!;
+      const v = Math.abs(d.means[i]! - median);
+      for (let k = 0; k < w; k++) digestAdd(dev, v, compression);
+    }
+  }
+  return digestQuantile(dev, 0.5);
+}
+
+export class MedianAbsoluteDeviationSpec extends AggSpec {
+  field = '';
+  compression = 1000;
+  missing: number | undefined;
+  format: string | undefined;
+  override get isMetric(): boolean {
+    return true;
+  }
+  static parse(name: string, body: Record<string, unknown>): MedianAbsoluteDeviationSpec {
+    checkParams('median_absolute_deviation', body, ['field', 'compression', 'missing', 'format', 'script', 'value_type', 'execution_hint']);
+    const s = new MedianAbsoluteDeviationSpec(name, 'median_absolute_deviation');
+    s.field = requireField('median_absolute_deviation', name, body);
+    const c = optNumber('median_absolute_deviation', body, 'compression');
+    if (c !== undefined) {
+      if (c <= 0) throw Errors.illegalArgument(`[compression] must be greater than 0. Found [${javaDoubleString(c)}] in [${name}]`);
+      s.compression = c;
+    }
+    const m = body['missing'];
+    if (m !== undefined && m !== null) s.missing = Number(m);
+    s.format = optString('median_absolute_deviation', body, 'format');
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    // reuse the percentiles collector: it fills one digest per owning bucket
+    const inner = new PercentilesSpec(this.name, 'percentiles');
+    inner.field = this.field;
+    inner.missing = this.missing;
+    inner.compression = this.compression;
+    inner.format = this.format;
+    const agg = inner.createAggregator(ctx);
+    return {
+      setLeaf: (leaf: LeafReaderContext) => agg.setLeaf(leaf),
+      collect: (doc: number, ord: number, score: number) => agg.collect(doc, ord, score),
+      build: (ord: number) => {
+        const r = agg.build(ord) as PercentilesInternal;
+        return { type: 'median_absolute_deviation', digest: r.digest, fmt: r.fmt } satisfies MadInternal;
+      },
+    } as Aggregator;
+  }
+  empty(): InternalAggregation {
+    return { type: 'median_absolute_deviation', digest: newDigest(), fmt: RAW } satisfies MadInternal;
+  }
+  typedName(): string {
+    return 'median_absolute_deviation';
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    const d = newDigest();
+    let fmt: ValueFormat = RAW;
+    for (const p of list as MadInternal[]) {
+      digestMerge(d, p.digest, this.compression);
+      if (isRaw(fmt) && !isRaw(p.fmt)) fmt = p.fmt;
+    }
+    return { type: 'median_absolute_deviation', digest: d, fmt } satisfies MadInternal;
+  }
+  override value(agg: InternalAggregation): number {
+    return medianAbsoluteDeviation((agg as MadInternal).digest, this.compression);
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    const a = agg as MadInternal;
+    const v = medianAbsoluteDeviation(a.digest, this.compression);
+    const out: Record<string, unknown> = { value: Number.isNaN(v) ? null : v };
+    if (!Number.isNaN(v) && !isRaw(a.fmt)) out['value_as_string'] = formatValue(a.fmt, v);
+    return out;
+  }
+}
