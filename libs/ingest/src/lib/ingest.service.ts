@@ -144,13 +144,19 @@ export class IngestService {
     return out;
   }
 
+  private sharedContext: ExecutionContext | undefined;
+
   executionContext(tracer?: Tracer): ExecutionContext {
-    return {
+    // untraced runs share one context: pipelines push/pop the stack symmetrically (also on failure)
+    if (!tracer && this.sharedContext && this.sharedContext.stack.length === 0) return this.sharedContext;
+    const ctx: ExecutionContext = {
       pipeline: (id) => this.pipeline(id),
       stack: [],
       tracer,
       now: () => this.clock.now(),
     };
+    if (!tracer) this.sharedContext = ctx;
+    return ctx;
   }
 
   /** validates and stores a pipeline (PUT _ingest/pipeline/{id}) */

@@ -160,17 +160,13 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     const start = nowMs();
     try {
       const meta: Record<string, unknown> = { _index: request.index };
-      if (request.id !== undefined) meta['_id'] = request.id;
-      if (request.routing !== undefined) meta['_routing'] = request.routing;
-      if (request.version !== undefined) meta['_version'] = request.version;
-      if (request.versionType !== undefined) meta['_version_type'] = request.versionType;
-      if (request.ifSeqNo !== undefined) meta['_if_seq_no'] = request.ifSeqNo;
-      if (request.ifPrimaryTerm !== undefined) meta['_if_primary_term'] = request.ifPrimaryTerm;
-      let doc: IngestDocument | null = IngestDocument.create(
-        request.source,
-        meta,
-        this.ingest.timestamp(),
-      );
+      if (request.id !== undefined && request.id !== null) meta['_id'] = request.id;
+      if (request.routing !== undefined && request.routing !== null) meta['_routing'] = request.routing;
+      if (request.version !== undefined && request.version !== null) meta['_version'] = request.version;
+      if (request.versionType !== undefined && request.versionType !== null) meta['_version_type'] = request.versionType;
+      if (request.ifSeqNo !== undefined && request.ifSeqNo !== null) meta['_if_seq_no'] = request.ifSeqNo;
+      if (request.ifPrimaryTerm !== undefined && request.ifPrimaryTerm !== null) meta['_if_primary_term'] = request.ifPrimaryTerm;
+      let doc: IngestDocument | null = new IngestDocument(request.source, meta, { timestamp: this.ingest.timestamp() });
       const ectx = this.ingest.executionContext();
       const history: string[] = [request.index];
       let queue = pipelineQueue(pipelineId, finalId);

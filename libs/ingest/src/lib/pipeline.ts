@@ -261,28 +261,25 @@ function handleFailure(
 
 /** Size of the JSON rendering of a value, estimated without serialising (ASCII assumed, escapes ignored). */
 export function approxJsonBytes(v: unknown): number {
-  if (v === null || v === undefined) return 4;
-  switch (typeof v) {
-    case 'string':
-      return v.length + 2;
-    case 'number':
-      return Number.isInteger(v) && v >= 0 && v < 1e15 ? (v < 10 ? 1 : Math.floor(Math.log10(v)) + 1) : String(v).length;
-    case 'boolean':
-      return v ? 4 : 5;
-    case 'object': {
-      if (Array.isArray(v)) {
-        let n = 2 + Math.max(0, v.length - 1);
-        for (const x of v) n += approxJsonBytes(x);
-        return n;
-      }
-      const keys = Object.keys(v as object);
-      let n = 2 + Math.max(0, keys.length - 1);
-      for (const k of keys) n += k.length + 3 + approxJsonBytes((v as JsonObject)[k]);
-      return n;
-    }
-    default:
-      return 0;
+  if (typeof v === 'string') return v.length + 2;
+  if (typeof v === 'number') {
+    if (v >= 0 && v < 10) return Number.isInteger(v) ? 1 : String(v).length;
+    return Number.isInteger(v) && v > 0 && v < 1e9 ? (v < 1e3 ? (v < 100 ? 2 : 3) : v < 1e6 ? (v < 1e4 ? 4 : v < 1e5 ? 5 : 6) : v < 1e7 ? 7 : v < 1e8 ? 8 : 9) : String(v).length;
   }
+  if (v === null || v === undefined) return 4;
+  if (typeof v === 'boolean') return v ? 4 : 5;
+  if (Array.isArray(v)) {
+    let n = v.length > 0 ? v.length + 1 : 2;
+    for (let i = 0; i < v.length; i++) n += approxJsonBytes(v[i]);
+    return n;
+  }
+  if (typeof v === 'object') {
+    let n = 1;
+    const o = v as JsonObject;
+    for (const k in o) n += k.length + 4 + approxJsonBytes(o[k]);
+    return n === 1 ? 2 : n;
+  }
+  return 0;
 }
 
 export class Pipeline implements PipelineLike {
