@@ -279,4 +279,11 @@ describe('search REST API (black box)', () => {
     const sorted = await call('POST', '/ips/_search', { sort: [{ ip: 'desc' }] });
     expect(sorted.body.hits.hits.map((h: any) => h.sort[0])).toEqual(['192.168.1.1', '10.0.1.7', '10.0.0.1', '9.255.255.255']);
   });
+  it('more_like_this with a liked document', async () => {
+    const r = await call('POST', '/test/_search', {
+      query: { more_like_this: { fields: ['title'], like: [{ _id: '2' }], min_term_freq: 1, min_doc_freq: 1 } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.hits.hits.map((h: any) => h._id).sort()).toEqual(['1', '3']);
+  });
 });

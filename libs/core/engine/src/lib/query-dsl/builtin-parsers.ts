@@ -2,6 +2,7 @@ import type { QueryParser } from './query-parser.js';
 import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser, wrapperParser } from './parsers/compound.js';
 import { functionScoreParser } from './parsers/function-score.js';
 import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
+import { moreLikeThisParser } from './parsers/more-like-this.js';
 import {
   combinedFieldsParser,
   matchBoolPrefixParser,
@@ -55,4 +56,5 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   wrapperParser,
   distanceFeatureParser,
   termsSetParser,
+  moreLikeThisParser,
 ];

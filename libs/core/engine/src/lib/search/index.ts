@@ -16,3 +16,4 @@ export * from './collector.js';
 export * from './spi-search.js';
 export * from './dfs.js';
 export * from './distance-feature-query.js';
+export * from './more-like-this-query.js';

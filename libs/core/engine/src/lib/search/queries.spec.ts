@@ -486,3 +486,13 @@ describe('distance_feature and terms_set', () => {
     expect(ids({ terms_set: { tag: { terms: ['b', 'c'], minimum_should_match: 1 } } })).toEqual(['1', '2', '3']);
   });
 });
+
+describe('more_like_this', () => {
+  it('selects frequent like-text terms and ORs them with minimum_should_match', () => {
+    expect(ids({ more_like_this: { fields: ['body'], like: 'dog dog lazy lazy', min_term_freq: 1, min_doc_freq: 1 } })).toEqual(['2', '3']);
+    expect(ids({ more_like_this: { fields: ['body'], like: 'dog dog lazy', min_term_freq: 2, min_doc_freq: 1 } })).toEqual(['2', '3']);
+    expect(ids({ more_like_this: { fields: ['body'], like: 'dog', min_doc_freq: 1 } })).toEqual([]);
+    expect(ids({ more_like_this: { fields: ['body'], like: 'dog dog', min_doc_freq: 1, unlike: 'dog' } })).toEqual([]);
+    expect(ids({ more_like_this: { fields: ['body'], like: [{ _id: '3', _text: 'lazy brown dog jumps' }], min_term_freq: 1, min_doc_freq: 1 } })).toEqual(['1', '2']);
+  });
+});

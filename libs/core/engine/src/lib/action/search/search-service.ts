@@ -54,7 +54,7 @@ import {
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { parseSearchSource, validateSearchSource } from './search-source.js';
 import { shardIdForDoc } from '../../shard/routing.js';
-import { resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
+import { resolveMoreLikeThisDocs, resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
 export const DEFAULT_MAX_RESULT_WINDOW = 10000;
 
@@ -323,7 +323,8 @@ export class SearchService {
     const start = this.clock.nanoTime();
     let source = request.source;
     if (source.query !== undefined || source.postFilter !== undefined) {
-      const query = await resolveTermsLookups(source.query, this.documents);
+      const defaultIndex = request.indices && request.indices.length === 1 && !/[*,]/.test(request.indices[0]!) ? request.indices[0] : undefined;
+      const query = await resolveMoreLikeThisDocs(await resolveTermsLookups(source.query, this.documents), this.documents, defaultIndex);
       const postFilter = await resolveTermsLookups(source.postFilter, this.documents);
       if (query !== source.query || postFilter !== source.postFilter) {
         source = { ...source, query, postFilter };
