@@ -1,5 +1,15 @@
-import { inject, injectable } from 'inversify';
-import { Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { statfsSync } from 'node:fs';
+import { inject, injectable, optional } from 'inversify';
+import {
+  Errors,
+  RestResponses,
+  Tokens,
+  route,
+  type HostConfig,
+  type RestHandler,
+  type RestRequest,
+  type RestResponse,
+} from '@strata/core-common';
 import { ClusterView, worse, type Health } from './cluster-view.js';
 import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
 import { NODE_INFO, NodeInfo } from './node-info.js';
@@ -27,7 +37,7 @@ export class CatRestHandler implements RestHandler {
   handle(): RestResponse {
     return RestResponses.text(
       200,
-      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}'].join('\n') + '\n',
+      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}', '/_cat/master', '/_cat/plugins', '/_cat/allocation'].join('\n') + '\n',
     );
   }
 }
@@ -347,5 +357,93 @@ export class CatNodesRestHandler implements RestHandler {
         version: '8.17.0',
       },
     ]);
+  }
+}
+
+const MASTER_COLUMNS: CatColumn[] = [{ name: 'id' }, { name: 'host', aliases: ['h'] }, { name: 'ip' }, { name: 'node', aliases: ['n'] }];
+const PLUGINS_COLUMNS: CatColumn[] = [
+  { name: 'id', default: false },
+  { name: 'name', aliases: ['n'] },
+  { name: 'component', aliases: ['c'] },
+  { name: 'version', aliases: ['v'] },
+  { name: 'description', aliases: ['d'], default: false },
+];
+const ALLOCATION_COLUMNS: CatColumn[] = [
+  { name: 'shards', aliases: ['s'], numeric: true },
+  { name: 'shards.undesired', numeric: true },
+  { name: 'write_load.forecast', numeric: true },
+  { name: 'disk.indices.forecast', numeric: true, bytes: true },
+  { name: 'disk.indices', aliases: ['di', 'diskIndices'], numeric: true, bytes: true },
+  { name: 'disk.used', aliases: ['du', 'diskUsed'], numeric: true, bytes: true },
+  { name: 'disk.avail', aliases: ['da', 'diskAvail'], numeric: true, bytes: true },
+  { name: 'disk.total', aliases: ['dt', 'diskTotal'], numeric: true, bytes: true },
+  { name: 'disk.percent', aliases: ['dp', 'diskPercent'], numeric: true },
+  { name: 'host', aliases: ['h'] },
+  { name: 'ip' },
+  { name: 'node', aliases: ['n'] },
+  { name: 'node.role', aliases: ['r', 'role', 'nodeRole'] },
+];
+
+/** `GET /_cat/master`, `/_cat/plugins` (none), `/_cat/allocation` for the single node */
+@injectable()
+export class CatNodeLevelRestHandler implements RestHandler {
+  readonly name = 'cat_node_level_action';
+  readonly routes = [
+    route('GET', '/_cat/master', 'cluster:monitor/state'),
+    route('GET', '/_cat/plugins', 'cluster:monitor/nodes/info'),
+    route('GET', '/_cat/allocation', 'cluster:monitor/state'),
+    route('GET', '/_cat/allocation/{node_id}', 'cluster:monitor/state'),
+  ];
+  readonly params = [...CAT_PARAMS, 'include_bootstrap'];
+
+  constructor(
+    @inject(ClusterView) private readonly cluster: ClusterView,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.HostConfig) @optional() private readonly config: HostConfig | undefined,
+  ) {}
+
+  handle(req: RestRequest): RestResponse {
+    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    if (req.route.path === '/_cat/master') {
+      return renderCat(req, MASTER_COLUMNS, [{ id: this.node.id, host: ip, ip, node: this.node.name }]);
+    }
+    if (req.route.path === '/_cat/plugins') return renderCat(req, PLUGINS_COLUMNS, []);
+    let shards = 0;
+    let size = 0;
+    for (const meta of this.cluster.allIndices()) {
+      if (meta.state !== 'open') continue;
+      shards += meta.numberOfShards;
+      size += this.cluster.indexStats(meta.name)?.store?.size_in_bytes ?? 0;
+    }
+    const rows: CatRow[] = [];
+    const filter = req.optionalPathParam('node_id');
+    if (!filter || filter === '_all' || filter === '_local' || filter === this.node.name || filter === this.node.id) {
+      let total: number | undefined;
+      let avail: number | undefined;
+      try {
+        const st = statfsSync(String(this.config?.settings['path.data'] ?? '.'));
+        total = st.blocks * st.bsize;
+        avail = st.bavail * st.bsize;
+      } catch {
+        /* unknown */
+      }
+      const used = total !== undefined && avail !== undefined ? total - avail : undefined;
+      rows.push({
+        shards,
+        'shards.undesired': 0,
+        'write_load.forecast': '0.0',
+        'disk.indices.forecast': size,
+        'disk.indices': size,
+        'disk.used': used,
+        'disk.avail': avail,
+        'disk.total': total,
+        'disk.percent': total && used !== undefined ? Math.round((used / total) * 100) : undefined,
+        host: ip,
+        ip,
+        node: this.node.name,
+        'node.role': 'dhim',
+      });
+    }
+    return renderCat(req, ALLOCATION_COLUMNS, rows);
   }
 }

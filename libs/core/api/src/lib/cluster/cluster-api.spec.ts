@@ -311,6 +311,11 @@ describe('cluster API', () => {
     expect(s.text).toBe('logs 0 p STARTED    3\nlogs 0 r UNASSIGNED\nlogs 1 p STARTED    3\nlogs 1 r UNASSIGNED\n');
     const n = await get('/_cat/nodes?h=name,master,node.role');
     expect(n.text).toBe('n1 * dhim\n');
+    const m = await get('/_cat/master?h=node');
+    expect(m.text).toBe('n1\n');
+    expect((await get('/_cat/plugins')).text).toBe('');
+    const a = await get('/_cat/allocation?format=json&bytes=b&h=shards,disk.indices,node');
+    expect(a.body).toEqual([{ shards: '4', 'disk.indices': '4096', node: 'n1' }]);
   });
 
   it('_cluster/state with metric and index filters', async () => {

@@ -5,6 +5,7 @@ import {
   CatCountRestHandler,
   CatHealthRestHandler,
   CatIndicesRestHandler,
+  CatNodeLevelRestHandler,
   CatNodesRestHandler,
   CatRestHandler,
   CatShardsRestHandler,
@@ -44,6 +45,7 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     CatAliasesRestHandler,
     CatShardsRestHandler,
     CatNodesRestHandler,
+    CatNodeLevelRestHandler,
     XPackRestHandler,
   ]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
