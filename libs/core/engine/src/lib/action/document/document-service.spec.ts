@@ -139,6 +139,16 @@ describe('DocumentService', () => {
     expect(d2.status).toBe(404);
     expect(d2.body['result']).toBe('not_found');
     await expectEsError(docs.delete({ index: 'other', id: '1' }), 'index_not_found_exception', 404);
+    // with external versioning a delete creates the index (and a tombstone)
+    const ext = await docs.delete({ index: 'other', id: '1', version: 5, versionType: 'external' });
+    expect(ext.status).toBe(404);
+    expect(ext.body).toMatchObject({ _index: 'other', result: 'not_found', _version: 5 });
+    await expectEsError(
+      docs.index({ index: 'other', id: '1', opType: 'index', source: {}, version: 5, versionType: 'external', attributes: {} }),
+      'version_conflict_engine_exception',
+      409,
+      '[1]: version conflict, current version [5] is higher or equal to the one provided [5]',
+    );
   });
 
   it('updates with doc merge, detect_noop, doc_as_upsert, upsert and document_missing', async () => {

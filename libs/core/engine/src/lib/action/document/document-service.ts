@@ -452,6 +452,10 @@ export class DocumentService {
     const errors = validateWriteConditions(req, 'delete');
     if (errors.length) throw Errors.actionRequestValidation(errors);
     let concrete = batch.writeIndexCache.get(req.index);
+    if (!concrete && req.versionType !== undefined && req.versionType !== 'internal') {
+      // as ES: deletes only auto-create a missing index when external versioning is used
+      concrete = await this.writeIndexFor(req.index, batch, false, 'auto(bulk api)');
+    }
     if (!concrete) {
       concrete = this.resolver.writeIndex(req.index);
       if (concrete === undefined) {
