@@ -286,4 +286,18 @@ describe('search REST API (black box)', () => {
     expect(r.status).toBe(200);
     expect(r.body.hits.hits.map((h: any) => h._id).sort()).toEqual(['1', '3']);
   });
+  it('_explain', async () => {
+    const r = await call('POST', '/test/_explain/2', { query: { match: { title: 'quick' } } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ _index: 'test', _id: '2', matched: true });
+    const s = await call('POST', '/test/_search', { query: { ids: { values: ['2'] } }, size: 1 });
+    const scored = await call('POST', '/test/_search', { query: { bool: { must: { match: { title: 'quick' } }, filter: { ids: { values: ['2'] } } } } });
+    expect(r.body.explanation.value).toBe(scored.body.hits.hits[0]._score);
+    expect(s.status).toBe(200);
+    const n = await call('POST', '/test/_explain/3', { query: { match: { title: 'quick' } } });
+    expect(n.body.matched).toBe(false);
+    const m = await call('POST', '/test/_explain/nope', { query: { match_all: {} } });
+    expect(m.status).toBe(404);
+    expect(m.body).toEqual({ _index: 'test', _id: 'nope', matched: false });
+  });
 });

@@ -18,6 +18,7 @@ export const SearchActions = {
   MSEARCH: 'indices:data/read/msearch',
   FIELD_CAPS: 'indices:data/read/field_caps',
   VALIDATE_QUERY: 'indices:admin/validate/query',
+  EXPLAIN: 'indices:data/read/explain',
 } as const;
 
 function body(req: RestRequest): unknown {
@@ -351,6 +352,39 @@ export class ValidateQueryRestHandler implements RestHandler {
     if (explain) out['explanations'] = explanations;
     else if (!valid && firstError) out['error'] = firstError;
     return RestResponses.ok(out);
+  }
+}
+
+@injectable()
+export class ExplainRestHandler implements RestHandler {
+  readonly name = 'explain';
+  readonly routes = [route('GET', '/{index}/_explain/{id}', SearchActions.EXPLAIN), route('POST', '/{index}/_explain/{id}', SearchActions.EXPLAIN)];
+  readonly params = ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields', '_source', '_source_includes', '_source_excludes'];
+
+  constructor(@inject(EngineTokens.SearchService) private readonly search: SearchService) {}
+
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const b = body(req);
+    let query: unknown;
+    if (b !== undefined) {
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) throw Errors.parsing('request body or source parameter is required');
+      for (const [k, v] of Object.entries(b as Record<string, unknown>)) {
+        if (k !== 'query') throw Errors.parsing(`request does not support [${k}]`);
+        query = v;
+      }
+    }
+    const q = req.param('q');
+    if (q !== undefined) {
+      const qs: Record<string, unknown> = { query: q };
+      if (req.param('df') !== undefined) qs['default_field'] = req.param('df');
+      if (req.param('default_operator') !== undefined) qs['default_operator'] = req.param('default_operator');
+      if (req.param('analyzer') !== undefined) qs['analyzer'] = req.param('analyzer');
+      query = { query_string: qs };
+    }
+    if (query === undefined) throw Errors.actionRequestValidation(['query is missing']);
+    const routing = req.param('routing');
+    const res = await this.search.explain(req.pathParam('index'), req.pathParam('id'), query, routing !== undefined ? { routing } : {});
+    return RestResponses.json(res.status, res.body);
   }
 }
 

@@ -13,7 +13,7 @@ import {
   type HostConfig,
 } from '@strata/core-common';
 import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
-import { BoostQuery } from '../../search/basic-queries.js';
+import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
@@ -214,6 +214,49 @@ export class SearchService {
     if (res.body['terminated_early'] !== undefined) out['terminated_early'] = res.body['terminated_early'];
     out['_shards'] = res.body['_shards'];
     return out;
+  }
+
+  /** `GET /{index}/_explain/{id}`: whether and how the document matches the query */
+  async explain(indexExpr: string, id: string, query: unknown, opts: { routing?: string; nowMillis?: number } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+    const concrete = this.resolver.concreteIndices([indexExpr], { ignoreUnavailable: false, allowNoIndices: false, expandWildcards: { open: true, closed: false, hidden: false } }, 'read');
+    if (concrete.length !== 1) throw Errors.illegalArgument(`explain requests can only target a single index, got [${concrete.join(', ')}]`);
+    const index = concrete[0]!;
+    const meta = this.indices.indexMetadata(index);
+    const shardId = shardIdForDoc(meta, id, opts.routing);
+    const shard = this.indices.shards(index).find((x) => x.shardId === shardId);
+    if (!shard) throw Errors.illegalState(`no such shard [${index}][${shardId}]`);
+    const nowMillis = opts.nowMillis ?? this.clock.now();
+    const ctx = this.parseContextFor(meta, nowMillis);
+    let parsed;
+    try {
+      parsed = query === undefined ? undefined : ctx.parseInnerQuery(query);
+    } catch (e) {
+      if (isRequestLevelError(e)) throw e;
+      throw failedToCreateQuery(e, index);
+    }
+    const reader = shard.acquireReader();
+    try {
+      for (const leaf of reader.leaves) {
+        const p = leaf.reader.postings('_id', id);
+        if (!p) continue;
+        for (const d of p.docs) {
+          if (!leaf.reader.isLive(d)) continue;
+          const q = parsed ?? new MatchAllDocsQuery();
+          const w = new IndexSearcher(reader).createWeight(q, true, 1);
+          const sc = w.scorer(leaf);
+          const matched = sc !== null && sc.advance(d) === d;
+          const explanation = w.explain?.(leaf, d) ?? {
+            value: matched ? sc!.score() : 0,
+            description: matched ? q.toString() : `no matching clause`,
+            details: [],
+          };
+          return { status: 200, body: { _index: index, _id: id, matched, explanation } };
+        }
+      }
+      return { status: 404, body: { _index: index, _id: id, matched: false } };
+    } finally {
+      reader.decRef();
+    }
   }
 
   private maxResultWindow(meta: IndexMetadata): number {
