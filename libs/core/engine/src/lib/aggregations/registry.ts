@@ -22,6 +22,9 @@ import {
   BucketSortSpec,
   CumulativeSumSpec,
   DerivativeSpec,
+  MovingFnSpec,
+  PercentilesBucketSpec,
+  SerialDiffSpec,
   SiblingBucketSpec,
 } from './pipeline/pipelines.js';
 import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
@@ -62,6 +65,9 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   min_bucket: (n, b) => SiblingBucketSpec.parse('min_bucket', n, b),
   max_bucket: (n, b) => SiblingBucketSpec.parse('max_bucket', n, b),
   stats_bucket: (n, b) => SiblingBucketSpec.parse('stats_bucket', n, b),
+  moving_fn: (n, b) => MovingFnSpec.parse(n, b),
+  serial_diff: (n, b) => SerialDiffSpec.parse(n, b),
+  percentiles_bucket: (n, b) => PercentilesBucketSpec.parse(n, b),
   min: (n, b) => NumericMetricSpec.parse('min', n, b),
   max: (n, b) => NumericMetricSpec.parse('max', n, b),
   sum: (n, b) => NumericMetricSpec.parse('sum', n, b),

@@ -96,6 +96,32 @@ describe('parent pipelines', () => {
   });
 });
 
+describe('moving_fn and serial_diff', () => {
+  const daily = Array.from({ length: 5 }, (_, i) => Array.from({ length: i + 1 }, () => ({ ts: `2024-01-0${i + 1}`, price: 1 }))).flat();
+  const days = (aggs: Record<string, unknown>) => ({ d: { date_histogram: { field: 'ts', calendar_interval: 'day' }, aggs: { c: { sum: { field: 'price' } }, ...aggs } } });
+  const vals = (r: Record<string, unknown>, name: string) =>
+    (r['d'] as { buckets: Record<string, { value: number | null } | undefined>[] }).buckets.map((b) => b[name]?.value);
+
+  it('moving_fn over the previous window (empty window -> null)', () => {
+    const r = run(days({ m: { moving_fn: { buckets_path: 'c', window: 2, script: 'MovingFunctions.unweightedAvg(values)' } } }), daily, mapping);
+    expect(vals(r, 'm')).toEqual([null, 1, 1.5, 2.5, 3.5]);
+    const sh = run(days({ m: { moving_fn: { buckets_path: 'c', window: 2, shift: 1, script: 'MovingFunctions.max(values)' } } }), daily, mapping);
+    expect(vals(sh, 'm')).toEqual([1, 2, 3, 4, 5]);
+    const lw = run(days({ m: { moving_fn: { buckets_path: 'c', window: 3, script: 'MovingFunctions.linearWeightedAvg(values)' } } }), daily, mapping);
+    expect(vals(lw, 'm')[3]).toBeCloseTo((1 * 1 + 2 * 2 + 3 * 3) / 7, 12);
+  });
+
+  it('serial_diff with lag', () => {
+    const r = run(days({ s: { serial_diff: { buckets_path: 'c', lag: 2 } } }), daily, mapping);
+    expect(vals(r, 's')).toEqual([undefined, undefined, 2, 2, 2]);
+  });
+
+  it('percentiles_bucket', () => {
+    const r = run({ ...days({}), p: { percentiles_bucket: { buckets_path: 'd>c', percents: [0, 50, 100] } } }, daily, mapping, { typedKeys: true });
+    expect(r['percentiles_bucket#p']).toEqual({ values: { '0.0': 1, '50.0': 3, '100.0': 5 } });
+  });
+});
+
 describe('sibling pipelines', () => {
   it('avg/sum/min/max/stats_bucket over a date_histogram', () => {
     const r = run(

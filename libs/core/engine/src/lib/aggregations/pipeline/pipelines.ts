@@ -13,7 +13,7 @@ import {
   resolveBucketPath,
   type PipelineBucket,
 } from '../framework.js';
-import { formatValue, RAW, type ValueFormat } from '../support/value-format.js';
+import { formatValue, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseFixedInterval } from '../support/rounding.js';
 import { compileScript, type CompiledScript } from './script-expression.js';
 
@@ -479,3 +479,175 @@ export class SiblingBucketSpec extends PipelineSpec {
   }
 }
 
+
+// ------------------------------------------------------------------ moving_fn, serial_diff, percentiles_bucket
+
+export class MovingFnSpec extends PipelineSpec {
+  path = '';
+  window = 0;
+  shift = 0;
+  gap: GapPolicy = 'skip';
+  script!: CompiledScript;
+  override get pipeline(): 'parent' {
+    return 'parent';
+  }
+  static parse(name: string, body: Record<string, unknown>): MovingFnSpec {
+    checkParams('moving_fn', body, ['buckets_path', 'window', 'shift', 'script', 'gap_policy', 'format']);
+    const s = new MovingFnSpec(name, 'moving_fn');
+    const p = requirePath('moving_fn', name, body);
+    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [moving_fn] aggregation [${name}]`);
+    s.path = p;
+    const w = optInt('moving_fn', body, 'window');
+    if (w === undefined) throw Errors.illegalArgument(`[window] must be set for aggregation [${name}]`);
+    if (w <= 0) throw Errors.illegalArgument(`[window] must be a positive, non-zero integer.`);
+    s.window = w;
+    s.shift = optInt('moving_fn', body, 'shift') ?? 0;
+    s.gap = parseGap('moving_fn', body);
+    s.format = optString('moving_fn', body, 'format');
+    s.script = parseScript('moving_fn', name, body['script']);
+    return s;
+  }
+  override validateParent(parent: AggSpec | undefined): void {
+    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
+      throw Errors.actionRequestValidation([
+        `moving_fn aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
+      ]);
+    }
+  }
+  override applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[]): B[] {
+    const values = buckets.map((b) => withGap(bucketValue(parent, b, this.path), this.gap));
+    buckets.forEach((b, index) => {
+      if (Number.isNaN(values[index]!)) return;
+      const from = Math.min(Math.max(index - this.window + this.shift, 0), values.length);
+      const to = Math.min(Math.max(index + this.shift, 0), values.length);
+      const r = this.script({ values: values.slice(from, to) });
+      const v = typeof r === 'number' ? r : NaN;
+      b.aggs = { ...b.aggs, [this.name]: { type: 'simple_value', value: v } satisfies SimpleValueInternal };
+    });
+    return buckets;
+  }
+}
+
+export class SerialDiffSpec extends PipelineSpec {
+  path = '';
+  lag = 1;
+  gap: GapPolicy = 'skip';
+  override get pipeline(): 'parent' {
+    return 'parent';
+  }
+  static parse(name: string, body: Record<string, unknown>): SerialDiffSpec {
+    checkParams('serial_diff', body, ['buckets_path', 'lag', 'gap_policy', 'format']);
+    const s = new SerialDiffSpec(name, 'serial_diff');
+    const p = requirePath('serial_diff', name, body);
+    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [serial_diff] aggregation [${name}]`);
+    s.path = p;
+    const lag = optInt('serial_diff', body, 'lag');
+    if (lag !== undefined) {
+      if (lag <= 0) throw Errors.illegalArgument(`[lag] must be a positive integer: [${name}]`);
+      s.lag = lag;
+    }
+    s.gap = parseGap('serial_diff', body);
+    s.format = optString('serial_diff', body, 'format');
+    return s;
+  }
+  override validateParent(parent: AggSpec | undefined): void {
+    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
+      throw Errors.actionRequestValidation([
+        `serial_diff aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
+      ]);
+    }
+  }
+  override applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[]): B[] {
+    const window: number[] = [];
+    for (const b of buckets) {
+      const v = withGap(bucketValue(parent, b, this.path), this.gap);
+      if (Number.isNaN(v) && this.gap === 'skip') continue;
+      if (window.length >= this.lag) {
+        const lagValue = window[window.length - this.lag]!;
+        if (!Number.isNaN(v) && !Number.isNaN(lagValue)) {
+          b.aggs = { ...b.aggs, [this.name]: { type: 'simple_value', value: v - lagValue } satisfies SimpleValueInternal };
+        }
+      }
+      window.push(v);
+    }
+    return buckets;
+  }
+}
+
+interface PercentilesBucketInternal extends InternalAggregation {
+  type: 'percentiles_bucket';
+  values: number[];
+}
+
+export class PercentilesBucketSpec extends PipelineSpec {
+  path = '';
+  gap: GapPolicy = 'skip';
+  percents = [1, 5, 25, 50, 75, 95, 99];
+  keyed = true;
+  override get pipeline(): 'sibling' {
+    return 'sibling';
+  }
+  static parse(name: string, body: Record<string, unknown>): PercentilesBucketSpec {
+    checkParams('percentiles_bucket', body, ['buckets_path', 'gap_policy', 'format', 'percents', 'keyed']);
+    const s = new PercentilesBucketSpec(name, 'percentiles_bucket');
+    const p = requirePath('percentiles_bucket', name, body);
+    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [percentiles_bucket] aggregation [${name}]`);
+    s.path = p;
+    s.gap = parseGap('percentiles_bucket', body);
+    s.format = optString('percentiles_bucket', body, 'format');
+    const pc = body['percents'];
+    if (pc !== undefined && pc !== null) {
+      if (!Array.isArray(pc)) throw Errors.parsing(`[percents] must be an array in [${name}]`);
+      s.percents = pc.map((x) => {
+        const n = Number(x);
+        if (Number.isNaN(n) || n < 0 || n > 100) throw Errors.illegalArgument(`[percents] must only contain non-null doubles from 0.0-100.0 for aggregation [${name}]`);
+        return n;
+      });
+    }
+    const keyed = body['keyed'];
+    if (keyed !== undefined) s.keyed = keyed === true || keyed === 'true';
+    return s;
+  }
+  override typedName(): string {
+    return 'percentiles_bucket';
+  }
+  override empty(): InternalAggregation {
+    return { type: 'percentiles_bucket', values: [] } satisfies PercentilesBucketInternal;
+  }
+  override reduceSibling(siblings: AggSpec[], reduced: InternalAggregations): InternalAggregation {
+    const gt = this.path.indexOf('>');
+    const dot = this.path.indexOf('.');
+    const cut = gt >= 0 ? gt : dot;
+    const head = cut >= 0 ? this.path.slice(0, cut) : this.path;
+    const rest = cut >= 0 ? this.path.slice(cut + 1) : undefined;
+    const spec = siblings.find((s) => s.name === head);
+    const agg = reduced[head];
+    const bs = spec && agg ? spec.bucketsOf(agg) : undefined;
+    if (!spec || !bs) throw Errors.illegalArgument(`No aggregation found for path [${this.path}]`);
+    const values: number[] = [];
+    for (const b of bs.buckets) {
+      const v = withGap(rest === undefined ? b.docCount : bucketValue(spec, b, rest), this.gap);
+      if (!Number.isNaN(v)) values.push(v);
+    }
+    values.sort((a, b) => a - b);
+    return { type: 'percentiles_bucket', values } satisfies PercentilesBucketInternal;
+  }
+  private at(values: number[], percent: number): number | null {
+    if (values.length === 0) return null;
+    const index = Math.round((percent / 100) * (values.length - 1));
+    return values[index]!;
+  }
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    const v = this.at((agg as PercentilesBucketInternal).values, Number(key ?? 50));
+    return v === null ? NaN : v;
+  }
+  override render(agg: InternalAggregation): Record<string, unknown> {
+    const vals = (agg as PercentilesBucketInternal).values;
+    if (this.keyed) {
+      const out: Record<string, unknown> = {};
+      for (const p of this.percents) out[javaDoubleString(p)] = this.at(vals, p);
+      return { values: out };
+    }
+    return { values: this.percents.map((p) => ({ key: p, value: this.at(vals, p) })) };
+  }
+}

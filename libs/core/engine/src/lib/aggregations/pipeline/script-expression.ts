@@ -5,7 +5,7 @@
  */
 import { EsError } from '@strata/core-common';
 
-export type ScriptValue = number | boolean | null | string;
+export type ScriptValue = number | boolean | null | string | number[];
 export type CompiledScript = (params: Record<string, unknown>) => ScriptValue;
 
 type Tok = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 'id'; v: string } | { t: 'op'; v: string };
@@ -53,7 +53,77 @@ function lex(src: string): Tok[] {
 
 type Node = (p: Record<string, unknown>) => ScriptValue;
 
-const num = (v: ScriptValue): number => (typeof v === 'number' ? v : v === true ? 1 : v === false ? 0 : v === null ? NaN : Number(v));
+const num = (v: ScriptValue): number =>
+  typeof v === 'number' ? v : v === true ? 1 : v === false ? 0 : v === null || Array.isArray(v) ? NaN : Number(v);
+
+const finite = (v: ScriptValue): number[] => (Array.isArray(v) ? v.filter((x) => Number.isFinite(x)) : []);
+
+/** Elasticsearch MovingFunctions (moving_fn scripts); NaN for empty windows like ES */
+const MOVING: Record<string, (args: ScriptValue[]) => number> = {
+  max: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? Math.max(...a) : NaN;
+  },
+  min: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? Math.min(...a) : NaN;
+  },
+  sum: ([v]) => finite(v ?? null).reduce((s, x) => s + x, 0),
+  unweightedAvg: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? a.reduce((s, x) => s + x, 0) / a.length : NaN;
+  },
+  linearWeightedAvg: ([v]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    let avg = 0;
+    let totalWeight = 1;
+    let current = 1;
+    for (const x of a) {
+      avg += x * current;
+      totalWeight += current;
+      current += 1;
+    }
+    return avg / totalWeight;
+  },
+  ewma: ([v, alpha]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const al = num(alpha ?? null);
+    let avg = NaN;
+    for (const x of a) avg = Number.isNaN(avg) ? x : x * al + avg * (1 - al);
+    return avg;
+  },
+  stdDev: ([v, avg]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const m = num(avg ?? null);
+    let sq = 0;
+    for (const x of a) sq += (x - m) * (x - m);
+    return Math.sqrt(sq / a.length);
+  },
+  holt: ([v, alpha, beta]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const al = num(alpha ?? null);
+    const be = num(beta ?? null);
+    let s = 0, b = 0, lastS = 0, lastB = 0;
+    let count = 0;
+    for (const x of a) {
+      if (count === 0) {
+        s = x;
+        b = 0;
+      } else {
+        s = al * x + (1 - al) * (lastS + lastB);
+        b = be * (s - lastS) + (1 - be) * lastB;
+      }
+      count++;
+      lastS = s;
+      lastB = b;
+    }
+    return s + b;
+  },
+};
 
 const MATH: Record<string, (...a: number[]) => number> = {
   abs: Math.abs, max: Math.max, min: Math.min, pow: Math.pow, sqrt: Math.sqrt, log: Math.log, log10: Math.log10,
@@ -120,6 +190,25 @@ export function compileScript(source: string): CompiledScript {
           const v = p[key];
           return v === undefined ? null : (v as ScriptValue);
         };
+      }
+      if (t.v === 'values') return (p) => (Array.isArray(p['values']) ? (p['values'] as number[]) : null);
+      if (t.v === 'MovingFunctions' && isOp('.')) {
+        pos++;
+        const fn = peek();
+        if (!fn || fn.t !== 'id' || !MOVING[fn.v]) throw compileError(source, 'unknown MovingFunctions function');
+        pos++;
+        const f = MOVING[fn.v]!;
+        expect('(');
+        const args: Node[] = [];
+        if (!isOp(')')) {
+          args.push(ternary());
+          while (isOp(',')) {
+            pos++;
+            args.push(ternary());
+          }
+        }
+        expect(')');
+        return (p) => f(args.map((a) => a(p)));
       }
       if (t.v === 'Math' && isOp('.')) {
         pos++;
