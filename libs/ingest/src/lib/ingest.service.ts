@@ -160,7 +160,7 @@ export class IngestService {
   }
 
   /** validates and stores a pipeline (PUT _ingest/pipeline/{id}) */
-  async put(id: string, body: JsonObject, ifVersion?: number): Promise<void> {
+  async put(id: string, body: JsonObject, ifVersion?: number, masterTimeoutMs?: number): Promise<void> {
     const config: JsonObject = { ...body };
     if (ifVersion !== undefined) {
       const current = this.configs()[id];
@@ -185,17 +185,17 @@ export class IngestService {
     this.registry.pipeline(id, config);
     const existing = this.configs()[id];
     if (existing !== undefined && JSON.stringify(existing) === JSON.stringify(config)) return;
-    await this.store.update((draft) => {
+    await withMasterTimeout(`put-pipeline-${id}`, masterTimeoutMs, this.store.update((draft) => {
       const ingest = isObject(draft.custom['ingest']) ? { ...(draft.custom['ingest'] as JsonObject) } : {};
       const pipelines = isObject(ingest['pipelines']) ? { ...(ingest['pipelines'] as JsonObject) } : {};
       pipelines[id] = config;
       ingest['pipelines'] = pipelines;
       draft.custom['ingest'] = ingest;
-    });
+    }));
   }
 
   /** DELETE _ingest/pipeline/{id}: the id is a simple wildcard pattern, as in Elasticsearch */
-  async delete(pattern: string): Promise<void> {
+  async delete(pattern: string, masterTimeoutMs?: number): Promise<void> {
     const ids = Object.keys(this.configs());
     const toDelete = pattern.includes('*') ? ids.filter((id) => wildcardToRegExp(pattern).test(id)) : ids.filter((id) => id === pattern);
     if (toDelete.length === 0) {
@@ -219,13 +219,13 @@ export class IngestService {
         );
       }
     }
-    await this.store.update((draft) => {
+    await withMasterTimeout(`delete-pipeline-${pattern}`, masterTimeoutMs, this.store.update((draft) => {
       const ingest = isObject(draft.custom['ingest']) ? { ...(draft.custom['ingest'] as JsonObject) } : {};
       const pipelines = isObject(ingest['pipelines']) ? { ...(ingest['pipelines'] as JsonObject) } : {};
       for (const id of toDelete) delete pipelines[id];
       ingest['pipelines'] = pipelines;
       draft.custom['ingest'] = ingest;
-    });
+    }));
   }
 
   /** GET _ingest/pipeline[/{ids}]: matched configs (empty when nothing matches) */
@@ -257,6 +257,24 @@ export class IngestService {
     const p = this.pipeline(id);
     if (!p) throw new EsError('illegal_argument_exception', 400, `pipeline with id [${id}] does not exist`);
     return p;
+  }
+}
+
+/** fails with ES's process_cluster_event_timeout_exception when the metadata update takes longer than master_timeout */
+async function withMasterTimeout<T>(source: string, timeoutMs: number | undefined, p: Promise<T>): Promise<T> {
+  if (timeoutMs === undefined || timeoutMs < 0) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const secs = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000}s` : `${timeoutMs}ms`;
+      reject(new EsError('process_cluster_event_timeout_exception', 503, `failed to process cluster event (${source}) within ${secs}`));
+    }, timeoutMs);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    if (timer) clearTimeout(timer);
   }
 }
 

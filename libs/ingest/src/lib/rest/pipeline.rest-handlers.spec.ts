@@ -1,6 +1,9 @@
 import { EsError } from '@strata/core-common';
 import { fakeRequest } from '../testing/fake-request.js';
-import { newService } from '../testing/helpers.js';
+import { InMemoryMetadataStore } from '@strata/core-engine';
+import { fixedClock, newService } from '../testing/helpers.js';
+import { IngestService } from '../ingest.service.js';
+import { BUILTIN_PROCESSORS } from '../processors/index.js';
 import {
   DeletePipelineRestHandler,
   GetPipelineRestHandler,
@@ -167,6 +170,24 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
     expect(h.service.requirePipeline('p').processors[0].type).toBe('set');
     await h.service.put('p', { processors: [{ lowercase: { field: 'a' } }] });
     expect(h.service.requirePipeline('p').processors[0].type).toBe('lowercase');
+  });
+});
+
+describe('master_timeout', () => {
+  it('a metadata update slower than master_timeout fails with process_cluster_event_timeout_exception', async () => {
+    const store = new InMemoryMetadataStore();
+    const slow = {
+      current: () => store.current(),
+      onChange: (l: Parameters<typeof store.onChange>[0]) => store.onChange(l),
+      update: (fn: Parameters<typeof store.update>[0]) => new Promise<ReturnType<typeof store.current>>((r) => setTimeout(() => r(store.update(fn)), 200)),
+    };
+    const service = new IngestService(slow, [...BUILTIN_PROCESSORS], fixedClock);
+    await expect(service.put('p', SET, undefined, 20)).rejects.toMatchObject({
+      type: 'process_cluster_event_timeout_exception',
+      status: 503,
+      reason: 'failed to process cluster event (put-pipeline-p) within 20ms',
+    });
+    await new Promise((r) => setTimeout(r, 250));
   });
 });
 

@@ -16,12 +16,12 @@ export class PutPipelineRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     const id = req.pathParam('id');
-    req.timeParam('master_timeout', '30s');
+    const masterTimeout = req.timeParam('master_timeout', '30s');
     req.timeParam('timeout', '30s');
     const ifVersion = req.intParam('if_version');
     const body = req.hasBody() ? req.objectBody(true) : undefined;
     if (!body) throw new EsError('parse_exception', 400, 'request body or source parameter is required');
-    await this.ingest.put(id, body, ifVersion);
+    await this.ingest.put(id, body, ifVersion, masterTimeout);
     return RestResponses.acknowledged();
   }
 }
@@ -61,9 +61,9 @@ export class DeletePipelineRestHandler implements RestHandler {
   constructor(@inject(IngestService) private readonly ingest: IngestService) {}
 
   async handle(req: RestRequest): Promise<RestResponse> {
-    req.timeParam('master_timeout', '30s');
+    const masterTimeout = req.timeParam('master_timeout', '30s');
     req.timeParam('timeout', '30s');
-    await this.ingest.delete(req.pathParam('id'));
+    await this.ingest.delete(req.pathParam('id'), masterTimeout);
     return RestResponses.acknowledged();
   }
 }
