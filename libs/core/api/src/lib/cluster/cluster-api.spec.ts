@@ -336,6 +336,17 @@ describe('cluster API', () => {
     expect(bad.body.error.reason).toBe('Unknown value for metric [nope]');
   });
 
+  it('_cluster/stats totals', async () => {
+    const r = await get('/_cluster/stats');
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('yellow');
+    expect(r.body.indices.count).toBe(2);
+    expect(r.body.indices.shards).toMatchObject({ total: 4, primaries: 4, replication: 0 });
+    expect(r.body.indices.docs).toEqual({ count: 12, deleted: 2, total_size_in_bytes: 4096 });
+    expect(r.body.nodes.count.total).toBe(1);
+    expect(r.body.nodes.versions).toEqual([expect.stringMatching(/^8\./)]);
+  });
+
   it('_xpack and _license', async () => {
     expect((await get('/_xpack')).body.license.type).toBe('basic');
     expect((await get('/_license')).body.license.status).toBe('active');

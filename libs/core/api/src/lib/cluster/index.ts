@@ -13,6 +13,7 @@ import {
 import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
 import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
 import { ClusterStateRestHandler } from './cluster-state.rest-handler.js';
+import { ClusterStatsRestHandler } from './cluster-stats.rest-handler.js';
 import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
@@ -35,6 +36,7 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     ClusterHealthRestHandler,
     ClusterSettingsRestHandler,
     ClusterStateRestHandler,
+    ClusterStatsRestHandler,
     NodesInfoRestHandler,
     NodesStatsRestHandler,
     IndicesStatsRestHandler,
