@@ -128,6 +128,21 @@ describe('ingest over HTTP', () => {
     expect((await host.request('GET', '/docs/_doc/7')).body._source).toEqual({ msg: 'URL' });
     expect((await host.request('GET', '/docs/_doc/8')).body._source).toEqual({ msg: 'none' });
     expect((await host.request('GET', '/docs/_doc/4')).status).toBe(404);
+    // single-document requests: a drop answers noop, a failure the ES error body
+    const dropped = await host.request('PUT', '/docs/_doc/40?pipeline=dropper', { msg: 'x' });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body).toMatchObject({ result: 'noop' });
+    const failed = await host.request('PUT', '/docs/_doc/41?pipeline=conv', { n: 'abc' });
+    expect(failed.status).toBe(400);
+    expect(failed.body).toEqual({
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason: 'unable to convert [abc] to integer' }],
+        type: 'illegal_argument_exception',
+        reason: 'unable to convert [abc] to integer',
+      },
+      status: 400,
+    });
+    expect((await host.request('GET', '/docs/_doc/41')).status).toBe(404);
     expect((await host.request('GET', '/docs/_doc/3')).status).toBe(404);
   });
 
