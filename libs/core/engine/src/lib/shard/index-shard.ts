@@ -189,6 +189,7 @@ export class IndexShardImpl implements IndexShard {
   private maintenanceTimer: NodeJS.Timeout | null = null;
   private lastSearchAccess: number;
   private lastWrite = 0;
+  private recovering = false;
   private mergeRunning: Promise<void> | null = null;
   private flushScheduled = false;
   private refreshWaiters: Array<() => void> = [];
@@ -412,7 +413,7 @@ export class IndexShardImpl implements IndexShard {
       this.dirty = false;
       this.st.refreshTotal++;
       this.st.refreshTimeInMillis += this.now() - t0;
-      this.cfg.onRefresh?.(this.readerGeneration);
+      if (!this.recovering) this.cfg.onRefresh?.(this.readerGeneration);
       this.maybeMerge();
     }
     void reason;
@@ -668,6 +669,15 @@ export class IndexShardImpl implements IndexShard {
   // ------------------------------------------------------------------ recovery
 
   private recover(): void {
+    this.recovering = true;
+    try {
+      this.recoverInternal();
+    } finally {
+      this.recovering = false;
+    }
+  }
+
+  private recoverInternal(): void {
     const commitFile = path.join(this.dir, COMMIT_FILE);
     let commit: CommitPoint | null = null;
     if (fs.existsSync(commitFile)) {
