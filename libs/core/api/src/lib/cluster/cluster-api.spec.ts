@@ -168,6 +168,19 @@ describe('cluster API', () => {
     const missing = await get('/_cluster/health/nope?timeout=10ms');
     expect(missing.status).toBe(408);
     expect(missing.body.status).toBe('red');
+    // an index created while waiting ends the wait
+    const store = node.container.get<MetadataStore>(EngineTokens.MetadataStore);
+    const waiting = get('/_cluster/health/late?wait_for_status=green&timeout=5s');
+    await new Promise((r) => setTimeout(r, 150));
+    await store.update((d) => {
+      d.indices['late'] = indexMeta('late', 0);
+    });
+    const late = await waiting;
+    expect(late.status).toBe(200);
+    expect(late.body.status).toBe('green');
+    await store.update((d) => {
+      delete d.indices['late'];
+    });
   });
 
   it('cluster settings: put, get, flat, null reset, validation', async () => {

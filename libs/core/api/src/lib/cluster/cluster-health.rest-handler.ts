@@ -56,7 +56,9 @@ export class ClusterHealthRestHandler implements RestHandler {
     for (;;) {
       const body = this.compute(req.optionalPathParam('index'), level);
       const satisfied = body.missing === 0 && (waitFor === undefined || healthAtLeast(body.status, waitFor));
-      if (satisfied || Date.now() >= deadline || body.missing > 0) {
+      // like Elasticsearch, a missing index or an unmet wait_for_status waits (the index may be created
+      // meanwhile) until the timeout, then answers 408 with timed_out
+      if (satisfied || Date.now() >= deadline) {
         const timedOut = !satisfied;
         const status = timedOut && !req.boolParam('return_200_for_cluster_health_timeout', false) ? 408 : 200;
         const rest = { ...body.rest };
