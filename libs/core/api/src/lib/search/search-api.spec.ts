@@ -300,4 +300,14 @@ describe('search REST API (black box)', () => {
     expect(m.status).toBe(404);
     expect(m.body).toEqual({ _index: 'test', _id: 'nope', matched: false });
   });
+  it('term suggester', async () => {
+    const r = await call('POST', '/test/_search', { size: 0, suggest: { fix: { text: 'quikc brwn fox', term: { field: 'title' } } } });
+    expect(r.status).toBe(200);
+    expect(r.body.suggest.fix.map((e: any) => [e.text, e.offset, e.length, e.options.map((o: any) => o.text)])).toEqual([
+      ['quikc', 0, 5, ['quick']],
+      ['brwn', 6, 4, ['brown']],
+      ['fox', 11, 3, []],
+    ]);
+    expect(r.body.suggest.fix[0].options[0]).toEqual({ text: 'quick', score: 0.800000011920929, freq: 2 });
+  });
 });

@@ -17,3 +17,4 @@ export * from './spi-search.js';
 export * from './dfs.js';
 export * from './distance-feature-query.js';
 export * from './more-like-this-query.js';
+export * from './term-suggester.js';

@@ -26,6 +26,7 @@ import type { IndicesOptions } from '../spi.js';
 import type { InternalAggregations } from '../aggregations/api.js';
 import type { SortKey, SortSpec } from './sort.js';
 import type { DfsStats } from './index-searcher.js';
+import type { ShardSuggest, TermSuggestSpec } from './term-suggester.js';
 
 // ------------------------------------------------------------------ the parsed search body
 
@@ -88,6 +89,8 @@ export interface SearchSource {
   indicesBoost?: Array<Record<string, number>>;
   /** values parsed by SearchSourceExtensions, by key (e.g. `pit`) */
   extensions: Record<string, unknown>;
+  /** term suggestions */
+  suggest?: TermSuggestSpec[];
   /** query rescorers, applied in order to the top window of each shard */
   rescore?: RescoreSpec[];
   /** field collapsing: one hit per distinct value of a single-valued keyword/numeric field */
@@ -218,6 +221,7 @@ export interface ShardQueryResult {
   terminatedEarly?: boolean;
   timedOut: boolean;
   aggregations?: InternalAggregations;
+  suggest?: ShardSuggest;
 }
 
 export interface ShardSearchContext {

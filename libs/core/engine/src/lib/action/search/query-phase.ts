@@ -13,6 +13,7 @@ import { PointRangeQuery, lowerBound } from '../../search/point-range-query.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collector.js';
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
+import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import type { Query } from '../../search/query.js';
 import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type SortKey } from '../../search/sort.js';
@@ -386,6 +387,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     terminatedEarly: s.terminateAfter > 0 ? terminatedEarly : undefined,
     timedOut,
     aggregations: aggregator ? aggregator.buildShardResult() : undefined,
+    suggest: s.suggest && s.suggest.length > 0 ? suggestOnShard(s.suggest, deps) : undefined,
   };
 }
 
@@ -595,4 +597,14 @@ function applyRescore<H extends CollectedHit>(hits: H[], spec: RescoreSpec, sear
   }
   window.sort((a, b) => (a.score !== b.score ? (a.score > b.score ? -1 : 1) : a.doc - b.doc));
   return [...window, ...hits.slice(n)];
+}
+
+function suggestOnShard(specs: TermSuggestSpec[], deps: QueryPhaseDeps): ShardSuggest {
+  const out: ShardSuggest = {};
+  for (const spec of specs) {
+    const ft = deps.fieldType(spec.field);
+    const analyzer = spec.analyzer ? deps.parseContext.analyzer(spec.analyzer) : (ft?.searchAnalyzer ?? ft?.indexAnalyzer);
+    out[spec.name] = shardTermSuggest(spec, deps.reader, analyzer);
+  }
+  return out;
 }

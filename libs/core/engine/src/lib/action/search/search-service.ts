@@ -15,6 +15,7 @@ import {
 import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
 import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
+import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
@@ -519,6 +520,12 @@ export class SearchService {
       body['_shards'] = shards;
       body['hits'] = hitsBody;
       if (aggregations) body['aggregations'] = aggregations;
+      if (source.suggest && source.suggest.length > 0) {
+        body['suggest'] = reduceSuggest(
+          source.suggest,
+          results.map((r) => r.suggest).filter((x): x is ShardSuggest => x !== undefined),
+        );
+      }
       return { body, targets };
     } finally {
       for (const r of acquired) r.decRef();

@@ -4,6 +4,7 @@
  */
 import { Errors, parseTimeValue } from '@strata/core-common';
 import { parseSort, type SortSpec } from '../../search/sort.js';
+import { parseSuggest } from '../../search/term-suggester.js';
 import {
   DEFAULT_TRACK_TOTAL_HITS,
   TRACK_TOTAL_HITS_ACCURATE,
@@ -166,7 +167,7 @@ function parseRescore(v: unknown): RescoreSpec {
   };
 }
 
-const IGNORED_KEYS = new Set(['stats', 'ext', 'suggest', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
+const IGNORED_KEYS = new Set(['stats', 'ext', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
 
 /** parses the JSON body of a search */
 export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string, SearchSourceExtension> = new Map()): SearchSource {
@@ -259,6 +260,9 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
       case 'aggregations':
         if (s.aggs !== undefined) throw Errors.parsing('Found two aggregation type definitions in [aggs]: [aggs] and [aggregations]');
         s.aggs = v;
+        break;
+      case 'suggest':
+        s.suggest = parseSuggest(v);
         break;
       case 'rescore':
         s.rescore = (Array.isArray(v) ? v : [v]).map(parseRescore);
