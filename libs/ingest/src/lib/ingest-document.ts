@@ -302,11 +302,6 @@ export class IngestDocument {
     }
   }
 
-  /** The ctx map view used by templates and scripts: source fields plus metadata plus `_ingest`. */
-  templateModel(): TemplateModel {
-    return this;
-  }
-
   /** Resolves a template/script variable (`field.sub`, `_ingest.timestamp`, `_index`). */
   resolve(path: string): unknown {
     try {

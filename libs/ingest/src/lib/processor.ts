@@ -194,10 +194,6 @@ export class ConfigReader {
   }
 }
 
-/** A processor error raised while executing (kept as EsError so it renders the ES way). */
-export function processorError(reason: string, type = 'illegal_argument_exception', status = 400): EsError {
-  return new EsError(type, status, reason);
-}
 
 /** Declares a factory whose builder reads its config through a ConfigReader; unknown keys are rejected. */
 export function defineProcessor(

@@ -340,11 +340,6 @@ export function compileDateParser(format: string): DateParser {
   };
 }
 
-/** validates a format at PUT time */
-export function validateDateFormat(format: string): void {
-  compileDateParser(format);
-}
-
 // ------------------------------------------------------------------------------------ formatting
 
 const SHORT_MONTHS = MONTHS.map((m) => m[0].toUpperCase() + m.slice(1, 3));
