@@ -159,10 +159,10 @@ export function parseSpecs(json: unknown, depth: number): AggSpec[] {
       );
     }
     spec.subs = subs;
-    for (const sub of subs) if (sub.pipeline !== 'none') sub.validateParent(spec);
+    for (const sub of subs) sub.validateParent(spec);
     specs.push(spec);
   }
-  if (depth === 1) for (const s of specs) if (s.pipeline !== 'none') s.validateParent(undefined);
+  if (depth === 1) for (const s of specs) s.validateParent(undefined);
   return specs;
 }
 

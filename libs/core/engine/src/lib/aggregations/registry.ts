@@ -15,7 +15,7 @@ import { SignificantTermsSpec } from './bucket/significant-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
 import { MedianAbsoluteDeviationSpec, PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
-import { TopMetricsSpec, WeightedAvgSpec } from './metrics/extra-metrics.js';
+import { RateSpec, TopMetricsSpec, WeightedAvgSpec } from './metrics/extra-metrics.js';
 import {
   BucketScriptSpec,
   BucketSelectorSpec,
@@ -55,6 +55,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   top_hits: (n, b) => TopHitsSpec.parse(n, b),
   weighted_avg: (n, b) => WeightedAvgSpec.parse(n, b),
   top_metrics: (n, b) => TopMetricsSpec.parse(n, b),
+  rate: (n, b) => RateSpec.parse(n, b),
   derivative: (n, b) => DerivativeSpec.parse(n, b),
   cumulative_sum: (n, b) => CumulativeSumSpec.parse(n, b),
   bucket_script: (n, b) => BucketScriptSpec.parse(n, b),

@@ -212,6 +212,23 @@ abstract class HistoSpecBase extends AggSpec {
       }
     }
     rc.consumeBuckets(buckets.length & 1023);
+    // rate sub-aggregations need each bucket's span
+    const rates = this.subs.filter((s) => s.type === 'rate');
+    if (rates.length > 0) {
+      const r = this.rounding();
+      for (const b of buckets) {
+        const end = r.next(b.key);
+        const a = new Date(b.key);
+        const e = new Date(end);
+        const months = (e.getUTCFullYear() - a.getUTCFullYear()) * 12 + (e.getUTCMonth() - a.getUTCMonth());
+        const aggs = { ...b.aggs };
+        for (const s of rates) {
+          const x = aggs[s.name];
+          if (x) aggs[s.name] = { ...x, durationMs: end - b.key, months: this.type === 'date_histogram' && months >= 1 && a.getUTCDate() === e.getUTCDate() ? months : undefined };
+        }
+        b.aggs = aggs;
+      }
+    }
     if (!(isKeyOrder(this.order) && this.order[0]!.asc && this.order.length === 1)) {
       buckets = buckets.sort(bucketComparator(this.order, this.subs));
     }

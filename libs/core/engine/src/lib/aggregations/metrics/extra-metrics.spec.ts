@@ -57,3 +57,33 @@ describe('top_metrics', () => {
     expect((r['g'] as { buckets: { key: string }[] }).buckets.map((b) => b.key)).toEqual(['b', 'a', 'c', 'd']);
   });
 });
+
+describe('rate', () => {
+  const sales = [
+    { ts: '2024-01-05', v: 10 },
+    { ts: '2024-01-20', v: 21 },
+    { ts: '2024-02-03', v: 29 },
+  ];
+  it('per-unit rate inside a monthly date_histogram', () => {
+    const r = run(
+      {
+        m: {
+          date_histogram: { field: 'ts', calendar_interval: 'month' },
+          aggs: { perDay: { rate: { field: 'v', unit: 'day' } }, perMonth: { rate: { field: 'v' } }, docs: { rate: { unit: 'year' } } },
+        },
+      },
+      sales,
+      mapping,
+      { typedKeys: true },
+    );
+    const b = (r['date_histogram#m'] as { buckets: Record<string, { value: number }>[] }).buckets;
+    expect(b[0]!['rate#perDay']!.value).toBeCloseTo(31 / 31, 12);
+    expect(b[1]!['rate#perDay']!.value).toBeCloseTo(29 / 29, 12);
+    expect(b[0]!['rate#perMonth']!.value).toBe(31);
+    expect(b[0]!['rate#docs']!.value).toBe(24);
+  });
+  it('must be inside a date_histogram', () => {
+    const e = err(() => run({ r: { rate: { field: 'v' } } }, sales, mapping));
+    expect(e.type).toBe('illegal_argument_exception');
+  });
+});

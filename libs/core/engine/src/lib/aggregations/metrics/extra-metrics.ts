@@ -280,3 +280,108 @@ class TopMetricsAggregator extends Aggregator {
     } satisfies TopMetricsInternal;
   }
 }
+
+// ------------------------------------------------------------------ rate
+
+const RATE_UNIT_MS: Record<string, number> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+};
+const RATE_UNIT_MONTHS: Record<string, number> = { month: 1, quarter: 3, year: 12 };
+
+interface RateInternal extends InternalAggregation {
+  type: 'rate';
+  sum: number;
+  /** set by the parent date_histogram at reduce time */
+  durationMs?: number;
+  months?: number;
+}
+
+export class RateSpec extends AggSpec {
+  field: string | undefined;
+  unit: string | undefined;
+  mode: 'sum' | 'value_count' = 'sum';
+  override get isMetric(): boolean {
+    return true;
+  }
+  static parse(name: string, body: Record<string, unknown>): RateSpec {
+    checkParams('rate', body, ['field', 'unit', 'mode', 'script', 'format']);
+    const s = new RateSpec(name, 'rate');
+    s.field = optString('rate', body, 'field');
+    s.unit = optString('rate', body, 'unit');
+    if (s.unit !== undefined && RATE_UNIT_MS[s.unit] === undefined && RATE_UNIT_MONTHS[s.unit] === undefined) {
+      throw Errors.illegalArgument(`Unsupported unit ${s.unit}`);
+    }
+    const mode = optString('rate', body, 'mode');
+    if (mode !== undefined) {
+      if (mode !== 'sum' && mode !== 'value_count') throw Errors.illegalArgument(`Unknown rate mode [${mode}]`);
+      if (s.field === undefined) throw Errors.illegalArgument(`The mode parameter is only supported with field or script`);
+      s.mode = mode;
+    }
+    return s;
+  }
+  override validateParent(parent: AggSpec | undefined): void {
+    if (!parent || (parent.type !== 'date_histogram' && parent.type !== 'composite')) {
+      throw Errors.illegalArgument(
+        'The rate aggregation can only be used inside a date histogram aggregation or composite aggregation with one date histogram value source',
+      );
+    }
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    const src = this.field === undefined ? undefined : resolveField(ctx, this.field, { requireNumeric: 'rate' });
+    return new RateAggregator(this, src);
+  }
+  empty(): InternalAggregation {
+    return { type: 'rate', sum: 0 } satisfies RateInternal;
+  }
+  typedName(): string {
+    return 'rate';
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    let sum = 0;
+    for (const x of list as RateInternal[]) sum += x.sum;
+    return { type: 'rate', sum } satisfies RateInternal;
+  }
+  rate(a: RateInternal): number {
+    if (this.unit === undefined) return a.sum;
+    const ms = RATE_UNIT_MS[this.unit];
+    if (ms !== undefined) return a.durationMs ? a.sum / (a.durationMs / ms) : a.sum;
+    const months = RATE_UNIT_MONTHS[this.unit]!;
+    if (a.months) return a.sum / (a.months / months);
+    if (a.durationMs) return a.sum / (a.durationMs / (months * 30.436875 * 86_400_000));
+    return a.sum;
+  }
+  override value(agg: InternalAggregation): number {
+    return this.rate(agg as RateInternal);
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    return { value: this.rate(agg as RateInternal) };
+  }
+}
+
+class RateAggregator extends Aggregator {
+  private dv: NumericDocValues | null = null;
+  private readonly sums = new LongArray();
+  constructor(private readonly spec: RateSpec, private readonly src: FieldSource | undefined) {
+    super();
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.dv = this.src?.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+  }
+  collect(doc: number, ord: number): void {
+    const s = this.sums.ensure(ord);
+    if (!this.src) {
+      s[ord]! += 1;
+      return;
+    }
+    const dv = this.dv;
+    if (!dv) return;
+    for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) s[ord]! += this.spec.mode === 'sum' ? dv.values[i]! * this.src.scale : 1;
+  }
+  build(ord: number): InternalAggregation {
+    return { type: 'rate', sum: this.sums.get(ord) } satisfies RateInternal;
+  }
+}
