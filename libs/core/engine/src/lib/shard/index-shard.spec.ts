@@ -302,7 +302,7 @@ describe('search idle and inactive flush', () => {
     expect(s.searchIdle).toBe(false);
   });
 
-  it('flushes a shard without writes for 5 minutes', () => {
+  it('flushes a shard without writes for 5 minutes', async () => {
     let t = 0;
     const s = newShard({ manualScheduling: false, now: () => t });
     idx(s, '1', { a: 'x' });
@@ -312,6 +312,7 @@ describe('search idle and inactive flush', () => {
     expect(s.stats().flushTotal).toBe(0);
     t = 6 * 60_000;
     (s as unknown as { maybeFlushInactive(): void }).maybeFlushInactive();
+    await s.flushAsync(); // joins the flush started in the background
     expect(s.stats().flushTotal).toBe(1);
     expect(s.stats().translogUncommittedOperations).toBe(0);
     expect(fs.existsSync(path.join(dir, 'commit.json'))).toBe(true);
@@ -360,5 +361,51 @@ describe('background merge', () => {
       else if (deleted) expect(live.has(id)).toBe(false);
       else expect(JSON.parse(live.get(id)!).n).toBe(i);
     }
+  });
+});
+
+describe('background flush', () => {
+  it('commits a consistent snapshot while writes and merges go on, and recovers after a crash', async () => {
+    let s = newShard({ mergePolicy: { segsPerTier: 2, maxMergeAtOnce: 10, floorSegmentDocs: 1 } });
+    let n = 0;
+    for (let seg = 0; seg < 6; seg++) {
+      for (let i = 0; i < 50; i++, n++) idx(s, String(n), { n });
+      s.refreshInternal('t');
+    }
+    const p = s.flushAsync();
+    expect(s.flushAsync()).toBe(p); // one at a time
+    // meanwhile: more writes, deletes, and a merge of the segments being committed
+    for (let i = 0; i < 300; i += 3) s.deleteDoc({ id: String(i) });
+    for (let i = 0; i < 40; i++, n++) idx(s, String(n), { n });
+    s.forceMerge(1);
+    await p;
+    expect(s.stats().flushTotal).toBe(1);
+    await s.sync();
+    // crash: drop the instance without flushing
+    (s as unknown as { closed: boolean }).closed = true;
+    open.pop();
+    s = newShard();
+    for (let i = 0; i < n; i++) {
+      const deleted = i < 300 && i % 3 === 0;
+      expect([i, s.get(String(i)).found]).toEqual([i, !deleted]);
+    }
+    // files of merged-away segments are gone once the next commit no longer needs them
+    s.flush();
+    const segs = fs.readdirSync(dir).filter((f) => f.endsWith('.seg')).length;
+    expect(segs).toBe(s.stats().segmentsCount);
+  });
+
+  it('a synchronous flush completes an automatic one first', async () => {
+    const s = newShard();
+    for (let i = 0; i < 20; i++) {
+      idx(s, String(i), { i });
+      s.refreshInternal('t');
+    }
+    const p = s.flushAsync();
+    idx(s, 'late', { x: 1 });
+    s.flush();
+    await p;
+    expect(s.stats().flushTotal).toBe(2);
+    expect(s.stats().translogUncommittedOperations).toBe(0);
   });
 });

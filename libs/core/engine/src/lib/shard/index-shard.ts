@@ -181,6 +181,10 @@ export class IndexShardImpl implements IndexShard {
   /** file refcounts per segment: published readers + the commit */
   private readonly segRefs = new Map<SegmentData, number>();
   private committedSegments = new Set<SegmentData>();
+  /** segments of a commit being written (their files must survive merges meanwhile) */
+  private readonly pendingCommit = new Set<SegmentData>();
+  private activeFlush: Generator<void, void, void> | null = null;
+  private activeFlushPromise: Promise<void> | null = null;
   private lastCommit: CommitPoint | null = null;
   private translog: Translog;
   private closed = false;
@@ -191,7 +195,6 @@ export class IndexShardImpl implements IndexShard {
   private lastWrite = 0;
   private recovering = false;
   private mergeRunning: Promise<void> | null = null;
-  private flushScheduled = false;
   private refreshWaiters: Array<() => void> = [];
   private readonly st: Omit<ShardStats, 'docsCount' | 'docsDeleted' | 'storeSizeInBytes' | 'segmentsCount' | 'segmentsMemoryInBytes' | 'translogOperations' | 'translogSizeInBytes' | 'translogUncommittedOperations' | 'translogUncommittedSizeInBytes' | 'maxSeqNo' | 'localCheckpoint' | 'generation' | 'mergesCurrent'> = {
     indexTotal: 0,
@@ -257,7 +260,7 @@ export class IndexShardImpl implements IndexShard {
     this.segRefs.delete(d);
     // not referenced by any reader, nor the commit, nor the live list
     if (!this.segments.some((e) => e.data === d)) {
-      if (this.committedSegments.has(d)) d.sourceFile?.close();
+      if (this.neededOnDisk(d)) d.sourceFile?.close();
       else this.deleteSegmentFiles(d);
     }
   }
@@ -599,12 +602,8 @@ export class IndexShardImpl implements IndexShard {
     this.lastWrite = this.now();
     if (this.buffer.ramBytesUsed > (this.cfg.indexBufferBytes ?? 128 * 1024 * 1024)) this.refreshInternal('buffer_full');
     const threshold = this.cfg.flushThresholdBytes ?? 512 * 1024 * 1024;
-    if (!this.flushScheduled && this.translog.uncommittedBytes > threshold) {
-      this.flushScheduled = true;
-      setImmediate(() => {
-        this.flushScheduled = false;
-        if (!this.closed) this.flush();
-      });
+    if (!this.activeFlushPromise && this.translog.uncommittedBytes > threshold) {
+      void this.flushAsync();
     }
   }
 
@@ -617,51 +616,100 @@ export class IndexShardImpl implements IndexShard {
 
   // ------------------------------------------------------------------ flush / commit
 
-  /** refresh, write new segments + live docs, commit atomically, trim the translog */
+  /** refresh, write new segments + live docs, commit atomically, trim the translog (synchronous) */
   flush(): void {
     this.ensureOpen();
+    // an automatic flush in progress is completed first, then a full one runs
+    if (this.activeFlush) drain(this.activeFlush);
+    const it = this.flushSteps();
+    this.activeFlush = it;
+    try {
+      drain(it);
+    } finally {
+      if (this.activeFlush === it) this.activeFlush = null;
+    }
+  }
+
+  /** the same flush, writing one segment file per event-loop tick (translog threshold, inactivity) */
+  flushAsync(): Promise<void> {
+    if (this.activeFlushPromise) return this.activeFlushPromise;
+    if (this.closed) return Promise.resolve();
+    const it = this.flushSteps();
+    this.activeFlush = it;
+    this.activeFlushPromise = (async () => {
+      try {
+        for (;;) {
+          if (this.closed) break;
+          let r: IteratorResult<void, void>;
+          try {
+            r = it.next();
+          } catch (err) {
+            this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'flush failed');
+            break;
+          }
+          if (r.done) break;
+          await new Promise<void>((res) => setImmediate(res));
+        }
+      } finally {
+        if (this.activeFlush === it) this.activeFlush = null;
+        this.activeFlushPromise = null;
+      }
+    })();
+    return this.activeFlushPromise;
+  }
+
+  /** files of a segment are still needed on disk by the last commit or a commit being written */
+  private neededOnDisk(d: SegmentData): boolean {
+    return this.committedSegments.has(d) || this.pendingCommit.has(d);
+  }
+
+  private *flushSteps(): Generator<void, void, void> {
     const t0 = this.now();
     this.refreshInternal('flush');
     const newGen = this.translog.roll();
-    const committed: Array<{ name: string; delGen: number }> = [];
-    for (const e of this.segments) {
-      if (!e.onDisk) {
-        this.spillSource(e.data);
-        e.data.sourceFile?.fsync();
-        writeSegmentFile(path.join(this.dir, `${e.data.name}.seg`), e.data);
-        e.onDisk = true;
-      }
-      let delGen = -1;
-      if (e.live && e.numDeleted > 0) {
-        if (e.committedDelGen !== e.delGen) {
-          writeFileAtomic(path.join(this.dir, `${e.data.name}_${e.delGen}.liv`), encodeLiveDocs(e.data.maxDoc, e.live));
-          e.committedDelGen = e.delGen;
+    const checkpoint = this.maxSeqNo;
+    // after the refresh every segment's live docs are shared with the published reader, so they are
+    // never modified in place any more: the snapshot needs no copy
+    const snap = this.segments.map((e) => ({ e, live: e.live && e.numDeleted > 0 ? e.live : null, delGen: e.delGen }));
+    for (const x of snap) this.pendingCommit.add(x.e.data);
+    try {
+      for (const x of snap) {
+        const e = x.e;
+        if (!e.onDisk) {
+          this.spillSource(e.data);
+          e.data.sourceFile?.fsync();
+          writeSegmentFile(path.join(this.dir, `${e.data.name}.seg`), e.data);
+          e.onDisk = true;
+          yield;
         }
-        delGen = e.delGen;
+        if (x.live) {
+          const liv = path.join(this.dir, `${e.data.name}_${x.delGen}.liv`);
+          if (!fs.existsSync(liv)) writeFileAtomic(liv, encodeLiveDocs(e.data.maxDoc, x.live));
+        }
       }
-      committed.push({ name: e.data.name, delGen });
-    }
-    const commit: CommitPoint = {
-      version: 1,
-      generation: (this.lastCommit?.generation ?? 0) + 1,
-      segments: committed,
-      localCheckpoint: this.maxSeqNo,
-      maxSeqNo: this.maxSeqNo,
-      translogGeneration: newGen,
-      segmentCounter: this.segmentCounter,
-    };
-    writeFileAtomic(path.join(this.dir, COMMIT_FILE), JSON.stringify(commit));
-    this.lastCommit = commit;
-    this.translog.trimBelow(newGen);
-    // the commit now references exactly the current segments
-    const prev = this.committedSegments;
-    this.committedSegments = new Set(this.segments.map((e) => e.data));
-    for (const d of prev) {
-      if (!this.committedSegments.has(d) && !this.segRefs.has(d) && !this.segments.some((e) => e.data === d)) {
-        this.deleteSegmentFiles(d);
+      const commit: CommitPoint = {
+        version: 1,
+        generation: (this.lastCommit?.generation ?? 0) + 1,
+        segments: snap.map((x) => ({ name: x.e.data.name, delGen: x.live ? x.delGen : -1 })),
+        localCheckpoint: checkpoint,
+        maxSeqNo: checkpoint,
+        translogGeneration: newGen,
+        segmentCounter: this.segmentCounter,
+      };
+      writeFileAtomic(path.join(this.dir, COMMIT_FILE), JSON.stringify(commit));
+      this.lastCommit = commit;
+      this.translog.trimBelow(newGen);
+      const prev = this.committedSegments;
+      this.committedSegments = new Set(snap.map((x) => x.e.data));
+      for (const x of snap) x.e.committedDelGen = x.live ? x.delGen : -1;
+      for (const x of snap) this.pendingCommit.delete(x.e.data);
+      for (const d of prev) {
+        if (!this.neededOnDisk(d) && !this.segRefs.has(d) && !this.segments.some((e) => e.data === d)) this.deleteSegmentFiles(d);
       }
+      for (const x of snap) this.removeLiveFiles(x.e.data.name, x.e.committedDelGen);
+    } finally {
+      for (const x of snap) this.pendingCommit.delete(x.e.data);
     }
-    for (const e of this.segments) this.removeLiveFiles(e.data.name, e.committedDelGen);
     this.st.flushTotal++;
     this.st.flushTimeInMillis += this.now() - t0;
   }
@@ -908,7 +956,7 @@ export class IndexShardImpl implements IndexShard {
     // the old segments' files go away when no reader nor the commit uses them
     for (const e of entries) {
       if (this.segRefs.has(e.data)) continue;
-      if (this.committedSegments.has(e.data)) e.data.sourceFile?.close();
+      if (this.neededOnDisk(e.data)) e.data.sourceFile?.close();
       else this.deleteSegmentFiles(e.data);
     }
     this.dirty = true;
@@ -961,12 +1009,8 @@ export class IndexShardImpl implements IndexShard {
   /** ES flushes shards that saw no writes for `indices.memory.shard_inactive_time` (5m) */
   private maybeFlushInactive(): void {
     const inactiveMs = this.cfg.inactiveFlushMs ?? 5 * 60_000;
-    if (this.translog.uncommittedOps > 0 && this.now() - this.lastWrite > inactiveMs) {
-      try {
-        this.flush();
-      } catch (err) {
-        this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'inactive flush failed');
-      }
+    if (!this.activeFlushPromise && this.translog.uncommittedOps > 0 && this.now() - this.lastWrite > inactiveMs) {
+      void this.flushAsync();
     }
   }
 
@@ -1071,3 +1115,6 @@ function lookupId(e: SegmentEntry, id: string): number {
   return -1;
 }
 
+function drain(it: Generator<void, void, void>): void {
+  for (;;) if (it.next().done) return;
+}
