@@ -304,6 +304,20 @@ describe('paging over HTTP', () => {
       await host.request('DELETE', '/_search/scroll/_all');
     });
 
+    it('bounds keep-alives by search.max_keep_alive (dynamic)', async () => {
+      await host.request('PUT', '/_cluster/settings', { persistent: { 'search.max_keep_alive': '1h' } });
+      const r = await host.request('POST', '/logs/_search?scroll=2h', { size: 1 });
+      expect(r.status).toBe(400);
+      expect(r.body.error.reason).toBe(
+        'Keep alive for request (2h) is too large. It must be less than (1h). This limit can be set by changing the [search.max_keep_alive] cluster level setting.',
+      );
+      const pit = await host.request('POST', '/logs/_pit?keep_alive=90m');
+      expect(pit.status).toBe(400);
+      expect((await host.request('POST', '/logs/_search?scroll=30m', { size: 1 })).status).toBe(200);
+      await host.request('PUT', '/_cluster/settings', { persistent: { 'search.max_keep_alive': null } });
+      await host.request('DELETE', '/_search/scroll/_all');
+    });
+
     it('rejects from and size 0 like Elasticsearch', async () => {
       const f = await host.request('POST', '/logs/_search?scroll=1m', { from: 5, size: 2 });
       expect(f.status).toBe(400);

@@ -12,6 +12,7 @@ import {
   parseTimeValue,
   type Clock,
   type HostConfig,
+  type SettingDef,
 } from '@strata/core-common';
 import {
   EngineTokens,
@@ -73,16 +74,17 @@ export class PagingService {
 
   // ------------------------------------------------------------------ settings
 
-  private clusterSetting(key: string, fallback: number): number {
+  /** the effective cluster setting (transient over persistent over default); stored values are strings */
+  private clusterSetting(def: SettingDef<number>): number {
     const md = this.metadata.current();
-    const v = md.transientSettings[key] ?? md.persistentSettings[key];
-    return v === undefined || v === null ? fallback : Number(v);
+    const v = md.transientSettings[def.key] ?? md.persistentSettings[def.key];
+    return v === undefined || v === null ? def.defaultValue : def.parse(v);
   }
 
   /** parses and bounds a keep-alive (search.max_keep_alive) */
   keepAlive(value: string | undefined, name = 'keep_alive'): number {
-    const ms = value === undefined ? this.clusterSetting(DEFAULT_KEEP_ALIVE.key, DEFAULT_KEEP_ALIVE.defaultValue) : parseTimeValue(value, name);
-    const max = this.clusterSetting(MAX_KEEP_ALIVE.key, MAX_KEEP_ALIVE.defaultValue);
+    const ms = value === undefined ? this.clusterSetting(DEFAULT_KEEP_ALIVE) : parseTimeValue(value, name);
+    const max = this.clusterSetting(MAX_KEEP_ALIVE);
     if (ms > max) {
       throw Errors.illegalArgument(
         `Keep alive for request (${formatTimeValue(ms)}) is too large. It must be less than (${formatTimeValue(max)}). ` +
@@ -196,7 +198,7 @@ export class PagingService {
   // ------------------------------------------------------------------ scroll
 
   private checkScrollLimit(): void {
-    const max = this.clusterSetting(MAX_OPEN_SCROLL_CONTEXT.key, MAX_OPEN_SCROLL_CONTEXT.defaultValue);
+    const max = this.clusterSetting(MAX_OPEN_SCROLL_CONTEXT);
     if (this.registry.count('scroll') >= max) {
       const cause = new EsError(
         'too_many_scroll_contexts_exception',
