@@ -1,6 +1,6 @@
 import type { QueryParser } from './query-parser.js';
 import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser, wrapperParser } from './parsers/compound.js';
-import { functionScoreParser } from './parsers/function-score.js';
+import { functionScoreParser, scriptScoreParser } from './parsers/function-score.js';
 import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
 import { moreLikeThisParser } from './parsers/more-like-this.js';
 import {
@@ -57,4 +57,5 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   distanceFeatureParser,
   termsSetParser,
   moreLikeThisParser,
+  scriptScoreParser,
 ];

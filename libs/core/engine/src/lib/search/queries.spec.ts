@@ -496,3 +496,17 @@ describe('more_like_this', () => {
     expect(ids({ more_like_this: { fields: ['body'], like: [{ _id: '3', _text: 'lazy brown dog jumps' }], min_term_freq: 1, min_doc_freq: 1 } })).toEqual(['1', '2']);
   });
 });
+
+describe('script_score', () => {
+  it('query and function forms', () => {
+    const q = run(parse({ script_score: { query: { term: { tag: 'b' } }, script: { source: "doc['price'].value * params.m + _score", params: { m: 2 } } } }));
+    expect(q.map((h) => [h.id, h.score])).toEqual([
+      ['1', f(20 + run(parse({ term: { tag: 'b' } }))[0]!.score)],
+      ['2', f(40 + run(parse({ term: { tag: 'b' } }))[1]!.score)],
+    ]);
+    const fs = run(parse({ function_score: { query: { match_all: {} }, script_score: { script: "doc['price'].value" }, boost_mode: 'replace' } }));
+    expect(fs.map((h) => h.score)).toEqual([10, 20, 30, 5.5]);
+    expect(() => run(parse({ script_score: { query: { match_all: {} }, script: '0 - 1' } }))).toThrow('script score function must not produce negative scores, but got: [-1]');
+    expect(run(parse({ script_score: { query: { match_all: {} }, script: "doc['price'].value", min_score: 15 } })).map((h) => h.id)).toEqual(['2', '3']);
+  });
+});

@@ -5,6 +5,7 @@ import {
   decayFunction,
   fieldValueFactorFunction,
   randomScoreFunction,
+  scriptScoreFunction,
   type BoostMode,
   type DecayType,
   type FieldValueModifier,
@@ -15,6 +16,7 @@ import {
 } from '../../search/function-score-query.js';
 import { boostOf, isObject, numberValue, pointValue, requireObject, withBoost, type Json } from '../parse-utils.js';
 import type { QueryParseContext, QueryParser } from '../query-parser.js';
+import { compileScoreScript, parseScript } from '../script-expression.js';
 
 const FUNCTION_KEYS = new Set(['weight', 'field_value_factor', 'gauss', 'exp', 'linear', 'random_score', 'script_score']);
 const SCORE_MODES = ['multiply', 'sum', 'avg', 'first', 'max', 'min'];
@@ -28,7 +30,12 @@ function parseFunction(o: Json, ctx: QueryParseContext): ScoreFunction | null {
     if (fn) throw Errors.parsing(`failed to parse function_score functions. already found [${fn.describe}], now encountering [${k}].`);
     if (k === 'field_value_factor') fn = parseFieldValueFactor(v, ctx);
     else if (k === 'gauss' || k === 'exp' || k === 'linear') fn = parseDecay(k, v, ctx);
-    else if (k === 'random_score') {
+    else if (k === 'script_score') {
+      const o = requireObject('script_score', v);
+      const { source, params } = parseScript(o['script']);
+      const compiled = compileScoreScript(source, params);
+      fn = scriptScoreFunction(`script[${source}]`, compiled.fn, true);
+    } else if (k === 'random_score') {
       const o = requireObject('random_score', v);
       const seed = o['seed'] === undefined ? Math.floor(ctx.nowMillis() % 2147483647) : typeof o['seed'] === 'string' ? hashSeed(o['seed']) : Math.trunc(numberValue('random_score', 'seed', o['seed']));
       if (o['seed'] === undefined) ctx.markNowUsed();
@@ -161,3 +168,22 @@ function hashSeed(s: string): number {
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
   return h;
 }
+
+/** script_score query: the script's value replaces the query score */
+export const scriptScoreParser: QueryParser = {
+  name: 'script_score',
+  parse(json, ctx) {
+    const o = requireObject('script_score', json);
+    for (const k of Object.keys(o)) {
+      if (!['query', 'script', 'min_score', 'boost', '_name'].includes(k)) throw Errors.parsing(`[script_score] query does not support [${k}]`);
+    }
+    if (o['query'] === undefined) throw Errors.parsing('[script_score] requires \'query\' field');
+    if (o['script'] === undefined) throw Errors.parsing('[script_score] requires \'script\' field');
+    const query = ctx.parseInnerQuery(o['query']);
+    const { source, params } = parseScript(o['script']);
+    const compiled = compileScoreScript(source, params);
+    const minScore = o['min_score'] === undefined ? null : numberValue('script_score', 'min_score', o['min_score']);
+    const q = new FunctionScoreQuery(query, [{ fn: scriptScoreFunction(`script[${source}]`, compiled.fn, true) }], 'multiply', 'replace', Number.MAX_VALUE, minScore);
+    return withBoost(q, boostOf('script_score', o));
+  },
+};
