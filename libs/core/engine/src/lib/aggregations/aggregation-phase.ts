@@ -97,7 +97,7 @@ function unknownType(type: string): EsError {
 
 const NAME_RE = /[[\]>]/;
 
-export function parseSpecs(json: unknown, depth: number): AggSpec[] {
+function parseSpecs(json: unknown, depth: number): AggSpec[] {
   if (json === undefined || json === null) return [];
   if (typeof json !== 'object' || Array.isArray(json)) {
     throw Errors.parsing(`Unexpected token ${Array.isArray(json) ? 'START_ARRAY' : 'VALUE'} in [aggs].`);
