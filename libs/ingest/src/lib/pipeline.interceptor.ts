@@ -21,6 +21,9 @@ import { resolveDateMathIndexName } from './processors/date.processors.js';
 
 export const NONE_PIPELINE = '_none';
 
+/** one document in BYTES_SAMPLE is sized for the ingested/produced byte counters */
+const BYTES_SAMPLE = 8;
+
 function pipelineSetting(settings: Record<string, unknown> | undefined, key: string): string | undefined {
   const v = settings?.[key];
   if (typeof v !== 'string' || v === '' || v === NONE_PIPELINE) return undefined;
@@ -119,6 +122,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     @inject(EngineTokens.IndexNameExpressionResolver) @optional() private readonly resolver?: IndexNameExpressionResolver,
   ) {}
 
+  private byteSample = 0;
   private settingsCache = new Map<string, Record<string, unknown> | undefined>();
   private settingsCacheFor: ClusterMetadata | undefined;
 
@@ -171,12 +175,15 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
       const history: string[] = [request.index];
       let queue = pipelineQueue(pipelineId, finalId);
       let first: Pipeline | undefined;
+      let sampled = false;
       while (queue.length > 0 && doc !== null) {
         const { id, isFinal } = queue.shift()!;
         const pipeline = this.ingest.requirePipeline(id);
         if (first === undefined) {
           first = pipeline;
-          pipeline.ingestedAsFirstBytes += approxJsonBytes(doc.source);
+          // byte counters are estimates: one document in BYTES_SAMPLE is measured and weighted
+          sampled = this.byteSample++ % BYTES_SAMPLE === 0;
+          if (sampled) pipeline.ingestedAsFirstBytes += BYTES_SAMPLE * approxJsonBytes(doc.source);
         }
         const originalIndex = String(doc.meta['_index'] ?? request.index);
         doc = pipeline.execute(doc, ectx);
@@ -206,7 +213,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
         doc.rerouted = false;
       }
       if (doc === null) return { kind: 'drop' };
-      if (first) first.producedAsFirstBytes += approxJsonBytes(doc.source);
+      if (first && sampled) first.producedAsFirstBytes += BYTES_SAMPLE * approxJsonBytes(doc.source);
       const out: IndexRequest = {
         ...request,
         index: resolveIndex(String(doc.meta['_index'] ?? request.index), this.ingest.now()),
