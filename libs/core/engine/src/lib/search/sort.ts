@@ -5,6 +5,7 @@
 import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import { compileScoreScript, parseScript } from '../query-dsl/script-expression.js';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
@@ -17,6 +18,8 @@ export interface SortSpec {
   unmappedType?: string;
   numericType?: 'long' | 'double' | 'date' | 'date_nanos';
   format?: string;
+  /** `_script` sort: the script (source + params) and its type */
+  script?: { source: string; params: Record<string, unknown>; type: 'number' | 'string' };
 }
 
 const SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter']);
@@ -71,11 +74,25 @@ export function parseSort(json: unknown): SortSpec[] {
       const entries = Object.entries(it as Record<string, unknown>);
       if (entries.length !== 1) throw Errors.parsing(`[sort] expected a single field per sort object, found [${entries.length}]`);
       const [f, v] = entries[0]!;
-      if (f === '_geo_distance' || f === '_script') throw Errors.parsing(`sort [${f}] is not supported`);
+      if (f === '_geo_distance') throw Errors.parsing(`sort [${f}] is not supported`);
+      if (f === '_script') {
+        out.push(parseScriptSort(v));
+        continue;
+      }
       out.push(parseOne(f, v));
     } else throw Errors.parsing(`[sort] unexpected token in sort: ${JSON.stringify(it)}`);
   }
   return out;
+}
+
+function parseScriptSort(v: unknown): SortSpec {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing('[_script] sort expects an object');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['type', 'script', 'order', 'mode', 'nested'].includes(k)) throw Errors.parsing(`[_script] unknown field [${k}]`);
+  const type = String(o['type'] ?? '');
+  if (type !== 'number' && type !== 'string') throw Errors.parsing('[_script] script sort requires [type] to be [number] or [string]');
+  const { source, params } = parseScript(o['script']);
+  return { field: '_script', order: o['order'] === undefined ? 'asc' : parseOrder(String(o['order'])), script: { source, params, type } };
 }
 
 /** parses the URL `sort` param: `a:asc,b,_score` */
@@ -141,6 +158,33 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
   if (spec.field === '_score') return { ...base, kind: 'score', display: (k) => k };
   if (spec.field === '_doc') return { ...base, kind: 'doc', display: (k) => k, afterKey: (v) => Number(v) };
   if (spec.field === '_shard_doc') return { ...base, kind: 'shard_doc', display: (k) => k, afterKey: (v) => Number(v) };
+  if (spec.field === '_script' && spec.script) {
+    if (spec.script.type === 'string') throw Errors.illegalArgument('[_script] sort of type [string] is not supported');
+    const compiled = compileScoreScript(spec.script.source, spec.script.params);
+    return {
+      spec,
+      kind: 'number',
+      reverse,
+      missingFirst: false,
+      leaf(ctx) {
+        let cur = -1;
+        const dvs = new Map<string, ReturnType<typeof ctx.reader.numericDocValues>>();
+        const doc = {
+          values(field: string): number[] {
+            let dv = dvs.get(field);
+            if (dv === undefined) dvs.set(field, (dv = ctx.reader.numericDocValues(field)));
+            return dv ? Array.from(dv.values.subarray(dv.offsets[cur]!, dv.offsets[cur + 1]!)) : [];
+          },
+        };
+        return (d) => {
+          cur = d;
+          return compiled.fn({ score: 0, doc });
+        };
+      },
+      display: (k) => k,
+      afterKey: (v) => Number(v),
+    };
+  }
   const ft = fieldType(spec.field);
   let typeName: string;
   if (!ft) {

@@ -115,6 +115,12 @@ describe('sorting', () => {
     expect(u.hits).toHaveLength(4);
   });
 
+  it('_script sort of type number', () => {
+    const r = run({ sort: parseSort([{ _script: { type: 'number', script: { source: "doc['price'].value * -1" }, order: 'asc' } }]) });
+    expect(idsOf(r)).toEqual(['a', 'c', 'd', 'b']);
+    expect(r.hits.map((h) => h.sortValues![0])).toEqual([-3, -2, -2, -1]);
+  });
+
   it('sort on a text field is rejected like fielddata', () => {
     expect(() => run({ sort: parseSort(['body']) })).toThrow(/Text fields are not optimised/);
   });

@@ -434,6 +434,7 @@ function pointSortShortcut(
   const primary = sort[0]!;
   if (primary.kind !== 'number') return null;
   const spec = primary.spec;
+  if (spec.script) return null;
   if (spec.numericType !== undefined || (spec.mode !== undefined && spec.mode !== (primary.reverse === 1 ? 'min' : 'max'))) return null;
   if (spec.missing !== undefined && spec.missing !== '_last') return null;
   const q = unwrapConstant(rawQuery);
