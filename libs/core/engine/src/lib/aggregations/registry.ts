@@ -13,7 +13,7 @@ import { CompositeSpec } from './bucket/composite.js';
 import { MultiTermsSpec, RareTermsSpec } from './bucket/multi-terms.js';
 import { SignificantTermsSpec } from './bucket/significant-terms.js';
 import { CardinalitySpec } from './metrics/cardinality.js';
-import { MedianAbsoluteDeviationSpec, PercentilesSpec } from './metrics/percentiles.js';
+import { BoxplotSpec, MedianAbsoluteDeviationSpec, PercentilesSpec } from './metrics/percentiles.js';
 import { TopHitsSpec } from './metrics/top-hits.js';
 import { RateSpec, TopMetricsSpec, WeightedAvgSpec } from './metrics/extra-metrics.js';
 import {
@@ -27,7 +27,7 @@ import {
   SerialDiffSpec,
   SiblingBucketSpec,
 } from './pipeline/pipelines.js';
-import { FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
+import { AdjacencyMatrixSpec, FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
 
@@ -44,6 +44,8 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   missing: (n, b) => MissingSpec.parse(n, b),
   global: (n, b) => GlobalSpec.parse(n, b),
   sampler: (n, b) => SamplerSpec.parse(n, b),
+  adjacency_matrix: (n, b) => AdjacencyMatrixSpec.parse(n, b),
+  boxplot: (n, b) => BoxplotSpec.parse(n, b),
   composite: (n, b) => CompositeSpec.parse(n, b),
   multi_terms: (n, b) => MultiTermsSpec.parse(n, b),
   rare_terms: (n, b) => RareTermsSpec.parse(n, b),

@@ -114,6 +114,26 @@ describe('filter / filters / missing / global', () => {
     });
   });
 
+  it('adjacency_matrix: filters and their non-empty intersections, sorted by key', () => {
+    const r = run(
+      { m: { adjacency_matrix: { filters: { grpB: { term: { tag: 'b' } }, grpA: { term: { tag: 'a' } }, grpN: { exists: { field: 'n' } } } } } },
+      docs,
+      mapping,
+      { typedKeys: true },
+    );
+    expect(r).toEqual({
+      'adjacency_matrix#m': {
+        buckets: [
+          { key: 'grpA', doc_count: 2 },
+          { key: 'grpA&grpN', doc_count: 2 },
+          { key: 'grpB', doc_count: 1 },
+          { key: 'grpB&grpN', doc_count: 1 },
+          { key: 'grpN', doc_count: 3 },
+        ],
+      },
+    });
+  });
+
   it('terms ordered by a filter sub-aggregation path', () => {
     const r = run(
       { t: { terms: { field: 'tag', order: { 'f>m': 'desc' } }, aggs: { f: { filter: { exists: { field: 'n' } }, aggs: { m: { max: { field: 'n' } } } } } } },

@@ -394,3 +394,113 @@ class SamplerAggregator extends SingleBucketAggregator {
     return super.build(owningOrd);
   }
 }
+
+// ------------------------------------------------------------------ adjacency_matrix
+
+export class AdjacencyMatrixSpec extends AggSpec {
+  keys: string[] = [];
+  queries: unknown[] = [];
+  separator = '&';
+  static parse(name: string, body: Record<string, unknown>): AdjacencyMatrixSpec {
+    checkParams('adjacency_matrix', body, ['filters', 'separator']);
+    const s = new AdjacencyMatrixSpec(name, 'adjacency_matrix');
+    const f = body['filters'];
+    if (f === null || typeof f !== 'object' || Array.isArray(f)) throw Errors.illegalArgument(`[filters] must be an object in [${name}]`);
+    const entries = Object.entries(f as Record<string, unknown>).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    if (entries.length > 100) {
+      throw Errors.illegalArgument(
+        `Number of filters is too large, must be less than or equal to: [100] but was [${entries.length}].This limit can be set by changing the [index.max_adjacency_matrix_filters] index level setting.`,
+      );
+    }
+    s.keys = entries.map((e) => e[0]);
+    s.queries = entries.map((e) => e[1]);
+    const sep = optString('adjacency_matrix', body, 'separator');
+    if (sep !== undefined) s.separator = sep;
+    return s;
+  }
+  /** bucket slots: each filter, then each pair i<j */
+  slotKeys(): string[] {
+    const out = [...this.keys];
+    for (let i = 0; i < this.keys.length; i++) for (let j = i + 1; j < this.keys.length; j++) out.push(`${this.keys[i]}${this.separator}${this.keys[j]}`);
+    return out;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    return new AdjacencyMatrixAggregator(this, ctx, this.queries.map((q) => ctx.compileFilter(q)));
+  }
+  empty(): InternalAggregation {
+    return { type: 'filters', buckets: [] } satisfies FiltersInternal;
+  }
+  typedName(): string {
+    return 'adjacency_matrix';
+  }
+  reduce(list: InternalAggregation[], rc: ReduceContext): InternalAggregation {
+    const merged = new Map<string, { docCount: number; aggs: InternalAggregations[] }>();
+    for (const p of list as FiltersInternal[]) {
+      for (const b of p.buckets) {
+        let m = merged.get(b.key!);
+        if (!m) merged.set(b.key!, (m = { docCount: 0, aggs: [] }));
+        m.docCount += b.docCount;
+        m.aggs.push(b.aggs);
+      }
+    }
+    const buckets = [...merged.entries()]
+      .filter(([, m]) => m.docCount > 0)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([key, m]) => ({ key, docCount: m.docCount, aggs: reduceSubs(this.subs, m.aggs, rc) }));
+    rc.consumeBuckets(buckets.length);
+    return { type: 'filters', buckets } satisfies FiltersInternal;
+  }
+  render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
+    return {
+      buckets: (agg as FiltersInternal).buckets.map((b) => {
+        const o: Record<string, unknown> = { key: b.key, doc_count: b.docCount };
+        renderSubsInto(o, this.subs, b.aggs, rc);
+        return o;
+      }),
+    };
+  }
+}
+
+class AdjacencyMatrixAggregator extends Aggregator {
+  private readonly subs: SubAggregators;
+  private readonly counts = new IntArray(16);
+  private matchers: ((doc: number) => boolean)[] = [];
+  private readonly slots: string[];
+  private readonly hits: Uint8Array;
+  constructor(spec: AdjacencyMatrixSpec, ctx: AggregationContext, private readonly filters: CompiledFilter[]) {
+    super();
+    this.subs = new SubAggregators(spec.subs, ctx);
+    this.slots = spec.slotKeys();
+    this.hits = new Uint8Array(filters.length);
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.matchers = this.filters.map((f) => f(leaf));
+    this.subs.setLeaf(leaf);
+  }
+  private add(doc: number, b: number, score: number): void {
+    const c = this.counts.ensure(b);
+    c[b]! += 1;
+    if (!this.subs.empty) this.subs.collect(doc, b, score);
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    const n = this.filters.length;
+    const base = owningOrd * this.slots.length;
+    for (let i = 0; i < n; i++) this.hits[i] = this.matchers[i]!(doc) ? 1 : 0;
+    let slot = n;
+    for (let i = 0; i < n; i++) {
+      if (this.hits[i]) this.add(doc, base + i, score);
+    }
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++, slot++) if (this.hits[i] && this.hits[j]) this.add(doc, base + slot, score);
+    }
+  }
+  build(owningOrd: number): InternalAggregation {
+    const base = owningOrd * this.slots.length;
+    const buckets: FiltersBucket[] = [];
+    this.slots.forEach((key, i) => {
+      const c = this.counts.get(base + i);
+      if (c > 0) buckets.push({ key, docCount: c, aggs: this.subs.build(base + i) });
+    });
+    return { type: 'filters', buckets } satisfies FiltersInternal;
+  }
+}

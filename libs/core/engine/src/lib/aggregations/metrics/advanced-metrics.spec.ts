@@ -126,6 +126,20 @@ describe('median_absolute_deviation', () => {
   });
 });
 
+describe('boxplot', () => {
+  it('quartiles and whiskers', () => {
+    const d = [1, 2, 3, 4, 5, 6, 7, 8, 100].map((n) => ({ n }));
+    const r = run({ b: { boxplot: { field: 'n' } } }, d, mapping, { typedKeys: true });
+    const b = r['boxplot#b'] as Record<string, number>;
+    expect(b['min']).toBe(1);
+    expect(b['max']).toBe(100);
+    expect(b['q2']).toBe(5);
+    expect(b['lower']).toBe(1);
+    expect(b['upper']).toBe(8);
+    expect(run({ b: { boxplot: { field: 'n' } } }, [], mapping)).toEqual({ b: { min: null, max: null, q1: null, q2: null, q3: null, lower: null, upper: null } });
+  });
+});
+
 describe('top_hits', () => {
   const docs = [
     { _id: 'x', tag: 'a', n: 3, title: 'three', nested: { a: 1, b: 2 } },

@@ -261,3 +261,82 @@ export class MedianAbsoluteDeviationSpec extends AggSpec {
     return out;
   }
 }
+
+// ------------------------------------------------------------------ boxplot
+
+interface BoxplotInternal extends InternalAggregation {
+  type: 'boxplot';
+  digest: DigestState;
+  fmt: ValueFormat;
+}
+
+export class BoxplotSpec extends AggSpec {
+  field = '';
+  compression = 100;
+  missing: number | undefined;
+  override get isMetric(): boolean {
+    return true;
+  }
+  static parse(name: string, body: Record<string, unknown>): BoxplotSpec {
+    checkParams('boxplot', body, ['field', 'compression', 'missing', 'script', 'execution_hint']);
+    const s = new BoxplotSpec(name, 'boxplot');
+    s.field = requireField('boxplot', name, body);
+    const c = optNumber('boxplot', body, 'compression');
+    if (c !== undefined) s.compression = c;
+    const m = body['missing'];
+    if (m !== undefined && m !== null) s.missing = Number(m);
+    return s;
+  }
+  createAggregator(ctx: AggregationContext): Aggregator {
+    const inner = new PercentilesSpec(this.name, 'percentiles');
+    inner.field = this.field;
+    inner.missing = this.missing;
+    inner.compression = this.compression;
+    const agg = inner.createAggregator(ctx);
+    return {
+      setLeaf: (leaf: LeafReaderContext) => agg.setLeaf(leaf),
+      collect: (doc: number, ord: number, score: number) => agg.collect(doc, ord, score),
+      build: (ord: number) => {
+        const r = agg.build(ord) as PercentilesInternal;
+        return { type: 'boxplot', digest: r.digest, fmt: r.fmt } satisfies BoxplotInternal;
+      },
+    } as Aggregator;
+  }
+  empty(): InternalAggregation {
+    return { type: 'boxplot', digest: newDigest(), fmt: RAW } satisfies BoxplotInternal;
+  }
+  typedName(): string {
+    return 'boxplot';
+  }
+  reduce(list: InternalAggregation[]): InternalAggregation {
+    const d = newDigest();
+    for (const p of list as BoxplotInternal[]) digestMerge(d, p.digest, this.compression);
+    return { type: 'boxplot', digest: d, fmt: (list[0] as BoxplotInternal | undefined)?.fmt ?? RAW } satisfies BoxplotInternal;
+  }
+  private stats(d: DigestState): Record<string, number> {
+    const q1 = digestQuantile(d, 0.25);
+    const q2 = digestQuantile(d, 0.5);
+    const q3 = digestQuantile(d, 0.75);
+    const iqr = q3 - q1;
+    const lowFence = q1 - 1.5 * iqr;
+    const highFence = q3 + 1.5 * iqr;
+    const means = d.samples ?? d.means;
+    let lower = Infinity;
+    let upper = -Infinity;
+    for (const m of means) {
+      if (m >= lowFence && m < lower) lower = m;
+      if (m <= highFence && m > upper) upper = m;
+    }
+    return { min: d.min, max: d.max, q1, q2, q3, lower, upper };
+  }
+  override value(agg: InternalAggregation, key: string | undefined): number {
+    const v = this.stats((agg as BoxplotInternal).digest)[key ?? 'q2'];
+    if (v === undefined) throw Errors.illegalArgument(`Unknown value key [${key}] for aggregation [${this.name}]`);
+    return v;
+  }
+  render(agg: InternalAggregation): Record<string, unknown> {
+    const d = (agg as BoxplotInternal).digest;
+    if (d.count === 0) return { min: null, max: null, q1: null, q2: null, q3: null, lower: null, upper: null };
+    return this.stats(d);
+  }
+}
