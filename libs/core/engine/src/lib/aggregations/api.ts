@@ -15,9 +15,9 @@
  *      With zero shard results, reduce returns the empty aggregations (every agg rendered as ES renders "no docs").
  *
  * Supported types (registry.ts): bucket — terms, multi_terms, rare_terms, significant_terms, histogram,
- * date_histogram, auto_date_histogram, range, date_range, ip_range, filter, filters, missing, global, sampler,
- * composite; metrics — min, max, sum, avg, value_count, stats, extended_stats, weighted_avg, cardinality,
- * percentiles, percentile_ranks, median_absolute_deviation, top_hits, top_metrics; pipelines — derivative,
+ * date_histogram, auto_date_histogram, range, date_range, ip_range, filter, filters, adjacency_matrix, missing,
+ * global, sampler, composite; metrics — min, max, sum, avg, value_count, stats, extended_stats, weighted_avg,
+ * cardinality, percentiles, percentile_ranks, median_absolute_deviation, boxplot, rate, top_hits, top_metrics; pipelines — derivative,
  * cumulative_sum, moving_fn, serial_diff, bucket_script, bucket_selector, bucket_sort, avg/sum/min/max/stats_bucket,
  * percentiles_bucket. Parse-time errors (unknown type, bad params) come from parseAggregations; field errors
  * (text fielddata, wrong field type) from createShardAggregator (a shard failure, as in ES).
