@@ -15,7 +15,7 @@ import { clearBit, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { mergeSegments, type MergeInput, type MergeResult } from '../index/segment-merger.js';
 import { Translog, type TranslogOp } from '../store/translog.js';
 import { ensureDir, removeQuietly, writeFileAtomic, dirSize } from '../store/directory.js';
-import { decodeLiveDocs, encodeLiveDocs, readSegmentFile, writeSegmentFile } from '../store/segment-codec.js';
+import { decodeLiveDocs, encodeLiveDocs, readSegmentFile, writeSegmentFileSteps } from '../store/segment-codec.js';
 import { resolveVersion, type CurrentDoc, type WriteConditions } from './versioning.js';
 import { findMerges, type MergePolicyConfig, DEFAULT_MERGE_POLICY } from './merge-policy.js';
 
@@ -639,7 +639,14 @@ export class IndexShardImpl implements IndexShard {
     this.activeFlushPromise = (async () => {
       try {
         for (;;) {
-          if (this.closed) break;
+          if (this.closed) {
+            try {
+              it.return(undefined);
+            } catch {
+              /* ignore */
+            }
+            break;
+          }
           let r: IteratorResult<void, void>;
           try {
             r = it.next();
@@ -678,7 +685,7 @@ export class IndexShardImpl implements IndexShard {
         if (!e.onDisk) {
           this.spillSource(e.data);
           e.data.sourceFile?.fsync();
-          writeSegmentFile(path.join(this.dir, `${e.data.name}.seg`), e.data);
+          yield* writeSegmentFileSteps(path.join(this.dir, `${e.data.name}.seg`), e.data);
           e.onDisk = true;
           yield;
         }

@@ -214,22 +214,40 @@ export function decodeSegment(buf: Uint8Array): SegmentData {
 
 /** writes the segment file part by part (temp + fsync + rename); returns its size */
 export function writeSegmentFile(file: string, seg: SegmentData, opts: EncodeOptions = {}): number {
+  const it = writeSegmentFileSteps(file, seg, opts);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** the same, yielding after every ~8mb written (background flushes) */
+export function* writeSegmentFileSteps(file: string, seg: SegmentData, opts: EncodeOptions = {}): Generator<void, number, void> {
   const { parts, total } = layoutSegment(seg, opts);
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = fs.openSync(tmp, 'w');
+  let done = false;
   try {
     let crc = 0;
+    let sinceYield = 0;
     for (const p of parts) {
       let o = 0;
       while (o < p.byteLength) o += fs.writeSync(fd, p, o, p.byteLength - o);
       crc = crc32(p, crc);
+      sinceYield += p.byteLength;
+      if (sinceYield >= 8 * 1024 * 1024) {
+        sinceYield = 0;
+        yield;
+      }
     }
     const tail = Buffer.alloc(4);
     tail.writeUInt32LE(crc >>> 0, 0);
     fs.writeSync(fd, tail);
     fs.fsyncSync(fd);
+    done = true;
   } finally {
     fs.closeSync(fd);
+    if (!done) fs.rmSync(tmp, { force: true });
   }
   fs.renameSync(tmp, file);
   fsyncDir(path.dirname(file));
