@@ -89,6 +89,8 @@ export interface SearchSource {
   indicesBoost?: Array<Record<string, number>>;
   /** values parsed by SearchSourceExtensions, by key (e.g. `pit`) */
   extensions: Record<string, unknown>;
+  /** script_fields: name → script (expression subset) */
+  scriptFields?: Record<string, { source: string; params: Record<string, unknown> }>;
   /** term suggestions */
   suggest?: TermSuggestSpec[];
   /** query rescorers, applied in order to the top window of each shard */

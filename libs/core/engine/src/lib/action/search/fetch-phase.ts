@@ -6,6 +6,7 @@ import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
+import { compileScoreScript, type CompiledScript } from '../../query-dsl/script-expression.js';
 import type { FieldAndFormat, SearchSource, ShardHit } from '../../search/spi-search.js';
 import { extractValues, filterSearchSource } from './source-filter.js';
 import { highlightField, type HighlightTerms } from './highlighter.js';
@@ -155,6 +156,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
+  let scripts: Array<readonly [string, CompiledScript]> | undefined;
   return hits.map((h) => {
     const { leaf, doc } = leafOf(deps.reader, h.doc);
     const r = leaf.reader;
@@ -177,6 +179,17 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps);
     if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
+    if (s.scriptFields) {
+      scripts ??= Object.entries(s.scriptFields).map(([name, sc]) => [name, compileScoreScript(sc.source, sc.params).fn] as const);
+      fields ??= {};
+      for (const [name, fn] of scripts) {
+        const values = (field: string): number[] => {
+          const dv = leaf.reader.numericDocValues(field);
+          return dv ? Array.from(dv.values.subarray(dv.offsets[doc]!, dv.offsets[doc + 1]!)) : [];
+        };
+        fields[name] = [fn({ score: Number.isNaN(h.score) ? 0 : h.score, doc: { values } })];
+      }
+    }
     if (s.collapse && h.collapseKey !== undefined) {
       fields ??= {};
       if (!fields[s.collapse.field]) fields[s.collapse.field] = h.collapseKey === null ? [] : [h.collapseValue];

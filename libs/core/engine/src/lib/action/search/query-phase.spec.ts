@@ -254,6 +254,14 @@ describe('coordinator merge', () => {
 });
 
 describe('fetch', () => {
+  it('script_fields', () => {
+    const reader = fakeReader([DOCS]);
+    const s = parseSearchSource({ script_fields: { double: { script: { source: "doc['price'].value * params.k", params: { k: 2 } } } }, _source: false });
+    const hits = executeFetchPhase([{ doc: 1, score: 1 }], s, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] });
+    expect(hits[0]!['fields']).toEqual({ double: [2] });
+    expect(() => parseSearchSource({ script_fields: { x: { script: 'nope(' } } })).toThrow('compile error');
+  });
+
   it('source filtering with wildcards and nested objects', () => {
     const src = { a: 1, b: { c: 2, d: { e: 3 } }, f: [{ g: 1, h: 2 }], 'x.y': 4 };
     expect(filterSearchSource(src, ['b.c', 'f.g'], [])).toEqual({ b: { c: 2 }, f: [{ g: 1 }] });

@@ -5,6 +5,7 @@
 import { Errors, parseTimeValue } from '@strata/core-common';
 import { parseSort, type SortSpec } from '../../search/sort.js';
 import { parseSuggest } from '../../search/term-suggester.js';
+import { compileScoreScript, parseScript } from '../../query-dsl/script-expression.js';
 import {
   DEFAULT_TRACK_TOTAL_HITS,
   TRACK_TOTAL_HITS_ACCURATE,
@@ -167,7 +168,7 @@ function parseRescore(v: unknown): RescoreSpec {
   };
 }
 
-const IGNORED_KEYS = new Set(['stats', 'ext', 'runtime_mappings', 'script_fields', 'knn', 'rank', 'retriever']);
+const IGNORED_KEYS = new Set(['stats', 'ext', 'runtime_mappings', 'knn', 'rank', 'retriever']);
 
 /** parses the JSON body of a search */
 export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string, SearchSourceExtension> = new Map()): SearchSource {
@@ -261,6 +262,18 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
         if (s.aggs !== undefined) throw Errors.parsing('Found two aggregation type definitions in [aggs]: [aggs] and [aggregations]');
         s.aggs = v;
         break;
+      case 'script_fields': {
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing('[script_fields] expected an object');
+        const out: Record<string, { source: string; params: Record<string, unknown> }> = {};
+        for (const [name, def] of Object.entries(v as Record<string, unknown>)) {
+          if (!def || typeof def !== 'object' || !('script' in (def as object))) throw Errors.parsing(`[script_fields] [${name}] requires a [script]`);
+          const sc = parseScript((def as Record<string, unknown>)['script']);
+          compileScoreScript(sc.source, sc.params); // compile errors are request errors
+          out[name] = sc;
+        }
+        s.scriptFields = out;
+        break;
+      }
       case 'suggest':
         s.suggest = parseSuggest(v);
         break;
