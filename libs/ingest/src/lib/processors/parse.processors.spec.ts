@@ -70,6 +70,9 @@ describe('dissect', () => {
     const d = run({ dissect: { field: 'm', pattern: '%{*k}=%{&k} %{+x/2} %{+x/1}', append_separator: '-' } }, { m: 'a=b c d' })!;
     expect(d.source).toMatchObject({ a: 'b', x: 'd-c' });
   });
+  it('a plain key sharing its name with append keys appends too', () => {
+    expect(run({ dissect: { field: 'm', pattern: '%{a} %{+a} %{+a}', append_separator: '-' } }, { m: 'x y z' })!.source).toEqual({ m: 'x y z', a: 'x-y-z' });
+  });
   it('mismatch', () => {
     expect(thrown(() => run({ dissect: { field: 'm', pattern: '%{a}:%{b}' } }, { m: 'ab' })).reason).toBe(
       'Unable to find match for dissect pattern: %{a}:%{b} against source: ab',

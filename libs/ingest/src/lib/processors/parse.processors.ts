@@ -115,6 +115,9 @@ function parseDissect(pattern: string): DissectPattern {
   }
   if (keys.length === 0) throw new Error('Unable to find any keys or delimiters.');
   keys[keys.length - 1].delimiter = pattern.slice(last);
+  // as ES's DissectParser: a plain key sharing its name with append keys is an append key too
+  const appendNames = new Set(keys.filter((k) => k.key.kind === 'append').map((k) => k.key.name));
+  for (const k of keys) if (k.key.kind === 'normal' && appendNames.has(k.key.name)) k.key.kind = 'append';
   return { leading, keys };
 }
 
