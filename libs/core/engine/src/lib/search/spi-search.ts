@@ -76,6 +76,8 @@ export interface SearchSource {
   searchAfter?: unknown[];
   slice?: SliceSpec;
   source: FetchSourceFilter;
+  /** `_source` was given explicitly (body or URL): script_fields alone then do not suppress it */
+  sourceExplicit?: boolean;
   fields?: FieldAndFormat[];
   docvalueFields?: FieldAndFormat[];
   /** undefined: default; [] with `_none_`: no stored fields and no _source */

@@ -152,7 +152,11 @@ export interface FetchedHit extends Record<string, unknown> {
 
 export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, deps: FetchDeps): FetchedHit[] {
   const noStored = s.storedFields !== undefined && s.storedFields.length === 1 && s.storedFields[0] === '_none_';
-  const wantSource = s.source.fetch && !noStored && (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0);
+  const wantSource =
+    s.source.fetch &&
+    !noStored &&
+    (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0) &&
+    (s.scriptFields === undefined || s.sourceExplicit === true);
   const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;

@@ -259,6 +259,11 @@ describe('fetch', () => {
     const s = parseSearchSource({ script_fields: { double: { script: { source: "doc['price'].value * params.k", params: { k: 2 } } } }, _source: false });
     const hits = executeFetchPhase([{ doc: 1, score: 1 }], s, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] });
     expect(hits[0]!['fields']).toEqual({ double: [2] });
+    const noSrc = parseSearchSource({ script_fields: { one: { script: '1' } } });
+    const h2 = executeFetchPhase([{ doc: 1, score: 1 }], noSrc, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] });
+    expect(h2[0]!['_source']).toBeUndefined();
+    const withSrc = parseSearchSource({ script_fields: { one: { script: '1' } }, _source: true });
+    expect(executeFetchPhase([{ doc: 1, score: 1 }], withSrc, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] })[0]!['_source']).toBeDefined();
     expect(() => parseSearchSource({ script_fields: { x: { script: 'nope(' } } })).toThrow('compile error');
   });
 

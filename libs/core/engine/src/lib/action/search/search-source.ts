@@ -232,6 +232,7 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
       }
       case '_source':
         s.source = parseSourceFilter(v);
+        s.sourceExplicit = true;
         break;
       case 'fields':
         s.fields = fieldAndFormats(k, v);
@@ -356,9 +357,13 @@ export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSourc
     s.size = p.size;
   }
   if (p.sort !== undefined) s.sort = p.sort;
-  if (p.source !== undefined) s.source = p.source;
+  if (p.source !== undefined) {
+    s.source = p.source;
+    s.sourceExplicit = true;
+  }
   if (p.sourceIncludes !== undefined) s.source = { ...s.source, fetch: true, includes: p.sourceIncludes };
   if (p.sourceExcludes !== undefined) s.source = { ...s.source, fetch: true, excludes: p.sourceExcludes };
+  if (p.sourceIncludes !== undefined || p.sourceExcludes !== undefined) s.sourceExplicit = true;
   if (p.storedFields !== undefined) s.storedFields = p.storedFields;
   if (p.docvalueFields !== undefined) s.docvalueFields = p.docvalueFields.map((field) => ({ field }));
   if (p.trackTotalHits !== undefined) s.trackTotalHitsUpTo = p.trackTotalHits;
