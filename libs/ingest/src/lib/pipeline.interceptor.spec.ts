@@ -51,6 +51,8 @@ describe('PipelineIndexInterceptor', () => {
     const c = ctx({ i: { 'index.default_pipeline': 'def', 'index.final_pipeline': 'fin' } });
     expect(await interceptor.intercept(req('i', {}), c)).toMatchObject({ request: { source: { d: true, f: true } } });
     expect(await interceptor.intercept(req('i', {}, { pipeline: 'req' }), c)).toMatchObject({ request: { source: { r: true, f: true } } });
+    // a null pipeline (winston sends `"pipeline": null`) means "not given"
+    expect(await interceptor.intercept(req('i', {}, { pipeline: null as unknown as string }), c)).toMatchObject({ request: { source: { d: true, f: true } } });
     const none = await interceptor.intercept(req('i', {}, { pipeline: '_none' }), c);
     expect(none).toMatchObject({ request: { source: { f: true } } });
   });

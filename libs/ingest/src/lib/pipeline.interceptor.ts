@@ -150,7 +150,7 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     const metadata = this.ingest.metadata();
     const settings = this.settingsFor(metadata, ctx, request.index);
     let pipelineId: string | undefined;
-    if (requested !== undefined && requested !== '') {
+    if (requested !== undefined && requested !== null && requested !== '') {
       pipelineId = requested === NONE_PIPELINE ? undefined : requested;
     } else {
       pipelineId = pipelineSetting(settings, 'index.default_pipeline');
