@@ -211,6 +211,19 @@ describe('conformance: documents', () => {
     );
   });
 
+  it('keyword ignore_above: the doc is indexed but the long value is not searchable', async () => {
+    await es.req('PUT', '/ign', { mappings: { properties: { k: { type: 'keyword', ignore_above: 5 } } } });
+    expect((await es.req('PUT', '/ign/_doc/1?refresh=true', { k: 'toolongvalue' })).status).toBe(201);
+    expect((await es.req('POST', '/ign/_count', { query: { term: { k: 'toolongvalue' } } })).json.count).toBe(0);
+  });
+
+  // the _ignored metadata field records fields skipped by ignore_above / ignore_malformed and is searchable
+  it.failing('ignore_above: the field is listed in _ignored (exists query on _ignored finds the doc)', async () => {
+    expect((await es.req('POST', '/ign/_count', { query: { exists: { field: '_ignored' } } })).json.count).toBe(1);
+    const g = await es.req('GET', '/ign/_doc/1');
+    expect(g.json._ignored).toEqual(['k']);
+  });
+
   it('dynamic mapping: text + .keyword(ignore_above 256), long, float, boolean, date, date_detection formats', async () => {
     await es.req('PUT', '/dyn2/_doc/1', { s: 'hello', l: 5, f: 1.5, b: true, dt: '2024-01-01T00:00:00Z', ds: '2024/01/01' });
     const m = await es.req('GET', '/dyn2/_mapping');

@@ -201,6 +201,31 @@ describe('conformance: search', () => {
     });
   });
 
+  // Lucene RegExp errors are IllegalArgumentExceptions: a client error (400), never a 500 "exception"
+  it.failing('an invalid regexp is a 400 (regexp query and query_string /regex/)', async () => {
+    const a = await search({ query: { regexp: { tag: 't[9' } } });
+    expect(a.status).toBe(400);
+    expect(a.json.error.root_cause[0].type).not.toBe('exception');
+    const b = await search({ query: { query_string: { query: '/t[0-9/' } } });
+    expect(b.status).toBe(400);
+  });
+
+  it('regexp default flags (ALL): intervals <0-9> and anystring @', async () => {
+    expect((await search({ query: { regexp: { tag: 't<0-9>' } }, size: 0 })).json.hits.total.value).toBe(21);
+    expect((await search({ query: { regexp: { tag: 't@' } }, size: 0 })).json.hits.total.value).toBe(21);
+  });
+
+  // default flags ALL include INTERSECTION: "t.&t9" == t9
+  it.failing('regexp default flags (ALL): intersection &', async () => {
+    expect((await search({ query: { regexp: { tag: 't.&t9' } }, size: 0 })).json.hits.total.value).toBe(1);
+  });
+
+  // Fuzziness only allows edit distances 0, 1, 2 (IllegalArgumentException "Valid edit distances are [0, 1, 2] ...")
+  it.failing('fuzziness above 2 is rejected with 400', async () => {
+    const r = await search({ query: { fuzzy: { title: { value: 'lazi', fuzziness: 5 } } } });
+    expect(r.status).toBe(400);
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
