@@ -2,6 +2,7 @@
  * The write/read path for the document APIs (index, create, delete, get, mget, update, bulk, refresh, flush):
  * interceptors → write-index resolution (+ auto-create) → mapping (+ dynamic updates) → routing → shard.
  */
+import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { EsError, Errors, ExtensionPoints, Tokens, toEsError, type IdGenerator } from '@strata/core-common';
 import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
@@ -270,6 +271,7 @@ export class DocumentService {
     }
     const meta = this.store.current().indices[concrete];
     if (meta && meta.state === 'close') throw Errors.indexClosed(concrete);
+    if (meta) checkIndexBlock(meta, 'write');
     batch?.writeIndexCache.set(target, concrete);
     return concrete;
   }
@@ -470,6 +472,7 @@ export class DocumentService {
     }
     const meta = this.meta(concrete);
     if (meta.state === 'close') throw Errors.indexClosed(concrete);
+    checkIndexBlock(meta, 'write');
     const routing = this.aliasRouting(req.index, meta, req.routing);
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
     const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, routing));
