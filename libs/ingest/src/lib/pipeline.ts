@@ -400,7 +400,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     let onFailure: ConfiguredProcessor[] | undefined;
     if (onFailureRaw !== undefined && onFailureRaw !== null) {
       if (!Array.isArray(onFailureRaw)) {
-        throw configError(type, tag, 'on_failure', 'property isn\'t a list, but of type [' + typeof onFailureRaw + ']');
+        throw configError(type, tag, 'on_failure', `property isn't a list, but of type [${javaTypeName(onFailureRaw)}]`);
       }
       if (onFailureRaw.length === 0) {
         throw configError(type, tag, 'on_failure', 'processors list cannot be empty');
@@ -445,7 +445,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
       throw configError(undefined, undefined, 'processors', 'required property is missing');
     }
     if (!Array.isArray(processors)) {
-      throw configError(undefined, undefined, 'processors', 'property isn\'t a list, but of type [' + typeof processors + ']');
+      throw configError(undefined, undefined, 'processors', `property isn't a list, but of type [${javaTypeName(processors)}]`);
     }
     const unknown = Object.keys(config).filter((k) => !allowed.has(k));
     if (unknown.length > 0) {
@@ -453,27 +453,27 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
     }
     const onFailureRaw = config['on_failure'];
     if (onFailureRaw !== undefined && onFailureRaw !== null && !Array.isArray(onFailureRaw)) {
-      throw configError(undefined, undefined, 'on_failure', 'property isn\'t a list');
+      throw configError(undefined, undefined, 'on_failure', `property isn't a list, but of type [${javaTypeName(onFailureRaw)}]`);
     }
     if (Array.isArray(onFailureRaw) && onFailureRaw.length === 0) {
       throw new EsError('parse_exception', 400, `pipeline [${id}] cannot have an empty on-failure option defined`);
     }
     const description = config['description'];
     if (description !== undefined && description !== null && typeof description !== 'string') {
-      throw configError(undefined, undefined, 'description', 'property isn\'t a string');
+      throw configError(undefined, undefined, 'description', `property isn't a string, but of type [${javaTypeName(description)}]`);
     }
     const version = config['version'];
     if (version !== undefined && version !== null && !Number.isInteger(version)) {
-      throw configError(undefined, undefined, 'version', 'property isn\'t an integer');
+      if (!(typeof version === 'string' && /^-?\d+$/.test(version))) throw configError(undefined, undefined, 'version', `property cannot be converted to an int [${String(version)}]`);
     }
     const meta = config['_meta'];
     if (meta !== undefined && meta !== null && !isObject(meta)) {
-      throw configError(undefined, undefined, '_meta', 'property isn\'t a map');
+      throw configError(undefined, undefined, '_meta', `property isn't a map, but of type [${javaTypeName(meta)}]`);
     }
     return new Pipeline(
       id,
       description as string | undefined,
-      version as number | undefined,
+      version === undefined || version === null ? undefined : Number(version),
       this.configuredList(processors),
       Array.isArray(onFailureRaw) ? this.configuredList(onFailureRaw) : [],
     );

@@ -100,6 +100,17 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
       property_name: 'patterns',
     });
     expect((await error(put(undefined))).error).toMatchObject({ type: 'parse_exception' });
+    expect((await error(put({ processors: 'x' }))).error).toMatchObject({
+      type: 'parse_exception',
+      reason: "[processors] property isn't a list, but of type [java.lang.String]",
+      property_name: 'processors',
+    });
+    expect((await error(put({ processors: [], version: 'abc' }))).error).toMatchObject({
+      reason: '[version] property cannot be converted to an int [abc]',
+    });
+    expect((await error(put({ processors: [], _meta: 'm' }))).error).toMatchObject({
+      reason: "[_meta] property isn't a map, but of type [java.lang.String]",
+    });
     expect((await error(put({ processors: [], on_failure: [] }))).error).toEqual({
       root_cause: [{ type: 'parse_exception', reason: 'pipeline [x] cannot have an empty on-failure option defined' }],
       type: 'parse_exception',
