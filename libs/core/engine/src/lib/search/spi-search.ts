@@ -226,6 +226,8 @@ export interface ShardQueryResult {
   timedOut: boolean;
   aggregations?: InternalAggregations;
   suggest?: ShardSuggest;
+  /** `profile: true`: this shard's entry of `profile.shards` (without id/node) */
+  profile?: { searches: unknown[]; aggregations: unknown[] };
 }
 
 export interface ShardSearchContext {

@@ -188,6 +188,15 @@ describe('SearchService', () => {
     expect((res.body['_shards'] as { total: number }).total).toBe(1);
   });
 
+  it('profile: one entry per shard', async () => {
+    const { service, req } = setup();
+    const res = await service.search(req({ profile: true, query: { match: { body: 'red' } } }, { indices: ['a'] }));
+    const p = res.body['profile'] as { shards: Array<{ id: string; shard_id: number; searches: Array<{ query: Array<{ type: string }> }> }> };
+    expect(p.shards.map((x) => x.id)).toEqual(['[strata-node][a][0]', '[strata-node][a][1]']);
+    expect(p.shards[0]!.searches[0]!.query[0]!.type).toBe('TermQuery');
+    expect(Object.keys(res.body)).toEqual(['took', 'timed_out', '_shards', 'hits', 'profile']);
+  });
+
   it('_count', async () => {
     const { service, req } = setup();
     expect(await service.count(req({ query: { match: { body: 'fox' } } }))).toEqual({

@@ -344,8 +344,9 @@ export class SearchService {
       indexSettings: meta.settings,
       reader,
     };
-    const phase = async (): Promise<ShardQueryResult> =>
-      executeQueryPhase(
+    const phase = async (): Promise<ShardQueryResult> => {
+      const t0 = process.hrtime.bigint();
+      const r = executeQueryPhase(
         shardReq,
         {
           parseContext: prepared.ctx,
@@ -357,6 +358,30 @@ export class SearchService {
         },
         prepared.prepared,
       );
+      if (shardReq.profile) {
+        const nanos = Number(process.hrtime.bigint() - t0);
+        const q = prepared.prepared.query;
+        r.profile = {
+          searches: [
+            {
+              query: [
+                {
+                  type: q.constructor.name,
+                  description: q.toString(),
+                  time_in_nanos: nanos,
+                  breakdown: { create_weight: 0, create_weight_count: 1, build_scorer: 0, build_scorer_count: reader.leaves.length, next_doc: 0, next_doc_count: 0, advance: 0, advance_count: 0, score: 0, score_count: 0, match: 0, match_count: 0, shallow_advance: 0, shallow_advance_count: 0, compute_max_score: 0, compute_max_score_count: 0, set_min_competitive_score: 0, set_min_competitive_score_count: 0 },
+                  children: [],
+                },
+              ],
+              rewrite_time: 0,
+              collector: [{ name: 'QueryPhaseCollector', reason: 'search_query_phase', time_in_nanos: nanos }],
+            },
+          ],
+          aggregations: [],
+        };
+      }
+      return r;
+    };
     const chain = this.shardInterceptors;
     const run = (i: number): Promise<ShardQueryResult> => (i < chain.length ? chain[i]!.intercept(shardReq, shardCtx, () => run(i + 1)) : phase());
     return run(0);
@@ -525,6 +550,18 @@ export class SearchService {
           source.suggest,
           results.map((r) => r.suggest).filter((x): x is ShardSuggest => x !== undefined),
         );
+      }
+      if (source.profile) {
+        body['profile'] = {
+          shards: results.map((r) => ({
+            id: `[${this.nodeId}][${r.index}][${r.shardId}]`,
+            node_id: this.nodeId,
+            shard_id: r.shardId,
+            index: r.index,
+            cluster: '(local)',
+            ...(r.profile ?? { searches: [], aggregations: [] }),
+          })),
+        };
       }
       return { body, targets };
     } finally {
