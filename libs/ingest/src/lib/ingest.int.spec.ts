@@ -87,7 +87,7 @@ describe('ingest over HTTP', () => {
     expect(unknown.body.error.type).toBe('illegal_argument_exception');
     const missingSim = await host.request('POST', '/_ingest/pipeline/nope/_simulate', { docs: [{ _source: {} }] });
     expect(missingSim.status).toBe(400);
-    expect(missingSim.body.error.reason).toBe('pipeline with id [nope] does not exist');
+    expect(missingSim.body.error.reason).toBe('pipeline [nope] does not exist');
   });
 
   it('index with ?pipeline= and _bulk with per-item pipelines, failures and drops', async () => {

@@ -158,7 +158,7 @@ describe('simulate', () => {
     });
     expect(err(() => simulate(service, { docs: [{ _source: {} }] }, 'missing', false))).toMatchObject({
       type: 'illegal_argument_exception',
-      reason: 'pipeline with id [missing] does not exist',
+      reason: 'pipeline [missing] does not exist',
     });
   });
 

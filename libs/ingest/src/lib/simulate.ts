@@ -58,7 +58,9 @@ export function simulate(
   if (!body) throw new EsError('parse_exception', 400, 'request body or source parameter is required');
   let pipeline: Pipeline;
   if (pathId !== undefined) {
-    pipeline = service.requirePipeline(pathId);
+    const p = service.pipeline(pathId);
+    if (!p) throw Errors.illegalArgument(`pipeline [${pathId}] does not exist`);
+    pipeline = p;
   } else {
     const p = body['pipeline'];
     if (p === undefined || p === null) throw configError(undefined, undefined, 'pipeline', 'required property is missing');
