@@ -156,6 +156,13 @@ describe('simulate', () => {
       type: 'parse_exception',
       reason: '[_source] required property is missing',
     });
+    expect(err(() => simulate(service, { pipeline: { processors: [] }, docs: ['x'] }, undefined, false))).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: 'malformed [docs] section, should include an inner object',
+    });
+    expect(err(() => simulate(service, { pipeline: { processors: [] }, docs: [{ _source: {}, _version: null }] }, undefined, false))).toMatchObject({
+      reason: '[_version] cannot be null',
+    });
     expect(err(() => simulate(service, { docs: [{ _source: {} }] }, 'missing', false))).toMatchObject({
       type: 'illegal_argument_exception',
       reason: 'pipeline [missing] does not exist',
@@ -195,5 +202,26 @@ describe('simulate', () => {
     const r2 = (missing['docs'] as Array<{ processor_results: Array<Record<string, any>> }>)[0].processor_results;
     expect(r2).toHaveLength(1);
     expect(r2[0]).toMatchObject({ processor_type: 'pipeline', status: 'error', error: { type: 'illegal_argument_exception' } });
+  });
+
+  it('document metadata in, as strings out', () => {
+    const { service } = newService();
+    const out = simulate(
+      service,
+      { pipeline: { processors: [] }, docs: [{ _index: 5, _id: 7, _routing: 'r', _version: '3', _version_type: 'external', _if_seq_no: 1, _if_primary_term: 2, _source: {} }] },
+      undefined,
+      false,
+    );
+    expect((out['docs'] as Array<{ doc: unknown }>)[0].doc).toEqual({
+      _index: '5',
+      _id: '7',
+      _routing: 'r',
+      _version: '3',
+      _version_type: 'external',
+      _if_seq_no: '1',
+      _if_primary_term: '2',
+      _source: {},
+      _ingest: { timestamp: TS },
+    });
   });
 });

@@ -17,7 +17,7 @@ function readDocs(body: JsonObject): JsonObject[] {
   if (!Array.isArray(docs)) throw configError(undefined, undefined, 'docs', "property isn't a list, but of type [" + typeof docs + ']');
   if (docs.length === 0) throw Errors.illegalArgument('must specify at least one document in [docs]');
   return docs.map((d) => {
-    if (!isObject(d)) throw Errors.illegalArgument('malformed [docs] entry: expected an object');
+    if (!isObject(d)) throw Errors.illegalArgument('malformed [docs] section, should include an inner object');
     const src = d['_source'];
     if (src === undefined || src === null) throw configError(undefined, undefined, '_source', 'required property is missing');
     if (!isObject(src)) throw configError(undefined, undefined, '_source', "property isn't a map");
@@ -30,11 +30,31 @@ function toIngestDocument(d: JsonObject, timestamp: string): IngestDocument {
     _index: d['_index'] !== undefined ? String(d['_index']) : '_index',
     _id: d['_id'] !== undefined ? String(d['_id']) : '_id',
   };
-  if (d['_routing'] !== undefined) meta['_routing'] = String(d['_routing']);
-  if (d['_version'] !== undefined) meta['_version'] = Number(d['_version']);
-  if (d['_version_type'] !== undefined) meta['_version_type'] = String(d['_version_type']);
-  if (d['_if_seq_no'] !== undefined) meta['_if_seq_no'] = Number(d['_if_seq_no']);
-  if (d['_if_primary_term'] !== undefined) meta['_if_primary_term'] = Number(d['_if_primary_term']);
+  if (d['_routing'] !== undefined && d['_routing'] !== null) meta['_routing'] = String(d['_routing']);
+  const long = (key: string): number | undefined => {
+    if (!(key in d)) return undefined;
+    const v = d[key];
+    if (v === null) throw Errors.illegalArgument(`[${key}] cannot be null`);
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n)) throw Errors.illegalArgument(`For input string: "${String(v)}"`);
+    return n;
+  };
+  const version = long('_version');
+  if (version !== undefined) meta['_version'] = version;
+  if ('_version_type' in d) {
+    const vt = String(d['_version_type']);
+    if (!['internal', 'external', 'external_gte'].includes(vt)) throw Errors.illegalArgument(`No version type match [${vt}]`);
+    meta['_version_type'] = vt;
+  }
+  const seqNo = long('_if_seq_no');
+  if (seqNo !== undefined) meta['_if_seq_no'] = seqNo;
+  const term = long('_if_primary_term');
+  if (term !== undefined) meta['_if_primary_term'] = term;
+  if ('_dynamic_templates' in d) {
+    if (d['_dynamic_templates'] === null) throw Errors.illegalArgument('[_dynamic_templates] cannot be null');
+    if (!isObject(d['_dynamic_templates'])) throw configError(undefined, undefined, '_dynamic_templates', "property isn't a map");
+    meta['_dynamic_templates'] = { ...(d['_dynamic_templates'] as JsonObject) };
+  }
   return IngestDocument.create(structuredClone(d['_source'] as JsonObject), meta, timestamp);
 }
 
