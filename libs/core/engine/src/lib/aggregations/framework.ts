@@ -534,3 +534,50 @@ export function kahanAdd(sums: Float64Array, comps: Float64Array, i: number, v: 
   comps[i] = t - sum - corrected;
   sums[i] = t;
 }
+
+/**
+ * Bucket ordinals keyed by (owningOrd, tuple of values) through nested Maps: no per-doc key strings
+ * (composite, multi_terms). Numbers and strings are distinct keys (Map uses SameValueZero).
+ */
+export class TupleBucketOrds {
+  private readonly root = new Map<number, Map<unknown, unknown>>();
+  readonly keys: (string | number | null)[][] = [];
+  private readonly byOwner = new Map<number, number[]>();
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  add(owningOrd: number, tuple: readonly (string | number | null)[]): number {
+    let node = this.root.get(owningOrd);
+    if (!node) {
+      node = new Map();
+      this.root.set(owningOrd, node);
+    }
+    const last = tuple.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = node.get(tuple[i]) as Map<unknown, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        node.set(tuple[i], next);
+      }
+      node = next;
+    }
+    const hit = node.get(tuple[last]) as number | undefined;
+    if (hit !== undefined) return hit;
+    const ord = this.keys.length;
+    node.set(tuple[last], ord);
+    this.keys.push(tuple.slice());
+    let l = this.byOwner.get(owningOrd);
+    if (!l) {
+      l = [];
+      this.byOwner.set(owningOrd, l);
+    }
+    l.push(ord);
+    return ord;
+  }
+
+  ordsOf(owningOrd: number): readonly number[] {
+    return this.byOwner.get(owningOrd) ?? [];
+  }
+}

@@ -46,6 +46,8 @@ const CASES: Record<string, unknown> = {
   cardinality: { c: { cardinality: { field: 'host' } } },
   'cardinality 200k urls': { c: { cardinality: { field: 'url' } } },
   'terms 200k urls': { t: { terms: { field: 'url' } } },
+  'composite host x 1d (size 100)': { c: { composite: { size: 100, sources: [{ h: { terms: { field: 'host' } } }, { d: { date_histogram: { field: 'ts', calendar_interval: '1d' } } }] } } },
+  'multi_terms host x status': { m: { multi_terms: { terms: [{ field: 'host' }, { field: 'status' }] } } },
   'terms>avg': { t: { terms: { field: 'host' }, aggs: { a: { avg: { field: 'status' } } } } },
   'terms>date_histogram 1h': { t: { terms: { field: 'host' }, aggs: { h: { date_histogram: { field: 'ts', calendar_interval: 'hour' } } } } },
   'date_histogram 1d>terms': { h: { date_histogram: { field: 'ts', calendar_interval: 'day' }, aggs: { t: { terms: { field: 'host', size: 3 } } } } },

@@ -12,8 +12,8 @@ import {
   type PipelineBucket,
   bytesValues,
   IntArray,
-  KeyedBucketOrds,
   SubAggregators,
+  TupleBucketOrds,
   asObject,
   checkParams,
   displayTerm,
@@ -31,6 +31,7 @@ import {
   type RenderContext,
 } from '../framework.js';
 import { formatValue, type ValueFormat } from '../support/value-format.js';
+import { topK } from '../support/bucket-order.js';
 import { parseDateMath } from '../support/date-format.js';
 import {
   buildRounding,
@@ -279,8 +280,7 @@ interface ResolvedSource {
 
 class CompositeAggregator extends Aggregator {
   private readonly subs: SubAggregators;
-  private readonly ords = new KeyedBucketOrds<string>();
-  private readonly keys: Val[][] = [];
+  private readonly ords = new TupleBucketOrds();
   private readonly counts = new IntArray(64);
   private readonly rs: ResolvedSource[];
   private readonly after: Val[] | undefined;
@@ -339,55 +339,65 @@ class CompositeAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
 
-  private valuesOf(r: ResolvedSource, doc: number): Val[] {
-    const out: Val[] = [];
+  /** per-source reusable value buffers (no per-doc arrays) */
+  private readonly vals: Val[][] = [];
+  private readonly nvals: number[] = [];
+
+  /** fills the values of source i for doc; returns how many */
+  private fill(i: number, r: ResolvedSource, doc: number): number {
+    const out = this.vals[i]!;
+    let n = 0;
     if (r.ndv) {
       const s = r.ndv.offsets[doc]!;
       const e = r.ndv.offsets[doc + 1]!;
-      let prev: number | null = null;
-      for (let i = s; i < e; i++) {
-        let v = r.ndv.values[i]! * r.src.scale;
+      let prev = NaN;
+      for (let k = s; k < e; k++) {
+        let v = r.ndv.values[k]! * r.src.scale;
         if (r.rounding) v = r.rounding.round(v);
-        if (v !== prev) out.push(v);
+        if (v !== prev) out[n++] = v;
         prev = v;
       }
     } else if (r.sdv) {
       const s = r.sdv.offsets[doc]!;
       const e = r.sdv.offsets[doc + 1]!;
-      for (let i = s; i < e; i++) out.push(displayTerm(r.src, r.sdv.terms[r.sdv.ords[i]!]!));
+      for (let k = s; k < e; k++) out[n++] = displayTerm(r.src, r.sdv.terms[r.sdv.ords[k]!]!);
     }
-    if (out.length === 0 && r.def.missingBucket) out.push(null);
-    return out;
+    if (n === 0 && r.def.missingBucket) out[n++] = null;
+    this.nvals[i] = n;
+    return n;
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const per = this.rs.map((r) => this.valuesOf(r, doc));
-    if (per.some((v) => v.length === 0)) return;
-    const rec = (i: number) => {
-      if (i === per.length) {
-        const key = this.cur.slice();
-        if (this.after && this.spec.compareKeys(key, this.after) <= 0) return;
-        const k = JSON.stringify(key);
-        const before = this.ords.size;
-        const b = this.ords.add(owningOrd, k);
-        if (b === before) this.keys.push(key);
-        const c = this.counts.ensure(b);
-        c[b]! += 1;
-        if (!this.subs.empty) this.subs.collect(doc, b, score);
-        return;
-      }
-      for (const v of per[i]!) {
-        this.cur[i] = v;
-        rec(i + 1);
-      }
-    };
-    rec(0);
+    const rs = this.rs;
+    for (let i = 0; i < rs.length; i++) {
+      if (this.vals[i] === undefined) this.vals[i] = [];
+      if (this.fill(i, rs[i]!, doc) === 0) return;
+    }
+    this.emit(0, doc, owningOrd, score);
+  }
+
+  private emit(i: number, doc: number, owningOrd: number, score: number): void {
+    const cur = this.cur;
+    if (i === cur.length) {
+      const b = this.ords.add(owningOrd, cur);
+      const c = this.counts.ensure(b);
+      c[b]! += 1;
+      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      return;
+    }
+    const arr = this.vals[i]!;
+    const n = this.nvals[i]!;
+    for (let j = 0; j < n; j++) {
+      cur[i] = arr[j]!;
+      this.emit(i + 1, doc, owningOrd, score);
+    }
   }
 
   build(owningOrd: number): InternalAggregation {
-    const cands: CompositeBucket[] = this.ords.ordsOf(owningOrd).map((b) => ({ key: this.keys[b]!, docCount: this.counts.get(b), aggs: {}, ord: b }));
-    cands.sort((a, b) => this.spec.compareKeys(a.key, b.key));
-    const buckets = cands.slice(0, this.spec.size).map((c) => ({ key: c.key, docCount: c.docCount, aggs: this.subs.build(c.ord!) }));
+    const after = this.after;
+    let cands: CompositeBucket[] = this.ords.ordsOf(owningOrd).map((b) => ({ key: (this.ords.keys[b]! as Val[]), docCount: this.counts.get(b), aggs: {}, ord: b }));
+    if (after) cands = cands.filter((c) => this.spec.compareKeys(c.key, after) > 0);
+    const buckets = topK(cands, this.spec.size, (a, b) => this.spec.compareKeys(a.key, b.key)).map((c) => ({ key: c.key, docCount: c.docCount, aggs: this.subs.build(c.ord!) }));
     return { type: 'composite', buckets, fmts: this.rs.map((r) => r.fmt) } satisfies CompositeInternal;
   }
 }

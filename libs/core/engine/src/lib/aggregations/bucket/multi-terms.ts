@@ -11,6 +11,7 @@ import {
   IntArray,
   KeyedBucketOrds,
   SubAggregators,
+  TupleBucketOrds,
   applyParentPipelines,
   asObject,
   bytesValues,
@@ -34,6 +35,7 @@ import {
   isKeyOrder,
   orderUsesPaths,
   parseOrder,
+  topK,
   validateOrderPaths,
   type BucketOrder,
 } from '../support/bucket-order.js';
@@ -249,8 +251,7 @@ export class MultiTermsSpec extends AggSpec {
 
 class MultiTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
-  private readonly ords = new KeyedBucketOrds<string>();
-  private readonly keys: Val[][] = [];
+  private readonly ords = new TupleBucketOrds();
   private readonly counts = new IntArray(64);
   private readonly srcs: FieldSource[];
   private readonly missing: (Val | undefined)[];
@@ -270,27 +271,52 @@ class MultiTermsAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
 
+  private readonly vals: Val[][] = [];
+  private readonly nvals: number[] = [];
+  private cur: Val[] = [];
+
+  private fill(i: number, doc: number): number {
+    const src = this.srcs[i]!;
+    const out = (this.vals[i] ??= []);
+    let n = 0;
+    const ndv = this.ndvs[i];
+    const sdv = this.sdvs[i];
+    if (ndv) {
+      let prev = NaN;
+      for (let k = ndv.offsets[doc]!; k < ndv.offsets[doc + 1]!; k++) {
+        const v = ndv.values[k]! * src.scale;
+        if (v !== prev) out[n++] = v;
+        prev = v;
+      }
+    } else if (sdv) {
+      for (let k = sdv.offsets[doc]!; k < sdv.offsets[doc + 1]!; k++) out[n++] = displayTerm(src, sdv.terms[sdv.ords[k]!]!);
+    }
+    if (n === 0 && this.missing[i] !== undefined) out[n++] = this.missing[i]!;
+    this.nvals[i] = n;
+    return n;
+  }
+
   collect(doc: number, owningOrd: number, score: number): void {
-    const per = this.srcs.map((s, i) => valuesOf(s, this.ndvs[i]!, this.sdvs[i]!, doc, this.missing[i]));
-    if (per.some((v) => v.length === 0)) return;
-    const cur: Val[] = new Array(per.length);
-    const rec = (i: number) => {
-      if (i === per.length) {
-        const key = cur.slice();
-        const before = this.ords.size;
-        const b = this.ords.add(owningOrd, JSON.stringify(key));
-        if (b === before) this.keys.push(key);
-        const c = this.counts.ensure(b);
-        c[b]! += 1;
-        if (!this.subs.empty) this.subs.collect(doc, b, score);
-        return;
-      }
-      for (const v of per[i]!) {
-        cur[i] = v;
-        rec(i + 1);
-      }
-    };
-    rec(0);
+    for (let i = 0; i < this.srcs.length; i++) if (this.fill(i, doc) === 0) return;
+    if (this.cur.length !== this.srcs.length) this.cur = new Array(this.srcs.length);
+    this.emit(0, doc, owningOrd, score);
+  }
+
+  private emit(i: number, doc: number, owningOrd: number, score: number): void {
+    const cur = this.cur;
+    if (i === cur.length) {
+      const b = this.ords.add(owningOrd, cur);
+      const c = this.counts.ensure(b);
+      c[b]! += 1;
+      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      return;
+    }
+    const arr = this.vals[i]!;
+    const n = this.nvals[i]!;
+    for (let j = 0; j < n; j++) {
+      cur[i] = arr[j]!;
+      this.emit(i + 1, doc, owningOrd, score);
+    }
   }
 
   build(owningOrd: number): InternalAggregation {
@@ -299,15 +325,17 @@ class MultiTermsAggregator extends Aggregator {
     let cands: MtBucket[] = this.ords
       .ordsOf(owningOrd)
       .filter((b) => this.counts.get(b) >= minShard)
-      .map((b) => ({ key: this.keys[b]!, docCount: this.counts.get(b), docCountError: 0, aggs: {}, ord: b }));
+      .map((b) => ({ key: (this.ords.keys[b]! as Val[]), docCount: this.counts.get(b), docCountError: 0, aggs: {}, ord: b }));
     const usesPaths = orderUsesPaths(this.spec.order);
     if (usesPaths) for (const c of cands) c.aggs = this.subs.build(c.ord!);
-    cands.sort(bucketComparator(this.spec.order, this.spec.subs));
     let other = 0;
     if (cands.length > shardSize) {
-      for (let i = shardSize; i < cands.length; i++) other += cands[i]!.docCount;
-      cands = cands.slice(0, shardSize);
-    }
+      let total = 0;
+      for (const c of cands) total += c.docCount;
+      cands = topK(cands, shardSize, bucketComparator(this.spec.order, this.spec.subs));
+      for (const c of cands) total -= c.docCount;
+      other = total;
+    } else cands.sort(bucketComparator(this.spec.order, this.spec.subs));
     for (const c of cands) {
       if (!usesPaths) c.aggs = this.subs.build(c.ord!);
       delete c.ord;
