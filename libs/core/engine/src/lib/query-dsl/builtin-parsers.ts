@@ -3,6 +3,7 @@ import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedPa
 import { functionScoreParser, scriptScoreParser } from './parsers/function-score.js';
 import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
 import { moreLikeThisParser } from './parsers/more-like-this.js';
+import { pinnedParser } from './parsers/pinned.js';
 import {
   combinedFieldsParser,
   matchBoolPrefixParser,
@@ -58,4 +59,5 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   termsSetParser,
   moreLikeThisParser,
   scriptScoreParser,
+  pinnedParser,
 ];

@@ -136,3 +136,31 @@ export class BoostingQuery extends Query {
 }
 
 export { ConstantScoreScorer };
+
+/** caps the inner query's scores (pinned query's organic part) */
+export class CappedScoreQuery extends Query {
+  constructor(
+    readonly inner: Query,
+    readonly max: number,
+  ) {
+    super();
+  }
+  override rewrite(searcher: IndexSearcher): Query {
+    const r = this.inner.rewrite(searcher);
+    return r === this.inner ? this : new CappedScoreQuery(r, this.max);
+  }
+  createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight {
+    const w = searcher.createWeight(this.inner, needsScores, boost);
+    const max = this.max;
+    return {
+      query: this,
+      scorer(ctx: LeafReaderContext): Scorer | null {
+        const s = w.scorer(ctx);
+        return s ? new MappedScoreScorer(s, (x) => Math.min(x.score(), max)) : null;
+      },
+    };
+  }
+  toString(): string {
+    return `CappedScore(${this.inner.toString()}, ${this.max})`;
+  }
+}

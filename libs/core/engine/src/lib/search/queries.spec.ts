@@ -510,3 +510,12 @@ describe('script_score', () => {
     expect(run(parse({ script_score: { query: { match_all: {} }, script: "doc['price'].value", min_score: 15 } })).map((h) => h.id)).toEqual(['2', '3']);
   });
 });
+
+describe('pinned', () => {
+  it('pinned ids come first in order, then organic results', () => {
+    const hits = run(parse({ pinned: { ids: ['3', '1'], organic: { match: { body: 'quick' } } } }));
+    const order = [...hits].sort((a, b) => b.score - a.score).map((h) => h.id);
+    expect(order).toEqual(['3', '1', '2']);
+    expect(hits.find((h) => h.id === '2')!.score).toBe(run(parse({ match: { body: 'quick' } })).find((h) => h.id === '2')!.score);
+  });
+});
