@@ -111,7 +111,7 @@ describe('conformance: ingest', () => {
   });
 
   // DissectParser ("append validation"): a plain %{a} sharing its name with %{+a} keys becomes an append key too.
-  it.failing('dissect: %{a} %{+a} %{+a} appends all three values with append_separator', async () => {
+  it('dissect: %{a} %{+a} %{+a} appends all three values with append_separator', async () => {
     const d = await simulate([{ dissect: { field: 'm', pattern: '%{a} %{+a} %{+a}', append_separator: '-' } }], { m: 'x y z' });
     expect(d.doc._source).toEqual({ m: 'x y z', a: 'x-y-z' });
   });

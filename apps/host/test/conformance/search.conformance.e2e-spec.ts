@@ -246,6 +246,19 @@ describe('conformance: search', () => {
     expect((await q({ gt: '2024-01' })).length).toBe(19);
   });
 
+  it('term short form with an array value: 400 "[term] query does not support array of values"', async () => {
+    const r = await search({ query: { term: { tag: ['t1'] } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatchObject({ type: 'parsing_exception', reason: '[term] query does not support array of values' });
+  });
+
+  // TermQueryBuilder only accepts a value token for "value"; an array is a ParsingException, not "no hits"
+  it.failing('term long form with an array as value is a 400 parsing_exception', async () => {
+    const r = await search({ query: { term: { tag: { value: ['t1'] } } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.type).toBe('parsing_exception');
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
