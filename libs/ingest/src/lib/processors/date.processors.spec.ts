@@ -35,6 +35,8 @@ describe('date', () => {
   });
   it('errors', () => {
     expect(thrown(() => run({ date: { field: 'd', formats: ['ISO8601'] } }, { d: 'nope' })).reason).toBe('unable to parse date [nope]');
+    expect(thrown(() => run({ date: { field: 'd', formats: ['ISO8601'] } }, { d: null })).reason).toBe('unable to parse date [null]');
+    expect(thrown(() => run({ date: { field: 'd', formats: ['ISO8601'] } }, {})).reason).toBe('field [d] not present as part of path [d]');
     expect(thrown(() => create({ date: { field: 'd' } })).reason).toBe('[formats] required property is missing');
     expect(thrown(() => create({ date: { field: 'd', formats: ['ISO8601'], timezone: 'Mars/Base' } })).type).toBe('parse_exception');
   });

@@ -1,7 +1,6 @@
 /** date and date_index_name processors. */
 import { Errors } from '@strata/core-common';
-import { javaTypeName } from '../ingest-document.js';
-import { compileTemplate, type Template } from '../template.js';
+import { compileTemplate, renderValue, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
 import {
   compileDateFormatter,
@@ -56,7 +55,7 @@ function parsers(r: ConfigReader, formats: string[], prop: string): DateParser[]
 }
 
 function parseWithAny(ps: DateParser[], value: unknown, zone: string, now: number): number {
-  const text = typeof value === 'string' ? value : String(value);
+  const text = typeof value === 'string' ? value : renderValue(value);
   let last: Error | undefined;
   for (const p of ps) {
     try {
@@ -88,10 +87,8 @@ export const dateProcessor: ProcessorFactory = defineProcessor('date', (r) => {
     execute(doc, ctx) {
       const path = field.isConstant ? field.source : field.render(doc);
       const v = doc.getFieldValue(path);
-      if (v === null || v === undefined) throw Errors.illegalArgument(`field [${path}] is null, cannot parse date.`);
-      if (typeof v !== 'string' && typeof v !== 'number') {
-        throw Errors.illegalArgument(`field [${path}] of type [${javaTypeName(v)}] cannot be cast to [java.lang.String]`);
-      }
+      // as ES: the value's toString() is parsed (null → "unable to parse date [null]")
+      if (v === null || v === undefined) throw Errors.illegalArgument('unable to parse date [null]');
       const z = renderZone(zone, doc);
       const ms = parseWithAny(ps, v, z, ctx.now());
       doc.setFieldValue(target.isConstant ? target.source : target.render(doc), formatter(ms, z));
