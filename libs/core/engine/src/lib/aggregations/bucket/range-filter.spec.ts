@@ -88,6 +88,28 @@ describe('filter / filters / missing / global', () => {
     });
   });
 
+  it('ES yaml: keyed_bucket_in_array with bucket_sort; empty filters rejected', () => {
+    const r = run(
+      {
+        f: {
+          filters: { keyed_bucket_in_array: true, filters: { first: { term: { tag: 'a' } }, second: { term: { tag: 'b' } } } },
+          aggs: { m: { max: { field: 'n' } }, s: { bucket_sort: { sort: [{ m: 'desc' }] } } },
+        },
+      },
+      docs,
+      mapping,
+    );
+    expect(r).toEqual({ f: { buckets: [{ first: { doc_count: 2, m: { value: 150 } } }, { second: { doc_count: 1, m: { value: 15 } } }] } });
+    const r2 = run(
+      { f: { filters: { keyed_bucket_in_array: true, filters: { first: { term: { tag: 'a' } }, second: { term: { tag: 'b' } } } }, aggs: { m: { min: { field: 'n' } }, s: { bucket_sort: { sort: [{ m: 'desc' }] } } } } },
+      docs,
+      mapping,
+    );
+    expect((r2['f'] as { buckets: Record<string, unknown>[] }).buckets.map((b) => Object.keys(b)[0])).toEqual(['second', 'first']);
+    expect(err(() => run({ f: { filters: {} } }, docs, mapping)).reason).toBe('[filters] cannot be empty.');
+    expect(err(() => run({ f: { filters: { filters: [] } } }, docs, mapping)).reason).toBe('[filters] cannot be empty.');
+  });
+
   it('missing', () => {
     expect(run({ m: { missing: { field: 'n' } } }, docs, mapping, { typedKeys: true })).toEqual({ 'missing#m': { doc_count: 1 } });
     expect(run({ m: { missing: { field: 'unmapped' } } }, docs, mapping)).toEqual({ m: { doc_count: 4 } });

@@ -200,11 +200,16 @@ export class FiltersSpec extends AggSpec {
   keyed = true;
   otherBucket = false;
   otherKey = '_other_';
+  /** keyed buckets rendered as an array of single-key objects (keeps bucket_sort order visible) */
+  keyedBucketInArray = false;
 
   static parse(name: string, body: Record<string, unknown>): FiltersSpec {
-    checkParams('filters', body, ['filters', 'other_bucket', 'other_bucket_key', 'keyed']);
+    checkParams('filters', body, ['filters', 'other_bucket', 'other_bucket_key', 'keyed', 'keyed_bucket_in_array']);
     const s = new FiltersSpec(name, 'filters');
     const f = body['filters'];
+    if (f === undefined || f === null || (Array.isArray(f) && f.length === 0) || (typeof f === 'object' && Object.keys(f as object).length === 0)) {
+      throw Errors.illegalArgument('[filters] cannot be empty.');
+    }
     if (Array.isArray(f)) {
       s.named = false;
       s.queries = f;
@@ -224,6 +229,7 @@ export class FiltersSpec extends AggSpec {
     const ob = optBool('filters', body, 'other_bucket');
     if (ob !== undefined) s.otherBucket = ob;
     s.keyed = optBool('filters', body, 'keyed') ?? true;
+    s.keyedBucketInArray = optBool('filters', body, 'keyed_bucket_in_array') ?? false;
     return s;
   }
 
@@ -281,6 +287,7 @@ export class FiltersSpec extends AggSpec {
       return o;
     };
     if (this.named && this.keyed) {
+      if (this.keyedBucketInArray) return { buckets: f.buckets.map((b) => ({ [b.key!]: one(b, false) })) };
       const out: Record<string, unknown> = {};
       for (const b of f.buckets) out[b.key!] = one(b, false);
       return { buckets: out };
