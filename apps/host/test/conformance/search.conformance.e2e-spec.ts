@@ -259,6 +259,27 @@ describe('conformance: search', () => {
     expect(r.json.error.type).toBe('parsing_exception');
   });
 
+  it('_field_caps: per-type entries, include_unmapped lists the indices per type', async () => {
+    await es.req('PUT', '/fc2/_doc/1?refresh=true', { a: 1 });
+    const r = await es.req('GET', '/s1,fc2/_field_caps?fields=a,tag&include_unmapped=true');
+    expect(r.json.indices).toEqual(['fc2', 's1']);
+    expect(r.json.fields.a).toEqual({
+      long: { type: 'long', metadata_field: false, searchable: true, aggregatable: true, indices: ['fc2'] },
+      unmapped: { type: 'unmapped', metadata_field: false, searchable: false, aggregatable: false, indices: ['s1'] },
+    });
+    const t = await es.req('GET', '/s1/_field_caps?fields=title,tag');
+    expect(t.json.fields.title).toEqual({ text: { type: 'text', metadata_field: false, searchable: true, aggregatable: false } });
+  });
+
+  // index_filter drops indices whose shards rewrite the filter to match_none (unmapped field, or no value in range)
+  it.failing('_field_caps index_filter drops indices where the filter cannot match', async () => {
+    const r = await es.req('POST', '/s1,fc2/_field_caps?fields=a,tag', { index_filter: { range: { d: { gte: '2024-01-01' } } } });
+    expect(r.json.indices).toEqual(['s1']);
+    expect(r.json.fields.a).toBeUndefined();
+    const none = await es.req('POST', '/s1,fc2/_field_caps?fields=a,tag', { index_filter: { range: { d: { gte: '2030-01-01' } } } });
+    expect(none.json).toEqual({ indices: [], fields: {} });
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
