@@ -280,6 +280,36 @@ describe('conformance: search', () => {
     expect(none.json).toEqual({ indices: [], fields: {} });
   });
 
+  it('_msearch: per-item errors keep their status; _count rejects size; rest_total_hits_as_int and typed_keys', async () => {
+    const m = await es.req(
+      'POST',
+      '/_msearch?filter_path=responses.hits.total,responses.error.type,responses.status',
+      '{"index":"s1"}\n{"query":{"term":{"tag":"t9"}},"size":1}\n{"index":"nope"}\n{}\n{}\n{"query":{"foo":{}}}\n',
+      { 'Content-Type': 'application/x-ndjson' },
+    );
+    expect(m.json.responses).toEqual([
+      { hits: { total: { value: 1, relation: 'eq' } }, status: 200 },
+      { error: { type: 'index_not_found_exception' }, status: 404 },
+      { error: { type: 'parsing_exception' }, status: 400 },
+    ]);
+    const c = await es.req('POST', '/s1/_count', { query: { match_all: {} }, size: 1 });
+    expect(c.status).toBe(400);
+    expect(c.json.error.reason).toBe('request does not support [size]');
+    const i = await es.req('GET', '/s1/_search?rest_total_hits_as_int=true&size=0');
+    expect(i.json.hits.total).toBe(22);
+    const t = await search({ size: 0, aggs: { t: { terms: { field: 'tag', size: 1 } }, m: { max: { field: 'n' } } } }, '?typed_keys=true');
+    expect(Object.keys(t.json.aggregations).sort()).toEqual(['max#m', 'sterms#t']);
+  });
+
+  // RestMultiSearchAction: unknown header keys and a missing final newline fail the whole request
+  it.failing('_msearch: unknown header key and missing trailing newline are 400s', async () => {
+    const k = await es.req('POST', '/_msearch', '{"index":"s1","foo":1}\n{"size":0}\n', { 'Content-Type': 'application/x-ndjson' });
+    expect(k.status).toBe(400);
+    expect(k.json.error.reason).toBe('key [foo] is not supported in the metadata section');
+    const nl = await es.req('POST', '/_msearch', '{"index":"s1"}\n{"size":0}', { 'Content-Type': 'application/x-ndjson' });
+    expect(nl.status).toBe(400);
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
