@@ -245,7 +245,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
     spec.numericType === 'date_nanos' && fromType === 'date'
       ? (v: number) => v * 1e6
       : spec.numericType === 'date' && fromType === 'date_nanos'
-        ? (v: number) => Math.floor(v / 1e6)
+        ? (v: number) => Math.floor(Math.round(v / 1000) / 1000)
         : (v: number) => v;
   const scale = typeName === 'scaled_float' && ft?.scalingFactor ? ft.scalingFactor : 0;
   let missingKey: number;
@@ -294,7 +294,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
       if (spec.format && ft) {
         const targetNanos = spec.numericType === 'date_nanos' || (!spec.numericType && fromType === 'date_nanos');
         if (fromType && spec.numericType && targetNanos !== (fromType === 'date_nanos')) {
-          return ft.formatValue(fromType === 'date_nanos' ? n * 1e6 : Math.floor(n / 1e6), spec.format);
+          return ft.formatValue(fromType === 'date_nanos' ? n * 1e6 : Math.round(n / 1e6), spec.format);
         }
         return ft.formatValue(n, spec.format);
       }
