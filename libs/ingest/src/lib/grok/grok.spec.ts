@@ -28,7 +28,8 @@ describe('grok', () => {
     ],
     ['%{MAC:mac}', 'hw 00:1A:2b:3C:4d:5E', { mac: '00:1A:2b:3C:4d:5E' }],
     ['(?<custom>\\d+)-%{WORD:w}', '12-ab', { custom: '12', w: 'ab' }],
-    ['%{INT:a} %{INT:a}', '1 2', { a: '1' }],
+    ['%{INT:a} %{INT:a}', '1 2', { a: ['1', '2'] }],
+    ['^%{IPORHOST:addr} (%{IPORHOST:addr} )?', '10.0.0.1 x', { addr: '10.0.0.1' }],
   ])('%s', (pattern, text, expected) => {
     expect(fields(pattern, text)).toEqual(expected);
   });

@@ -60,17 +60,24 @@ export class Grok {
     if (!m) return null;
     const fields: Array<[string, unknown]> = [];
     const captures = this.captures;
-    let seen: Set<string> | undefined;
+    let seen: Map<string, number> | undefined;
     for (let i = 0; i < captures.length; i++) {
       const v = m[this.captureIndex[i]];
       if (v === undefined) continue;
       const c = captures[i];
-      if (this.hasDuplicateFields && fields.length > 0) {
-        seen ??= new Set(fields.map((f) => f[0]));
-        if (seen.has(c.field)) continue;
-        seen.add(c.field);
+      const value = c.type === 'string' ? v : convert(v, c.type);
+      if (this.hasDuplicateFields) {
+        // as ES >= 8.7: a name matched more than once yields the list of its matches
+        seen ??= new Map();
+        const at = seen.get(c.field);
+        if (at !== undefined) {
+          const prev = fields[at][1];
+          fields[at][1] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+          continue;
+        }
+        seen.set(c.field, fields.length);
       }
-      fields.push([c.field, c.type === 'string' ? v : convert(v, c.type)]);
+      fields.push([c.field, value]);
     }
     let patternIndex = 0;
     for (let i = 0; i < this.markerIndex.length; i++) {
