@@ -310,6 +310,43 @@ describe('conformance: search', () => {
     expect(nl.status).toBe(400);
   });
 
+  it('mapping options: dynamic strict, dynamic false sub-object, copy_to, null_value, multi-field keyword', async () => {
+    await es.req('PUT', '/dm', {
+      mappings: {
+        dynamic: 'strict',
+        properties: {
+          a: { type: 'keyword', copy_to: 'all' },
+          all: { type: 'text' },
+          f: { type: 'object', dynamic: false },
+          nv: { type: 'keyword', null_value: 'NULL' },
+          mf: { type: 'text', fields: { raw: { type: 'keyword' } } },
+        },
+      },
+    });
+    const strict = await es.req('PUT', '/dm/_doc/0', { a: 'x', zz: 1 });
+    expect(strict.status).toBe(400);
+    expect(strict.json.error).toMatchObject({
+      type: 'strict_dynamic_mapping_exception',
+      reason: '[1:15] mapping set to strict, dynamic introduction of [zz] within [_doc] is not allowed',
+    });
+    await es.req('PUT', '/dm/_doc/1?refresh=true', { a: 'x y', f: { m: 2 }, nv: null, mf: 'hello big world' });
+    const count = async (query: unknown) => (await es.req('POST', '/dm/_count', { query })).json.count;
+    expect(await count({ match: { all: 'y' } })).toBe(1);
+    expect(await count({ term: { 'f.m': 2 } })).toBe(0);
+    expect(await count({ term: { nv: 'NULL' } })).toBe(1);
+    expect(await count({ term: { 'mf.raw': 'hello big world' } })).toBe(1);
+  });
+
+  // ES >= 8.1 answers term/range queries on index:false fields from doc values (slow but allowed); token_count is indexed by default
+  it.failing('doc-values-only keyword (index:false) is still searchable; token_count sub-field is searchable', async () => {
+    await es.req('PUT', '/dvo', { mappings: { properties: { ni: { type: 'keyword', index: false }, t: { type: 'text', fields: { len: { type: 'token_count', analyzer: 'standard' } } } } } });
+    await es.req('PUT', '/dvo/_doc/1?refresh=true', { ni: 'v', t: 'hello big world' });
+    const a = await es.req('POST', '/dvo/_count', { query: { term: { ni: 'v' } } });
+    expect([a.status, a.json.count]).toEqual([200, 1]);
+    const b = await es.req('POST', '/dvo/_count', { query: { term: { 't.len': 3 } } });
+    expect([b.status, b.json.count]).toEqual([200, 1]);
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
