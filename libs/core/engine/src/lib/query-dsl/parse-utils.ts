@@ -130,10 +130,12 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
       const dm = splitDateMath(value);
       if (dm) {
         if (dm.anchor === null && usesUnroundedNow(value)) ctx.markNowUsed();
-        const base = dm.anchor === null ? ctx.nowMillis() : parseDate(ft, dm.anchor, false, format, timeZone);
+        const nanos = ft.type === 'date_nanos';
+        let base = dm.anchor === null ? ctx.nowMillis() : parseDate(ft, dm.anchor, false, format, timeZone);
+        if (nanos && dm.anchor !== null) base = Math.floor(Math.round(base / 1000) / 1000);
         const off = timeZone ? offsetOf(timeZone, base) : 0;
         const r = applyDateMath(base, dm.math, roundUp, off);
-        return ft.type === 'date_nanos' && dm.anchor === null ? r * 1e6 : r;
+        return nanos ? (roundUp && dm.math.includes('/') ? r * 1e6 + 999999 : r * 1e6) : r;
       }
     }
     return parseDate(ft, value, roundUp, format, timeZone);
