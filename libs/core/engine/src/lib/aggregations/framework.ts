@@ -64,6 +64,23 @@ export abstract class AggSpec {
     void parent; void keyString;
     return buckets;
   }
+  /** the Elasticsearch result class name, for error messages (e.g. LongTerms) */
+  resultClassName(agg: InternalAggregation): string {
+    const t = agg.type;
+    if (t === 'terms') {
+      const v = agg['valueType'];
+      return v === 'long' ? 'LongTerms' : v === 'double' ? 'DoubleTerms' : v === 'unmapped' ? 'UnmappedTerms' : 'StringTerms';
+    }
+    const names: Record<string, string> = {
+      histogram: 'InternalHistogram',
+      date_histogram: 'InternalDateHistogram',
+      range: 'InternalRange',
+      date_range: 'InternalDateRange',
+      filters: 'InternalFilters',
+      composite: 'InternalComposite',
+    };
+    return names[t] ?? t;
+  }
   /** multi-bucket aggs: the reduced buckets and their display keys (used by sibling pipelines) */
   bucketsOf(agg: InternalAggregation): { buckets: PipelineBucket[]; keyString: (b: PipelineBucket) => string } | undefined {
     void agg;
@@ -184,11 +201,33 @@ export function resolveBucketPath(specs: AggSpec[], aggs: InternalAggregations, 
   if (!spec || !agg) {
     throw Errors.illegalArgument(`Invalid aggregator order path [${path}]. Unknown aggregation [${head}]`);
   }
+  if (key === 'value') {
+    // `agg.value` addresses a single-value metric like the bare name does
+    try {
+      return spec.value(agg, undefined);
+    } catch {
+      /* fall through: a multi-value metric may have a metric literally named "value" */
+    }
+  }
   if (rest !== undefined) {
+    if (spec.bucketsOf(agg)) {
+      throw new EsError(
+        'aggregation_execution_exception',
+        400,
+        `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [Object[]] at aggregation [${spec.name}]`,
+      );
+    }
     if (spec.isMetric || !('docCount' in agg) || !('aggs' in agg)) {
       throw Errors.illegalArgument(`Invalid aggregator order path [${path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`);
     }
     return resolveBucketPath(spec.subs, agg['aggs'] as InternalAggregations, agg['docCount'] as number, rest);
+  }
+  if (key === undefined && spec.bucketsOf(agg)) {
+    throw new EsError(
+      'aggregation_execution_exception',
+      400,
+      `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${spec.resultClassName(agg)}] at aggregation [${spec.name}]`,
+    );
   }
   return spec.value(agg, key);
 }

@@ -301,6 +301,10 @@ describe('terms aggregation', () => {
     expect(e7.type).toBe('aggregation_initialization_exception');
     const e8 = err(() => run({ t: { terms: { field: 'tag', order: { nope: 'asc' } } } }, docs, mapping));
     expect(e8.type).toBe('illegal_argument_exception');
+    const e9 = err(() => run({ t: { terms: { field: 'tag', order: { sub: 'asc' } }, aggs: { sub: { terms: { field: 'n' } } } } }, docs, mapping));
+    expect(e9.reason).toBe(
+      'Invalid aggregation order path [sub]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.',
+    );
   });
 
   it('too many buckets', () => {

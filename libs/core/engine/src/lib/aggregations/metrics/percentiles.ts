@@ -102,6 +102,8 @@ export class PercentilesSpec extends AggSpec {
   }
   override value(agg: InternalAggregation, key: string | undefined): number {
     if (key === undefined) {
+      // a single requested percent can be addressed without naming it
+      if (this.points.length === 1) return this.compute((agg as PercentilesInternal).digest, this.points[0]!);
       throw Errors.illegalArgument(`Invalid aggregation order path [${this.name}]. When ordering on a multi-value metrics aggregation a metric name must be specified.`);
     }
     const n = Number(key);

@@ -1,5 +1,5 @@
 import { EsError } from '@strata/core-common';
-import { run, type Mapping } from '../test-support.js';
+import { run, runShards, type Mapping } from '../test-support.js';
 import { compileScript } from './script-expression.js';
 
 const mapping: Mapping = { ts: 'date', price: 'double', tag: 'keyword' };
@@ -149,6 +149,73 @@ describe('sibling pipelines', () => {
     const b = (r['t'] as { buckets: Record<string, unknown>[] }).buckets;
     expect(b[0]!['mx']).toEqual({ value: 40, keys: ['2024-04'] });
     expect(run({ ...monthly({}), a: { avg_bucket: { buckets_path: 'm>s' } } }, [], mapping)['a']).toEqual({ value: null });
+  });
+});
+
+describe('ES yaml 300_pipeline', () => {
+  const m: Mapping = { int_field: 'integer', t: 'keyword', '@timestamp': 'date' };
+  const d = [1, 2, 3, 4].map((int_field) => ({ int_field }));
+  it('max_bucket over single-percent percentiles; keys as strings', () => {
+    const r = run(
+      {
+        the_terms: { terms: { field: 'int_field' }, aggs: { the_percentiles: { percentiles: { field: 'int_field', keyed: false, percents: [99] } } } },
+        the_max: { max_bucket: { buckets_path: 'the_terms>the_percentiles' } },
+      },
+      d,
+      m,
+    );
+    expect(r['the_max']).toEqual({ value: 4, keys: ['4'] });
+  });
+  it('paths through or onto multi-bucket aggs are errors', () => {
+    const e1 = err(() =>
+      run(
+        {
+          the_terms: { terms: { field: 'int_field' }, aggs: { the_terms_2: { terms: { field: 'int_field' }, aggs: { the_max: { max: { field: 'int_field' } } } } } },
+          the_bad_max: { max_bucket: { buckets_path: 'the_terms>the_terms_2>the_max' } },
+        },
+        d,
+        m,
+      ),
+    );
+    expect(e1.reason).toMatch(/\[Object\[\]\] at aggregation \[the_terms_2\]/);
+    const e2 = err(() =>
+      run(
+        { the_terms: { terms: { field: 'int_field' }, aggs: { the_terms_2: { terms: { field: 'int_field' } } } }, the_bad_max: { max_bucket: { buckets_path: 'the_terms>the_terms_2' } } },
+        d,
+        m,
+      ),
+    );
+    expect(e2.reason).toMatch(/\[LongTerms\] at aggregation \[the_terms_2\]/);
+    const e3 = err(() => run({ the_terms: { terms: { field: 'int_field' } }, s: { bucket_sort: { sort: ['the_terms>the_max'] } } }, d, m));
+    expect(e3.reason).toContain('bucket_sort aggregation [s] must be declared inside of another aggregation');
+  });
+  it('deep cumulative sum over avg.value', () => {
+    const docs = [
+      { t: 'a', int_field: 1, '@timestamp': '2020-07-16T00:00:00.000Z' },
+      { t: 'a', int_field: 50, '@timestamp': '2020-07-17T00:00:00.000Z' },
+      { t: 'a', int_field: 99, '@timestamp': '2020-07-18T00:00:00.000Z' },
+      { t: 'b', int_field: 1, '@timestamp': '2020-07-16T00:00:00.000Z' },
+      { t: 'b', int_field: 99, '@timestamp': '2020-07-17T00:00:00.000Z' },
+    ];
+    const { rendered } = runShards(
+      {
+        t: {
+          terms: { field: 't' },
+          aggs: {
+            by_date: {
+              date_histogram: { field: '@timestamp', fixed_interval: '1d' },
+              aggs: { avg: { avg: { field: 'int_field' } }, sum: { cumulative_sum: { buckets_path: 'avg.value' } } },
+            },
+          },
+        },
+      },
+      [[docs.slice(0, 2)], [docs.slice(2, 4)], [docs.slice(4)]],
+      m,
+    );
+    const t = rendered['t'] as { buckets: { key: string; by_date: { buckets: { avg: { value: number }; sum: { value: number } }[] } }[] };
+    expect(t.buckets.map((b) => b.key)).toEqual(['a', 'b']);
+    expect(t.buckets[0]!.by_date.buckets.map((b) => [b.avg.value, b.sum.value])).toEqual([[1, 1], [50, 51], [99, 150]]);
+    expect(t.buckets[1]!.by_date.buckets.map((b) => [b.avg.value, b.sum.value])).toEqual([[1, 1], [99, 100]]);
   });
 });
 

@@ -114,17 +114,36 @@ export function bucketComparator<B extends OrderableBucket>(order: BucketOrder, 
   };
 }
 
-/** Validates that order paths point at existing sub-aggregations (at parse time, like ES's validate). */
+const SINGLE_BUCKET = new Set(['filter', 'missing', 'global', 'sampler']);
+
+/** Validates order paths at aggregator creation, like ES: existing aggs, single-bucket hops, metric (or single-bucket) end. */
 export function validateOrderPaths(order: BucketOrder, subs: AggSpec[], aggName: string): void {
+  void aggName;
   for (const e of order) {
     if (e.kind !== 'path') continue;
-    const head = e.path.split(/[>.[]/)[0]!;
-    if (!subs.some((s) => s.name === head)) {
-      throw Errors.illegalArgument(
-        `Invalid aggregator order path [${e.path}]. The provided aggregation [${head}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`,
-      );
+    const parts = e.path.split('>');
+    let level = subs;
+    for (let i = 0; i < parts.length; i++) {
+      const head = parts[i]!.split(/[.[]/)[0]!;
+      const spec = level.find((s) => s.name === head);
+      if (!spec) {
+        throw Errors.illegalArgument(
+          `Invalid aggregator order path [${e.path}]. The provided aggregation [${head}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`,
+        );
+      }
+      const last = i === parts.length - 1;
+      if (!spec.isMetric && !SINGLE_BUCKET.has(spec.type)) {
+        throw Errors.illegalArgument(
+          `Invalid aggregation order path [${e.path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`,
+        );
+      }
+      if (!last && spec.isMetric) {
+        throw Errors.illegalArgument(
+          `Invalid aggregation order path [${e.path}]. Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.`,
+        );
+      }
+      level = spec.subs;
     }
-    void aggName;
   }
 }
 
