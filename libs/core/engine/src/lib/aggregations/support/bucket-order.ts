@@ -126,7 +126,7 @@ export function validateOrderPaths(order: BucketOrder, subs: AggSpec[], aggName:
     for (let i = 0; i < parts.length; i++) {
       const head = parts[i]!.split(/[.[]/)[0]!;
       const spec = level.find((s) => s.name === head);
-      if (!spec) {
+      if (!spec || spec.pipeline !== 'none') {
         throw Errors.illegalArgument(
           `Invalid aggregator order path [${e.path}]. The provided aggregation [${head}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`,
         );
