@@ -620,3 +620,21 @@ export class TupleBucketOrds {
     return this.byOwner.get(owningOrd) ?? [];
   }
 }
+
+/**
+ * Runs a field setter's validation the way ES's ObjectParser does: an exception becomes
+ * x_content_parse_exception "[1:1] [type] failed to parse field [field]" caused by the original error
+ * (the x-content exception is the reported root cause).
+ */
+export function parseField<T>(type: string, field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof EsError) || e.type === 'x_content_parse_exception') throw e;
+    const reason = `[1:1] [${type}] failed to parse field [${field}]`;
+    throw new EsError('x_content_parse_exception', 400, reason, {
+      cause: e,
+      rootCauses: [new EsError('x_content_parse_exception', 400, reason)],
+    });
+  }
+}

@@ -94,8 +94,8 @@ describe('histogram', () => {
 
   it('requires interval > 0', () => {
     const e = err(() => run({ h: { histogram: { field: 'n', interval: 0 } } }, docs, mapping));
-    expect(e.type).toBe('illegal_argument_exception');
-    expect(e.reason).toBe('[interval] must be >0 for histogram aggregation [h]');
+    expect(e.type).toBe('x_content_parse_exception');
+    expect((e.cause as EsError).reason).toBe('[interval] must be >0 for histogram aggregation [h]');
   });
 });
 
@@ -265,17 +265,18 @@ describe('date_histogram', () => {
 
   it('interval errors', () => {
     const e1 = err(() => run({ h: { date_histogram: { field: 'ts', calendar_interval: '2d' } } }, docs, mapping));
-    expect(e1.reason).toBe('The supplied interval [2d] could not be parsed as a calendar interval.');
+    expect(e1.reason).toBe('[1:1] [date_histogram] failed to parse field [calendar_interval]');
+    expect((e1.cause as EsError).reason).toBe('The supplied interval [2d] could not be parsed as a calendar interval.');
     const e2 = err(() => run({ h: { date_histogram: { field: 'ts', fixed_interval: '1M' } } }, docs, mapping));
-    expect(e2.reason).toBe(
+    expect((e2.cause as EsError).reason).toBe(
       'failed to parse setting [date_histogram.fixedInterval] with value [1M] as a time value: unit is missing or unrecognized',
     );
     const e3 = err(() => run({ h: { date_histogram: { field: 'ts', interval: '1d' } } }, docs, mapping));
     expect(e3.type).toBe('x_content_parse_exception');
     expect(e3.reason).toContain('[date_histogram] unknown field [interval]');
     const e4 = err(() => run({ h: { date_histogram: { field: 'ts', fixed_interval: '1d', time_zone: 'Mars/Base' } } }, docs, mapping));
-    expect(e4.type).toBe('illegal_argument_exception');
-    expect(e4.reason).toBe('Unknown time-zone ID: Mars/Base');
+    expect(e4.type).toBe('x_content_parse_exception');
+    expect((e4.cause as EsError).reason).toBe('Unknown time-zone ID: Mars/Base');
   });
 
   it('empty and unmapped render empty buckets', () => {

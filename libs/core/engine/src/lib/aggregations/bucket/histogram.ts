@@ -16,6 +16,7 @@ import {
   SubAggregators,
   asObject,
   checkParams,
+  parseField,
   emptySubs,
   optBool,
   optInt,
@@ -277,7 +278,9 @@ export class HistogramSpec extends HistoSpecBase {
     s.parseCommon('histogram', name, body);
     const interval = optNumber('histogram', body, 'interval');
     if (interval === undefined) throw Errors.illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`);
-    if (!(interval > 0)) throw Errors.illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`);
+    parseField('histogram', 'interval', () => {
+      if (!(interval > 0)) throw Errors.illegalArgument(`[interval] must be >0 for histogram aggregation [${name}]`);
+    });
     s.interval = interval;
     s.offset = optNumber('histogram', body, 'offset') ?? 0;
     return s;
@@ -321,12 +324,13 @@ export class DateHistogramSpec extends HistoSpecBase {
       throw Errors.illegalArgument('Invalid interval specified, must be non-null and non-empty');
     }
     s.timeZone = optString('date_histogram', body, 'time_zone');
-    if (s.timeZone !== undefined) resolveTimeZone(s.timeZone);
+    const tz = s.timeZone;
+    if (tz !== undefined) parseField('date_histogram', 'time_zone', () => resolveTimeZone(tz));
     s.roundingSpec = {
-      calendar: cal !== undefined ? parseCalendarInterval(cal) : undefined,
-      fixedMs: fixed !== undefined ? parseFixedInterval(fixed) : undefined,
+      calendar: cal !== undefined ? parseField('date_histogram', 'calendar_interval', () => parseCalendarInterval(cal)) : undefined,
+      fixedMs: fixed !== undefined ? parseField('date_histogram', 'fixed_interval', () => parseFixedInterval(fixed)) : undefined,
       timeZone: s.timeZone,
-      offset: parseOffset(body['offset']),
+      offset: parseField('date_histogram', 'offset', () => parseOffset(body['offset'])),
     };
     return s;
   }

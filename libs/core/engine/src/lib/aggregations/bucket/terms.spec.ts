@@ -287,8 +287,11 @@ describe('terms aggregation', () => {
     const e2b = err(() => run({ t: { fooooo: {} } }, docs, mapping));
     expect(e2b.reason).toBe('Unknown aggregation type [fooooo]');
     const e3 = err(() => run({ t: { terms: { field: 'tag', size: 0 } } }, docs, mapping));
-    expect(e3.type).toBe('illegal_argument_exception');
-    expect(e3.reason).toBe('[size] must be greater than 0. Found [0] in [t]');
+    expect(e3.type).toBe('x_content_parse_exception');
+    expect(e3.reason).toBe('[1:1] [terms] failed to parse field [size]');
+    expect((e3.cause as EsError).type).toBe('illegal_argument_exception');
+    expect((e3.cause as EsError).reason).toBe('[size] must be greater than 0. Found [0] in [t]');
+    expect(e3.toBody().error['root_cause']).toEqual([{ type: 'x_content_parse_exception', reason: '[1:1] [terms] failed to parse field [size]' }]);
     const e4 = err(() => run({ t: { terms: { field: 'tag', bogus: 1 } } }, docs, mapping));
     expect(e4.type).toBe('x_content_parse_exception');
     expect(e4.reason).toContain('[terms] unknown field [bogus]');

@@ -15,6 +15,7 @@ import {
   KeyedBucketOrds,
   SubAggregators,
   checkParams,
+  parseField,
   displayTerm,
   optBool,
   optInt,
@@ -163,22 +164,30 @@ export class TermsSpec extends AggSpec {
     s.field = requireField('terms', name, body);
     const size = optInt('terms', body, 'size');
     if (size !== undefined) {
-      if (size <= 0) throw Errors.illegalArgument(`[size] must be greater than 0. Found [${size}] in [${name}]`);
+      parseField('terms', 'size', () => {
+        if (size <= 0) throw Errors.illegalArgument(`[size] must be greater than 0. Found [${size}] in [${name}]`);
+      });
       s.size = size;
     }
     const shardSize = optInt('terms', body, 'shard_size');
     if (shardSize !== undefined) {
-      if (shardSize <= 0) throw Errors.illegalArgument(`[shardSize] must be greater than 0. Found [${shardSize}] in [${name}]`);
+      parseField('terms', 'shard_size', () => {
+        if (shardSize <= 0) throw Errors.illegalArgument(`[shardSize] must be greater than 0. Found [${shardSize}] in [${name}]`);
+      });
       s.shardSize = shardSize;
     }
     const mdc = optInt('terms', body, 'min_doc_count');
     if (mdc !== undefined) {
-      if (mdc < 0) throw Errors.illegalArgument(`[minDocCount] must be greater than or equal to 0. Found [${mdc}] in [${name}]`);
+      parseField('terms', 'min_doc_count', () => {
+        if (mdc < 0) throw Errors.illegalArgument(`[minDocCount] must be greater than or equal to 0. Found [${mdc}] in [${name}]`);
+      });
       s.minDocCount = mdc;
     }
     const smdc = optInt('terms', body, 'shard_min_doc_count');
     if (smdc !== undefined) {
-      if (smdc < 0) throw Errors.illegalArgument(`[shardMinDocCount] must be greater than or equal to 0. Found [${smdc}] in [${name}]`);
+      parseField('terms', 'shard_min_doc_count', () => {
+        if (smdc < 0) throw Errors.illegalArgument(`[shardMinDocCount] must be greater than or equal to 0. Found [${smdc}] in [${name}]`);
+      });
       s.shardMinDocCount = smdc;
     }
     if (body['order'] !== undefined) s.order = parseOrder('terms', body['order']);

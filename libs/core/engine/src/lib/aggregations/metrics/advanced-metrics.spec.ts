@@ -110,8 +110,9 @@ describe('percentiles', () => {
   });
   it('validates percents', () => {
     const e = err(() => run({ p: { percentiles: { field: 'n', percents: [101] } } }, docs, mapping));
-    expect(e.type).toBe('illegal_argument_exception');
-    expect(e.reason).toBe('percent must be in [0,100], got [101.0]: [p]');
+    expect(e.type).toBe('x_content_parse_exception');
+    expect(e.reason).toBe('[1:1] [percentiles] failed to parse field [percents]');
+    expect((e.cause as EsError).reason).toBe('percent must be in [0,100], got [101.0]: [p]');
     const e2 = err(() => run({ p: { percentile_ranks: { field: 'n' } } }, docs, mapping));
     expect(e2.reason).toBe('[values] must not be null: [p]');
   });

@@ -11,6 +11,7 @@ import {
   Aggregator,
   bytesValues,
   checkParams,
+  parseField,
   displayTerm,
   optInt,
   requireField,
@@ -149,7 +150,9 @@ export class CardinalitySpec extends AggSpec {
     s.field = requireField('cardinality', name, body);
     const pt = optInt('cardinality', body, 'precision_threshold');
     if (pt !== undefined) {
-      if (pt < 0) throw Errors.illegalArgument(`[precisionThreshold] must be greater than or equal to 0. Found [${pt}] in [${name}]`);
+      parseField('cardinality', 'precision_threshold', () => {
+        if (pt < 0) throw Errors.illegalArgument(`[precisionThreshold] must be greater than or equal to 0. Found [${pt}] in [${name}]`);
+      });
       s.precisionThreshold = pt;
     }
     s.missing = body['missing'];

@@ -11,13 +11,14 @@ import {
   bytesValues,
   LongArray,
   checkParams,
+  parseField,
   optNumber,
   optString,
   requireField,
   resolveField,
   type FieldSource,
 } from '../framework.js';
-import { formatValue, isRaw, RAW, type ValueFormat } from '../support/value-format.js';
+import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
 
 export type StatKind = 'min' | 'max' | 'sum' | 'avg' | 'value_count' | 'stats' | 'extended_stats';
@@ -58,7 +59,9 @@ export class NumericMetricSpec extends AggSpec {
     if (kind === 'extended_stats') {
       const sigma = optNumber(kind, body, 'sigma');
       if (sigma !== undefined) {
-        if (sigma < 0) throw Errors.illegalArgument(`[sigma] must be greater than or equal to 0. Found [${sigma}] in [${name}]`);
+        parseField('extended_stats', 'sigma', () => {
+          if (sigma < 0) throw Errors.illegalArgument(`[sigma] must be greater than or equal to 0. Found [${javaDoubleString(sigma)}] in [${name}]`);
+        });
         s.sigma = sigma;
       }
     }

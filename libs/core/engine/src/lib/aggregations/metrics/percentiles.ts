@@ -9,6 +9,7 @@ import {
   Aggregator,
   asObject,
   checkParams,
+  parseField,
   optBool,
   optNumber,
   optString,
@@ -52,7 +53,9 @@ export class PercentilesSpec extends AggSpec {
       s.points = pts.map((p) => {
         const n = Number(p);
         if (typeof p === 'boolean' || Number.isNaN(n)) throw Errors.parsing(`[${type}] ${pointsKey} must contain numbers`);
-        if (type === 'percentiles' && (n < 0 || n > 100)) throw Errors.illegalArgument(`percent must be in [0,100], got [${javaDoubleString(n)}]: [${name}]`);
+        parseField(type, pointsKey, () => {
+          if (type === 'percentiles' && (n < 0 || n > 100)) throw Errors.illegalArgument(`percent must be in [0,100], got [${javaDoubleString(n)}]: [${name}]`);
+        });
         return n;
       });
       // ES sorts and dedups the requested points

@@ -10,6 +10,7 @@ import {
   Aggregator,
   bytesValues,
   checkParams,
+  parseField,
   displayTerm,
   optBool,
   optInt,
@@ -143,11 +144,15 @@ export class TopHitsSpec extends AggSpec {
     const from = optInt('top_hits', body, 'from');
     const size = optInt('top_hits', body, 'size');
     if (from !== undefined) {
-      if (from < 0) throw Errors.illegalArgument(`[from] must be greater than or equal to 0. Found [${from}] in [${name}]`);
+      parseField('top_hits', 'from', () => {
+        if (from < 0) throw Errors.illegalArgument(`[from] must be greater than or equal to 0. Found [${from}] in [${name}]`);
+      });
       s.from = from;
     }
     if (size !== undefined) {
-      if (size < 0) throw Errors.illegalArgument(`[size] must be greater than or equal to 0. Found [${size}] in [${name}]`);
+      parseField('top_hits', 'size', () => {
+        if (size < 0) throw Errors.illegalArgument(`[size] must be greater than or equal to 0. Found [${size}] in [${name}]`);
+      });
       s.size = size;
     }
     if (s.from + s.size > 100) {
