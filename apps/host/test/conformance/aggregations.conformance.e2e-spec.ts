@@ -89,7 +89,10 @@ describe('conformance: aggregations', () => {
     expect(a.json.error.type).toBe('x_content_parse_exception');
     const b = await es.req('POST', '/ag/_search?size=0', { aggs: { x: { date_histogram: { field: 'd', calendar_interval: '3d' } } } });
     expect(b.status).toBe(400);
-    expect(b.json.error.reason).toBe('The supplied interval [3d] could not be parsed as a calendar interval.');
+    // ObjectParser wraps the setter's IllegalArgumentException: "[date_histogram] failed to parse field [calendar_interval]"
+    expect(b.json.error.type).toBe('x_content_parse_exception');
+    expect(b.json.error.reason).toMatch(/^\[\d+:\d+\] \[date_histogram\] failed to parse field \[calendar_interval\]$/);
+    expect(b.json.error.caused_by).toMatchObject({ type: 'illegal_argument_exception', reason: 'The supplied interval [3d] could not be parsed as a calendar interval.' });
   });
 
   it('range / date_range keys, keyed output', async () => {
@@ -182,7 +185,9 @@ describe('conformance: aggregations', () => {
     expect(u.json.error).toMatchObject({ type: 'parsing_exception', reason: 'Unknown aggregation type [unknownagg]' });
     const z = await es.req('POST', '/ag/_search?size=0', { aggs: { t: { terms: { field: 'tag', size: 0 } } } });
     expect(z.status).toBe(400);
-    expect(z.json.error.reason).toBe('[size] must be greater than 0. Found [0] in [t]');
+    expect(z.json.error.type).toBe('x_content_parse_exception');
+    expect(z.json.error.reason).toMatch(/^\[\d+:\d+\] \[terms\] failed to parse field \[size\]$/);
+    expect(z.json.error.caused_by).toMatchObject({ type: 'illegal_argument_exception', reason: '[size] must be greater than 0. Found [0] in [t]' });
     const k = await es.req('POST', '/ag/_search?size=0', { aggs: { m: { max: { field: 'tag' } } } });
     expect(k.status).toBe(400);
     expect(k.json.error.root_cause[0].reason).toBe('Field [tag] of type [keyword] is not supported for aggregation [max]');

@@ -138,12 +138,12 @@ describe('conformance: search', () => {
 
   // ElasticsearchException.guessRootCauses stops at causes that are not ElasticsearchExceptions:
   // NamedObjectNotFoundException (an XContentParseException) is not, so the root cause is the parsing_exception.
-  it.failing('unknown query: root_cause is the parsing_exception, not its named_object_not_found cause', async () => {
+  it('unknown query: root_cause is the parsing_exception, not its named_object_not_found cause', async () => {
     const r = await search({ query: { foo: {} } });
     expect(r.json.error.root_cause).toEqual([expect.objectContaining({ type: 'parsing_exception', reason: 'unknown query [foo]' })]);
   });
 
-  it.failing('query_string syntax error: root_cause is query_shard_exception (Lucene ParseException is not an ES exception)', async () => {
+  it('query_string syntax error: root_cause is query_shard_exception (Lucene ParseException is not an ES exception)', async () => {
     const r = await es.req('GET', '/s1/_search?q=title:(');
     expect(r.status).toBe(400);
     expect(r.json.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'Failed to parse query [title:(]' });
@@ -177,7 +177,7 @@ describe('conformance: search', () => {
   });
 
   // the fields API formats a float field as a float: 0.1 stays 0.1 (Strata widens it to 0.10000000149011612)
-  it.failing('fields API: a float field value 0.1 comes back as 0.1', async () => {
+  it('fields API: a float field value 0.1 comes back as 0.1', async () => {
     const r = await search({ size: 1, fields: ['f'], _source: false, query: { ids: { values: ['1'] } } });
     expect(r.json.hits.hits[0].fields).toEqual({ f: [0.1] });
   });
@@ -216,12 +216,12 @@ describe('conformance: search', () => {
   });
 
   // default flags ALL include INTERSECTION: "t.&t9" == t9
-  it.failing('regexp default flags (ALL): intersection &', async () => {
+  it('regexp default flags (ALL): intersection &', async () => {
     expect((await search({ query: { regexp: { tag: 't.&t9' } }, size: 0 })).json.hits.total.value).toBe(1);
   });
 
   // Fuzziness only allows edit distances 0, 1, 2 (IllegalArgumentException "Valid edit distances are [0, 1, 2] ...")
-  it.failing('fuzziness above 2 is rejected with 400', async () => {
+  it('fuzziness above 2 is rejected with 400', async () => {
     const r = await search({ query: { fuzzy: { title: { value: 'lazi', fuzziness: 5 } } } });
     expect(r.status).toBe(400);
   });
@@ -253,7 +253,7 @@ describe('conformance: search', () => {
   });
 
   // TermQueryBuilder only accepts a value token for "value"; an array is a ParsingException, not "no hits"
-  it.failing('term long form with an array as value is a 400 parsing_exception', async () => {
+  it('term long form with an array as value is a 400 parsing_exception', async () => {
     const r = await search({ query: { term: { tag: { value: ['t1'] } } } });
     expect(r.status).toBe(400);
     expect(r.json.error.type).toBe('parsing_exception');
@@ -302,7 +302,7 @@ describe('conformance: search', () => {
   });
 
   // RestMultiSearchAction: unknown header keys and a missing final newline fail the whole request
-  it.failing('_msearch: unknown header key and missing trailing newline are 400s', async () => {
+  it('_msearch: unknown header key and missing trailing newline are 400s', async () => {
     const k = await es.req('POST', '/_msearch', '{"index":"s1","foo":1}\n{"size":0}\n', { 'Content-Type': 'application/x-ndjson' });
     expect(k.status).toBe(400);
     expect(k.json.error.reason).toBe('key [foo] is not supported in the metadata section');
