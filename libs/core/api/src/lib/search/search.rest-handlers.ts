@@ -90,6 +90,21 @@ export class CountRestHandler implements RestHandler {
   }
 }
 
+const MSEARCH_HEADER_KEYS = new Set([
+  'index',
+  'indices',
+  'search_type',
+  'request_cache',
+  'preference',
+  'routing',
+  'allow_partial_search_results',
+  'ccs_minimize_roundtrips',
+  'expand_wildcards',
+  'ignore_unavailable',
+  'allow_no_indices',
+  'ignore_throttled',
+]);
+
 @injectable()
 export class MultiSearchRestHandler implements RestHandler {
   readonly name = 'msearch';
@@ -118,8 +133,23 @@ export class MultiSearchRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     const start = process.hrtime.bigint();
+    const raw = req.hasBody() ? req.rawBody() : '';
+    if (raw.length > 0 && !raw.endsWith('\n')) throw Errors.illegalArgument('The msearch request must be terminated by a newline [\\n]');
     const lines = req.ndjsonLines();
     if (lines.length === 0) throw Errors.actionRequestValidation(['no requests added']);
+    for (let i = 0; i < lines.length; i += 2) {
+      let h: unknown;
+      try {
+        h = JSON.parse(lines[i]!);
+      } catch {
+        continue;
+      }
+      if (h && typeof h === 'object' && !Array.isArray(h)) {
+        for (const k of Object.keys(h)) {
+          if (!MSEARCH_HEADER_KEYS.has(k)) throw Errors.illegalArgument(`key [${k}] is not supported in the metadata section`);
+        }
+      }
+    }
     const defaultIndices = indicesOf(req);
     const responses: unknown[] = [];
     for (let i = 0; i < lines.length; i += 2) {
@@ -210,16 +240,37 @@ export class FieldCapsRestHandler implements RestHandler {
     @inject(EngineTokens.IndexNameExpressionResolver) private readonly resolver: IndexNameExpressionResolver,
     @inject(EngineTokens.IndicesService) private readonly indices: IndicesService,
     @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
+    @inject(EngineTokens.SearchService) private readonly search: SearchService,
   ) {}
 
-  handle(req: RestRequest): RestResponse {
+  async handle(req: RestRequest): Promise<RestResponse> {
     const b = body(req) as Record<string, unknown> | undefined;
+    if (b !== undefined && (b === null || typeof b !== 'object' || Array.isArray(b))) throw Errors.parsing('request body must be an object');
+    if (b) for (const k of Object.keys(b)) if (!['fields', 'index_filter', 'runtime_mappings'].includes(k)) throw Errors.parsing(`request does not support [${k}]`);
     let fields = req.listParam('fields');
     if (!fields && b && b['fields'] !== undefined) fields = Array.isArray(b['fields']) ? b['fields'].map(String) : String(b['fields']).split(',');
     if (!fields || fields.length === 0) throw Errors.actionRequestValidation(['no fields specified']);
     const typesFilter = req.listParam('types');
     const includeUnmapped = req.boolParam('include_unmapped', false);
-    const concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), searchIndicesOptions(req), 'read'))].sort();
+    let concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), searchIndicesOptions(req), 'read'))].sort();
+    if (b && b['index_filter'] !== undefined) {
+      // indices where the filter cannot match any document are dropped (the can-match phase of Elasticsearch)
+      const kept: string[] = [];
+      for (const index of concrete) {
+        const res = await this.search.count({
+          indices: [index],
+          indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: true } },
+          source: { ...this.search.parseSource({ query: b['index_filter'] }), terminateAfter: 1 },
+          searchType: 'query_then_fetch',
+          typedKeys: false,
+          restTotalHitsAsInt: false,
+          allowPartialSearchResults: true,
+          attributes: {},
+        });
+        if ((res['count'] as number) > 0) kept.push(index);
+      }
+      concrete = kept;
+    }
     // field -> type -> caps + indices
     const caps = new Map<string, Map<string, { searchable: boolean; aggregatable: boolean; metadata: boolean; indices: string[] }>>();
     const add = (name: string, type: string, searchable: boolean, aggregatable: boolean, metadata: boolean, index: string) => {

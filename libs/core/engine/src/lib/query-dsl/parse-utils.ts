@@ -3,6 +3,7 @@ import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { BoostQuery, MatchAllDocsQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
 import { CaseInsensitiveTermQuery, TermRangeQuery } from '../search/multi-term-query.js';
 import { PointRangeQuery } from '../search/point-range-query.js';
+import { DocValuesRangeQuery, DocValuesTermsQuery } from '../search/doc-values-query.js';
 import type { Query } from '../search/query.js';
 import { TermQuery } from '../search/term-query.js';
 import type { QueryParseContext } from './query-parser.js';
@@ -109,7 +110,11 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
   if (cq) return cq;
   if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
     const v = pointValue(ctx, ft, value, false);
+    if (!ft.searchable && ft.hasDocValues) return new DocValuesRangeQuery(ft.name, v, v);
     return new PointRangeQuery(ft.name, v, v);
+  }
+  if (!ft.searchable && ft.hasDocValues && (ft.kind === 'keyword' || ft.kind === 'ip')) {
+    return new DocValuesTermsQuery(ft.name, [String(ft.termValue(value))]);
   }
   if (!ft.searchable) {
     throw Errors.illegalArgument(`Cannot search on field [${ft.name}] since it is not indexed.`);

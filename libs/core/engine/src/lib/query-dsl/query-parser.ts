@@ -65,9 +65,11 @@ export class QueryParserRegistry {
     const [name, body] = entries[0]!;
     const parser = this.parsers.get(name);
     if (!parser) {
+      // NamedObjectNotFoundException is not an ElasticsearchException: the root cause is the parsing_exception
       throw new EsError('parsing_exception', 400, `unknown query [${name}]`, {
         metadata: { line: 1, col: 1 },
         cause: new EsError('named_object_not_found_exception', 400, `[1:1] unknown field [${name}]`),
+        rootCauses: [new EsError('parsing_exception', 400, `unknown query [${name}]`, { metadata: { line: 1, col: 1 } })],
       });
     }
     if (entries.length > 1) {

@@ -18,3 +18,4 @@ export * from './dfs.js';
 export * from './distance-feature-query.js';
 export * from './more-like-this-query.js';
 export * from './term-suggester.js';
+export * from './doc-values-query.js';

@@ -178,6 +178,54 @@ export class WildcardQuery extends MultiTermQuery {
  * and `~` (complement) with the ALL flags are mapped where possible.
  */
 export function luceneRegexpToRegExp(pattern: string, caseInsensitive = false): RegExp {
+  const flags = caseInsensitive ? 'iu' : 'u';
+  const alts = splitTopLevel(pattern, '|');
+  if (alts.some((a) => splitTopLevel(a, '&').length > 1)) {
+    // intersection (&, lower precedence than concatenation, higher than |): lookaheads per operand
+    const src = alts
+      .map((a) => {
+        const parts = splitTopLevel(a, '&').map((x) => regexpSource(x));
+        return parts.slice(0, -1).map((x) => `(?=(?:${x})$)`).join('') + `(?:${parts[parts.length - 1]})`;
+      })
+      .join('|');
+    return new RegExp('^(?:' + src + ')$', flags);
+  }
+  return new RegExp('^(?:' + regexpSource(pattern) + ')$', flags);
+}
+
+/** splits on an operator outside brackets, parentheses, quotes and escapes */
+function splitTopLevel(p: string, op: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let inQuote = false;
+  let cur = '';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '\\' && i + 1 < p.length) {
+      cur += c + p[++i];
+      continue;
+    }
+    if (inQuote) {
+      if (c === '"') inQuote = false;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '"') inQuote = true;
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === op && depth === 0) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+function regexpSource(pattern: string): string {
   let src = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -208,7 +256,8 @@ export function luceneRegexpToRegExp(pattern: string, caseInsensitive = false): 
       src += c;
     }
   }
-  return new RegExp('^(?:' + src + ')$', caseInsensitive ? 'iu' : 'u');
+  new RegExp(src, 'u'); // validates (throws SyntaxError on malformed patterns)
+  return src;
 }
 
 export class RegexpQuery extends MultiTermQuery {
@@ -301,7 +350,9 @@ export function fuzzinessToEdits(fuzziness: string | number | undefined, term: s
   }
   const n = Number(s);
   if (!Number.isFinite(n)) throw Errors.illegalArgument(`failed to parse fuzziness [${s}]`);
-  return Math.min(2, Math.max(0, Math.floor(n)));
+  const edits = Math.floor(n);
+  if (edits < 0 || edits > 2) throw Errors.illegalArgument(`Valid edit distances are [0, 1, 2] but was [${edits}]`);
+  return edits;
 }
 
 function autoEdits(term: string, low: number, high: number): number {

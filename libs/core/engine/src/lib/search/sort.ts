@@ -298,7 +298,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
         }
         return ft.formatValue(n, spec.format);
       }
-      if (isFloat) return Math.fround(n);
+      if (isFloat) return ft ? ft.valueForDisplay(n) : Math.fround(n);
       return n;
     },
     afterKey(v) {

@@ -60,7 +60,7 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
       case 'numeric': {
         const t = ft.termValue(v);
         const n = typeof t === 'number' ? t : Number(t);
-        if (ft.type === 'float') return Math.fround(n);
+        if (ft.type === 'float' || ft.type === 'half_float') return ft.valueForDisplay(n);
         return ft.type === 'scaled_float' ? Number(v) : n;
       }
       case 'boolean':

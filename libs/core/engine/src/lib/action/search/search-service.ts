@@ -86,6 +86,7 @@ function withPosition(e: unknown, raw: string | undefined): unknown {
   return new EsError('parsing_exception', 400, e.reason, {
     metadata: { line: loc.line, col: loc.col },
     cause: new EsError('named_object_not_found_exception', 400, `[${loc.line}:${loc.col}] unknown field [${m[1]}]`),
+    rootCauses: [new EsError('parsing_exception', 400, e.reason, { metadata: { line: loc.line, col: loc.col } })],
   });
 }
 

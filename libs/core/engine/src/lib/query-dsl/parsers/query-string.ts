@@ -7,7 +7,7 @@ import { EsError, Errors } from '@strata/core-common';
 import { DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery, calculateMinShouldMatch, type BooleanClause, type Occur } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
-import { FuzzyQuery, PrefixQuery, RegexpQuery, WildcardQuery, fuzzinessToEdits } from '../../search/multi-term-query.js';
+import { FuzzyQuery, PrefixQuery, RegexpQuery, WildcardQuery, fuzzinessToEdits, luceneRegexpToRegExp } from '../../search/multi-term-query.js';
 import type { Query } from '../../search/query.js';
 import {
   boolValue,
@@ -373,6 +373,11 @@ function perField(ctx: QueryParseContext, field: string, node: Exclude<QsNode, {
     }
     case 'regexp':
       if (!stringy) throw Errors.illegalArgument('regexp on non-string field');
+      try {
+        luceneRegexpToRegExp(node.text);
+      } catch (e) {
+        throw Errors.illegalArgument(`invalid regular expression [${node.text}]: ${(e as Error).message}`);
+      }
       return new RegexpQuery(field, node.text);
     case 'term': {
       const raw = node.text;
@@ -479,7 +484,14 @@ export const queryStringParser: QueryParser = {
       ast = new ClassicParser(text, opts.match.operator).parse();
     } catch (e) {
       if (e instanceof QsSyntaxError) {
-        throw Errors.queryShard(`Failed to parse query [${text}]`, ctx.indexName, new EsError('parse_exception', 400, e.message));
+        const reason = `Failed to parse query [${text}]`;
+        const metadata = { index_uuid: '_na_', index: ctx.indexName };
+        // Lucene's ParseException is not an ElasticsearchException: the root cause is the query_shard_exception
+        throw new EsError('query_shard_exception', 400, reason, {
+          metadata,
+          cause: new EsError('parse_exception', 400, e.message),
+          rootCauses: [new EsError('query_shard_exception', 400, reason, { metadata })],
+        });
       }
       throw e;
     }

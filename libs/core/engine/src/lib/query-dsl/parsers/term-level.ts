@@ -14,6 +14,7 @@ import {
   wildcardToRegExp,
 } from '../../search/multi-term-query.js';
 import { PointInSetQuery } from '../../search/point-range-query.js';
+import { DocValuesTermsQuery } from '../../search/doc-values-query.js';
 import type { Query } from '../../search/query.js';
 import {
   boolValue,
@@ -56,6 +57,7 @@ function fieldBody(name: string, json: unknown, valueKey = 'value'): { field: st
   const [field, v] = singleField(name, json);
   if (isObject(v)) {
     if (!(valueKey in v)) throw Errors.illegalArgument(`[${name}] query requires a [${valueKey}]`);
+    if (Array.isArray(v[valueKey]) || isObject(v[valueKey])) throw Errors.parsing(`[${name}] query does not support [${valueKey}] of type array or object`);
     return { field, value: v[valueKey], opts: v, boost: boostOf(name, v) };
   }
   if (Array.isArray(v)) throw Errors.parsing(`[${name}] query does not support array of values`);
@@ -98,7 +100,13 @@ export const termsParser: QueryParser = {
     if (values.length === 0) return noMatch('empty terms');
     const cq = constantQuery(ft, (v) => values.some((x) => String(x) === v));
     if (cq) return withBoost(cq, boost);
+    if (!ft.searchable && ft.hasDocValues) {
+      if (ft.kind === 'keyword' || ft.kind === 'ip') return withBoost(new DocValuesTermsQuery(field, values.map((v) => String(ft.termValue(v)))), boost);
+    }
     if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
+      if (!ft.searchable && ft.hasDocValues) {
+        return withBoost(new BooleanQuery(values.map((v) => ({ occur: 'should' as const, query: termQueryFor(ctx, ft, v) }))), boost);
+      }
       return withBoost(new PointInSetQuery(field, values.map((v) => pointValue(ctx, ft, v, false))), boost);
     }
     return withBoost(new TermInSetQuery(field, values.map((v) => String(ft.termValue(v)))), boost);
@@ -219,7 +227,8 @@ export const regexpParser: QueryParser = {
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
     try {
-      const cq = constantQuery(ft, (v) => luceneRegexpToRegExp(String(value), ci).test(v));
+      const re = luceneRegexpToRegExp(String(value), ci);
+      const cq = constantQuery(ft, (v) => re.test(v));
       if (cq) return withBoost(cq, boost);
       return withBoost(new RegexpQuery(field, String(value), ci), boost);
     } catch (e) {

@@ -1,0 +1,75 @@
+/**
+ * Queries answered from doc values for fields that are not indexed (`index: false` with doc values):
+ * a scan over the segment, as Elasticsearch >= 8.1 does (slow, but allowed).
+ */
+import { DocIdSetBuilder } from './doc-id-set.js';
+import type { IndexSearcher } from './index-searcher.js';
+import { ConstantScoreWeight, Query, type Weight } from './query.js';
+
+export class DocValuesTermsQuery extends Query {
+  constructor(
+    readonly field: string,
+    readonly terms: readonly string[],
+  ) {
+    super();
+  }
+  createWeight(_s: IndexSearcher, _n: boolean, boost: number): Weight {
+    const { field, terms } = this;
+    const wanted = new Set(terms);
+    return new ConstantScoreWeight(this, boost, (ctx) => {
+      const dv = ctx.reader.sortedSetDocValues(field);
+      if (!dv) return null;
+      const ords = new Set<number>();
+      dv.terms.forEach((t, i) => {
+        if (wanted.has(t)) ords.add(i);
+      });
+      if (ords.size === 0) return null;
+      const b = new DocIdSetBuilder(ctx.reader.maxDoc);
+      for (let d = 0; d < ctx.reader.maxDoc; d++) {
+        for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
+          if (ords.has(dv.ords[i]!)) {
+            b.add(d);
+            break;
+          }
+        }
+      }
+      return b.build();
+    });
+  }
+  toString(): string {
+    return `${this.field}:{${this.terms.join(' ')}} (doc values)`;
+  }
+}
+
+export class DocValuesRangeQuery extends Query {
+  constructor(
+    readonly field: string,
+    readonly lower: number,
+    readonly upper: number,
+    readonly includeLower = true,
+    readonly includeUpper = true,
+  ) {
+    super();
+  }
+  createWeight(_s: IndexSearcher, _n: boolean, boost: number): Weight {
+    const { field, lower, upper, includeLower, includeUpper } = this;
+    return new ConstantScoreWeight(this, boost, (ctx) => {
+      const dv = ctx.reader.numericDocValues(field);
+      if (!dv) return null;
+      const b = new DocIdSetBuilder(ctx.reader.maxDoc);
+      for (let d = 0; d < ctx.reader.maxDoc; d++) {
+        for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
+          const v = dv.values[i]!;
+          if ((includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper)) {
+            b.add(d);
+            break;
+          }
+        }
+      }
+      return b.build();
+    });
+  }
+  toString(): string {
+    return `${this.field}:[${this.lower} TO ${this.upper}] (doc values)`;
+  }
+}
