@@ -337,6 +337,14 @@ function leafQuery(ctx: QueryParseContext, node: Exclude<QsNode, { kind: 'bool' 
     const fs = ctx.fieldType(node.text) ? [node.text] : ctx.matchingFieldNames(node.text);
     return fs.length ? new FieldExistsQuery(fs) : noMatch('no field');
   }
+  if (node.kind === 'regexp') {
+    // a malformed pattern is an error even for lenient (wildcard-expanded) fields
+    try {
+      luceneRegexpToRegExp(node.text);
+    } catch (e) {
+      throw Errors.illegalArgument(`invalid regular expression [${node.text}]: ${(e as Error).message}`);
+    }
+  }
   const fields = fieldsFor(ctx, node, opts);
   const qs: Query[] = [];
   for (const { field, boost, lenient } of fields) {
