@@ -176,4 +176,21 @@ describe('document REST API', () => {
     expect(u.status).toBe(400);
     expect(u.body.error.type).toBe('illegal_argument_exception');
   });
+
+  it('index.blocks.write rejects index, bulk items and deletes with cluster_block_exception and changes nothing', async () => {
+    expect((await call('PUT', '/blk/_doc/1?refresh=true', { a: 1 })).status).toBe(201);
+    expect((await call('PUT', '/blk/_settings', { index: { 'blocks.write': true } })).status).toBe(200);
+    const r = await call('PUT', '/blk/_doc/2', { a: 2 });
+    expect(r.status).toBe(403);
+    expect(r.body.error.type).toBe('cluster_block_exception');
+    expect(r.body.error.reason).toBe('index [blk] blocked by: [FORBIDDEN/8/index write (api)];');
+    const b = await call('POST', '/_bulk', '{"index":{"_index":"blk","_id":"3"}}\n{"a":3}\n', true);
+    expect(b.body.errors).toBe(true);
+    expect(b.body.items[0].index.status).toBe(403);
+    expect(b.body.items[0].index.error.type).toBe('cluster_block_exception');
+    expect((await call('DELETE', '/blk/_doc/1')).status).toBe(403);
+    expect((await call('PUT', '/blk/_settings', { index: { 'blocks.write': false } })).status).toBe(200);
+    await call('POST', '/blk/_refresh');
+    expect((await call('GET', '/blk/_count')).body.count).toBe(1);
+  });
 });
