@@ -329,4 +329,18 @@ describe('search REST API (black box)', () => {
     const ms = await call('POST', '/ms,ns/_search', { sort: [{ '@timestamp': { order: 'asc', numeric_type: 'date' } }] });
     expect(ms.body.hits.hits.map((h: any) => h.sort[0])).toEqual([1704067200001, 1704067200002]);
   });
+
+  it('search.max_buckets is a dynamic cluster setting enforced with too_many_buckets_exception', async () => {
+    const set = await call('PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 2 } });
+    expect(set.status).toBe(200);
+    const r = await call('POST', '/test/_search', { size: 0, aggs: { t: { terms: { field: 'tag.keyword' } } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.root_cause[0].type).toBe('too_many_buckets_exception');
+    expect(r.body.error.root_cause[0].reason).toBe(
+      'Trying to create too many buckets. Must be less than or equal to: [2] but was [3]. This limit can be set by changing the [search.max_buckets] cluster level setting.',
+    );
+    await call('PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
+    const ok = await call('POST', '/test/_search', { size: 0, aggs: { t: { terms: { field: 'tag.keyword' } } } });
+    expect(ok.body.aggregations.t.buckets).toHaveLength(3);
+  });
 });
