@@ -361,6 +361,18 @@ describe('conformance: search', () => {
     expect(r.text).toContain('index.max_terms_count');
   });
 
+  it('sort mode avg on a multi-valued integer rounds like MultiValueMode.AVG (1 and 100 -> 51)', async () => {
+    const r = await search({ size: 1, sort: [{ n: { order: 'desc', mode: 'avg' } }] }, '?filter_path=hits.hits._id,hits.hits.sort');
+    expect(r.json.hits.hits[0]).toEqual({ _id: '21', sort: [51] });
+  });
+
+  // FieldSortBuilder: QueryShardException "we only support AVG, MEDIAN and SUM on number based fields"
+  it.failing('sort mode avg on a keyword: query_shard_exception with the ES reason', async () => {
+    const r = await search({ sort: [{ tag: { order: 'asc', mode: 'avg' } }] });
+    expect(r.status).toBe(400);
+    expect(r.json.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'we only support AVG, MEDIAN and SUM on number based fields' });
+  });
+
   describe('nested', () => {
     beforeAll(async () => {
       await es.req('PUT', '/nest', { mappings: { properties: { c: { type: 'nested', properties: { a: { type: 'keyword' }, b: { type: 'long' } } } } } });
