@@ -224,6 +224,16 @@ describe('conformance: documents', () => {
     expect(g.json._ignored).toEqual(['k']);
   });
 
+  // Lucene refuses terms longer than 32766 bytes: IndexWriter's IllegalArgumentException "Document contains at least
+  // one immense term in field=..." fails the write with a 400 (keyword without ignore_above)
+  it.failing('a keyword value longer than 32766 bytes is rejected with 400 (immense term)', async () => {
+    await es.req('PUT', '/imm', { mappings: { properties: { k: { type: 'keyword' } } } });
+    const r = await es.req('PUT', '/imm/_doc/1', { k: 'a'.repeat(40000) });
+    expect(r.status).toBe(400);
+    expect(r.text).toContain('Document contains at least one immense term in field=\\"k\\"');
+    expect((await es.req('GET', '/imm/_doc/1')).json.found).toBe(false);
+  });
+
   it('dynamic mapping: text + .keyword(ignore_above 256), long, float, boolean, date, date_detection formats', async () => {
     await es.req('PUT', '/dyn2/_doc/1', { s: 'hello', l: 5, f: 1.5, b: true, dt: '2024-01-01T00:00:00Z', ds: '2024/01/01' });
     const m = await es.req('GET', '/dyn2/_mapping');
