@@ -57,6 +57,7 @@ export async function measureRequest(ctx, def) {
     row.error = e.message;
   }
   Object.assign(row, summarize(samples));
+  row.samples = samples.map((v) => Math.round(v * 1000) / 1000); // raw wall-clock ms, in order (JSON only)
   // Service CPU per request (warm-ups included; /proc ticks are 10 ms, so this is an average over all requests):
   // much less sensitive to a busy machine than wall-clock latency.
   if (cpu0 !== null && requests > 0 && row.status === 'ok') row.cpuMsPerRequest = ((readCpuSeconds(ctx.pid) - cpu0) * 1000) / requests;
