@@ -136,7 +136,7 @@ describe('conformance: aggregations', () => {
 
   // ES >= 8.9: the default TDigest is a HybridDigest that keeps every sample (SortingDigest) below
   // 20 * compression (= 2000) values and interpolates: index = q * (n - 1) (org.elasticsearch.tdigest.Dist).
-  it.failing('percentiles are exact (linear interpolation) for small populations', async () => {
+  it('percentiles are exact (linear interpolation) for small populations', async () => {
     const r = await aggs({ p: { percentiles: { field: 'n' } } });
     // sorted samples: 1, 1, 2, 3, ..., 20, 100 (22 values)
     const v = [1, 1, ...Array.from({ length: 19 }, (_, i) => i + 2), 100];
@@ -150,7 +150,7 @@ describe('conformance: aggregations', () => {
     }
   });
 
-  it.failing('percentile_ranks use the same exact cdf for small populations (10 -> 10/22)', async () => {
+  it('percentile_ranks use the same exact cdf for small populations (10 -> 10/22)', async () => {
     const r = await aggs({ p: { percentile_ranks: { field: 'n', values: [10] } } });
     expect(r.p.values['10.0']).toBeCloseTo((10 / 22) * 100, 9);
   });

@@ -65,28 +65,41 @@ describe('cardinality', () => {
 
 describe('percentiles', () => {
   const docs = Array.from({ length: 100 }, (_, i) => ({ n: i + 1 }));
-  it('default percents keyed, centroid-midpoint interpolation', () => {
+  const closeValues = (actual: unknown, expected: Record<string, number>) => {
+    const v = (actual as { values: Record<string, number> }).values;
+    expect(Object.keys(v)).toEqual(Object.keys(expected));
+    for (const [k, e] of Object.entries(expected)) expect([k, v[k]]).toEqual([k, expect.closeTo(e, 9)]);
+  };
+  it('default percents keyed, exact below the sorting threshold: index q*(n-1), linear interpolation', () => {
     const r = run({ p: { percentiles: { field: 'n' } } }, docs, mapping, { typedKeys: true });
-    expect(r).toEqual({
-      'tdigest_percentiles#p': {
-        values: { '1.0': 1.5, '5.0': 5.5, '25.0': 25.5, '50.0': 50.5, '75.0': 75.5, '95.0': 95.5, '99.0': 99.5 },
-      },
-    });
+    expect(Object.keys(r)).toEqual(['tdigest_percentiles#p']);
+    closeValues(r['tdigest_percentiles#p'], { '1.0': 1.99, '5.0': 5.95, '25.0': 25.75, '50.0': 50.5, '75.0': 75.25, '95.0': 95.05, '99.0': 99.01 });
   });
 
-  it('ES yaml values: [1, 51, 101, 151] and filtered [51, 101, 151]', () => {
+  it('QA population [1,1,2..20,100]: p25 5.25, p95 19.95, p99 83.2; rank(10) = 10/22', () => {
+    const vals = [1, 1, ...Array.from({ length: 19 }, (_, i) => i + 2), 100];
+    const d = vals.map((n) => ({ n }));
+    const r = run({ p: { percentiles: { field: 'n', percents: [25, 95, 99] } }, r: { percentile_ranks: { field: 'n', values: [0.5, 1, 10, 10.5, 100, 101] } } }, d, mapping);
+    closeValues(r['p'], { '25.0': 5.25, '95.0': 19.95, '99.0': 83.2 });
+    closeValues(r['r'], { '0.5': 0, '1.0': (100 * 1) / 22, '10.0': (100 * 10) / 22, '10.5': 50, '100.0': (100 * 21.5) / 22, '101.0': 100 });
+  });
+
+  it('exact across shards (sorted samples are unioned in reduce)', () => {
+    const d = Array.from({ length: 1000 }, (_, i) => ({ n: (i * 7919) % 1000 }));
+    const { rendered } = runShards({ p: { percentiles: { field: 'n', percents: [10, 33.3] } } }, [[d.slice(0, 400)], [d.slice(400)]], mapping);
+    closeValues(rendered['p'], { '10.0': 99.9, '33.3': 332.667 });
+  });
+
+  it('[1, 51, 101, 151] and filtered [51, 101, 151]', () => {
     const four = [1, 51, 101, 151].map((n) => ({ n }));
-    expect(run({ p: { percentiles: { field: 'n' } } }, four, mapping)).toEqual({
-      p: { values: { '1.0': 1, '5.0': 1, '25.0': 26, '50.0': 76, '75.0': 126, '95.0': 151, '99.0': 151 } },
+    closeValues(run({ p: { percentiles: { field: 'n' } } }, four, mapping)['p'], {
+      '1.0': 2.5, '5.0': 8.5, '25.0': 38.5, '50.0': 76, '75.0': 113.5, '95.0': 143.5, '99.0': 149.5,
     });
-    expect(run({ p: { percentiles: { field: 'n' } } }, four.slice(1), mapping)).toEqual({
-      p: { values: { '1.0': 51, '5.0': 51, '25.0': 63.5, '50.0': 101, '75.0': 138.5, '95.0': 151, '99.0': 151 } },
+    closeValues(run({ p: { percentiles: { field: 'n' } } }, four.slice(1), mapping)['p'], {
+      '1.0': 52, '5.0': 56, '25.0': 76, '50.0': 101, '75.0': 126, '95.0': 146, '99.0': 150,
     });
-    const ranks = run({ r: { percentile_ranks: { field: 'n', values: [50, 99] } } }, four, mapping)['r'] as { values: Record<string, number> };
-    expect(ranks.values['50.0']).toBeCloseTo(37, 0);
-    expect(ranks.values['99.0']).toBeCloseTo(61.5, 0);
-    const filtered = run({ r: { percentile_ranks: { field: 'n', values: [50] } } }, four.slice(1), mapping)['r'] as { values: Record<string, number> };
-    expect(filtered.values['50.0']).toBeCloseTo(16, 0);
+    closeValues(run({ r: { percentile_ranks: { field: 'n', values: [50, 99] } } }, four, mapping)['r'], { '50.0': 37, '99.0': 61.5 });
+    closeValues(run({ r: { percentile_ranks: { field: 'n', values: [50] } } }, four.slice(1), mapping)['r'], { '50.0': 0 });
     expect(run({ r: { percentile_ranks: { field: 'zz', missing: 1, values: [50] } } }, four, mapping)).toEqual({ r: { values: { '50.0': 100 } } });
   });
   it('non-keyed, custom percents, empty -> null', () => {
@@ -94,7 +107,7 @@ describe('percentiles', () => {
     const vals = (r['p'] as { values: { key: number; value: number }[] }).values;
     expect(vals.map((v) => v.key)).toEqual([50, 99.9]);
     expect(vals[0]!.value).toBe(2);
-    expect(vals[1]!.value).toBe(3);
+    expect(vals[1]!.value).toBeCloseTo(2.998, 9);
     expect(run({ p: { percentiles: { field: 'n', percents: [50] } } }, [], mapping)).toEqual({ p: { values: { '50.0': null } } });
   });
   it('approximate for large sets across shards', () => {
@@ -106,7 +119,7 @@ describe('percentiles', () => {
   });
   it('percentile_ranks', () => {
     const r = run({ p: { percentile_ranks: { field: 'n', values: [50, 200] } } }, docs, mapping);
-    expect(r).toEqual({ p: { values: { '50.0': 49.5, '200.0': 100 } } });
+    expect(r).toEqual({ p: { values: { '50.0': 49, '200.0': 100 } } });
   });
   it('validates percents', () => {
     const e = err(() => run({ p: { percentiles: { field: 'n', percents: [101] } } }, docs, mapping));

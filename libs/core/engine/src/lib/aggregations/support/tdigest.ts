@@ -1,6 +1,8 @@
 /**
- * Percentile sketch in the spirit of Elasticsearch's hybrid TDigest: exact (sorted samples) while small,
- * a merging t-digest (compression 100 by default) beyond. Plain-data state for shard results.
+ * Percentile sketch in the spirit of Elasticsearch's (>= 8.9) HybridDigest: every sample is kept (ES
+ * SortingDigest) while the population stays below `round(compression) * 20` values (2000 for the default
+ * compression 100), with exact quantiles (index q·(n−1), linear interpolation) and cdf; it switches to a merging
+ * t-digest once that size is reached. Plain-data state for shard results.
  */
 
 export interface DigestState {
@@ -17,8 +19,9 @@ export function newDigest(): DigestState {
   return { samples: [], means: [], weights: [], count: 0, min: Infinity, max: -Infinity };
 }
 
-function maxExact(compression: number): number {
-  return Math.max(200, Math.round(compression * 20));
+/** HybridDigest: the sorting phase ends when the size would reach round(compression) * 20 */
+export function maxSortingSize(compression: number): number {
+  return Math.round(compression) * 20;
 }
 
 export function digestAdd(d: DigestState, v: number, compression: number): void {
@@ -26,8 +29,12 @@ export function digestAdd(d: DigestState, v: number, compression: number): void 
   if (v < d.min) d.min = v;
   if (v > d.max) d.max = v;
   if (d.samples) {
+    if (d.samples.length + 1 >= maxSortingSize(compression)) {
+      d.samples.push(v);
+      toCentroids(d, compression);
+      return;
+    }
     d.samples.push(v);
-    if (d.samples.length > maxExact(compression)) toCentroids(d, compression);
     return;
   }
   d.means.push(v);
@@ -80,12 +87,11 @@ export function compress(d: DigestState, compression: number): void {
 
 export function digestMerge(into: DigestState, other: DigestState, compression: number): void {
   if (other.count === 0) return;
-  if (other.samples && into.samples) {
+  if (other.samples && into.samples && into.samples.length + other.samples.length < maxSortingSize(compression)) {
     into.count += other.count;
     into.min = Math.min(into.min, other.min);
     into.max = Math.max(into.max, other.max);
     for (const v of other.samples) into.samples.push(v);
-    if (into.samples.length > maxExact(compression)) toCentroids(into, compression);
     return;
   }
   if (into.samples) toCentroids(into, compression);
@@ -122,6 +128,7 @@ function centroids(d: DigestState): { means: number[]; weights: number[] } {
  */
 export function digestQuantile(d: DigestState, q: number): number {
   if (d.count === 0) return NaN;
+  if (d.samples) return sortedQuantile(sortedSamples(d), q);
   const { means, weights } = centroids(d);
   const n = means.length;
   if (n === 1) return means[0]!;
@@ -147,6 +154,7 @@ export function digestQuantile(d: DigestState, q: number): number {
 /** fraction of values below x, in [0,1], interpolating (and extrapolating) between centroid midpoints */
 export function digestCdf(d: DigestState, x: number): number {
   if (d.count === 0) return NaN;
+  if (d.samples) return sortedCdf(sortedSamples(d), x);
   if (d.min === d.max) return x < d.min ? 0 : x > d.max ? 1 : 0.5;
   const { means, weights } = centroids(d);
   const n = means.length;
@@ -175,4 +183,52 @@ export function digestCdf(d: DigestState, x: number): number {
     pos = interp(i, i + 1);
   }
   return Math.min(1, Math.max(0, pos / d.count));
+}
+
+/** the samples of an exact digest, sorted in place (once; later calls find them sorted) */
+function sortedSamples(d: DigestState): number[] {
+  const s = d.samples!;
+  for (let i = 1; i < s.length; i++) {
+    if (s[i - 1]! > s[i]!) {
+      s.sort((a, b) => a - b);
+      break;
+    }
+  }
+  return s;
+}
+
+/** exact quantile of sorted values (ES Dist.quantile): index q·(n−1), linear interpolation between neighbours */
+export function sortedQuantile(v: ArrayLike<number>, q: number): number {
+  const n = v.length;
+  if (n === 0) return NaN;
+  const index = q * (n - 1);
+  if (index <= 0) return v[0]!;
+  if (index >= n - 1) return v[n - 1]!;
+  const lo = Math.floor(index);
+  const w = index - lo;
+  const a = v[lo]!;
+  return a + w * (v[lo + 1]! - a);
+}
+
+/**
+ * exact cdf of sorted values (ES Dist.cdf): the first value counts half, values equal to x count half, and a
+ * point between two values interpolates linearly within the gap.
+ */
+export function sortedCdf(v: ArrayLike<number>, x: number): number {
+  const n = v.length;
+  if (n === 0) return NaN;
+  if (x < v[0]!) return 0;
+  let n1 = 0.5;
+  let n2 = 0;
+  for (let i = 1; i < n; i++) {
+    const value = v[i]!;
+    if (value > x) {
+      if (n2 > 0) return (n1 + 0.5 * n2) / n;
+      const prev = v[i - 1]!;
+      return (n1 + (x - prev) / (value - prev)) / n;
+    }
+    if (value < x) n1++;
+    else n2++;
+  }
+  return (n - 0.5 * n2) / n;
 }
