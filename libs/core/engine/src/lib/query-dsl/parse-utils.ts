@@ -109,9 +109,9 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
   const cq = constantQuery(ft, (v) => (caseInsensitive ? v.toLowerCase() === String(value).toLowerCase() : v === String(value)));
   if (cq) return cq;
   if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
-    const v = pointValue(ctx, ft, value, false);
-    if (!ft.searchable && ft.hasDocValues) return new DocValuesRangeQuery(ft.name, v, v);
-    return new PointRangeQuery(ft.name, v, v);
+    const [lo, hi] = pointTermBounds(ctx, ft, value);
+    if (!ft.searchable && ft.hasDocValues) return new DocValuesRangeQuery(ft.name, lo, hi);
+    return new PointRangeQuery(ft.name, lo, hi);
   }
   if (!ft.searchable && ft.hasDocValues && (ft.kind === 'keyword' || ft.kind === 'ip')) {
     return new DocValuesTermsQuery(ft.name, [String(ft.termValue(value))]);
@@ -126,6 +126,17 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
   const t = String(ft.termValue(value));
   if (caseInsensitive && ft.kind === 'keyword') return new CaseInsensitiveTermQuery(ft.name, t);
   return new TermQuery(ft.name, t);
+}
+
+/**
+ * The point range a term-level query on a numeric/date/boolean field matches. Dates as ES's
+ * DateFieldType.termQuery, i.e. rangeQuery(v, v, inclusive): the upper bound uses the round-up parser, so
+ * "2024-01-05" matches the whole day and "2024-01-05T10" the whole hour.
+ */
+export function pointTermBounds(ctx: QueryParseContext, ft: MappedFieldType, value: unknown): [number, number] {
+  const lo = pointValue(ctx, ft, value, false);
+  if (ft.kind !== 'date') return [lo, lo];
+  return [lo, pointValue(ctx, ft, value, true)];
 }
 
 /** converts a query value to a point value (dates via the field's date parser, with date math) */

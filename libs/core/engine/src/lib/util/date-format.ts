@@ -413,7 +413,11 @@ function zoneTail(s: string, pos: number, p: DateParts): DateParts | null {
 
 // ------------------------------------------------------------------ resolution
 
-/** Turns parsed fields into an instant; roundUp fills missing fields with their maximum (ES's round-up parser). */
+/**
+ * Turns parsed fields into an instant. roundUp fills missing fields like ES's round-up parser
+ * (JavaDateFormatter ROUND_UP_BASE_FIELDS): month and day default to 1 (not their maximum), the time of day to
+ * 23:59:59.999999999 — so "2024-01" rounds up to 2024-01-01T23:59:59.999, "2024-01-05" to the end of that day.
+ */
 export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): Instant | null {
   const year = p.year ?? 1970;
   let month = p.month;
@@ -424,10 +428,10 @@ export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): I
     month = d.getUTCMonth() + 1;
     day = d.getUTCDate();
   }
-  month = month ?? (roundUp ? 12 : 1);
+  month = month ?? 1;
   if (month < 1 || month > 12) return null;
   const dim = daysInMonth(year, month);
-  day = day ?? (roundUp ? dim : 1);
+  day = day ?? 1;
   if (day < 1 || day > dim) return null;
   let hour = p.hour;
   if (hour === undefined && p.hour12 !== undefined) {
@@ -546,12 +550,17 @@ interface SingleFormat {
 function epochFormat(name: string, unitMs: number): SingleFormat {
   return {
     name,
-    parse(text) {
+    parse(text, _zone, roundUp) {
       if (!/^-?\d+(\.\d+)?$/.test(text)) {
         if (!/^-?\d+(\.\d+)?[eE][+-]?\d+$/.test(text)) return null;
       }
       const v = Number(text) * unitMs;
       if (!Number.isFinite(v)) return null;
+      // ES EpochTime round-up parsers default the sub-unit fields: epoch_millis NANOS_OF_MILLI=999999,
+      // epoch_second NANO_OF_SECOND=999999999 (only when the text has no fraction of its own)
+      if (roundUp && Number.isInteger(v) && !text.includes('.')) {
+        return { millis: v + (unitMs === 1 ? 0 : 999), nanoOfMilli: 999_999 };
+      }
       const millis = Math.floor(v);
       const nano = Math.round((v - millis) * 1e6);
       return { millis, nanoOfMilli: nano >= 1e6 ? 0 : nano };

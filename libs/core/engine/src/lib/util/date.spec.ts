@@ -107,7 +107,13 @@ describe('date math', () => {
     expect(parseDateMath('2020-01-31||+1M')).toBe(D('2020-02-29T00:00:00Z'));
     expect(parseDateMath('2020-01-01||+1M/d')).toBe(D('2020-02-01T00:00:00Z'));
     expect(parseDateMath('2020-01-01', { roundUp: true })).toBe(D('2020-01-01T23:59:59.999Z'));
-    expect(parseDateMath('2020-01', { roundUp: true })).toBe(D('2020-01-31T23:59:59.999Z'));
+    // ES round-up defaults (JavaDateFormatter ROUND_UP_BASE_FIELDS): month 1, day 1, 23:59:59.999999999
+    expect(parseDateMath('2020-01', { roundUp: true })).toBe(D('2020-01-01T23:59:59.999Z'));
+    expect(parseDateMath('2020', { roundUp: true })).toBe(D('2020-01-01T23:59:59.999Z'));
+    expect(parseDateMath('2020-03-04T10', { roundUp: true })).toBe(D('2020-03-04T10:59:59.999Z'));
+    expect(parseDateMath('2020-03-04T10:15:00.5Z', { roundUp: true })).toBe(D('2020-03-04T10:15:00.500Z'));
+    expect(parseDateMath('2020-01', { format: 'yyyy-MM', roundUp: true })).toBe(D('2020-01-01T23:59:59.999Z'));
+    expect(parseDateMathNanos('2020-01-01', { format: 'strict_date_optional_time_nanos', roundUp: true })).toBe(D('2020-01-01T23:59:59.999Z') * 1e6 + 999_999);
     expect(parseDateMath('now/d', { now, timeZone: '+02:00' })).toBe(D('2020-05-14T22:00:00Z'));
     expect(parseDateMath('now/d', { now, timeZone: 'Europe/Paris' })).toBe(D('2020-05-14T22:00:00Z'));
     expect(parseDateMath('2020-03-28||+1d', { timeZone: 'Europe/Paris' })).toBe(D('2020-03-28T23:00:00Z'));

@@ -1,6 +1,6 @@
 /** term, terms, ids, exists, prefix, wildcard, regexp, fuzzy, match_all, match_none */
 import { Errors } from '@strata/core-common';
-import { MatchAllDocsQuery } from '../../search/basic-queries.js';
+import { ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
 import {
@@ -13,7 +13,7 @@ import {
   luceneRegexpToRegExp,
   wildcardToRegExp,
 } from '../../search/multi-term-query.js';
-import { PointInSetQuery } from '../../search/point-range-query.js';
+import { PointInSetQuery, PointRangeQuery } from '../../search/point-range-query.js';
 import { DocValuesTermsQuery } from '../../search/doc-values-query.js';
 import type { Query } from '../../search/query.js';
 import {
@@ -25,6 +25,7 @@ import {
   intValue,
   isObject,
   noMatch,
+  pointTermBounds,
   pointValue,
   requireObject,
   singleField,
@@ -98,6 +99,7 @@ export const termsParser: QueryParser = {
     const ft = ctx.fieldType(field);
     if (!ft) return noMatch(`unmapped field [${field}]`);
     if (values.length === 0) return noMatch('empty terms');
+    checkMaxTermsCount(ctx, values.length);
     const cq = constantQuery(ft, (v) => values.some((x) => String(x) === v));
     if (cq) return withBoost(cq, boost);
     if (!ft.searchable && ft.hasDocValues) {
@@ -107,11 +109,34 @@ export const termsParser: QueryParser = {
       if (!ft.searchable && ft.hasDocValues) {
         return withBoost(new BooleanQuery(values.map((v) => ({ occur: 'should' as const, query: termQueryFor(ctx, ft, v) }))), boost);
       }
+      if (ft.kind === 'date') {
+        // DateFieldType has no terms query of its own: one term (= range) query per value, like ES
+        const bounds = values.map((v) => pointTermBounds(ctx, ft, v));
+        if (bounds.some(([lo, hi]) => lo !== hi)) {
+          const ranges = bounds.map(([lo, hi]) => ({ occur: 'should' as const, query: new PointRangeQuery(field, lo, hi) as Query }));
+          return withBoost(new ConstantScoreQuery(new BooleanQuery(ranges)), boost);
+        }
+        return withBoost(new PointInSetQuery(field, bounds.map(([lo]) => lo)), boost);
+      }
       return withBoost(new PointInSetQuery(field, values.map((v) => pointValue(ctx, ft, v, false))), boost);
     }
     return withBoost(new TermInSetQuery(field, values.map((v) => String(ft.termValue(v)))), boost);
   },
 };
+
+/** TermsQueryBuilder: `index.max_terms_count` (default 65536) bounds the number of values */
+function checkMaxTermsCount(ctx: QueryParseContext, count: number): void {
+  const v = ctx.index?.settings['index.max_terms_count'];
+  const max = v === undefined || v === null ? DEFAULT_MAX_TERMS_COUNT : Number(v);
+  if (count > max) {
+    throw Errors.illegalArgument(
+      `The number of terms [${count}] used in the Terms Query request has exceeded the allowed maximum of [${max}]. ` +
+        'This maximum can be set by changing the [index.max_terms_count] index level setting.',
+    );
+  }
+}
+
+const DEFAULT_MAX_TERMS_COUNT = 65536;
 
 export const idsParser: QueryParser = {
   name: 'ids',
