@@ -371,7 +371,7 @@ describe('conformance: search', () => {
   });
 
   // FieldSortBuilder: QueryShardException "we only support AVG, MEDIAN and SUM on number based fields"
-  it.failing('sort mode avg on a keyword: query_shard_exception with the ES reason', async () => {
+  it('sort mode avg on a keyword: query_shard_exception with the ES reason', async () => {
     const r = await search({ sort: [{ tag: { order: 'asc', mode: 'avg' } }] });
     expect(r.status).toBe(400);
     expect(r.json.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'we only support AVG, MEDIAN and SUM on number based fields' });

@@ -208,7 +208,8 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
   const missing = spec.missing ?? '_last';
   if (kind === 'keyword' || kind === 'ip' || kind === 'text') {
     const mode = spec.mode ?? (spec.order === 'desc' ? 'max' : 'min');
-    if (mode !== 'min' && mode !== 'max') throw Errors.illegalArgument(`Unsupported sort mode [${mode}] for field [${field}] of type keyword`);
+    // FieldSortBuilder: non-numeric field data only supports min/max
+    if (mode !== 'min' && mode !== 'max') throw Errors.queryShard('we only support AVG, MEDIAN and SUM on number based fields', index);
     let missingKey: SortKey = null;
     let missingFirst = missing === '_first';
     if (missing !== '_first' && missing !== '_last') {
