@@ -140,7 +140,7 @@ describe('conformance: documents', () => {
   });
 
   // BulkRequestParser.findNextMarker: no '\n' after the last line and data left over -> IllegalArgumentException.
-  it.failing('_bulk: a last line without its trailing newline is a 400 (nothing indexed)', async () => {
+  it('_bulk: a last line without its trailing newline is a 400 (nothing indexed)', async () => {
     const nl = await es.req('POST', '/bknl/_bulk', '{"index":{"_id":"1"}}\n{"a":1}', { 'Content-Type': 'application/x-ndjson' });
     expect(nl.status).toBe(400);
     expect(nl.json.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'The bulk request must be terminated by a newline [\\n]' });
@@ -150,7 +150,7 @@ describe('conformance: documents', () => {
   });
 
   // BulkRequestParser.parseActionLine: an update action with version/version_type fails the whole request
-  it.failing('_bulk: an update action with a version is a 400 for the whole request', async () => {
+  it('_bulk: an update action with a version is a 400 for the whole request', async () => {
     const r = await es.bulk('/_bulk', [{ update: { _index: 'bk', _id: '1', version: 3 } }, { doc: { z: 1 } }]);
     expect(r.status).toBe(400);
     expect(r.json.error.reason).toBe('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
@@ -171,7 +171,7 @@ describe('conformance: documents', () => {
 
   // ES stores _source as the bytes it received and returns them verbatim (Lucene stored field).
   // Strata parses the JSON into JS values and re-serialises it: integers above 2^53 lose digits.
-  it.failing('_source keeps a long above 2^53 exactly (ES returns the original bytes)', async () => {
+  it('_source keeps a long above 2^53 exactly (ES returns the original bytes)', async () => {
     await es.req('PUT', '/src/_doc/big?refresh=true', '{"v":9007199254740993}');
     const g = await es.req('GET', '/src/_doc/big');
     expect(g.text).toContain('"_source":{"v":9007199254740993}');
@@ -179,7 +179,7 @@ describe('conformance: documents', () => {
     expect(s.text).toBe('{"v":9007199254740993}');
   });
 
-  it.failing('_source is returned byte for byte (1.0, 1e3, spacing and escapes kept)', async () => {
+  it('_source is returned byte for byte (1.0, 1e3, spacing and escapes kept)', async () => {
     const raw = '{"b": 1,  "x":1.0, "y":1e3, "e":"\\u00e9"}';
     await es.req('PUT', '/src/_doc/raw?refresh=true', raw);
     expect((await es.req('GET', '/src/_source/raw')).text).toBe(raw);
@@ -196,7 +196,7 @@ describe('conformance: documents', () => {
 
   // Elasticsearch's root_cause only descends into causes that are ElasticsearchExceptions; a Java
   // IllegalArgumentException / NumberFormatException cause stays in caused_by (ElasticsearchException.guessRootCauses).
-  it.failing('document_parsing_exception is its own root_cause (the Java cause stays in caused_by)', async () => {
+  it('document_parsing_exception is its own root_cause (the Java cause stays in caused_by)', async () => {
     const r = await es.req('PUT', '/docs/_doc/bad', { n: 'x' });
     expect(r.status).toBe(400);
     expect(r.json.error.type).toBe('document_parsing_exception');
@@ -233,7 +233,7 @@ describe('conformance: documents', () => {
 
   // Lucene refuses terms longer than 32766 bytes: IndexWriter's IllegalArgumentException "Document contains at least
   // one immense term in field=..." fails the write with a 400 (keyword without ignore_above)
-  it.failing('a keyword value longer than 32766 bytes is rejected with 400 (immense term)', async () => {
+  it('a keyword value longer than 32766 bytes is rejected with 400 (immense term)', async () => {
     await es.req('PUT', '/imm', { mappings: { properties: { k: { type: 'keyword' } } } });
     const r = await es.req('PUT', '/imm/_doc/1', { k: 'a'.repeat(40000) });
     expect(r.status).toBe(400);

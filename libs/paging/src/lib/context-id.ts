@@ -37,7 +37,7 @@ export function encodeScrollId(contextId: number, node: string): string {
 export function decodeScrollId(id: string): DecodedContextId {
   const d = decode(id);
   if (!d || d.kind !== 'scroll') {
-    throw Errors.illegalArgument('Cannot parse scroll id', new EsError('illegal_argument_exception', 400, 'invalid scroll id'));
+    throw Errors.illegalArgument('Cannot parse scroll id', new EsError('illegal_argument_exception', 400, 'invalid scroll id', { plain: true }));
   }
   return d;
 }

@@ -272,6 +272,9 @@ describe('paging over HTTP', () => {
       expect(r.status).toBe(400);
       expect(r.body.error.type).toBe('illegal_argument_exception');
       expect(r.body.error.reason).toBe('Cannot parse scroll id');
+      // the Java cause stays in caused_by; the root cause is the top-level exception
+      expect(r.body.error.root_cause).toEqual([{ type: 'illegal_argument_exception', reason: 'Cannot parse scroll id' }]);
+      expect(r.body.error.caused_by.type).toBe('illegal_argument_exception');
     });
 
     it('contexts expire on their own (reaper) and count in _nodes/stats', async () => {

@@ -12,6 +12,11 @@ export interface EsErrorOptions {
   rootCauses?: EsError[];
   /** extra top-level keys of the error object after reason (e.g. phase, grouped, failed_shards) */
   extra?: Record<string, unknown>;
+  /**
+   * this error stands for a plain Java exception (IllegalArgumentException, NumberFormatException, ...), not an
+   * ElasticsearchException: an error caused by it is its own root cause (ES guessRootCauses stops above it).
+   */
+  plain?: boolean;
 }
 
 export class EsError extends Error {
@@ -23,6 +28,8 @@ export class EsError extends Error {
   readonly rootCauses?: EsError[];
   readonly extra: Record<string, unknown>;
   override readonly cause?: EsError | Error;
+  /** see EsErrorOptions.plain */
+  readonly plain: boolean;
 
   constructor(type: string, status: number, reason: string, options: EsErrorOptions = {}) {
     super(reason);
@@ -35,6 +42,7 @@ export class EsError extends Error {
     this.rootCauses = options.rootCauses;
     this.extra = options.extra ?? {};
     this.cause = options.cause;
+    this.plain = options.plain === true;
   }
 
   /** The error object without root_cause (used for causes and root causes). */
@@ -44,10 +52,13 @@ export class EsError extends Error {
     return o;
   }
 
-  /** Deepest causes, as Elasticsearch's guessRootCauses does. */
+  /**
+   * Deepest causes, as Elasticsearch's guessRootCauses does: it only descends into causes that are
+   * ElasticsearchExceptions, so a `plain` cause (a Java exception in ES) stops the descent above it.
+   */
   guessRootCauses(): EsError[] {
     if (this.rootCauses) return this.rootCauses;
-    if (this.cause instanceof EsError) return this.cause.guessRootCauses();
+    if (this.cause instanceof EsError && !this.cause.plain) return this.cause.guessRootCauses();
     return [this];
   }
 
@@ -64,6 +75,27 @@ export function errorToObject(err: unknown): Record<string, unknown> {
   if (err instanceof EsError) return err.toObject();
   if (err instanceof Error) return { type: 'exception', reason: err.message };
   return { type: 'exception', reason: String(err) };
+}
+
+/**
+ * The same error marked as a plain Java exception cause (EsErrorOptions.plain): an EsError is copied with the
+ * flag; any other Error becomes a plain illegal_argument_exception with its message.
+ */
+export function plainCause(err: Error): EsError {
+  if (err instanceof EsError) {
+    if (err.plain) return err;
+    const c = new EsError(err.type, err.status, err.reason, {
+      metadata: err.metadata,
+      cause: err.cause,
+      headers: err.headers,
+      rootCauses: err.rootCauses,
+      extra: err.extra,
+      plain: true,
+    });
+    c.stack = err.stack;
+    return c;
+  }
+  return new EsError('illegal_argument_exception', 400, err.message, { plain: true });
 }
 
 /** Wraps anything into an EsError (500 `exception` for non-EsErrors). */

@@ -1,3 +1,4 @@
+import type { EsError } from '@strata/core-common';
 import { compilePainless } from './painless.js';
 import { CtxMap } from './ctx-map.js';
 import { doc } from '../testing/helpers.js';
@@ -72,6 +73,8 @@ describe('painless subset', () => {
       err = e;
     }
     expect(err).toMatchObject({ type: 'script_exception', reason: 'runtime error', cause: { type: 'null_pointer_exception' } });
+    // the Java cause stays in caused_by: script_exception is the root cause
+    expect(((err as EsError).toBody().error['root_cause'] as { type: string }[]).map((r) => r.type)).toEqual(['script_exception']);
   });
   it('compile errors are script_exception compile error', () => {
     let err: unknown;
@@ -81,6 +84,7 @@ describe('painless subset', () => {
       err = e;
     }
     expect(err).toMatchObject({ type: 'script_exception', reason: 'compile error', metadata: { lang: 'painless', script: 'ctx.a == ' } });
+    expect(((err as EsError).toBody().error['root_cause'] as { type: string }[]).map((r) => r.type)).toEqual(['script_exception']);
   });
   it('has no access to JS globals or prototypes', () => {
     expect(() => evalWith('process.exit(1)', {})).toThrow();

@@ -510,7 +510,7 @@ function compileError(src: string, pos: number, msg: string): EsError {
       lang: 'painless',
       position: { offset: pos, start: Math.max(0, pos - 25), end: Math.min(src.length, pos + 25) },
     },
-    cause: new EsError('illegal_argument_exception', 400, msg),
+    cause: new EsError('illegal_argument_exception', 400, msg, { plain: true }),
   });
 }
 
@@ -1217,7 +1217,7 @@ export function compilePainless(source: string, maxSteps = 1_000_000): CompiledS
         if (e instanceof RuntimeError) {
           throw new EsError('script_exception', 400, 'runtime error', {
             metadata: { script_stack: [], script: source, lang: 'painless', position: { offset: 0, start: 0, end: source.length } },
-            cause: new EsError(e.javaType, 400, e.message),
+            cause: new EsError(e.javaType, 400, e.message, { plain: true }),
           });
         }
         throw e;

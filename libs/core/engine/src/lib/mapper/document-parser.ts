@@ -8,7 +8,7 @@
  *   a value in the document but has neither doc values nor norms (as Elasticsearch 8 does): `exists`
  *   queries use doc values (keyword/numeric/date/boolean/ip), norms (text) or `_field_names` otherwise.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, plainCause } from '@strata/core-common';
 import type { DocumentMapper } from '../services.js';
 import type { IndexedToken, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
@@ -548,7 +548,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
   }
 
   private docError(st: ParseState, reason: string, cause?: Error): EsError {
-    return Errors.documentParsing(`[${this.location(st)}] ${reason}`, cause instanceof EsError ? cause : cause ? new EsError('illegal_argument_exception', 400, cause.message) : undefined);
+    const c = cause instanceof EsError ? (JAVA_EXCEPTION_TYPES.has(cause.type) ? plainCause(cause) : cause) : cause ? plainCause(cause) : undefined;
+    return Errors.documentParsing(`[${this.location(st)}] ${reason}`, c);
   }
 
   /** line:column of the current value in the compact JSON serialisation of the source (1-based, as Jackson reports). */
@@ -556,6 +557,22 @@ export class DefaultDocumentMapper implements DocumentMapper {
     return `1:${locateColumn(st.source, st.path)}`;
   }
 }
+
+/**
+ * error types that are plain Java exceptions in Elasticsearch (not ElasticsearchExceptions): as the cause of a
+ * document_parsing_exception they stay in caused_by and the document_parsing_exception is the root cause
+ */
+const JAVA_EXCEPTION_TYPES = new Set([
+  'illegal_argument_exception',
+  'illegal_state_exception',
+  'number_format_exception',
+  'arithmetic_exception',
+  'date_time_parse_exception',
+  'x_content_parse_exception',
+  'json_parse_exception',
+  'class_cast_exception',
+  'unsupported_operation_exception',
+]);
 
 function firstNonNull(v: unknown): unknown {
   if (Array.isArray(v)) {

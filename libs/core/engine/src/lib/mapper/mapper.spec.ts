@@ -143,6 +143,29 @@ describe('document parsing', () => {
       'illegal_argument_exception', 'Value [3000000000] is out of range for an integer',
     ]);
     expect(err(() => dm.parse({ d: 'nope' }, '1'))?.[3]).toBe('failed to parse date field [nope] with format [strict_date_optional_time||epoch_millis]');
+  });
+
+  it('document_parsing_exception is its own root cause: Java causes (number / date parse) stay in caused_by', () => {
+    const rootOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        const body = (e as EsError).toBody();
+        return { roots: (body.error['root_cause'] as { type: string }[]).map((r) => r.type), causedBy: (body.error['caused_by'] as { type: string }).type };
+      }
+      return null;
+    };
+    expect(rootOf(() => dm.parse({ n: 'abc' }, '1'))).toEqual({ roots: ['document_parsing_exception'], causedBy: 'illegal_argument_exception' });
+    expect(rootOf(() => dm.parse({ d: 'nope' }, '1'))).toEqual({ roots: ['document_parsing_exception'], causedBy: 'illegal_argument_exception' });
+    const e = (() => {
+      try {
+        dm.parse({ n: 'abc' }, '1');
+      } catch (x) {
+        return x as EsError;
+      }
+      return null;
+    })();
+    expect((e!.cause as EsError).plain).toBe(true);
     expect(err(() => dm.parse({ b: 'yes' }, '1'))?.[3]).toBe('Failed to parse value [yes] as only [true] or [false] are allowed.');
     expect(err(() => dm.parse({ ip: 'x' }, '1'))?.[3]).toBe("'x' is not an IP string literal.");
     expect(err(() => dm.parse({ obj: 'v' }, '1'))).toEqual([

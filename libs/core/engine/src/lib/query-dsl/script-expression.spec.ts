@@ -31,6 +31,7 @@ describe('score scripts', () => {
     })();
     expect(e.type).toBe('script_exception');
     expect(e.reason).toBe('compile error');
+    expect((e.toBody().error['root_cause'] as { type: string }[]).map((r) => r.type)).toEqual(['script_exception']);
     expect(() => compileScoreScript("doc['x'].value").fn(env(1, {}))).toThrow('runtime error');
     expect(() => compileScoreScript('params.missing')).toThrow('compile error');
     expect(() => parseScript({ id: 'stored' })).toThrow('unable to find script [stored] in cluster state');

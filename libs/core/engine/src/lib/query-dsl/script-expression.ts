@@ -25,7 +25,7 @@ type Node = (env: ScriptEnv) => number | boolean;
 function compileError(source: string, msg: string): EsError {
   return new EsError('script_exception', 400, 'compile error', {
     metadata: { script_stack: [source], script: source, lang: 'painless' },
-    cause: new EsError('illegal_argument_exception', 400, msg),
+    cause: new EsError('illegal_argument_exception', 400, msg, { plain: true }),
   });
 }
 
@@ -103,7 +103,7 @@ export function compileScoreScript(source: string, params: Record<string, unknow
         return (env) => {
           const vals = env.doc.values(field);
           const k = num(idx(env));
-          if (k < 0 || k >= vals.length) throw new EsError('script_exception', 400, 'runtime error', { cause: new EsError('index_out_of_bounds_exception', 400, `index ${k} out of bounds for length ${vals.length}`) });
+          if (k < 0 || k >= vals.length) throw new EsError('script_exception', 400, 'runtime error', { cause: new EsError('index_out_of_bounds_exception', 400, `index ${k} out of bounds for length ${vals.length}`, { plain: true }) });
           return vals[k]!;
         };
       }
@@ -114,7 +114,7 @@ export function compileScoreScript(source: string, params: Record<string, unknow
           const vals = env.doc.values(field);
           if (vals.length === 0) {
             throw new EsError('script_exception', 400, 'runtime error', {
-              cause: new EsError('illegal_state_exception', 400, `A document doesn't have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!`),
+              cause: new EsError('illegal_state_exception', 400, `A document doesn't have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!`, { plain: true }),
             });
           }
           return vals[0]!;

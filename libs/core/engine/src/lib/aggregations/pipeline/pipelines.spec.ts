@@ -233,5 +233,6 @@ describe('script expressions', () => {
     const e = err(() => compileScript('params.a +* 2'));
     expect(e.type).toBe('script_exception');
     expect(e.reason).toBe('compile error');
+    expect(e.toBody().error['root_cause']).toEqual([expect.objectContaining({ type: 'script_exception', reason: 'compile error' })]);
   });
 });

@@ -13,7 +13,7 @@ type Tok = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 'id'; v: str
 function compileError(src: string, why: string): EsError {
   return new EsError('script_exception', 400, 'compile error', {
     extra: { script_stack: [src], script: src, lang: 'painless' },
-    cause: new EsError('illegal_argument_exception', 400, why),
+    cause: new EsError('illegal_argument_exception', 400, why, { plain: true }),
   });
 }
 
