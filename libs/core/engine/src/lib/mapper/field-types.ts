@@ -253,6 +253,17 @@ export class DateFieldType extends BaseFieldType {
   termValue(value: unknown): number {
     return this.parseValue(value);
   }
+  /**
+   * A source value as the `fields` API shows it: parsed with the mapping format and printed without going
+   * through a double (date_nanos keeps every nanosecond; date truncates to the millisecond like its resolution).
+   */
+  formatSourceValue(value: unknown, format?: string): string {
+    const s = typeof value === 'number' ? numberToPlain(value) : stringOf(value);
+    const inst = this.formatter.tryParse(s);
+    if (!inst) throw this.formatter.parseError(s);
+    const fmt = format ? DateFormatter.of(format) : this.formatter;
+    return fmt.format(inst.millis, undefined, this.nanos ? inst.nanoOfMilli : 0);
+  }
   parseValue(value: unknown, format?: string, roundUp = false, timeZone?: string): number {
     const fmt = format ? DateFormatter.of(format) : this.formatter;
     if (typeof value === 'number') {

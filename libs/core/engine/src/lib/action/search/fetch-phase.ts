@@ -4,6 +4,7 @@
  */
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
+import { DateFieldType } from '../../mapper/field-types.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import { compileScoreScript, type CompiledScript } from '../../query-dsl/script-expression.js';
@@ -54,6 +55,7 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
   try {
     switch (ft.kind) {
       case 'date': {
+        if (ft instanceof DateFieldType) return ft.formatSourceValue(v, format);
         const ms = ft.parseValue ? ft.parseValue(v) : Number(ft.termValue(v));
         return ft.formatValue(ms, format);
       }
