@@ -9,3 +9,5 @@ export * from './lib/auth.js';
 export * from './lib/stats.js';
 export * from './lib/feature.js';
 export * from './lib/ingest-spi.js';
+export * from './lib/raw-json.js';
+export * from './lib/json-duplicates.js';
