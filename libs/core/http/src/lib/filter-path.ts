@@ -1,3 +1,4 @@
+import { RawJson } from '@strata/core-common';
 /**
  * Elasticsearch's `?filter_path`: a comma-separated list of dotted paths; `*` matches any characters
  * inside one field name, `**` matches any number of levels, a leading `-` excludes. Arrays are
@@ -82,6 +83,7 @@ function advance(states: State[], key: string): [State[], boolean] {
 const DROP = Symbol('drop');
 
 function include(value: unknown, states: State[]): unknown {
+  if (value instanceof RawJson) value = value.value();
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (const v of value) {
@@ -112,6 +114,7 @@ function include(value: unknown, states: State[]): unknown {
 }
 
 function exclude(value: unknown, states: State[]): unknown {
+  if (value instanceof RawJson) value = value.value();
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (const v of value) {

@@ -6,6 +6,7 @@ import {
   Errors,
   Tokens,
   formatByteSize,
+  stringifyJson,
   toEsError,
   type Authorizer,
   type HostConfig,
@@ -289,7 +290,7 @@ export class HttpPipeline {
     }
     const filtered = applyFilterPath(resp.body, parseFilterPath(opts.filterPath));
     ctx.set('Content-Type', resp.contentType ?? opts.jsonType);
-    ctx.body = opts.pretty ? prettyJson(filtered) : JSON.stringify(filtered);
+    ctx.body = opts.pretty ? prettyJson(filtered) : stringifyJson(filtered);
   }
 
   private renderError(ctx: Koa.Context, err: unknown, pretty: boolean, errorTrace: boolean): void {

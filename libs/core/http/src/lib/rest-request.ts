@@ -1,6 +1,7 @@
 import {
   EsError,
   Errors,
+  findDuplicateKey,
   parseTimeValue,
   type HttpMethod,
   type Principal,
@@ -24,8 +25,9 @@ const EMPTY = Buffer.alloc(0);
 
 /** Parses JSON and maps syntax errors to Elasticsearch's x_content_parse_exception with [line:col]. */
 export function parseJsonText(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
     const { offset, message } = findJsonSyntaxError(text);
@@ -36,6 +38,16 @@ export function parseJsonText(text: string): unknown {
     const root = Errors.xContentParse(message, line, col);
     throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
   }
+  const dup = findDuplicateKey(text, value);
+  if (dup) {
+    // Jackson's STRICT_DUPLICATE_DETECTION (always on in Elasticsearch)
+    const [line, col] = lineCol(text, dup.offset);
+    const message = `Duplicate field '${dup.key}'`;
+    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
+    const root = Errors.xContentParse(message, line, col);
+    throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+  }
+  return value;
 }
 
 /** The RestRequest contract (core-common rest.ts) over a Koa request. */
