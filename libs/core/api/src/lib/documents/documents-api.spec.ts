@@ -193,4 +193,96 @@ describe('document REST API', () => {
     await call('POST', '/blk/_refresh');
     expect((await call('GET', '/blk/_count')).body.count).toBe(1);
   });
+
+  it('returns _source exactly as sent from GET, _source, mget and search (no re-serialisation)', async () => {
+    const raw = '{"v":9007199254740993, "x":1.0,"y":1e3,"e":"\\u00e9","n":{"a":[1,2.50]}}';
+    expect((await call('PUT', '/raw/_doc/1?refresh=true', raw, true)).status).toBe(201);
+    const g = await call('GET', '/raw/_doc/1');
+    expect(g.text).toBe(`{"_index":"raw","_id":"1","_version":1,"_seq_no":0,"_primary_term":1,"found":true,"_source":${raw}}`);
+    expect((await call('GET', '/raw/_source/1')).text).toBe(raw);
+    expect((await call('POST', '/_mget', { docs: [{ _index: 'raw', _id: '1' }] })).text).toContain(`"_source":${raw}}`);
+    expect((await call('GET', '/raw/_search')).text).toContain(`"_source":${raw}}`);
+    // filtering parses (as ES does): the filtered value is a re-serialisation
+    expect((await call('GET', '/raw/_source/1?_source_includes=x,e')).text).toBe('{"x":1,"e":"é"}');
+    // bulk-indexed sources too
+    const bk = await call('POST', '/_bulk?refresh=true', '{"index":{"_index":"raw","_id":"2"}}\n{"big": 1234567890123456789}\n', true);
+    expect(bk.body.items[0].index.error).toBeUndefined();
+    expect((await call('GET', '/raw/_source/2')).text).toBe('{"big": 1234567890123456789}');
+  });
+
+  it('pretty re-indents the stored _source keeping its number tokens; filter_path still works', async () => {
+    await call('PUT', '/rawp/_doc/1?refresh=true', '{"v":9007199254740993,"o":{"f":1.0,"a":[],"e":{}}}', true);
+    const p = await call('GET', '/rawp/_source/1?pretty');
+    expect(p.text).toBe('{\n  "v" : 9007199254740993,\n  "o" : {\n    "f" : 1.0,\n    "a" : [ ],\n    "e" : { }\n  }\n}\n');
+    const d = await call('GET', '/rawp/_doc/1?pretty');
+    expect(d.text).toContain('  "_source" : {\n    "v" : 9007199254740993,\n    "o" : {\n      "f" : 1.0,');
+    expect((await call('GET', '/rawp/_doc/1?filter_path=_source.o.f')).text).toBe('{"_source":{"o":{"f":1}}}');
+    expect((await call('GET', '/rawp/_doc/1?filter_path=_id,_source')).text).toBe('{"_id":"1","_source":{"v":9007199254740993,"o":{"f":1.0,"a":[],"e":{}}}}');
+    expect((await call('GET', '/rawp/_search?filter_path=hits.hits._source.v')).body).toEqual({ hits: { hits: [{ _source: { v: 9007199254740992 } }] } });
+  });
+
+  it('timeout must be a time value: 400 parse_exception and nothing written', async () => {
+    const r = await call('PUT', '/to/_doc/1?timeout=abc', { a: 1 });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({
+      type: 'parse_exception',
+      reason: 'failed to parse setting [timeout] with value [abc] as a time value: unit is missing or unrecognized',
+    });
+    expect((await call('GET', '/to/_doc/1')).status).toBe(404);
+    expect((await call('PUT', '/to/_doc/1?timeout=1m', { a: 1 })).status).toBe(201);
+    expect((await call('POST', '/to/_update/1?timeout=x', { doc: { a: 2 } })).body.error.type).toBe('parse_exception');
+    expect((await call('DELETE', '/to/_doc/1?timeout=5')).body.error.type).toBe('parse_exception');
+    expect((await call('POST', '/_bulk?timeout=1x', '{"delete":{"_index":"to","_id":"1"}}\n', true)).body.error.type).toBe('parse_exception');
+    expect((await call('GET', '/to/_doc/1')).body.found).toBe(true);
+  });
+
+  it('_bulk: a body not ending with a newline fails as a whole; an update with a version too', async () => {
+    const r = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"1"}}\n{"a":1}', true);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'The bulk request must be terminated by a newline [\\n]' });
+    expect((await call('GET', '/nl/_doc/1')).status).toBe(404);
+    const u = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"2"}}\n{"a":1}\n{"update":{"_index":"nl","_id":"2","version":2}}\n{"doc":{"a":2}}\n', true);
+    expect(u.status).toBe(400);
+    expect(u.body.error.reason).toBe('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
+    expect((await call('GET', '/nl/_doc/2')).status).toBe(404);
+  });
+
+  it('duplicate keys: 400 for a document and a search body, a failed item in _bulk', async () => {
+    const d = await call('PUT', '/dup/_doc/1', '{"k":"a","o":{"x":1,"x":2}}', true);
+    expect(d.status).toBe(400);
+    expect(d.body.error.type).toBe('x_content_parse_exception');
+    expect(d.body.error.reason).toBe("[1:24] Duplicate field 'x'");
+    expect(d.body.error.caused_by.type).toBe('json_parse_exception');
+    expect((await call('POST', '/_search', '{"size":1,"size":2}', true)).status).toBe(400);
+    // the same key in different objects is fine
+    expect((await call('PUT', '/dup/_doc/2', '{"x":"a:b","o":{"x":1},"p":[{"x":1},{"x":2}]}', true)).status).toBe(201);
+    const b = await call('POST', '/_bulk', '{"index":{"_index":"dup","_id":"3"}}\n{"a":1,"a":2}\n{"index":{"_index":"dup","_id":"4"}}\n{"a":1}\n', true);
+    expect(b.status).toBe(200);
+    expect(b.body.items[0].index.status).toBe(400);
+    expect(b.body.items[0].index.error).toMatchObject({ type: 'document_parsing_exception', reason: "[1:11] failed to parse: Duplicate field 'a'" });
+    expect(b.body.items[1].index.status).toBe(201);
+  });
+
+  it('a keyword term above 32766 UTF-8 bytes is rejected (immense term) and nothing is written', async () => {
+    await call('PUT', '/imm', { mappings: { properties: { k: { type: 'keyword' }, t: { type: 'text' } } } });
+    const r = await call('PUT', '/imm/_doc/1', { k: 'é'.repeat(16384) });
+    expect(r.status).toBe(400);
+    expect(r.body.error.root_cause).toEqual([{ type: 'illegal_argument_exception', reason: r.body.error.reason }]);
+    expect(r.body.error.reason).toBe(
+      `Document contains at least one immense term in field="k" (whose UTF8 encoding is longer than the max length 32766), all of which were skipped.  Please correct the analyzer to not produce such terms.  The prefix of the first immense term is: '[${Array(15).fill('-61, -87').join(', ')}]...', original message: bytes can be at most 32766 in length; got 32768`,
+    );
+    expect(r.body.error.caused_by).toEqual({ type: 'max_bytes_length_exceeded_exception', reason: 'bytes can be at most 32766 in length; got 32768' });
+    expect((await call('GET', '/imm/_doc/1')).status).toBe(404);
+    // exactly at the limit, and long text (analysed into short tokens) are fine
+    expect((await call('PUT', '/imm/_doc/2', { k: 'a'.repeat(32766), t: 'word '.repeat(10000) })).status).toBe(201);
+  });
+
+  it('parallel _update calls on one document are serialised (no version conflicts)', async () => {
+    await call('PUT', '/par/_doc/1?refresh=true', { n: 0 });
+    const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => call('POST', '/par/_update/1', { doc: { [`f${i}`]: i } })));
+    expect(rs.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const g = await call('GET', '/par/_doc/1');
+    expect(g.body._version).toBe(31);
+    expect(Object.keys(g.body._source)).toHaveLength(31);
+  });
 });

@@ -9,7 +9,16 @@ import {
   type UpdateRequest,
 } from '@strata/core-engine';
 import { DocumentActions as A } from './document-actions.js';
-import { indicesOptions, longParam, refreshParam, requireBody, sourceParams, versionTypeParam } from './rest-params.js';
+import {
+  indicesOptions,
+  longParam,
+  refreshParam,
+  requireBody,
+  requireTerminatingNewline,
+  sourceParams,
+  timeoutParam,
+  versionTypeParam,
+} from './rest-params.js';
 
 const WRITE_COMMON = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'master_timeout'];
 
@@ -53,6 +62,7 @@ export class IndexDocRestHandler implements RestHandler {
       } else throw Errors.illegalArgument(`opType must be 'create' or 'index', found: [${op}]`);
     }
     const refresh = refreshParam(req);
+    timeoutParam(req);
     const body = requireBody(req);
     const r = await this.docs.index(
       {
@@ -101,6 +111,7 @@ export class GetDocRestHandler implements RestHandler {
       storedFields: req.listParam('stored_fields'),
       version: longParam(req, 'version'),
       versionType: versionTypeParam(req),
+      rawSource: true,
     });
     if (head) return RestResponses.empty(r.status);
     return RestResponses.json(r.status, r.body);
@@ -132,6 +143,7 @@ export class GetSourceRestHandler implements RestHandler {
       sourceFilter: src.filter,
       version: longParam(req, 'version'),
       versionType: versionTypeParam(req),
+      rawSource: true,
     });
     const head = req.method === 'HEAD';
     if (r.status === 404 || r.body['_source'] === undefined) {
@@ -152,6 +164,7 @@ export class DeleteDocRestHandler implements RestHandler {
   constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
 
   async handle(req: RestRequest): Promise<RestResponse> {
+    timeoutParam(req);
     const r = await this.docs.delete(
       {
         index: req.pathParam('index'),
@@ -190,6 +203,7 @@ export class UpdateDocRestHandler implements RestHandler {
   constructor(@inject(EngineTokens.DocumentService) private readonly docs: DocumentService) {}
 
   async handle(req: RestRequest): Promise<RestResponse> {
+    timeoutParam(req);
     const body = requireBody(req);
     for (const k of Object.keys(body)) {
       if (!UPDATE_FIELDS.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
@@ -268,6 +282,7 @@ export class MgetRestHandler implements RestHandler {
       fetchSource: src.fetch,
       sourceFilter: src.filter,
       storedFields: req.listParam('stored_fields'),
+      rawSource: true,
     });
     return RestResponses.ok(r);
   }
@@ -299,8 +314,10 @@ export class BulkRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     const refresh = refreshParam(req);
+    timeoutParam(req);
     const src = sourceParams(req);
     if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
+    requireTerminatingNewline(req.rawBody());
     const items = parseBulkLines(req.ndjsonLines(), {
       index: req.optionalPathParam('index'),
       routing: req.param('routing') || undefined,

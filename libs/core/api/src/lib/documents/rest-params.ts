@@ -1,5 +1,5 @@
 /** Shared parameter parsing for the document REST handlers (ES names and messages). */
-import { EsError, Errors, type RestRequest } from '@strata/core-common';
+import { EsError, Errors, parseTimeValue, type RestRequest } from '@strata/core-common';
 import { parseSourceParams, type IndicesOptions, type RefreshPolicy, type SourceFilter, type VersionType } from '@strata/core-engine';
 
 export function refreshParam(req: RestRequest): RefreshPolicy | undefined {
@@ -75,4 +75,26 @@ export function indicesOptions(
 export function requireBody(req: RestRequest): Record<string, unknown> {
   if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
   return req.objectBody(true) as Record<string, unknown>;
+}
+
+/**
+ * `timeout` (and other time-value parameters) as TimeValue.parseTimeValue reads them: an unparsable value is an
+ * ElasticsearchParseException (400 parse_exception) raised before anything is written.
+ */
+export function timeoutParam(req: RestRequest, name = 'timeout'): number | undefined {
+  const v = req.param(name);
+  if (v === undefined || v === '') return undefined;
+  try {
+    return parseTimeValue(v, name);
+  } catch (e) {
+    if (e instanceof EsError) throw new EsError('parse_exception', 400, e.reason);
+    throw e;
+  }
+}
+
+/** BulkRequestParser.findNextMarker: data after the last newline fails the whole request. */
+export function requireTerminatingNewline(body: string): void {
+  if (body.length > 0 && body.charCodeAt(body.length - 1) !== 10) {
+    throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
+  }
 }

@@ -2,7 +2,7 @@
  * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
  * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, findDuplicateKey } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
 
@@ -161,6 +161,10 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       items.push(item);
       continue;
     }
+    if (op === 'update' && (item.version !== undefined || (item.versionType !== undefined && item.versionType !== 'internal'))) {
+      // BulkRequestParser: fails the whole request
+      throw Errors.illegalArgument('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
+    }
     if (op === 'update' && item.id === undefined) validation.push('id is missing');
     if (i >= lines.length) {
       throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
@@ -181,6 +185,17 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       }
       item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
     } else {
+      const dup = findDuplicateKey(srcLine, body);
+      if (dup) {
+        // Jackson's STRICT_DUPLICATE_DETECTION: the item fails (a whole-request failure for update bodies)
+        const msg = `Duplicate field '${dup.key}'`;
+        const cause = new EsError('json_parse_exception', 400, `${msg}\n at [Source: (byte[])"..."; line: 1, column: ${dup.offset + 1}]`);
+        if (op === 'update') throw Errors.xContentParse(msg, lineNo + 1, dup.offset + 1, cause);
+        const root = Errors.documentParsing(`[1:${dup.offset + 1}] failed to parse: ${msg}`);
+        item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+        items.push(item);
+        continue;
+      }
       item.body = body as Record<string, unknown>;
       if (op !== 'update') item.rawSource = srcLine;
     }

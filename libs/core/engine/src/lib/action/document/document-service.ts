@@ -4,7 +4,7 @@
  */
 import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, toEsError, type IdGenerator } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, RawJson, Tokens, toEsError, type IdGenerator } from '@strata/core-common';
 import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
 import {
   EngineTokens,
@@ -19,6 +19,7 @@ import { shardIdForDoc } from '../../shard/routing.js';
 import { validateWriteConditions, type VersionType } from '../../shard/versioning.js';
 import { autoCreateAllowed } from '../../shard/shard-settings.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
+import { checkImmenseTerms } from '../../index/immense-terms.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
 
 export type RefreshPolicy = 'true' | 'false' | 'wait_for';
@@ -57,6 +58,8 @@ export interface GetRequest {
   storedFields?: string[];
   version?: number;
   versionType?: VersionType;
+  /** return an unfiltered `_source` as a RawJson (the stored text, for REST responses) instead of parsed */
+  rawSource?: boolean;
 }
 
 export interface UpdateRequest {
@@ -121,6 +124,31 @@ export interface BulkResponse {
 
 const textDecoder = new TextDecoder();
 
+/** Serialises async sections per key (a FIFO chain of promises per key; the entry is dropped when idle). */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key);
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = prev ? prev.then(() => mine) : mine;
+    this.tails.set(key, tail);
+    try {
+      if (prev) await prev;
+      return await fn();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+
+  /** number of keys with a running or queued section */
+  get size(): number {
+    return this.tails.size;
+  }
+}
+
 function decodeSource(b: Uint8Array): Record<string, unknown> {
   return JSON.parse(textDecoder.decode(b)) as Record<string, unknown>;
 }
@@ -176,6 +204,7 @@ class WriteBatch {
 export class DocumentService {
   private readonly interceptors: IndexRequestInterceptor[];
   private readonly ids: IdGenerator;
+  private readonly updateLocks = new KeyedMutex();
   private readonly creating = new Map<string, Promise<void>>();
 
   constructor(
@@ -405,6 +434,7 @@ export class DocumentService {
     const shard = this.indices.shard(concrete, shardIdForDoc(meta, id, routing));
     let r: WriteResult;
     try {
+      checkImmenseTerms(doc);
       r = shard.indexDoc({
         id,
         routing,
@@ -514,18 +544,19 @@ export class DocumentService {
       _primary_term: g.primaryTerm,
     };
     if (g.routing !== undefined) body['_routing'] = g.routing;
+    if (g.ignored) body['_ignored'] = g.ignored;
     body['found'] = true;
     const wantSource = req.fetchSource ?? (req.storedFields === undefined || req.storedFields.includes('_source'));
     if (wantSource && g.source) {
-      let src = decodeSource(g.source);
-      if (hasFilter(req.sourceFilter)) src = filterSource(src, req.sourceFilter);
-      body['_source'] = src;
+      if (hasFilter(req.sourceFilter)) body['_source'] = filterSource(decodeSource(g.source), req.sourceFilter);
+      // unfiltered: the stored bytes go to the client verbatim (as ES), without a parse
+      else body['_source'] = req.rawSource ? new RawJson(textDecoder.decode(g.source)) : decodeSource(g.source);
     }
     return { status: 200, body };
   }
 
   /** GET /_mget: docs[] or ids[] (with a default index) */
-  async mget(body: Record<string, unknown>, defaults: { index?: string; routing?: string; realtime?: boolean; refresh?: boolean; fetchSource?: boolean; sourceFilter?: SourceFilter; storedFields?: string[] }): Promise<{ docs: Record<string, unknown>[] }> {
+  async mget(body: Record<string, unknown>, defaults: { index?: string; routing?: string; realtime?: boolean; refresh?: boolean; fetchSource?: boolean; sourceFilter?: SourceFilter; storedFields?: string[]; rawSource?: boolean }): Promise<{ docs: Record<string, unknown>[] }> {
     const items: Array<{ index?: string; id?: unknown; routing?: string; fetchSource?: boolean; sourceFilter?: SourceFilter; storedFields?: string[] }> = [];
     const known = new Set(['docs', 'ids']);
     for (const k of Object.keys(body)) {
@@ -586,6 +617,7 @@ export class DocumentService {
           fetchSource: it.fetchSource,
           sourceFilter: it.sourceFilter,
           storedFields: it.storedFields,
+          rawSource: defaults.rawSource,
         });
         docs.push(r.body);
       } catch (err) {
@@ -635,7 +667,14 @@ export class DocumentService {
     const meta = this.meta(concrete);
     req = { ...req, routing: this.aliasRouting(req.index, meta, req.routing) };
     if (req.routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
-    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, req.routing));
+    const shardId = shardIdForDoc(meta, req.id, req.routing);
+    // get-modify-write of one document runs alone: concurrent updates of the same id queue up instead of
+    // failing each other with version conflicts (the window between get and write spans awaits)
+    return this.updateLocks.run(`${meta.uuid}\u0000${shardId}\u0000${req.id}`, () => this.updateLocked(req, concrete, meta, shardId, batch));
+  }
+
+  private async updateLocked(req: UpdateRequest, concrete: string, meta: IndexMetadata, shardId: number, batch: WriteBatch): Promise<DocResult> {
+    const shard = this.indices.shard(concrete, shardId);
     const g = shard.get(req.id, true);
     const getPart = (src: Record<string, unknown>, seqNo: number, term: number): Record<string, unknown> | undefined => {
       if (!req.fetchSource) return undefined;
