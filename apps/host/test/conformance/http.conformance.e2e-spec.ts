@@ -67,19 +67,19 @@ describe('conformance: http, errors and index APIs', () => {
   });
 
   // Jackson runs with STRICT_DUPLICATE_DETECTION in Elasticsearch: a repeated key is a parse error, never "last wins"
-  it.failing('duplicate keys in a search body are a 400', async () => {
+  it('duplicate keys in a search body are a 400', async () => {
     const r = await es.req('POST', '/h1/_search', '{"size":1,"size":2}');
     expect(r.status).toBe(400);
   });
 
-  it.failing('duplicate keys in a document are a 400 and nothing is indexed', async () => {
+  it('duplicate keys in a document are a 400 and nothing is indexed', async () => {
     const r = await es.req('PUT', '/hw/_doc/dup', '{"k":"a","k":"b"}');
     expect(r.status).toBe(400);
     expect((await es.req('GET', '/hw/_doc/dup')).json.found).not.toBe(true);
   });
 
   // TimeValue.parseTimeValue -> ElasticsearchParseException (400); the write must not happen
-  it.failing('an unparsable timeout parameter is a 400 parse_exception and the doc is not written', async () => {
+  it('an unparsable timeout parameter is a 400 parse_exception and the doc is not written', async () => {
     const r = await es.req('PUT', '/hw/_doc/t?timeout=abc', { k: 'x' });
     expect(r.status).toBe(400);
     expect(r.json.error).toMatchObject({

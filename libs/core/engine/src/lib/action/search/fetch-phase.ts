@@ -2,6 +2,7 @@
  * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
+import { RawJson } from '@strata/core-common';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
@@ -159,7 +160,9 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     !noStored &&
     (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0) &&
     (s.scriptFields === undefined || s.sourceExplicit === true);
-  const needParsed = wantSource || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
+  // unfiltered _source goes out as the stored text (RawJson): no parse, and the client gets the bytes it sent
+  const rawSource = wantSource && s.source.includes.length === 0 && s.source.excludes.length === 0;
+  const needParsed = (wantSource && !rawSource) || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
   let scripts: Array<readonly [string, CompiledScript]> | undefined;
@@ -177,11 +180,15 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     const routing = r.routing(doc);
     if (routing !== undefined && !noStored) hit['_routing'] = routing;
     let parsed: unknown;
-    if (needParsed) {
+    if (needParsed || rawSource) {
       const bytes = r.source(doc);
-      if (bytes) parsed = JSON.parse(decoder.decode(bytes));
+      if (bytes) {
+        const text = decoder.decode(bytes);
+        if (needParsed) parsed = JSON.parse(text);
+        if (rawSource) hit['_source'] = new RawJson(text);
+      }
     }
-    if (wantSource && parsed !== undefined) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
+    if (wantSource && !rawSource && parsed !== undefined) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps);
     if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };

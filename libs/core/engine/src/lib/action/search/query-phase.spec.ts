@@ -1,3 +1,4 @@
+import { RawJson } from '@strata/core-common';
 import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
 import { createParseContext } from '../../query-dsl/parse-context.js';
 import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
@@ -300,10 +301,11 @@ describe('fetch', () => {
       _seq_no: 0,
       _primary_term: 1,
       _score: 1,
-      _source: { body: 'red fox', tag: ['x', 'z'], price: 3, n: [5, 1], ts: 3000 },
+      _source: expect.any(RawJson),
       fields: { price: [3], tag: ['x', 'z'], ts: ['1970-01-01T00:00:03.000Z'] },
       highlight: { body: ['red <em>fox</em>'] },
     });
+    expect((hits[0]!['_source'] as RawJson).value()).toEqual({ body: 'red fox', tag: ['x', 'z'], price: 3, n: [5, 1], ts: 3000 });
   });
 });
 
