@@ -5,6 +5,7 @@ import { Container, ContainerModule } from 'inversify';
 import {
   Errors,
   ExtensionPoints,
+  RawJson,
   RestResponses,
   Tokens,
   route,
@@ -56,6 +57,12 @@ const text: RestHandler = {
   handle: () => RestResponses.text(200, 'a b\n'),
 };
 
+const raw: RestHandler = {
+  name: 'raw',
+  routes: [route('GET', '/_raw', 'cluster:monitor/raw')],
+  handle: () => RestResponses.ok({ a: 1, src: new RawJson('{"v":9007199254740993, "f":1.0,"o":{"e":[],"s":"x\\"y"}}') }),
+};
+
 const js = (r: Response): Promise<any> => r.json();
 
 async function start(extra?: ContainerModule, settings: Record<string, unknown> = {}) {
@@ -64,7 +71,7 @@ async function start(extra?: ContainerModule, settings: Record<string, unknown> 
   c.load(
     httpModule,
     new ContainerModule(({ bind }) => {
-      for (const h of [echo, bulk, boom, main, text]) bind(ExtensionPoints.RestHandler).toConstantValue(h);
+      for (const h of [echo, bulk, boom, main, text, raw]) bind(ExtensionPoints.RestHandler).toConstantValue(h);
     }),
     ...(extra ? [extra] : []),
   );
@@ -107,6 +114,28 @@ describe('HttpPipeline', () => {
     expect(await r.text()).toBe('{\n  "nested" : {\n    "a" : 1\n  }\n}\n');
     const r2 = await call('/?filter_path=-nested');
     expect(await js(r2)).toEqual({ tagline: 'You Know, for Search' });
+  });
+
+  it('renders RawJson verbatim; pretty keeps its number tokens; filter_path descends into it', async () => {
+    expect(await (await call('/_raw')).text()).toBe('{"a":1,"src":{"v":9007199254740993, "f":1.0,"o":{"e":[],"s":"x\\"y"}}}');
+    expect(await (await call('/_raw?pretty')).text()).toBe(
+      '{\n  "a" : 1,\n  "src" : {\n    "v" : 9007199254740993,\n    "f" : 1.0,\n    "o" : {\n      "e" : [ ],\n      "s" : "x\\"y"\n    }\n  }\n}\n',
+    );
+    expect(await (await call('/_raw?filter_path=src.o.s')).text()).toBe('{"src":{"o":{"s":"x\\"y"}}}');
+    expect(await (await call('/_raw?filter_path=src')).text()).toBe('{"src":{"v":9007199254740993, "f":1.0,"o":{"e":[],"s":"x\\"y"}}}');
+    expect(await (await call('/_raw?filter_path=-src.o')).text()).toBe('{"a":1,"src":{"v":9007199254740992,"f":1}}');
+  });
+
+  it('rejects duplicate keys in a JSON body (Jackson strict duplicate detection)', async () => {
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1,\n "b":{"c":1,"c":2}}' });
+    expect(r.status).toBe(400);
+    const b = await js(r);
+    expect(b.error.type).toBe('x_content_parse_exception');
+    expect(b.error.reason).toBe("[2:16] Duplicate field 'c'");
+    expect(b.error.caused_by.type).toBe('json_parse_exception');
+    expect(b.error.root_cause).toEqual([{ type: 'x_content_parse_exception', reason: b.error.reason }]);
+    const ok = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":{"c":1},"b":{"c":"a:b"}}' });
+    expect(ok.status).toBe(200);
   });
 
   it('echoes the vendor media type when Accept asks for it', async () => {

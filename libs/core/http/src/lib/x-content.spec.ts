@@ -1,4 +1,5 @@
-import { lineCol, prettyJson } from './x-content.js';
+import { RawJson } from '@strata/core-common';
+import { lineCol, prettyJson, reindentJson } from './x-content.js';
 
 describe('prettyJson', () => {
   it('prints like Elasticsearch', () => {
@@ -15,5 +16,21 @@ describe('lineCol', () => {
   it('counts lines and columns from 1', () => {
     expect(lineCol('{\n  "a": x', 9)).toEqual([2, 8]);
     expect(lineCol('{x', 1)).toEqual([1, 2]);
+  });
+});
+
+describe('reindentJson / RawJson under pretty', () => {
+  it('re-indents without touching strings and numbers', () => {
+    const text = ' { "a" :[1.0, 1e3 ,-0.50E+2],"b":{ },"c":[ ],"d":"x\\" , y\\\\","e":{"f":true,"g":null}} ';
+    expect(reindentJson(text, '')).toBe(
+      '{\n  "a" : [\n    1.0,\n    1e3,\n    -0.50E+2\n  ],\n  "b" : { },\n  "c" : [ ],\n  "d" : "x\\" , y\\\\",\n  "e" : {\n    "f" : true,\n    "g" : null\n  }\n}',
+    );
+    expect(reindentJson('9007199254740993', '  ')).toBe('9007199254740993');
+  });
+
+  it('prettyJson nests a RawJson at the current indentation', () => {
+    expect(prettyJson({ hits: [{ _source: new RawJson('{"v":9007199254740993}') }] })).toBe(
+      '{\n  "hits" : [\n    {\n      "_source" : {\n        "v" : 9007199254740993\n      }\n    }\n  ]\n}\n',
+    );
   });
 });
