@@ -225,10 +225,22 @@ describe('conformance: documents', () => {
   });
 
   // the _ignored metadata field records fields skipped by ignore_above / ignore_malformed and is searchable
-  it.failing('ignore_above: the field is listed in _ignored (exists query on _ignored finds the doc)', async () => {
+  it('ignore_above: the field is listed in _ignored (exists query on _ignored finds the doc)', async () => {
     expect((await es.req('POST', '/ign/_count', { query: { exists: { field: '_ignored' } } })).json.count).toBe(1);
     const g = await es.req('GET', '/ign/_doc/1');
     expect(g.json._ignored).toEqual(['k']);
+  });
+
+  it('_ignored: term query, search hits (after _score, before _source), ignore_malformed, realtime get', async () => {
+    await es.req('PUT', '/ign2', { mappings: { properties: { k: { type: 'keyword', ignore_above: 3 }, n: { type: 'long', ignore_malformed: true } } } });
+    await es.req('PUT', '/ign2/_doc/1', { k: 'long value', n: 'x' });
+    expect((await es.req('GET', '/ign2/_doc/1')).json._ignored).toEqual(['k', 'n']);
+    await es.req('PUT', '/ign2/_doc/2?refresh=true', { k: 'ab', n: 2 });
+    const r = await es.req('POST', '/ign2/_search', { query: { term: { _ignored: 'n' } } });
+    expect(r.json.hits.hits).toEqual([{ _index: 'ign2', _id: '1', _score: expect.any(Number), _ignored: ['k', 'n'], _source: { k: 'long value', n: 'x' } }]);
+    expect(Object.keys(r.json.hits.hits[0])).toEqual(['_index', '_id', '_score', '_ignored', '_source']);
+    const g2 = await es.req('GET', '/ign2/_doc/2');
+    expect(g2.json._ignored).toBeUndefined();
   });
 
   // Lucene refuses terms longer than 32766 bytes: IndexWriter's IllegalArgumentException "Document contains at least

@@ -101,6 +101,8 @@ export class SegmentBuilder {
   private readonly sorted = new Map<string, OrdinalColumn>();
   private readonly ids: string[] = [];
   private routing: Array<string | null> | null = null;
+  /** `_ignored` values of buffered docs (realtime get); segments answer from their doc values */
+  private ignored: Map<number, readonly string[]> | null = null;
   private readonly sources: Array<Uint8Array | null> = [];
   private sourceBytesTotal = 0;
   private readonly seqNos = new FloatColumn();
@@ -161,6 +163,7 @@ export class SegmentBuilder {
       }
       const kv = f.keywordValues;
       if (kv && kv.length) {
+        if (f.name === '_ignored') (this.ignored ??= new Map()).set(d, kv);
         let c = this.sorted.get(f.name);
         const tk = f.tokens;
         const fb = tk && f.name !== '_id' ? this.inverted.get(f.name) : undefined;
@@ -211,6 +214,10 @@ export class SegmentBuilder {
   }
   storedRouting(doc: number): string | undefined {
     return this.routing?.[doc] ?? undefined;
+  }
+  /** the `_ignored` field names of a buffered doc (realtime get) */
+  storedIgnored(doc: number): readonly string[] | undefined {
+    return this.ignored?.get(doc);
   }
 
   /** marks a buffered doc deleted (applied when the segment is built) */

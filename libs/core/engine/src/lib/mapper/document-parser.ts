@@ -34,6 +34,7 @@ import type { FieldIndexContext } from './field-mapper-type.js';
 const ID_FIELD = '_id';
 const ROUTING_FIELD = '_routing';
 const FIELD_NAMES = '_field_names';
+const IGNORED_FIELD = '_ignored';
 const METADATA_FIELDS = new Set([
   '_id', '_index', '_source', '_routing', '_ignored', '_field_names', '_seq_no', '_primary_term', '_version',
   '_data_stream_timestamp', '_doc_count', '_tier', '_nested_path', '_feature', '_size', '_type',
@@ -45,6 +46,8 @@ interface ParseState {
   source: Json;
   fields: ParsedField[];
   fieldNames: Set<string>;
+  /** fields whose values were skipped (ignore_above / ignore_malformed): the `_ignored` metadata field */
+  ignored: Set<string>;
   positions: Map<string, number>;
   /** dynamically added mappers by full path (this document only) */
   overlay: Map<string, Mapper>;
@@ -73,6 +76,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       source,
       fields: [],
       fieldNames: new Set(),
+      ignored: new Set(),
       positions: new Map(),
       overlay: new Map(),
       path: [],
@@ -84,6 +88,11 @@ export class DefaultDocumentMapper implements DocumentMapper {
       const tokens: IndexedToken[] = [];
       for (const n of st.fieldNames) tokens.push({ term: n, position: 0 });
       st.fields.push({ name: FIELD_NAMES, tokens, indexOptions: 'docs' });
+    }
+    if (st.ignored.size) {
+      // indexed keyword with doc values (ES >= 8.15): searchable (exists / term) and returned in GET and hits
+      const names = [...st.ignored].sort();
+      st.fields.push({ name: IGNORED_FIELD, tokens: names.map((term) => ({ term, position: 0 })), indexOptions: 'docs', keywordValues: names });
     }
     const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source, rawSource), fields: st.fields };
     let dynamicMappingUpdate: Json | undefined;
@@ -351,6 +360,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
     } catch (e) {
       if (e instanceof EsError && (e.type === 'document_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
       if (m.def['ignore_malformed'] === true || (this.ctx.indexSettings['index.mapping.ignore_malformed'] === true && m.def['ignore_malformed'] !== false)) {
+        st.ignored.add(m.name);
         return;
       }
       const preview = typeof value === 'object' ? javaString(value) : String(value);
@@ -424,7 +434,10 @@ export class DefaultDocumentMapper implements DocumentMapper {
       case 'version': {
         const str = typeof value === 'string' ? value : String(value);
         const ia = m.def['ignore_above'];
-        if (ia !== undefined && str.length > (ia as number)) return;
+        if (ia !== undefined && str.length > (ia as number)) {
+          st.ignored.add(name);
+          return;
+        }
         const term = (m.ft as KeywordFieldType).normalize(str);
         const f: ParsedField = { name };
         if (m.index) {
@@ -522,7 +535,10 @@ export class DefaultDocumentMapper implements DocumentMapper {
         return;
       }
       const s = String(v);
-      if (ia !== undefined && s.length > ia) return;
+      if (ia !== undefined && s.length > ia) {
+        st.ignored.add(m.name);
+        return;
+      }
       const names = key ? [m.name, `${m.name}.${key}`] : [m.name];
       for (const n of names) {
         const f: ParsedField = { name: n };

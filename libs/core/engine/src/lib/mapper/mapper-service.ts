@@ -98,6 +98,7 @@ export class DefaultMapperService implements MapperService {
       ['_id', new KeywordFieldType({ name: '_id', type: '_id', searchable: true, hasDocValues: false, params: {}, indexAnalyzer: kw, searchAnalyzer: kw })],
       ['_routing', new KeywordFieldType({ name: '_routing', type: '_routing', searchable: true, hasDocValues: false, params: {}, indexAnalyzer: kw, searchAnalyzer: kw })],
       ['_index', new ConstantKeywordFieldType({ name: '_index', type: '_index', searchable: true, hasDocValues: false, params: { value: index.name } })],
+      ['_ignored', new KeywordFieldType({ name: '_ignored', type: '_ignored', searchable: true, hasDocValues: true, params: {}, indexAnalyzer: kw, searchAnalyzer: kw })],
       ['_field_names', new KeywordFieldType({ name: '_field_names', type: '_field_names', searchable: true, hasDocValues: false, params: {}, indexAnalyzer: kw, searchAnalyzer: kw })],
       ['_seq_no', new NumberFieldType({ name: '_seq_no', type: 'long', searchable: true, hasDocValues: true, params: {} })],
     ]);

@@ -345,6 +345,36 @@ describe('object rendering', () => {
   });
 });
 
+describe('_ignored metadata field', () => {
+  it('records fields skipped by ignore_above / ignore_malformed as an indexed keyword with doc values', () => {
+    const dm = svc.documentMapper(
+      index({
+        properties: {
+          k: { type: 'keyword', ignore_above: 3 },
+          n: { type: 'long', ignore_malformed: true },
+          t: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 2 } } },
+          f: { type: 'flattened', ignore_above: 2 },
+        },
+      }),
+    );
+    const f = dm.parse({ k: ['ab', 'abcd'], n: 'x', t: 'abc', f: { a: 'xyz' } }, '1').doc.fields;
+    expect(byName(f, '_ignored')).toEqual([
+      {
+        name: '_ignored',
+        tokens: ['f', 'k', 'n', 't.raw'].map((term) => ({ term, position: 0 })),
+        indexOptions: 'docs',
+        keywordValues: ['f', 'k', 'n', 't.raw'],
+      },
+    ]);
+    expect(byName(f, 'k')[0].keywordValues).toEqual(['ab']);
+    expect(byName(dm.parse({ k: 'ab', n: 1, t: 'a' }, '2').doc.fields, '_ignored')).toEqual([]);
+  });
+  it('is a searchable keyword metadata field', () => {
+    const ft = svc.fieldType(index({}), '_ignored');
+    expect([ft?.kind, ft?.searchable, ft?.hasDocValues]).toEqual(['keyword', true, true]);
+  });
+});
+
 describe('empty strings', () => {
   it('are null for numeric fields, false for booleans, errors for dates', () => {
     const dm = svc.documentMapper(index({ properties: { n: { type: 'long' }, m: { type: 'long', null_value: 7 }, b: { type: 'boolean' }, d: { type: 'date' } } }));

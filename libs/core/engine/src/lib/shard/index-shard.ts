@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DirectoryReader } from '../index/leaf-reader.js';
+import type { DirectoryReader, SortedSetDocValues } from '../index/leaf-reader.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import type { IndexShard } from '../services.js';
 import { SegmentBuilder } from '../index/segment-builder.js';
@@ -83,6 +83,8 @@ export interface GetResult {
   seqNo: number;
   primaryTerm: number;
   routing?: string;
+  /** the `_ignored` metadata field: fields skipped by ignore_above / ignore_malformed */
+  ignored?: readonly string[];
   source: Uint8Array | null;
 }
 
@@ -468,7 +470,9 @@ export class IndexShardImpl implements IndexShard {
         const loc = v.loc;
         const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : readSource(loc.entry.data, loc.doc);
         const routing = loc.kind === 'buffer' ? this.buffer.storedRouting(loc.doc) : (loc.entry.data.routing?.[loc.doc] ?? undefined);
+        const ignored = loc.kind === 'buffer' ? this.buffer.storedIgnored(loc.doc) : ignoredOf(loc.entry.data.sortedSet.get('_ignored'), loc.doc);
         res = { found: true, id, version: v.version, seqNo: v.seqNo, primaryTerm: v.primaryTerm, source, routing };
+        if (ignored) res.ignored = ignored;
       }
     } else {
       const r = this.current;
@@ -485,6 +489,8 @@ export class IndexShardImpl implements IndexShard {
             source: leaf.source(d),
             routing: leaf.routing(d),
           };
+          const ignored = ignoredOf(leaf.sortedSetDocValues('_ignored'), d);
+          if (ignored) res.ignored = ignored;
           break;
         }
       }
@@ -1124,4 +1130,15 @@ function lookupId(e: SegmentEntry, id: string): number {
 
 function drain(it: Generator<void, void, void>): void {
   for (;;) if (it.next().done) return;
+}
+
+/** the `_ignored` values of a doc from its doc values (undefined when none) */
+function ignoredOf(dv: SortedSetDocValues | null | undefined, doc: number): string[] | undefined {
+  if (!dv) return undefined;
+  const a = dv.offsets[doc]!;
+  const b = dv.offsets[doc + 1]!;
+  if (a >= b) return undefined;
+  const out: string[] = [];
+  for (let i = a; i < b; i++) out.push(dv.terms[dv.ords[i]!]!);
+  return out;
 }

@@ -179,6 +179,15 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     hit['_score'] = Number.isNaN(h.score) ? null : h.score;
     const routing = r.routing(doc);
     if (routing !== undefined && !noStored) hit['_routing'] = routing;
+    if (!noStored) {
+      // the _ignored metadata field (fields skipped by ignore_above / ignore_malformed), from its doc values
+      const ig = r.sortedSetDocValues('_ignored');
+      if (ig && ig.offsets[doc]! < ig.offsets[doc + 1]!) {
+        const names: string[] = [];
+        for (let i = ig.offsets[doc]!; i < ig.offsets[doc + 1]!; i++) names.push(ig.terms[ig.ords[i]!]!);
+        hit['_ignored'] = names;
+      }
+    }
     let parsed: unknown;
     if (needParsed || rawSource) {
       const bytes = r.source(doc);
