@@ -4,7 +4,7 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
-import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, DateFormatter } from '../util/date-format.js';
+import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, DateFormatter, epochNanos } from '../util/date-format.js';
 import { parseDateMath, parseDateMathNanos } from '../util/date-math.js';
 import type { FieldTypeName, MappedFieldType, ValueKind } from './mapped-field-type.js';
 import { decodeIp, encodeIp } from './ip.js';
@@ -246,7 +246,7 @@ export class DateFieldType extends BaseFieldType {
     if (this.nanos) {
       if (inst.millis < 0) throw Errors.illegalArgument(`date[${s}] is before the epoch in 1970 and cannot be stored in nanosecond resolution`);
       if (inst.millis > 9223372036854) throw Errors.illegalArgument(`date[${s}] is after 2262-04-11T23:47:16.854775807 and cannot be stored in nanosecond resolution`);
-      return inst.millis * 1e6 + inst.nanoOfMilli;
+      return epochNanos(inst.millis, inst.nanoOfMilli);
     }
     return inst.millis;
   }

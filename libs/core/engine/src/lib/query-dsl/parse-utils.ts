@@ -9,6 +9,7 @@ import { TermQuery } from '../search/term-query.js';
 import type { QueryParseContext } from './query-parser.js';
 import { applyDateMath, splitDateMath, usesUnroundedNow } from './date-math.js';
 import { zoneOf } from '../util/date-time-zone.js';
+import { epochNanos } from '../util/date-format.js';
 
 function parseDate(ft: MappedFieldType, value: unknown, roundUp: boolean, format?: string, timeZone?: string): number {
   if (ft.parseValue) return ft.parseValue(value, format, roundUp, timeZone);
@@ -151,7 +152,7 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
         if (nanos && dm.anchor !== null) base = Math.floor(Math.round(base / 1000) / 1000);
         const off = timeZone ? offsetOf(timeZone, base) : 0;
         const r = applyDateMath(base, dm.math, roundUp, off);
-        return nanos ? (roundUp && dm.math.includes('/') ? r * 1e6 + 999999 : r * 1e6) : r;
+        return nanos ? epochNanos(r, roundUp && dm.math.includes('/') ? 999_999 : 0) : r;
       }
     }
     return parseDate(ft, value, roundUp, format, timeZone);

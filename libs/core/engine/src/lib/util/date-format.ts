@@ -539,6 +539,39 @@ function printEls(els: El[], f: Fields, zone: ZoneRules, out: string[]): void {
   }
 }
 
+// ------------------------------------------------------------------ epoch nanos as doubles
+
+/**
+ * Epoch nanos as the nearest double (date_nanos points and doc values are float64: from 2^53 ns on, i.e. after
+ * 1970-04-15, a double holds the value to within 128 ns). Correctly rounded, so index time and query time map
+ * the same instant to the same double, and the mapping is monotonic.
+ */
+export function epochNanos(millis: number, nanoOfMilli = 0): number {
+  const approx = millis * 1e6 + nanoOfMilli;
+  if (Math.abs(approx) < Number.MAX_SAFE_INTEGER) return approx;
+  return Number(BigInt(millis) * 1_000_000n + BigInt(nanoOfMilli));
+}
+
+/**
+ * Splits epoch nanos (a double holding an integer) into epoch millis and nano-of-milli. Above 2^53 the double
+ * stands for every integer that rounds to it; the one with the shortest digits is taken (what JS prints, so an
+ * instant indexed with millisecond or microsecond precision comes back exactly as it was written).
+ */
+export function splitEpochNanos(nanos: number): { millis: number; nanoOfMilli: number } {
+  if (Math.abs(nanos) < Number.MAX_SAFE_INTEGER || !Number.isInteger(nanos) || Math.abs(nanos) >= 1e21) {
+    const millis = Math.floor(nanos / 1e6);
+    return { millis, nanoOfMilli: Math.round(nanos - millis * 1e6) };
+  }
+  const b = BigInt(String(nanos));
+  let millis = b / 1_000_000n;
+  let rest = b % 1_000_000n;
+  if (rest < 0n) {
+    rest += 1_000_000n;
+    millis -= 1n;
+  }
+  return { millis: Number(millis), nanoOfMilli: Number(rest) };
+}
+
 // ------------------------------------------------------------------ formats
 
 interface SingleFormat {
@@ -727,7 +760,7 @@ export class DateFormatter {
   parseNanos(text: string, timeZone?: string | ZoneRules, roundUp = false): number {
     const r = this.tryParse(text, timeZone, roundUp);
     if (!r) throw this.parseError(text);
-    return r.millis * 1e6 + r.nanoOfMilli;
+    return epochNanos(r.millis, r.nanoOfMilli);
   }
 
   parseError(text: string): EsError {
@@ -741,8 +774,8 @@ export class DateFormatter {
   }
 
   formatNanos(nanos: number, timeZone?: string | ZoneRules): string {
-    const millis = Math.floor(nanos / 1e6);
-    return this.format(millis, timeZone, Math.round(nanos - millis * 1e6));
+    const { millis, nanoOfMilli } = splitEpochNanos(nanos);
+    return this.format(millis, timeZone, nanoOfMilli);
   }
 
   /** true when the first format prints epoch values (used by DocValueFormat semantics) */

@@ -3,7 +3,7 @@
  * range upper bounds `lte`/`gt`) evaluated in a time zone.
  */
 import { EsError } from '@strata/core-common';
-import { DEFAULT_DATE_FORMAT, DateFormatter, localToEpoch, daysInMonth } from './date-format.js';
+import { DEFAULT_DATE_FORMAT, DateFormatter, localToEpoch, daysInMonth, epochNanos } from './date-format.js';
 import { zoneOf, type ZoneRules } from './date-time-zone.js';
 
 export interface DateMathOptions {
@@ -192,7 +192,7 @@ export function parseDateMath(text: string, opts: DateMathOptions = {}): number 
 
 /** Same as parseDateMath, in epoch nanos (date_nanos). */
 export function parseDateMathNanos(text: string, opts: DateMathOptions = {}): number {
-  if (text.startsWith('now') || text.includes('||')) return parseDateMath(text, opts) * 1e6 + (opts.roundUp && text.includes('/') ? 999_999 : 0);
+  if (text.startsWith('now') || text.includes('||')) return epochNanos(parseDateMath(text, opts), opts.roundUp && text.includes('/') ? 999_999 : 0);
   const zone = typeof opts.timeZone === 'object' ? opts.timeZone : zoneOf(opts.timeZone);
   const fmt = opts.format instanceof DateFormatter ? opts.format : DateFormatter.of(opts.format ?? DEFAULT_DATE_FORMAT);
   const inst = fmt.tryParse(text, zone, opts.roundUp ?? false);
@@ -200,5 +200,5 @@ export function parseDateMathNanos(text: string, opts: DateMathOptions = {}): nu
     const r = `failed to parse date field [${text}] with format [${fmt.pattern}]`;
     throw parseEx(`${r}: [${r}]`, fmt.parseError(text));
   }
-  return inst.millis * 1e6 + inst.nanoOfMilli;
+  return epochNanos(inst.millis, inst.nanoOfMilli);
 }

@@ -1,5 +1,5 @@
 import { EsError } from '@strata/core-common';
-import { DateFormatter } from './date-format.js';
+import { DateFormatter, epochNanos, splitEpochNanos } from './date-format.js';
 import { parseDateMath, parseDateMathNanos } from './date-math.js';
 
 const D = (s: string) => Date.parse(s);
@@ -148,5 +148,26 @@ describe('DST gaps and overlaps (java.time semantics)', () => {
     expect(f.parseMillis('2020-03-29T01:59:59', 'Europe/Paris')).toBe(D('2020-03-29T00:59:59Z'));
     expect(parseDateMath('2020-10-25T12:00:00Z||/d', { timeZone: 'Europe/Paris' })).toBe(D('2020-10-24T22:00:00Z'));
     expect(parseDateMath('2020-10-25T12:00:00Z||/d', { timeZone: 'Europe/Paris', roundUp: true })).toBe(D('2020-10-25T22:59:59.999Z'));
+  });
+});
+
+describe('epoch nanos in doubles', () => {
+  it('epochNanos is the correctly rounded double of the exact instant (same at index and query time)', () => {
+    expect(epochNanos(1704067200123, 456789)).toBe(Number(1704067200123456789n));
+    expect(epochNanos(1704067200123, 456788)).toBe(Number(1704067200123456788n));
+    expect(epochNanos(1000, 999_999)).toBe(1000999999);
+    for (let n = 0; n < 1000; n += 7) expect(epochNanos(1704067200123, n)).toBe(Number(1704067200123000000n + BigInt(n)));
+  });
+
+  it('splitEpochNanos / formatNanos: the shortest integer the double stands for, without arithmetic rounding errors', () => {
+    const d = Number(1704067200123456789n); // holds 1704067200123456768, prints as 1704067200123456800
+    expect(splitEpochNanos(d)).toEqual({ millis: 1704067200123, nanoOfMilli: 456800 });
+    expect(splitEpochNanos(1000999999)).toEqual({ millis: 1000, nanoOfMilli: 999999 });
+    expect(splitEpochNanos(epochNanos(1577934245123, 0))).toEqual({ millis: 1577934245123, nanoOfMilli: 0 });
+    expect(splitEpochNanos(epochNanos(1577934245123, 456000))).toEqual({ millis: 1577934245123, nanoOfMilli: 456000 });
+    const iso = DateFormatter.of('strict_date_optional_time_nanos');
+    expect(iso.formatNanos(d)).toBe('2024-01-01T00:00:00.1234568Z');
+    expect(iso.formatNanos(epochNanos(Date.parse('2024-01-01T00:00:00.123Z'), 456000))).toBe('2024-01-01T00:00:00.123456Z');
+    expect(DateFormatter.of('strict_date_optional_time_nanos').parseNanos('2024-01-01T00:00:00.123456789Z')).toBe(d);
   });
 });
