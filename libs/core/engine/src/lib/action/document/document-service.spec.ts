@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Container, ContainerModule } from 'inversify';
-import { EsError, ExtensionPoints, Tokens } from '@strata/core-common';
+import { EsError, ExtensionPoints, RawJson, Tokens } from '@strata/core-common';
 import { InMemoryMetadataStore } from '../../cluster/metadata-store.js';
 import { EngineTokens } from '../../services.js';
 import type { IndexRequestInterceptor } from '../../spi.js';
 import { storageModule } from '../../storage.module.js';
-import { DocumentService } from './document-service.js';
+import { DocumentService, KeyedMutex } from './document-service.js';
 import { IndicesServiceImpl } from '../../shard/indices-service.js';
 import { parseBulkLines } from './bulk-parser.js';
 import { FakeMapperService, FakeMetadataIndexService, FakeResolver, indexMetadata } from './testing/fakes.js';
@@ -353,5 +353,78 @@ describe('source filtering and ids', () => {
     for (let i = 0; i < 10000; i++) set.add(g.next());
     expect(set.size).toBe(10000);
     for (const id of set) expect(id).toHaveLength(20);
+  });
+});
+
+describe('F1 fixes: raw _source, bulk validation, update serialisation', () => {
+  it('get/mget with rawSource return the stored text as a RawJson; a filtered source is parsed', async () => {
+    await setup();
+    await docs.index({ index: 'r', id: '1', opType: 'index', source: { a: 1, b: { c: 2 } }, attributes: {} });
+    const g = await docs.get({ index: 'r', id: '1', rawSource: true });
+    expect(g.body['_source']).toBeInstanceOf(RawJson);
+    expect((g.body['_source'] as RawJson).json).toBe('{"a":1,"b":{"c":2}}');
+    const f = await docs.get({ index: 'r', id: '1', rawSource: true, sourceFilter: { includes: ['b'], excludes: [] } });
+    expect(f.body['_source']).toEqual({ b: { c: 2 } });
+    expect((await docs.get({ index: 'r', id: '1' })).body['_source']).toEqual({ a: 1, b: { c: 2 } });
+    const m = await docs.mget({ ids: ['1'] }, { index: 'r', rawSource: true });
+    expect(m.docs[0]!['_source']).toBeInstanceOf(RawJson);
+  });
+
+  it('bulk parser: update with version / version_type fails the whole request; duplicate keys fail the item', () => {
+    const msg = 'Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead';
+    expect(() => parseBulkLines(['{"update":{"_index":"x","_id":"1","version":2}}', '{"doc":{}}'])).toThrow(msg);
+    expect(() => parseBulkLines(['{"update":{"_index":"x","_id":"1","version_type":"external"}}', '{"doc":{}}'])).toThrow(msg);
+    expect(parseBulkLines(['{"index":{"_index":"x","_id":"1","version":2,"version_type":"external"}}', '{}'])[0]).toMatchObject({ version: 2 });
+    const [bad, good] = parseBulkLines(['{"index":{"_index":"x"}}', '{"a":1,"o":{"b":1,"b":2}}', '{"index":{"_index":"x"}}', '{"b":"1:2","o":{"b":1}}']);
+    expect(bad!.bodyError?.type).toBe('document_parsing_exception');
+    expect(bad!.bodyError?.reason).toBe("[1:22] failed to parse: Duplicate field 'b'");
+    expect(bad!.bodyError?.guessRootCauses().map((e) => e.type)).toEqual(['document_parsing_exception']);
+    expect(good!.bodyError).toBeUndefined();
+    expect(() => parseBulkLines(['{"update":{"_index":"x","_id":"1"}}', '{"doc":{},"doc":{}}'])).toThrow("[2:16] Duplicate field 'doc'");
+  });
+
+  it('a term longer than 32766 UTF-8 bytes fails the write before anything is stored', async () => {
+    await setup();
+    await expectEsError(
+      docs.index({ index: 'imm', id: '1', opType: 'index', source: { k: 'x'.repeat(32767) }, attributes: {} }),
+      'illegal_argument_exception',
+      400,
+    );
+    expect((await docs.get({ index: 'imm', id: '1' })).status).toBe(404);
+    expect((await docs.index({ index: 'imm', id: '2', opType: 'index', source: { k: 'x'.repeat(32766) }, attributes: {} })).status).toBe(201);
+  });
+
+  it('parallel updates of one document queue up instead of conflicting (async interceptor widens the window)', async () => {
+    await setup([{ name: 'slow', order: 1, intercept: async (r) => (await new Promise((res) => setTimeout(res, 1)), { kind: 'continue', request: r }) }]);
+    await docs.index({ index: 'u', id: '1', opType: 'index', source: { n: 0 }, attributes: {} });
+    const rs = await Promise.all(Array.from({ length: 20 }, (_, i) => docs.update({ index: 'u', id: '1', doc: { [`f${i}`]: i } })));
+    expect(rs.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const g = await docs.get({ index: 'u', id: '1' });
+    expect(g.body['_version']).toBe(21);
+    expect(Object.keys(g.body['_source'] as object)).toHaveLength(21);
+    // different documents do not wait for each other, and the lock table empties
+    const other = await Promise.all([docs.update({ index: 'u', id: '1', doc: { z: 1 } }), docs.index({ index: 'u', id: '2', opType: 'index', source: { n: 0 }, attributes: {} })]);
+    expect(other.map((r) => r.status)).toEqual([200, 201]);
+  });
+
+  it('KeyedMutex runs sections of one key in order, other keys concurrently, and forgets idle keys', async () => {
+    const m = new KeyedMutex();
+    const log: string[] = [];
+    const section = (key: string, tag: string, ms: number) =>
+      m.run(key, async () => {
+        log.push(`${tag}+`);
+        await new Promise((r) => setTimeout(r, ms));
+        log.push(`${tag}-`);
+        return tag;
+      });
+    const failing = m.run('a', async () => {
+      throw new Error('x');
+    });
+    const all = Promise.all([section('a', 'a1', 5), section('a', 'a2', 1), section('b', 'b1', 1)]);
+    await expect(failing).rejects.toThrow('x');
+    expect(await all).toEqual(['a1', 'a2', 'b1']);
+    expect(log.indexOf('a1-')).toBeLessThan(log.indexOf('a2+'));
+    expect(log.indexOf('b1+')).toBeLessThan(log.indexOf('a1-'));
+    expect(m.size).toBe(0);
   });
 });
