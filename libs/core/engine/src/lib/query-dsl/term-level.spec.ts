@@ -50,8 +50,9 @@ describe('term-level queries on date fields (DateFieldType.termQuery = inclusive
     expect(bounds(parse({ term: { d: 'now/d' } }))).toEqual([D('2024-03-10T00:00:00Z'), D('2024-03-10T23:59:59.999Z')]);
   });
 
-  it('match on a date field behaves like term', () => {
+  it('match and query_string on a date field behave like term', () => {
     expect(bounds(parse({ match: { d: '2024-01-05' } }))).toEqual([D('2024-01-05T00:00:00Z'), D('2024-01-05T23:59:59.999Z')]);
+    expect(bounds(parse({ query_string: { query: 'd:2024-01-05' } }))).toEqual([D('2024-01-05T00:00:00Z'), D('2024-01-05T23:59:59.999Z')]);
   });
 
   it('date_nanos: the round-up fills the nanoseconds; epoch_millis rounds up to the last nanosecond of the milli', () => {
