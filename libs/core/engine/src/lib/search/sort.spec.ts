@@ -1,4 +1,4 @@
-import { EsError } from '@strata/core-common';
+import { EsError, stringifyJson } from '@strata/core-common';
 import { compileSort, parseSort } from './sort.js';
 import { fieldTypes } from './testing/fake-index.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
@@ -30,5 +30,31 @@ describe('sort mode on non-numeric fields (FieldSortBuilder)', () => {
   it('unmapped_type keyword gets the same check; min/max on keywords and avg on numbers compile', () => {
     expect(error(() => compile([{ nope: { mode: 'sum', unmapped_type: 'keyword' } }])).type).toBe('query_shard_exception');
     expect(compile([{ tag: { mode: 'min' } }, { tag: { mode: 'max' } }, { n: { mode: 'avg' } }, { n: { mode: 'median' } }])).toHaveLength(4);
+  });
+});
+
+describe('long sort values beyond 2^53 are written exactly', () => {
+  const display = (json: unknown, key: number) => stringifyJson([compile(json)[0]!.display(key)]);
+
+  it('missing-value sentinels are Long.MAX_VALUE / Long.MIN_VALUE', () => {
+    expect(display([{ n: 'asc' }], Infinity)).toBe('[9223372036854775807]');
+    expect(display([{ n: 'desc' }], -Infinity)).toBe('[-9223372036854775808]');
+    expect(display([{ nope: { order: 'asc', unmapped_type: 'long' } }], Infinity)).toBe('[9223372036854775807]');
+  });
+
+  it('values reaching 2^63 are clamped to the long range; other large integers stay plain numbers', () => {
+    expect(display([{ n: 'asc' }], 2 ** 63)).toBe('[9223372036854775807]');
+    expect(display([{ n: 'asc' }], -(2 ** 63))).toBe('[-9223372036854775808]');
+    expect(compile([{ n: 'asc' }])[0]!.display(2 ** 60)).toBe(2 ** 60);
+    expect(compile([{ n: 'asc' }])[0]!.display(42)).toBe(42);
+    // unsigned_long keeps its own rendering
+    expect(compile([{ nope: { order: 'asc', unmapped_type: 'unsigned_long' } }])[0]!.display(Infinity)).toBe(2 ** 63);
+  });
+
+  it('search_after accepts the rendered values back', () => {
+    const f = compile([{ n: 'asc' }])[0]!;
+    expect(f.afterKey(f.display(Infinity))).toBe(Infinity);
+    expect(f.afterKey(f.display(-Infinity))).toBe(-Infinity);
+    expect(f.afterKey(f.display(2 ** 60))).toBe(2 ** 60);
   });
 });

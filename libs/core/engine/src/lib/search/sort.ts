@@ -2,7 +2,7 @@
  * Sort specification (parsed from the request, plain data) and its per-shard compiled form:
  * per-leaf comparable keys and Elasticsearch's formatting of `hits.hits[].sort` values.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, RawJson } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { compileScoreScript, parseScript } from '../query-dsl/script-expression.js';
@@ -136,6 +136,15 @@ export interface CompiledSortField {
 
 /** Long.MAX_VALUE as a double (2^63), what JSON clients read it as */
 const LONG_MAX = 2 ** 63;
+
+/**
+ * A long sort value at the ends of the long range (the missing-value sentinels, or a double rounded up to 2^63)
+ * written exactly as Long.MAX_VALUE / Long.MIN_VALUE; JS would print 9223372036854776000. Other large values
+ * keep JS's shortest digits, the best guess at the long a double stands for.
+ */
+function longSortValue(n: number): RawJson {
+  return new RawJson(n > 0 ? '9223372036854775807' : '-9223372036854775808');
+}
 const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'date', 'date_nanos', 'unsigned_long', 'boolean', 'scaled_float']);
 
 function medianOf(values: Float64Array, s: number, e: number): number {
@@ -258,6 +267,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
     if (Number.isNaN(missingKey)) throw new EsError('number_format_exception', 400, `For input string: "${String(missing)}"`);
   }
   const intOut = isInt || spec.numericType === 'long' || spec.numericType === 'date' || spec.numericType === 'date_nanos';
+  const exactLong = typeName !== 'unsigned_long';
   return {
     spec,
     kind: 'number',
@@ -289,7 +299,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
     display(k) {
       const n = k as number;
       if (n === Infinity || n === -Infinity) {
-        if (intOut) return n > 0 ? LONG_MAX : -LONG_MAX;
+        if (intOut) return exactLong ? longSortValue(n) : n > 0 ? LONG_MAX : -LONG_MAX;
         return n > 0 ? 'Infinity' : '-Infinity';
       }
       if (spec.format && ft) {
@@ -300,9 +310,11 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
         return ft.formatValue(n, spec.format);
       }
       if (isFloat) return ft ? ft.valueForDisplay(n) : Math.fround(n);
+      if (exactLong && intOut && (n >= LONG_MAX || n <= -LONG_MAX)) return longSortValue(n);
       return n;
     },
     afterKey(v) {
+      if (v instanceof RawJson) v = v.value();
       if (v === null || v === undefined) return missingKey;
       if (typeof v === 'number') {
         if (v >= LONG_MAX) return intOut ? Infinity : v;
