@@ -21,6 +21,7 @@ import {
   isPlainObject,
   javaString,
   simpleMatch,
+  TokenCountFieldType,
   type CompiledMapping,
   type Dynamic,
   type Json,
@@ -490,9 +491,15 @@ export class DefaultDocumentMapper implements DocumentMapper {
         st.fieldNames.add(name);
         return;
       }
+      case 'token_count': {
+        const ft = m.ft as TokenCountFieldType;
+        // a null_value stands for the count itself; any other value is analysed and its tokens counted
+        const count = value === m.def['null_value'] && typeof value === 'number' ? value : ft.countTokens(typeof value === 'string' ? value : String(value));
+        this.pushNumeric(m, count, st);
+        return;
+      }
       case 'geo_point':
       case 'binary':
-      case 'token_count':
         st.fieldNames.add(name);
         return;
       default: {

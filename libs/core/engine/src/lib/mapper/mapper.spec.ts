@@ -375,6 +375,31 @@ describe('_ignored metadata field', () => {
   });
 });
 
+describe('token_count', () => {
+  it('indexes the number of analysed tokens as an integer (points + doc values), per value', () => {
+    const idx = index({
+      properties: {
+        t: { type: 'text', fields: { len: { type: 'token_count', analyzer: 'standard' } } },
+        s: { type: 'token_count', analyzer: 'stop' },
+        p: { type: 'token_count', analyzer: 'stop', enable_position_increments: false },
+        n: { type: 'token_count', analyzer: 'standard', null_value: 7 },
+      },
+    });
+    const dm = svc.documentMapper(idx);
+    const f = dm.parse({ t: ['hello big world', ''], s: 'the quick fox', p: 'the quick fox', n: null }, '1').doc.fields;
+    expect(byName(f, 't.len')).toEqual([
+      { name: 't.len', pointValues: [3], numericValues: [3] },
+      { name: 't.len', pointValues: [0], numericValues: [0] },
+    ]);
+    // stop words leave position gaps: counted with position increments (the default), not without
+    expect(byName(f, 's')[0].numericValues).toEqual([3]);
+    expect(byName(f, 'p')[0].numericValues).toEqual([2]);
+    expect(byName(f, 'n')[0].numericValues).toEqual([7]);
+    const ft = svc.fieldType(idx, 't.len')!;
+    expect([ft.kind, ft.isInteger, ft.searchable, ft.hasDocValues, ft.type, ft.termValue('3')]).toEqual(['numeric', true, true, true, 'token_count', 3]);
+  });
+});
+
 describe('empty strings', () => {
   it('are null for numeric fields, false for booleans, errors for dates', () => {
     const dm = svc.documentMapper(index({ properties: { n: { type: 'long' }, m: { type: 'long', null_value: 7 }, b: { type: 'boolean' }, d: { type: 'date' } } }));

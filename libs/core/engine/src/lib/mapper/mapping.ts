@@ -734,6 +734,11 @@ export function buildFieldType(name: string, def: Json, ctx: MappingContext): Ma
       return new IpFieldType({ name, type, searchable: index, hasDocValues: docValues, params });
     case 'constant_keyword':
       return new ConstantKeywordFieldType({ name, type, searchable: true, hasDocValues: false, params });
+    case 'token_count': {
+      const an = def['analyzer'] as string | undefined;
+      const analyzer = an ? ctx.analysis.analyzer(an, ctx.indexSettings) : ctx.analysis.analyzer('default', ctx.indexSettings);
+      return new TokenCountFieldType({ name, type, searchable: index, hasDocValues: docValues, params, indexAnalyzer: analyzer });
+    }
     case 'flattened': {
       const kw = ctx.analysis.analyzer('keyword');
       return new KeywordFieldType({ name, type, searchable: index, hasDocValues: docValues, params, indexAnalyzer: kw, searchAnalyzer: kw });
@@ -743,6 +748,38 @@ export function buildFieldType(name: string, def: Json, ctx: MappingContext): Ma
         return new NumberFieldType({ name, type, searchable: index, hasDocValues: docValues, params, scalingFactor: def['scaling_factor'] as number | undefined });
       }
       return new OpaqueFieldType({ name, type, searchable: false, hasDocValues: false, params });
+  }
+}
+
+/**
+ * token_count: an integer field holding the number of tokens (positions) the `analyzer` produces for the value;
+ * searchable and aggregatable like an `integer`.
+ */
+export class TokenCountFieldType extends NumberFieldType {
+  override readonly isInteger: boolean = true;
+  override termValue(value: unknown): number {
+    if (typeof value === 'number' && !Number.isInteger(value)) return value;
+    if (typeof value === 'string' && /^\s*-?\d*\.\d+\s*$/.test(value)) return Number(value);
+    return parseNumber('integer', value, true);
+  }
+  /** the count ES indexes (TokenCountFieldMapper.countPositions): positions with increments, else tokens */
+  countTokens(text: string): number {
+    const an = this.indexAnalyzer;
+    if (!an) return 0;
+    const toks = an.analyze(text);
+    if (toks.length === 0) return 0;
+    if (this.params['enable_position_increments'] === false) {
+      let n = 0;
+      let last = -1;
+      for (const t of toks) {
+        if (t.position !== last) n++;
+        last = t.position;
+      }
+      return n;
+    }
+    let max = 0;
+    for (const t of toks) if (t.position > max) max = t.position;
+    return max + 1;
   }
 }
 
