@@ -346,7 +346,7 @@ describe('conformance: search', () => {
   });
 
   // token_count is an indexed numeric field by default (index: true)
-  it.failing('token_count sub-field is searchable', async () => {
+  it('token_count sub-field is searchable', async () => {
     const b = await es.req('POST', '/dvo/_count', { query: { term: { 't.len': 3 } } });
     expect([b.status, b.json.count]).toEqual([200, 1]);
   });
