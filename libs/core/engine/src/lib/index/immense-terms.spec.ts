@@ -31,6 +31,12 @@ describe('immense terms', () => {
     expect(e.guessRootCauses().map((c) => c.type)).toEqual(['illegal_argument_exception']);
   });
 
+  it('a doc-values-only value over the limit: Lucene DocValuesField error', () => {
+    const d = { id: '1', source: null, fields: [{ name: 'k', keywordValues: ['x'.repeat(40000)] }] };
+    expect(() => checkImmenseTerms(d)).toThrow('DocValuesField "k" is too large, must be <= 32766');
+    expect(() => checkImmenseTerms({ id: '1', source: null, fields: [{ name: 'k', keywordValues: ['x'.repeat(32766)] }] })).not.toThrow();
+  });
+
   it('prefix is the first 30 bytes', () => {
     expect(immenseTerm('k', 'abc'.repeat(20000), 60000).reason).toContain(
       `'[${Array(10).fill('97, 98, 99').join(', ')}]...', original message: bytes can be at most 32766 in length; got 60000`,

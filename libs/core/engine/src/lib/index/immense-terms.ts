@@ -13,15 +13,29 @@ const SAFE_CHARS = Math.floor(MAX_TERM_LENGTH / 3);
 /** Throws Lucene's "immense term" error for the first term over the limit; cheap when all terms are short. */
 export function checkImmenseTerms(doc: ParsedDocument): void {
   for (const f of doc.fields) {
+    // per field, in Lucene's order: the inverted index first, then doc values
     const tokens = f.tokens;
-    if (!tokens) continue;
-    for (let i = 0; i < tokens.length; i++) {
-      const term = tokens[i]!.term;
-      if (term.length <= SAFE_CHARS) continue;
-      const bytes = Buffer.byteLength(term, 'utf8');
-      if (bytes > MAX_TERM_LENGTH) throw immenseTerm(f.name, term, bytes);
+    if (tokens) {
+      for (let i = 0; i < tokens.length; i++) {
+        const term = tokens[i]!.term;
+        if (term.length <= SAFE_CHARS) continue;
+        const bytes = Buffer.byteLength(term, 'utf8');
+        if (bytes > MAX_TERM_LENGTH) throw immenseTerm(f.name, term, bytes);
+      }
+    }
+    const kv = f.keywordValues;
+    if (kv) {
+      for (let i = 0; i < kv.length; i++) {
+        const v = kv[i]!;
+        if (v.length > SAFE_CHARS && Buffer.byteLength(v, 'utf8') > MAX_TERM_LENGTH) throw docValueTooLarge(f.name);
+      }
     }
   }
+}
+
+/** SortedSetDocValuesWriter: a doc value longer than 32766 bytes */
+export function docValueTooLarge(field: string): EsError {
+  return Errors.illegalArgument(`DocValuesField "${field}" is too large, must be <= ${MAX_TERM_LENGTH}`);
 }
 
 export function immenseTerm(field: string, term: string, bytes: number): EsError {
