@@ -75,6 +75,8 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
         `Malformed action/metadata line [${lineNo}], expected START_OBJECT or END_OBJECT but found [${tokenName(action)}]`,
       );
     }
+    const dupAction = findDuplicateKey(raw, action);
+    if (dupAction) throw Errors.xContentParse(`Duplicate field '${dupAction.key}'`, lineNo, dupAction.offset + 1);
     const keys = Object.keys(action);
     if (keys.length === 0) {
       throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo}], expected FIELD_NAME but found [END_OBJECT]`);

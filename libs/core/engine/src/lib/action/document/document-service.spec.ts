@@ -381,6 +381,7 @@ describe('F1 fixes: raw _source, bulk validation, update serialisation', () => {
     expect(bad!.bodyError?.guessRootCauses().map((e) => e.type)).toEqual(['document_parsing_exception']);
     expect(good!.bodyError).toBeUndefined();
     expect(() => parseBulkLines(['{"update":{"_index":"x","_id":"1"}}', '{"doc":{},"doc":{}}'])).toThrow("[2:16] Duplicate field 'doc'");
+    expect(() => parseBulkLines(['{"index":{"_index":"x","_index":"y"}}', '{}'])).toThrow("[1:32] Duplicate field '_index'");
   });
 
   it('a term longer than 32766 UTF-8 bytes fails the write before anything is stored', async () => {
