@@ -156,6 +156,16 @@ describe('conformance: documents', () => {
     expect(r.json.error.reason).toBe('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
   });
 
+  // ES runs get-modify-write of one doc under the shard's per-id lock: parallel partial updates do not conflict
+  it('30 parallel _update calls on one document all succeed (retry_on_conflict=0)', async () => {
+    await es.req('PUT', '/updp/_doc/1', { n: 0 });
+    const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => es.req('POST', '/updp/_update/1', { doc: { [`f${i}`]: i } })));
+    expect(rs.filter((r) => r.status !== 200).map((r) => r.status)).toEqual([]);
+    const g = await es.req('GET', '/updp/_doc/1');
+    expect(g.json._version).toBe(31);
+    expect(Object.keys(g.json._source)).toHaveLength(31);
+  });
+
   it('update: doc merge, noop on identical doc, doc_as_upsert, upsert', async () => {
     await es.req('PUT', '/upd/_doc/1', { a: 1 });
     expect((await es.req('POST', '/upd/_update/1', { doc: { c: 3 } })).json.result).toBe('updated');
