@@ -3,6 +3,7 @@
  * with DST-correct offsets through Intl (cached per zone and per hour).
  */
 import { Errors } from '@strata/core-common';
+import { zoneOf, type ZoneRules } from '../../util/date-time-zone.js';
 
 export interface TimeZone {
   readonly id: string;
@@ -22,49 +23,17 @@ class FixedZone implements TimeZone {
   }
 }
 
+/** IANA zones: offsets come from the shared Intl-based zone rules of util/date-time-zone */
 class IanaZone implements TimeZone {
   readonly fixedOffset = null;
-  private readonly fmt: Intl.DateTimeFormat;
-  private readonly memo = new Map<number, number>();
+  private readonly rules: ZoneRules;
   constructor(readonly id: string) {
-    this.fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone: id,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
+    // an empty id is not a zone here (zoneOf would read it as UTC)
+    if (id === '') throw Errors.illegalArgument(`Unknown time-zone ID: ${id}`);
+    this.rules = zoneOf(id);
   }
   offsetAt(utcMillis: number): number {
-    // offsets change at most on quarter-hour boundaries: memoize per quarter hour
-    const slot = Math.floor(utcMillis / 900_000);
-    const hit = this.memo.get(slot);
-    if (hit !== undefined) return hit;
-    const parts = this.fmt.formatToParts(new Date(slot * 900_000));
-    let y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, bc = false;
-    for (const p of parts) {
-      switch (p.type) {
-        case 'year': y = Number(p.value); break;
-        case 'month': mo = Number(p.value); break;
-        case 'day': d = Number(p.value); break;
-        case 'hour': h = Number(p.value); break;
-        case 'minute': mi = Number(p.value); break;
-        case 'second': s = Number(p.value); break;
-        case 'era': bc = p.value.startsWith('B'); break;
-      }
-    }
-    if (bc) y = 1 - y;
-    const dt = new Date(0);
-    dt.setUTCFullYear(y, mo - 1, d);
-    dt.setUTCHours(h, mi, s, 0);
-    const off = dt.getTime() - slot * 900_000;
-    if (this.memo.size > 100_000) this.memo.clear();
-    this.memo.set(slot, off);
-    return off;
+    return this.rules.offsetAt(utcMillis);
   }
 }
 
