@@ -1,53 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createNode, type StrataNode } from '../node.js';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+import { NDJSON, startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
 /** black-box tests of the document endpoints over the real node (cluster metadata, mapper, storage). */
 describe('document REST API', () => {
-  let node: StrataNode;
-  let server: Server;
-  let base: string;
-  let dataPath: string;
-  const call = async (method: string, path: string, body?: unknown, ndjson = false) => {
-    const init: RequestInit = { method, headers: {} };
-    if (body !== undefined) {
-      init.body = ndjson ? (body as string) : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
-    }
-    const r = await fetch(base + path, init);
-    const text = await r.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, body: json, text, headers: r.headers };
-  };
+  let api: ApiTestNode;
+  const call = (method: string, path: string, body?: unknown, contentType?: string) => api.call(method, path, body, contentType);
 
   beforeAll(async () => {
-    dataPath = mkdtempSync(join(tmpdir(), 'strata-docs-'));
-    node = await createNode({
-      settings: { 'path.data': dataPath },
-      logger: silent,
-    });
-    await node.start();
-    server = await new Promise((r) => {
-      const s = node.app.listen(0, '127.0.0.1', () => r(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiTestNode({ prefix: 'strata-docs-' });
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await node.close();
-    rmSync(dataPath, { recursive: true, force: true });
-  });
+  afterAll(() => api.close());
 
   it('PUT /{index}/_doc/{id} creates (201) then updates (200)', async () => {
     const r = await call('PUT', '/logs/_doc/1', { msg: 'a' });
@@ -145,13 +107,13 @@ describe('document REST API', () => {
       '{"index":{"_index":"bk2","pipeline":null},"attempts":0}\n{"f":"b"}\n' +
       '{"create":{"_id":"1"}}\n{"f":"c"}\n' +
       '{"delete":{"_id":"1"}}\n';
-    const r = await call('POST', '/bk/_bulk?refresh=true', body, true);
+    const r = await call('POST', '/bk/_bulk?refresh=true', body, NDJSON);
     expect(r.status).toBe(200);
     expect(r.body.errors).toBe(true);
     expect(r.body.items.map((i: Record<string, { status: number }>) => Object.values(i)[0].status)).toEqual([201, 201, 409, 200]);
     expect(r.body.items[0].index).toMatchObject({ _index: 'bk', _id: '1', result: 'created', forced_refresh: true });
     expect(r.body.items[1].index._index).toBe('bk2');
-    const bad = await call('POST', '/_bulk', '{"foo":{}}\n', true);
+    const bad = await call('POST', '/_bulk', '{"foo":{}}\n', NDJSON);
     expect(bad.status).toBe(400);
     expect(bad.body.error.type).toBe('illegal_argument_exception');
   });
@@ -184,7 +146,7 @@ describe('document REST API', () => {
     expect(r.status).toBe(403);
     expect(r.body.error.type).toBe('cluster_block_exception');
     expect(r.body.error.reason).toBe('index [blk] blocked by: [FORBIDDEN/8/index write (api)];');
-    const b = await call('POST', '/_bulk', '{"index":{"_index":"blk","_id":"3"}}\n{"a":3}\n', true);
+    const b = await call('POST', '/_bulk', '{"index":{"_index":"blk","_id":"3"}}\n{"a":3}\n', NDJSON);
     expect(b.body.errors).toBe(true);
     expect(b.body.items[0].index.status).toBe(403);
     expect(b.body.items[0].index.error.type).toBe('cluster_block_exception');
@@ -196,7 +158,7 @@ describe('document REST API', () => {
 
   it('returns _source exactly as sent from GET, _source, mget and search (no re-serialisation)', async () => {
     const raw = '{"v":9007199254740993, "x":1.0,"y":1e3,"e":"\\u00e9","n":{"a":[1,2.50]}}';
-    expect((await call('PUT', '/raw/_doc/1?refresh=true', raw, true)).status).toBe(201);
+    expect((await call('PUT', '/raw/_doc/1?refresh=true', raw, NDJSON)).status).toBe(201);
     const g = await call('GET', '/raw/_doc/1');
     expect(g.text).toBe(`{"_index":"raw","_id":"1","_version":1,"_seq_no":0,"_primary_term":1,"found":true,"_source":${raw}}`);
     expect((await call('GET', '/raw/_source/1')).text).toBe(raw);
@@ -205,13 +167,13 @@ describe('document REST API', () => {
     // filtering parses (as ES does): the filtered value is a re-serialisation
     expect((await call('GET', '/raw/_source/1?_source_includes=x,e')).text).toBe('{"x":1,"e":"é"}');
     // bulk-indexed sources too
-    const bk = await call('POST', '/_bulk?refresh=true', '{"index":{"_index":"raw","_id":"2"}}\n{"big": 1234567890123456789}\n', true);
+    const bk = await call('POST', '/_bulk?refresh=true', '{"index":{"_index":"raw","_id":"2"}}\n{"big": 1234567890123456789}\n', NDJSON);
     expect(bk.body.items[0].index.error).toBeUndefined();
     expect((await call('GET', '/raw/_source/2')).text).toBe('{"big": 1234567890123456789}');
   });
 
   it('pretty re-indents the stored _source keeping its number tokens; filter_path still works', async () => {
-    await call('PUT', '/rawp/_doc/1?refresh=true', '{"v":9007199254740993,"o":{"f":1.0,"a":[],"e":{}}}', true);
+    await call('PUT', '/rawp/_doc/1?refresh=true', '{"v":9007199254740993,"o":{"f":1.0,"a":[],"e":{}}}', NDJSON);
     const p = await call('GET', '/rawp/_source/1?pretty');
     expect(p.text).toBe('{\n  "v" : 9007199254740993,\n  "o" : {\n    "f" : 1.0,\n    "a" : [ ],\n    "e" : { }\n  }\n}\n');
     const d = await call('GET', '/rawp/_doc/1?pretty');
@@ -232,31 +194,31 @@ describe('document REST API', () => {
     expect((await call('PUT', '/to/_doc/1?timeout=1m', { a: 1 })).status).toBe(201);
     expect((await call('POST', '/to/_update/1?timeout=x', { doc: { a: 2 } })).body.error.type).toBe('parse_exception');
     expect((await call('DELETE', '/to/_doc/1?timeout=5')).body.error.type).toBe('parse_exception');
-    expect((await call('POST', '/_bulk?timeout=1x', '{"delete":{"_index":"to","_id":"1"}}\n', true)).body.error.type).toBe('parse_exception');
+    expect((await call('POST', '/_bulk?timeout=1x', '{"delete":{"_index":"to","_id":"1"}}\n', NDJSON)).body.error.type).toBe('parse_exception');
     expect((await call('GET', '/to/_doc/1')).body.found).toBe(true);
   });
 
   it('_bulk: a body not ending with a newline fails as a whole; an update with a version too', async () => {
-    const r = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"1"}}\n{"a":1}', true);
+    const r = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"1"}}\n{"a":1}', NDJSON);
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'The bulk request must be terminated by a newline [\\n]' });
     expect((await call('GET', '/nl/_doc/1')).status).toBe(404);
-    const u = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"2"}}\n{"a":1}\n{"update":{"_index":"nl","_id":"2","version":2}}\n{"doc":{"a":2}}\n', true);
+    const u = await call('POST', '/_bulk', '{"index":{"_index":"nl","_id":"2"}}\n{"a":1}\n{"update":{"_index":"nl","_id":"2","version":2}}\n{"doc":{"a":2}}\n', NDJSON);
     expect(u.status).toBe(400);
     expect(u.body.error.reason).toBe('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
     expect((await call('GET', '/nl/_doc/2')).status).toBe(404);
   });
 
   it('duplicate keys: 400 for a document and a search body, a failed item in _bulk', async () => {
-    const d = await call('PUT', '/dup/_doc/1', '{"k":"a","o":{"x":1,"x":2}}', true);
+    const d = await call('PUT', '/dup/_doc/1', '{"k":"a","o":{"x":1,"x":2}}', NDJSON);
     expect(d.status).toBe(400);
     expect(d.body.error.type).toBe('x_content_parse_exception');
     expect(d.body.error.reason).toBe("[1:24] Duplicate field 'x'");
     expect(d.body.error.caused_by.type).toBe('json_parse_exception');
-    expect((await call('POST', '/_search', '{"size":1,"size":2}', true)).status).toBe(400);
+    expect((await call('POST', '/_search', '{"size":1,"size":2}', NDJSON)).status).toBe(400);
     // the same key in different objects is fine
-    expect((await call('PUT', '/dup/_doc/2', '{"x":"a:b","o":{"x":1},"p":[{"x":1},{"x":2}]}', true)).status).toBe(201);
-    const b = await call('POST', '/_bulk', '{"index":{"_index":"dup","_id":"3"}}\n{"a":1,"a":2}\n{"index":{"_index":"dup","_id":"4"}}\n{"a":1}\n', true);
+    expect((await call('PUT', '/dup/_doc/2', '{"x":"a:b","o":{"x":1},"p":[{"x":1},{"x":2}]}', NDJSON)).status).toBe(201);
+    const b = await call('POST', '/_bulk', '{"index":{"_index":"dup","_id":"3"}}\n{"a":1,"a":2}\n{"index":{"_index":"dup","_id":"4"}}\n{"a":1}\n', NDJSON);
     expect(b.status).toBe(200);
     expect(b.body.items[0].index.status).toBe(400);
     expect(b.body.items[0].index.error).toMatchObject({ type: 'document_parsing_exception', reason: "[1:11] failed to parse: Duplicate field 'a'" });

@@ -1,50 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createNode, type StrataNode } from '../node.js';
-
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+import { startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
 describe('index admin REST APIs', () => {
-  let node: StrataNode;
-  let server: Server;
-  let base: string;
-  let dataPath: string;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const init: RequestInit = { method, headers: {} };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    const r = await fetch(base + path, init);
-    const text = await r.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, body: json, text };
-  };
+  let api: ApiTestNode;
+  const call = (method: string, path: string, body?: unknown) => api.call(method, path, body);
 
   beforeAll(async () => {
-    dataPath = mkdtempSync(join(tmpdir(), 'strata-indices-'));
-    node = await createNode({ settings: { 'path.data': dataPath }, logger: silent });
-    await node.start();
-    server = await new Promise((r) => {
-      const s = node.app.listen(0, '127.0.0.1', () => r(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiTestNode({ prefix: 'strata-indices-' });
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await node.close();
-    rmSync(dataPath, { recursive: true, force: true });
-  });
+  afterAll(() => api.close());
 
   it('creates, checks, gets and deletes an index', async () => {
     const c = await call('PUT', '/logs', {

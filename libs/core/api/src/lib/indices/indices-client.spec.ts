@@ -1,34 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, errors } from '@elastic/elasticsearch';
-import { createNode, type StrataNode } from '../node.js';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+import { startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
 describe('index admin APIs through the official JS client', () => {
-  let node: StrataNode;
-  let server: Server;
+  let api: ApiTestNode;
   let client: Client;
-  let dataPath: string;
 
   beforeAll(async () => {
-    dataPath = mkdtempSync(join(tmpdir(), 'strata-indices-client-'));
-    node = await createNode({ settings: { 'path.data': dataPath }, logger: silent });
-    await node.start();
-    server = await new Promise((r) => {
-      const s = node.app.listen(0, '127.0.0.1', () => r(s));
-    });
-    client = new Client({ node: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    api = await startApiTestNode({ prefix: 'strata-indices-client-' });
+    client = new Client({ node: api.base });
   });
 
   afterAll(async () => {
     await client.close();
-    await new Promise((r) => server.close(r));
-    await node.close();
-    rmSync(dataPath, { recursive: true, force: true });
+    await api.close();
   });
 
   it('create, exists, mappings, settings, aliases, analyze, delete', async () => {

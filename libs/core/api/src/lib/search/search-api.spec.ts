@@ -1,45 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createNode, coreModules, type StrataNode } from '../node.js';
+import { coreModules } from '../node.js';
+import { NDJSON, startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 import { searchApiModule } from './index.js';
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-
 describe('search REST API (black box)', () => {
-  let node: StrataNode;
-  let server: Server;
-  let base: string;
-  let dataPath: string;
-
-  async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
-    const init: RequestInit = { method, headers: {} };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['Content-Type'] = contentType;
-    }
-    const r = await fetch(base + path, init);
-    const text = await r.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: r.status, body: json, text };
-  }
+  let api: ApiTestNode;
+  const call = (method: string, path: string, body?: unknown, contentType?: string) => api.call(method, path, body, contentType);
 
   beforeAll(async () => {
-    dataPath = mkdtempSync(join(tmpdir(), 'strata-search-'));
     const features = coreModules().includes(searchApiModule) ? [] : [{ name: 'search-api', module: searchApiModule }];
-    node = await createNode({ settings: { 'path.data': dataPath, 'node.name': 'n1' }, features, logger: silent });
-    await node.start();
-    server = await new Promise<Server>((r) => {
-      const s = node.app.listen(0, '127.0.0.1', () => r(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiTestNode({ prefix: 'strata-search-', settings: { 'node.name': 'n1' }, features });
     const docs = [
       { id: '1', body: { title: 'The quick brown fox', tag: 'a', price: 10, ts: '2024-01-01T00:00:00Z' } },
       { id: '2', body: { title: 'quick quick dog', tag: 'b', price: 20, ts: '2024-01-02T00:00:00Z' } },
@@ -47,15 +16,11 @@ describe('search REST API (black box)', () => {
       { id: '4', body: { title: 'fox', tag: 'a', price: 5, ts: '2024-01-04T00:00:00Z' } },
     ];
     const lines = docs.flatMap((d) => [JSON.stringify({ index: { _index: 'test', _id: d.id } }), JSON.stringify(d.body)]).join('\n') + '\n';
-    const r = await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+    const r = await call('POST', '/_bulk?refresh=true', lines, NDJSON);
     if (r.status !== 200 || r.body.errors) throw new Error('bulk failed: ' + r.text);
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await node.close();
-    rmSync(dataPath, { recursive: true, force: true });
-  });
+  afterAll(() => api.close());
 
   it('match query: ES response shape', async () => {
     const r = await call('POST', '/test/_search', { query: { match: { title: 'quick' } } });
@@ -149,7 +114,7 @@ describe('search REST API (black box)', () => {
     const lines = [{ index: 'test' }, { query: { term: { tag: 'a' } }, size: 0 }, { index: 'nope' }, { query: { match_all: {} } }, {}, { size: 1 }]
       .map((x) => JSON.stringify(x))
       .join('\n') + '\n';
-    const r = await call('POST', '/_msearch', lines, 'application/x-ndjson');
+    const r = await call('POST', '/_msearch', lines, NDJSON);
     expect(r.status).toBe(200);
     expect(r.body.responses).toHaveLength(3);
     expect(r.body.responses[0].hits.total.value).toBe(2);
@@ -197,7 +162,7 @@ describe('search REST API (black box)', () => {
     ]
       .map((x) => JSON.stringify(x))
       .join('\n') + '\n';
-    expect((await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson')).body.errors).toBe(false);
+    expect((await call('POST', '/_bulk?refresh=true', lines, NDJSON)).body.errors).toBe(false);
     const a = await call('POST', '/only_b/_search', {});
     expect(a.body.hits.hits.map((x: any) => x._id)).toEqual(['o1']);
     const both = await call('POST', '/test,other/_search', { query: { match: { title: 'quick' } }, size: 10 });
@@ -214,7 +179,7 @@ describe('search REST API (black box)', () => {
     await call('PUT', '/seg', { mappings: { properties: { n: { type: 'long' }, t: { type: 'keyword' } } } });
     for (let i = 0; i < 3; i++) {
       const lines = [0, 1, 2, 3].map((j) => [JSON.stringify({ index: { _index: 'seg', _id: `${i}-${j}` } }), JSON.stringify({ n: i * 10 + j, t: `v${j}` })].join('\n')).join('\n') + '\n';
-      await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+      await call('POST', '/_bulk?refresh=true', lines, NDJSON);
     }
     await call('DELETE', '/seg/_doc/0-1?refresh=true');
     await call('PUT', '/seg/_doc/1-2?refresh=true', { n: 1000, t: 'updated' });
@@ -271,7 +236,7 @@ describe('search REST API (black box)', () => {
     const lines = ['10.0.0.1', '10.0.1.7', '192.168.1.1', '9.255.255.255']
       .map((ip, i) => JSON.stringify({ index: { _index: 'ips', _id: String(i) } }) + '\n' + JSON.stringify({ ip }))
       .join('\n') + '\n';
-    await call('POST', '/_bulk?refresh=true', lines, 'application/x-ndjson');
+    await call('POST', '/_bulk?refresh=true', lines, NDJSON);
     const ids = async (q: unknown) => (await call('POST', '/ips/_search', { query: q, sort: ['ip'] })).body.hits.hits.map((h: any) => h._id);
     expect(await ids({ term: { ip: '10.0.1.7' } })).toEqual(['1']);
     expect(await ids({ term: { ip: '10.0.0.0/16' } })).toEqual(['0', '1']);
