@@ -224,21 +224,7 @@ export class MedianAbsoluteDeviationSpec extends AggSpec {
     return s;
   }
   createAggregator(ctx: AggregationContext): Aggregator {
-    // reuse the percentiles collector: it fills one digest per owning bucket
-    const inner = new PercentilesSpec(this.name, 'percentiles');
-    inner.field = this.field;
-    inner.missing = this.missing;
-    inner.compression = this.compression;
-    inner.format = this.format;
-    const agg = inner.createAggregator(ctx);
-    return {
-      setLeaf: (leaf: LeafReaderContext) => agg.setLeaf(leaf),
-      collect: (doc: number, ord: number, score: number) => agg.collect(doc, ord, score),
-      build: (ord: number) => {
-        const r = agg.build(ord) as PercentilesInternal;
-        return { type: 'median_absolute_deviation', digest: r.digest, fmt: r.fmt } satisfies MadInternal;
-      },
-    } as Aggregator;
+    return digestAggregator(ctx, this, 'median_absolute_deviation', this.format);
   }
   empty(): InternalAggregation {
     return { type: 'median_absolute_deviation', digest: newDigest(), fmt: RAW } satisfies MadInternal;
@@ -267,6 +253,32 @@ export class MedianAbsoluteDeviationSpec extends AggSpec {
   }
 }
 
+/**
+ * The collector of median_absolute_deviation and boxplot: the percentiles one (it fills one digest per owning
+ * bucket), its results retyped as `{ type, digest, fmt }`.
+ */
+function digestAggregator(
+  ctx: AggregationContext,
+  spec: { name: string; field: string; missing: number | undefined; compression: number },
+  type: 'median_absolute_deviation' | 'boxplot',
+  format: string | undefined,
+): Aggregator {
+  const inner = new PercentilesSpec(spec.name, 'percentiles');
+  inner.field = spec.field;
+  inner.missing = spec.missing;
+  inner.compression = spec.compression;
+  inner.format = format;
+  const agg = inner.createAggregator(ctx);
+  return {
+    setLeaf: (leaf: LeafReaderContext) => agg.setLeaf(leaf),
+    collect: (doc: number, ord: number, score: number) => agg.collect(doc, ord, score),
+    build: (ord: number) => {
+      const r = agg.build(ord) as PercentilesInternal;
+      return { type, digest: r.digest, fmt: r.fmt } satisfies MadInternal | BoxplotInternal;
+    },
+  } as Aggregator;
+}
+
 // ------------------------------------------------------------------ boxplot
 
 interface BoxplotInternal extends InternalAggregation {
@@ -293,19 +305,7 @@ export class BoxplotSpec extends AggSpec {
     return s;
   }
   createAggregator(ctx: AggregationContext): Aggregator {
-    const inner = new PercentilesSpec(this.name, 'percentiles');
-    inner.field = this.field;
-    inner.missing = this.missing;
-    inner.compression = this.compression;
-    const agg = inner.createAggregator(ctx);
-    return {
-      setLeaf: (leaf: LeafReaderContext) => agg.setLeaf(leaf),
-      collect: (doc: number, ord: number, score: number) => agg.collect(doc, ord, score),
-      build: (ord: number) => {
-        const r = agg.build(ord) as PercentilesInternal;
-        return { type: 'boxplot', digest: r.digest, fmt: r.fmt } satisfies BoxplotInternal;
-      },
-    } as Aggregator;
+    return digestAggregator(ctx, this, 'boxplot', undefined);
   }
   empty(): InternalAggregation {
     return { type: 'boxplot', digest: newDigest(), fmt: RAW } satisfies BoxplotInternal;
