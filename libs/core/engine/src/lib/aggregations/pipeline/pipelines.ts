@@ -108,6 +108,15 @@ abstract class PipelineSpec extends AggSpec {
 
 const HISTOGRAM_PARENTS = ['histogram', 'date_histogram', 'auto_date_histogram'];
 
+/** derivative, cumulative_sum, moving_fn and serial_diff live under a histogram-like parent only */
+function requireHistogramParent(spec: AggSpec, parent: AggSpec | undefined): void {
+  if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
+    throw Errors.actionRequestValidation([
+      `${spec.type} aggregation [${spec.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
+    ]);
+  }
+}
+
 export class DerivativeSpec extends PipelineSpec {
   path = '';
   gap: GapPolicy = 'skip';
@@ -128,11 +137,7 @@ export class DerivativeSpec extends PipelineSpec {
     return s;
   }
   override validateParent(parent: AggSpec | undefined): void {
-    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
-      throw Errors.actionRequestValidation([
-        `${this.type} aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
-      ]);
-    }
+    requireHistogramParent(this, parent);
   }
   override typedName(): string {
     return 'derivative';
@@ -180,11 +185,7 @@ export class CumulativeSumSpec extends PipelineSpec {
     return s;
   }
   override validateParent(parent: AggSpec | undefined): void {
-    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
-      throw Errors.actionRequestValidation([
-        `${this.type} aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
-      ]);
-    }
+    requireHistogramParent(this, parent);
   }
   override applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[]): B[] {
     let sum = 0;
@@ -508,11 +509,7 @@ export class MovingFnSpec extends PipelineSpec {
     return s;
   }
   override validateParent(parent: AggSpec | undefined): void {
-    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
-      throw Errors.actionRequestValidation([
-        `moving_fn aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
-      ]);
-    }
+    requireHistogramParent(this, parent);
   }
   override applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[]): B[] {
     const values = buckets.map((b) => withGap(bucketValue(parent, b, this.path), this.gap));
@@ -551,11 +548,7 @@ export class SerialDiffSpec extends PipelineSpec {
     return s;
   }
   override validateParent(parent: AggSpec | undefined): void {
-    if (!parent || !HISTOGRAM_PARENTS.includes(parent.type)) {
-      throw Errors.actionRequestValidation([
-        `serial_diff aggregation [${this.name}] must have a histogram, date_histogram or auto_date_histogram as parent`,
-      ]);
-    }
+    requireHistogramParent(this, parent);
   }
   override applyToBuckets<B extends PipelineBucket>(parent: AggSpec, buckets: B[]): B[] {
     const window: number[] = [];
