@@ -146,6 +146,21 @@ export function compileScript(source: string): CompiledScript {
     pos++;
   };
 
+  /** `( expr, expr, ... )` */
+  const argumentList = (): Node[] => {
+    expect('(');
+    const args: Node[] = [];
+    if (!isOp(')')) {
+      args.push(ternary());
+      while (isOp(',')) {
+        pos++;
+        args.push(ternary());
+      }
+    }
+    expect(')');
+    return args;
+  };
+
   const primary = (): Node => {
     const t = peek();
     if (!t) throw compileError(source, 'unexpected end of script');
@@ -198,16 +213,7 @@ export function compileScript(source: string): CompiledScript {
         if (!fn || fn.t !== 'id' || !MOVING[fn.v]) throw compileError(source, 'unknown MovingFunctions function');
         pos++;
         const f = MOVING[fn.v]!;
-        expect('(');
-        const args: Node[] = [];
-        if (!isOp(')')) {
-          args.push(ternary());
-          while (isOp(',')) {
-            pos++;
-            args.push(ternary());
-          }
-        }
-        expect(')');
+        const args = argumentList();
         return (p) => f(args.map((a) => a(p)));
       }
       if (t.v === 'Math' && isOp('.')) {
@@ -216,16 +222,7 @@ export function compileScript(source: string): CompiledScript {
         if (!fn || fn.t !== 'id' || !MATH[fn.v]) throw compileError(source, 'unknown Math function');
         pos++;
         const f = MATH[fn.v]!;
-        expect('(');
-        const args: Node[] = [];
-        if (!isOp(')')) {
-          args.push(ternary());
-          while (isOp(',')) {
-            pos++;
-            args.push(ternary());
-          }
-        }
-        expect(')');
+        const args = argumentList();
         return (p) => f(...args.map((a) => num(a(p))));
       }
     }
