@@ -126,6 +126,7 @@ const BUILTIN_FILTERS = [
   'kstem', 'snowball', 'edge_ngram', 'ngram', 'truncate', 'word_delimiter', 'word_delimiter_graph', 'shingle', 'elision',
   'decimal_digit', 'apostrophe', 'classic', 'limit', 'flatten_graph', 'remove_duplicates', 'porter_stem',
 ];
+const BUILTIN_CHAR_FILTERS = ['html_strip'];
 const NORMALIZER_FILTERS = new Set(['lowercase', 'uppercase', 'asciifolding', 'trim', 'reverse', 'decimal_digit', 'elision', 'apostrophe']);
 
 function list(v: unknown): string[] {
@@ -235,17 +236,32 @@ class IndexAnalysis {
   }
 }
 
-export function buildTokenizer(spec: unknown, defs: AnalysisDefs, owner?: string): Tokenizer {
+/**
+ * The name and definition an analyzer's tokenizer / filter / char_filter entry refers to: a custom one of the
+ * index, a built-in one by name, or an inline (anonymous) definition.
+ */
+function componentDef(
+  kind: 'tokenizer' | 'filter' | 'char_filter',
+  spec: unknown,
+  defs: AnalysisDefs,
+  builtins: readonly string[],
+  owner: string | undefined,
+): [name: string, def: Json] {
   if (typeof spec === 'string') {
-    const custom = defs.tokenizer[spec];
-    if (custom) return tokenizerFromDef(spec, custom);
-    if (BUILTIN_TOKENIZERS.includes(spec)) return tokenizerFromDef(spec, { type: spec });
+    const custom = defs[kind][spec];
+    if (custom) return [spec, custom];
+    if (builtins.includes(spec)) return [spec, { type: spec }];
     throw Errors.illegalArgument(
-      owner ? `Custom Analyzer [${owner}] failed to find tokenizer under name [${spec}]` : `failed to find global tokenizer under [${spec}]`,
+      owner ? `Custom Analyzer [${owner}] failed to find ${kind} under name [${spec}]` : `failed to find global ${kind} under [${spec}]`,
     );
   }
-  if (spec && typeof spec === 'object') return tokenizerFromDef('_anonymous_tokenizer', spec as Json);
-  throw Errors.illegalArgument(`tokenizer must be a string or an object`);
+  if (spec && typeof spec === 'object') return [`_anonymous_${kind}`, spec as Json];
+  throw Errors.illegalArgument(`${kind} must be a string or an object`);
+}
+
+export function buildTokenizer(spec: unknown, defs: AnalysisDefs, owner?: string): Tokenizer {
+  const [name, d] = componentDef('tokenizer', spec, defs, BUILTIN_TOKENIZERS, owner);
+  return tokenizerFromDef(name, d);
 }
 
 function tokenizerFromDef(name: string, d: Json): Tokenizer {
@@ -295,16 +311,8 @@ function tokenizerFromDef(name: string, d: Json): Tokenizer {
 }
 
 export function buildTokenFilter(spec: unknown, defs: AnalysisDefs, owner?: string): TokenFilter {
-  if (typeof spec === 'string') {
-    const custom = defs.filter[spec];
-    if (custom) return filterFromDef(spec, custom);
-    if (BUILTIN_FILTERS.includes(spec)) return filterFromDef(spec, { type: spec });
-    throw Errors.illegalArgument(
-      owner ? `Custom Analyzer [${owner}] failed to find filter under name [${spec}]` : `failed to find global filter under [${spec}]`,
-    );
-  }
-  if (spec && typeof spec === 'object') return filterFromDef('_anonymous_filter', spec as Json);
-  throw Errors.illegalArgument(`filter must be a string or an object`);
+  const [name, d] = componentDef('filter', spec, defs, BUILTIN_FILTERS, owner);
+  return filterFromDef(name, d);
 }
 
 function filterFromDef(name: string, d: Json): TokenFilter {
@@ -393,18 +401,7 @@ function filterFromDef(name: string, d: Json): TokenFilter {
 }
 
 export function buildCharFilter(spec: unknown, defs: AnalysisDefs, owner?: string): CharFilter {
-  let name = '_anonymous_char_filter';
-  let d: Json;
-  if (typeof spec === 'string') {
-    name = spec;
-    if (defs.char_filter[spec]) d = defs.char_filter[spec];
-    else if (spec === 'html_strip') d = { type: 'html_strip' };
-    else
-      throw Errors.illegalArgument(
-        owner ? `Custom Analyzer [${owner}] failed to find char_filter under name [${spec}]` : `failed to find global char_filter under [${spec}]`,
-      );
-  } else if (spec && typeof spec === 'object') d = spec as Json;
-  else throw Errors.illegalArgument('char_filter must be a string or an object');
+  const [name, d] = componentDef('char_filter', spec, defs, BUILTIN_CHAR_FILTERS, owner);
   const type = String(d['type'] ?? '');
   switch (type) {
     case 'html_strip':
