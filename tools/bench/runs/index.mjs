@@ -1,7 +1,8 @@
 // The table of named run groups, in execution order. Each group: { name, createTruth?(gen), runs: [...] }.
 import cache from './cache.mjs';
+import ingest from './ingest.mjs';
 import paging from './paging.mjs';
 import queries from './queries.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache, throughput];
+export const GROUPS = [queries, paging, cache, throughput, ingest];
