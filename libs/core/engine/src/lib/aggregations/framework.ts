@@ -622,6 +622,46 @@ export class TupleBucketOrds {
 }
 
 /**
+ * The tuple buckets of composite and multi_terms: per doc, fill each source's reusable value buffer
+ * (`vals[i][0..nvals[i])`, no per-doc arrays), then `collect` counts the doc into the bucket of every
+ * combination of those values and collects it into the sub-aggregations.
+ */
+export class TupleBuckets {
+  readonly ords = new TupleBucketOrds();
+  readonly counts = new IntArray(64);
+  readonly vals: (string | number | null)[][];
+  readonly nvals: number[];
+  private readonly cur: (string | number | null)[];
+
+  constructor(sources: number, private readonly subs: SubAggregators) {
+    this.vals = Array.from({ length: sources }, () => []);
+    this.nvals = new Array<number>(sources).fill(0);
+    this.cur = new Array<string | number | null>(sources).fill(null);
+  }
+
+  collect(doc: number, owningOrd: number, score: number): void {
+    this.emit(0, doc, owningOrd, score);
+  }
+
+  private emit(i: number, doc: number, owningOrd: number, score: number): void {
+    const cur = this.cur;
+    if (i === cur.length) {
+      const b = this.ords.add(owningOrd, cur);
+      const c = this.counts.ensure(b);
+      c[b]! += 1;
+      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      return;
+    }
+    const arr = this.vals[i]!;
+    const n = this.nvals[i]!;
+    for (let j = 0; j < n; j++) {
+      cur[i] = arr[j]!;
+      this.emit(i + 1, doc, owningOrd, score);
+    }
+  }
+}
+
+/**
  * Runs a field setter's validation the way ES's ObjectParser does: an exception becomes
  * x_content_parse_exception "[1:1] [type] failed to parse field [field]" caused by the original error
  * (the x-content exception is the reported root cause).

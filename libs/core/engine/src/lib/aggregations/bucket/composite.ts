@@ -11,9 +11,8 @@ import {
   applyParentPipelines,
   type PipelineBucket,
   bytesValues,
-  IntArray,
   SubAggregators,
-  TupleBucketOrds,
+  TupleBuckets,
   asObject,
   checkParams,
   displayTerm,
@@ -280,11 +279,9 @@ interface ResolvedSource {
 
 class CompositeAggregator extends Aggregator {
   private readonly subs: SubAggregators;
-  private readonly ords = new TupleBucketOrds();
-  private readonly counts = new IntArray(64);
+  private readonly tuples: TupleBuckets;
   private readonly rs: ResolvedSource[];
   private readonly after: Val[] | undefined;
-  private readonly cur: Val[];
 
   constructor(private readonly spec: CompositeSpec, ctx: AggregationContext) {
     super();
@@ -328,7 +325,7 @@ class CompositeAggregator extends Aggregator {
         return String(v);
       });
     }
-    this.cur = new Array(this.rs.length).fill(null);
+    this.tuples = new TupleBuckets(this.rs.length, this.subs);
   }
 
   setLeaf(leaf: LeafReaderContext): void {
@@ -339,13 +336,9 @@ class CompositeAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
 
-  /** per-source reusable value buffers (no per-doc arrays) */
-  private readonly vals: Val[][] = [];
-  private readonly nvals: number[] = [];
-
   /** fills the values of source i for doc; returns how many */
   private fill(i: number, r: ResolvedSource, doc: number): number {
-    const out = this.vals[i]!;
+    const out = this.tuples.vals[i]!;
     let n = 0;
     if (r.ndv) {
       const s = r.ndv.offsets[doc]!;
@@ -363,39 +356,19 @@ class CompositeAggregator extends Aggregator {
       for (let k = s; k < e; k++) out[n++] = displayTerm(r.src, r.sdv.terms[r.sdv.ords[k]!]!);
     }
     if (n === 0 && r.def.missingBucket) out[n++] = null;
-    this.nvals[i] = n;
+    this.tuples.nvals[i] = n;
     return n;
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
     const rs = this.rs;
-    for (let i = 0; i < rs.length; i++) {
-      if (this.vals[i] === undefined) this.vals[i] = [];
-      if (this.fill(i, rs[i]!, doc) === 0) return;
-    }
-    this.emit(0, doc, owningOrd, score);
-  }
-
-  private emit(i: number, doc: number, owningOrd: number, score: number): void {
-    const cur = this.cur;
-    if (i === cur.length) {
-      const b = this.ords.add(owningOrd, cur);
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
-      return;
-    }
-    const arr = this.vals[i]!;
-    const n = this.nvals[i]!;
-    for (let j = 0; j < n; j++) {
-      cur[i] = arr[j]!;
-      this.emit(i + 1, doc, owningOrd, score);
-    }
+    for (let i = 0; i < rs.length; i++) if (this.fill(i, rs[i]!, doc) === 0) return;
+    this.tuples.collect(doc, owningOrd, score);
   }
 
   build(owningOrd: number): InternalAggregation {
     const after = this.after;
-    let cands: CompositeBucket[] = this.ords.ordsOf(owningOrd).map((b) => ({ key: (this.ords.keys[b]! as Val[]), docCount: this.counts.get(b), aggs: {}, ord: b }));
+    let cands: CompositeBucket[] = this.tuples.ords.ordsOf(owningOrd).map((b) => ({ key: (this.tuples.ords.keys[b]! as Val[]), docCount: this.tuples.counts.get(b), aggs: {}, ord: b }));
     if (after) cands = cands.filter((c) => this.spec.compareKeys(c.key, after) > 0);
     const buckets = topK(cands, this.spec.size, (a, b) => this.spec.compareKeys(a.key, b.key)).map((c) => ({ key: c.key, docCount: c.docCount, aggs: this.subs.build(c.ord!) }));
     return { type: 'composite', buckets, fmts: this.rs.map((r) => r.fmt) } satisfies CompositeInternal;

@@ -11,7 +11,7 @@ import {
   IntArray,
   KeyedBucketOrds,
   SubAggregators,
-  TupleBucketOrds,
+  TupleBuckets,
   applyParentPipelines,
   asObject,
   bytesValues,
@@ -251,8 +251,7 @@ export class MultiTermsSpec extends AggSpec {
 
 class MultiTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
-  private readonly ords = new TupleBucketOrds();
-  private readonly counts = new IntArray(64);
+  private readonly tuples: TupleBuckets;
   private readonly srcs: FieldSource[];
   private readonly missing: (Val | undefined)[];
   private ndvs: (NumericDocValues | null)[] = [];
@@ -263,6 +262,7 @@ class MultiTermsAggregator extends Aggregator {
     this.subs = new SubAggregators(spec.subs, ctx);
     this.srcs = spec.sources.map((s) => resolveField(ctx, s.field, { format: s.format }));
     this.missing = spec.sources.map((s, i) => resolveMissing(this.srcs[i]!, s.missing, ctx));
+    this.tuples = new TupleBuckets(this.srcs.length, this.subs);
   }
 
   setLeaf(leaf: LeafReaderContext): void {
@@ -271,13 +271,9 @@ class MultiTermsAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
 
-  private readonly vals: Val[][] = [];
-  private readonly nvals: number[] = [];
-  private cur: Val[] = [];
-
   private fill(i: number, doc: number): number {
     const src = this.srcs[i]!;
-    const out = (this.vals[i] ??= []);
+    const out = this.tuples.vals[i]!;
     let n = 0;
     const ndv = this.ndvs[i];
     const sdv = this.sdvs[i];
@@ -292,40 +288,22 @@ class MultiTermsAggregator extends Aggregator {
       for (let k = sdv.offsets[doc]!; k < sdv.offsets[doc + 1]!; k++) out[n++] = displayTerm(src, sdv.terms[sdv.ords[k]!]!);
     }
     if (n === 0 && this.missing[i] !== undefined) out[n++] = this.missing[i]!;
-    this.nvals[i] = n;
+    this.tuples.nvals[i] = n;
     return n;
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
     for (let i = 0; i < this.srcs.length; i++) if (this.fill(i, doc) === 0) return;
-    if (this.cur.length !== this.srcs.length) this.cur = new Array(this.srcs.length);
-    this.emit(0, doc, owningOrd, score);
-  }
-
-  private emit(i: number, doc: number, owningOrd: number, score: number): void {
-    const cur = this.cur;
-    if (i === cur.length) {
-      const b = this.ords.add(owningOrd, cur);
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
-      return;
-    }
-    const arr = this.vals[i]!;
-    const n = this.nvals[i]!;
-    for (let j = 0; j < n; j++) {
-      cur[i] = arr[j]!;
-      this.emit(i + 1, doc, owningOrd, score);
-    }
+    this.tuples.collect(doc, owningOrd, score);
   }
 
   build(owningOrd: number): InternalAggregation {
     const shardSize = this.spec.effectiveShardSize();
     const minShard = Math.max(this.spec.shardMinDocCount, 1);
-    let cands: MtBucket[] = this.ords
+    let cands: MtBucket[] = this.tuples.ords
       .ordsOf(owningOrd)
-      .filter((b) => this.counts.get(b) >= minShard)
-      .map((b) => ({ key: (this.ords.keys[b]! as Val[]), docCount: this.counts.get(b), docCountError: 0, aggs: {}, ord: b }));
+      .filter((b) => this.tuples.counts.get(b) >= minShard)
+      .map((b) => ({ key: (this.tuples.ords.keys[b]! as Val[]), docCount: this.tuples.counts.get(b), docCountError: 0, aggs: {}, ord: b }));
     const usesPaths = orderUsesPaths(this.spec.order);
     if (usesPaths) for (const c of cands) c.aggs = this.subs.build(c.ord!);
     let other = 0;
