@@ -119,19 +119,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[], sink?: Source
   const numNames = new Set<string>();
   for (const inp of inputs) for (const f of inp.data.numeric.keys()) numNames.add(f);
   for (const field of numNames) {
-    const offsets = new Uint32Array(maxDoc + 1);
-    let total = 0;
-    for (let s = 0; s < inputs.length; s++) {
-      const dv = inputs[s].data.numeric.get(field);
-      if (!dv) continue;
-      const m = docMaps[s];
-      for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
-        const c = dv.offsets[i + 1] - dv.offsets[i];
-        offsets[m[i] + 1] = c;
-        total += c;
-      }
-    }
-    for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+    const { offsets, total } = mergedOffsets(inputs.map((inp) => inp.data.numeric.get(field)), docMaps, maxDoc);
     const values = new Float64Array(total);
     for (let s = 0; s < inputs.length; s++) {
       const dv = inputs[s].data.numeric.get(field);
@@ -160,19 +148,7 @@ export function* mergeSegments(name: string, inputs: MergeInput[], sink?: Source
   for (const field of ssNames) {
     const srcs = inputs.map((i) => i.data.sortedSet.get(field));
     const { terms, maps } = yield* mergeTermLists(srcs.map((s) => s?.terms ?? []));
-    const offsets = new Uint32Array(maxDoc + 1);
-    let total = 0;
-    for (let s = 0; s < inputs.length; s++) {
-      const dv = srcs[s];
-      if (!dv) continue;
-      const m = docMaps[s];
-      for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
-        const c = dv.offsets[i + 1] - dv.offsets[i];
-        offsets[m[i] + 1] = c;
-        total += c;
-      }
-    }
-    for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+    const { offsets, total } = mergedOffsets(srcs, docMaps, maxDoc);
     const ords = new Uint32Array(total);
     for (let s = 0; s < inputs.length; s++) {
       const dv = srcs[s];
@@ -364,6 +340,31 @@ function* mergeInverted(
     sumTotalTermFreq,
     sumDocFreq: p,
   };
+}
+
+/**
+ * Per-document value offsets of a merged doc-values field: each live document keeps its value count under its
+ * new doc id (`docMaps`, -1 = deleted); `total` is the number of values.
+ */
+function mergedOffsets(
+  srcs: readonly ({ offsets: Uint32Array } | undefined)[],
+  docMaps: Int32Array[],
+  maxDoc: number,
+): { offsets: Uint32Array; total: number } {
+  const offsets = new Uint32Array(maxDoc + 1);
+  let total = 0;
+  for (let s = 0; s < srcs.length; s++) {
+    const dv = srcs[s];
+    if (!dv) continue;
+    const m = docMaps[s];
+    for (let i = 0; i < m.length; i++) if (m[i] >= 0) {
+      const c = dv.offsets[i + 1] - dv.offsets[i];
+      offsets[m[i] + 1] = c;
+      total += c;
+    }
+  }
+  for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
+  return { offsets, total };
 }
 
 /** k-way merge of per-segment point lists (each sorted by value, then doc; doc maps are monotonic) */
