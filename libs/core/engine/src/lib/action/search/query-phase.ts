@@ -16,7 +16,7 @@ import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import type { Query } from '../../search/query.js';
-import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type SortKey } from '../../search/sort.js';
+import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type LeafKeyFn, type SortKey } from '../../search/sort.js';
 import {
   TRACK_TOTAL_HITS_DISABLED,
   type ShardQueryResult,
@@ -288,21 +288,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
           let keys: SortKey[] | null = null;
           let accept = true;
           if (byField) {
-            keys = new Array(sort.length);
-            for (let i = 0; i < sort.length; i++) {
-              const f = sort[i]!;
-              keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns![i]!(doc);
-            }
-            if (afterKeys !== null) {
-              accept = false;
-              for (let i = 0; i < sort.length; i++) {
-                const c = compareKeys(sort[i]!, keys[i]!, afterKeys[i]!);
-                if (c !== 0) {
-                  accept = c > 0;
-                  break;
-                }
-              }
-            }
+            keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
+            if (afterKeys !== null) accept = sortsAfter(sort, keys, afterKeys);
           }
           if (accept) {
             const [gk, gv] = groupOf(doc);
@@ -317,23 +304,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
               if (top === null || score > top.score) heap.offer({ doc: gdoc, score, keys: null });
             }
           } else {
-            const keys: SortKey[] = new Array(sort.length);
-            for (let i = 0; i < sort.length; i++) {
-              const f = sort[i]!;
-              keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns![i]!(doc);
-            }
-            let accept = true;
-            if (afterKeys !== null) {
-              accept = false;
-              for (let i = 0; i < sort.length; i++) {
-                const c = compareKeys(sort[i]!, keys[i]!, afterKeys[i]!);
-                if (c !== 0) {
-                  accept = c > 0;
-                  break;
-                }
-              }
-            }
-            if (accept) heap.offer({ doc: gdoc, score, keys });
+            const keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
+            if (afterKeys === null || sortsAfter(sort, keys, afterKeys)) heap.offer({ doc: gdoc, score, keys });
           }
         }
         if (terminateAfter > 0 && totalHits >= terminateAfter) {
@@ -394,6 +366,32 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
 const singleValuedCache = new WeakMap<object, boolean>();
 
 /** true when every doc has at most one value (cached per doc-values instance) */
+/** a hit's sort values: its score, `_doc`, `_shard_doc` or the field value of the leaf's key function */
+function sortKeysOf(
+  sort: readonly CompiledSortField[],
+  keyFns: readonly (LeafKeyFn | null)[],
+  doc: number,
+  gdoc: number,
+  shardDocBase: number,
+  score: number,
+): SortKey[] {
+  const keys: SortKey[] = new Array(sort.length);
+  for (let i = 0; i < sort.length; i++) {
+    const f = sort[i]!;
+    keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
+  }
+  return keys;
+}
+
+/** search_after: whether sort values come strictly after the `after` ones */
+function sortsAfter(sort: readonly CompiledSortField[], keys: readonly SortKey[], after: readonly SortKey[]): boolean {
+  for (let i = 0; i < sort.length; i++) {
+    const c = compareKeys(sort[i]!, keys[i]!, after[i]!);
+    if (c !== 0) return c > 0;
+  }
+  return false;
+}
+
 function isSingleValued(offsets: Uint32Array): boolean {
   let r = singleValuedCache.get(offsets);
   if (r === undefined) {
@@ -474,12 +472,7 @@ function pointSortShortcut(
     const take = (i: number): void => {
       const d = pi.docs[i]!;
       const gdoc = docBase + d;
-      const keys: SortKey[] = new Array(sort.length);
-      for (let j = 0; j < sort.length; j++) {
-        const f = sort[j]!;
-        keys[j] = f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : f.kind === 'score' ? NaN : keyFns[j]!(d);
-      }
-      heap.offer({ doc: gdoc, score: NaN, keys });
+      heap.offer({ doc: gdoc, score: NaN, keys: sortKeysOf(sort, keyFns, d, gdoc, shardDocBase, NaN) });
     };
     let taken = 0;
     let boundary = NaN;
