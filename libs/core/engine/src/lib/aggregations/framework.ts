@@ -108,6 +108,13 @@ export abstract class Aggregator {
 }
 
 /** Sub-aggregators of a bucket aggregator; each bucket ordinal is an owning ordinal for them. */
+/** counts `doc` into bucket `b` and collects it into the sub-aggregations (ES BucketsAggregator#collectBucket) */
+export function collectBucket(counts: IntArray, subs: SubAggregators, doc: number, b: number, score: number): void {
+  const c = counts.ensure(b);
+  c[b]! += 1;
+  if (!subs.empty) subs.collect(doc, b, score);
+}
+
 export class SubAggregators {
   readonly aggs: Aggregator[];
   readonly specs: AggSpec[];
@@ -647,9 +654,7 @@ export class TupleBuckets {
     const cur = this.cur;
     if (i === cur.length) {
       const b = this.ords.add(owningOrd, cur);
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      collectBucket(this.counts, this.subs, doc, b, score);
       return;
     }
     const arr = this.vals[i]!;

@@ -26,6 +26,7 @@ import {
   type PipelineBucket,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 import { formatValue, type ValueFormat } from '../support/value-format.js';
 import { buildRounding, type CalendarUnit, type Rounding } from '../support/rounding.js';
@@ -282,9 +283,7 @@ class AutoDateHistogramAggregator extends Aggregator {
         if (k === prev) continue;
         prev = k;
         const b = this.ords.add(owningOrd, k);
-        const c = this.counts.ensure(b);
-        c[b]! += 1;
-        if (!this.subs.empty) this.subs.collect(o.docs[i]!, b, o.scores[i]!);
+        collectBucket(this.counts, this.subs, o.docs[i]!, b, o.scores[i]!);
       }
     }
     const buckets = this.ords

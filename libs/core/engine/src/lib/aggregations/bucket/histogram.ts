@@ -30,6 +30,7 @@ import {
   type FieldSource,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 import { bucketComparator, isKeyOrder, parseOrder, validateOrderPaths, type BucketOrder } from '../support/bucket-order.js';
 import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
@@ -450,9 +451,7 @@ class HistogramAggregator extends Aggregator {
     const hard = this.hard;
     if (key < hard[0] || key > hard[1]) return;
     const b = this.bucket(owningOrd, key);
-    const counts = this.counts.ensure(b);
-    counts[b]! += 1;
-    if (!this.subs.empty) this.subs.collect(doc, b, score);
+    collectBucket(this.counts, this.subs, doc, b, score);
   }
 
   build(owningOrd: number): InternalAggregation {

@@ -24,6 +24,7 @@ import {
   type PipelineBucket,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 
 interface IpRangeDef {
@@ -191,9 +192,7 @@ class IpRangeAggregator extends Aggregator {
       if (hit[r] === 0) continue;
       hit[r] = 0;
       const b = owningOrd * n + r;
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      collectBucket(this.counts, this.subs, doc, b, score);
     }
   }
 

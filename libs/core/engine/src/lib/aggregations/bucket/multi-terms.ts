@@ -28,6 +28,7 @@ import {
   type PipelineBucket,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 import {
   bucketComparator,
@@ -444,9 +445,7 @@ class RareTermsAggregator extends Aggregator {
     for (const v of valuesOf(this.src, this.ndv, this.sdv, doc, this.missing)) {
       if (!this.spec.accepts(String(v))) continue;
       const b = this.ords.add(owningOrd, v);
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      collectBucket(this.counts, this.subs, doc, b, score);
     }
   }
   build(owningOrd: number): InternalAggregation {

@@ -22,6 +22,7 @@ import {
   type FieldSource,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
@@ -245,9 +246,7 @@ class RangeAggregator extends Aggregator {
       if (hit[r] === 0) continue;
       hit[r] = 0;
       const b = owningOrd * n + r;
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      collectBucket(this.counts, this.subs, doc, b, score);
     }
   }
 

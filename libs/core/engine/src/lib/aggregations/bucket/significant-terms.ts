@@ -22,6 +22,7 @@ import {
   type FieldSource,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 
 interface SigBucket {
@@ -169,9 +170,7 @@ class SignificantTermsAggregator extends Aggregator {
     if (!dv) return;
     for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) {
       const b = this.ords.add(owningOrd, displayTerm(this.src, dv.terms[dv.ords[i]!]!));
-      const c = this.counts.ensure(b);
-      c[b]! += 1;
-      if (!this.subs.empty) this.subs.collect(doc, b, score);
+      collectBucket(this.counts, this.subs, doc, b, score);
     }
   }
 

@@ -25,6 +25,7 @@ import {
   type FieldSource,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 
 interface SingleInternal extends InternalAggregation {
@@ -67,9 +68,7 @@ abstract class SingleBucketAggregator extends Aggregator {
     this.subs = new SubAggregators(spec.subs, ctx);
   }
   protected hit(doc: number, owningOrd: number, score: number): void {
-    const c = this.counts.ensure(owningOrd);
-    c[owningOrd]! += 1;
-    if (!this.subs.empty) this.subs.collect(doc, owningOrd, score);
+    collectBucket(this.counts, this.subs, doc, owningOrd, score);
   }
   build(owningOrd: number): InternalAggregation {
     return { type: this.spec.type as 'filter', docCount: this.counts.get(owningOrd), aggs: this.subs.build(owningOrd) } satisfies SingleInternal;
@@ -311,9 +310,7 @@ class FiltersAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
   private add(doc: number, b: number, score: number): void {
-    const c = this.counts.ensure(b);
-    c[b]! += 1;
-    if (!this.subs.empty) this.subs.collect(doc, b, score);
+    collectBucket(this.counts, this.subs, doc, b, score);
   }
   collect(doc: number, owningOrd: number, score: number): void {
     let matched = false;
@@ -485,9 +482,7 @@ class AdjacencyMatrixAggregator extends Aggregator {
     this.subs.setLeaf(leaf);
   }
   private add(doc: number, b: number, score: number): void {
-    const c = this.counts.ensure(b);
-    c[b]! += 1;
-    if (!this.subs.empty) this.subs.collect(doc, b, score);
+    collectBucket(this.counts, this.subs, doc, b, score);
   }
   collect(doc: number, owningOrd: number, score: number): void {
     const n = this.filters.length;

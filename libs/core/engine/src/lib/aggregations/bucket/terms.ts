@@ -27,6 +27,7 @@ import {
   type FieldSource,
   type ReduceContext,
   type RenderContext,
+  collectBucket,
 } from '../framework.js';
 import {
   bucketComparator,
@@ -576,9 +577,7 @@ class NumericTermsAggregator extends Aggregator {
   private add(doc: number, owningOrd: number, v: number, score: number): void {
     if (!this.accept(v)) return;
     const b = this.ords.add(owningOrd, v);
-    const counts = this.counts.ensure(b);
-    counts[b]! += 1;
-    if (!this.subs.empty) this.subs.collect(doc, b, score);
+    collectBucket(this.counts, this.subs, doc, b, score);
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
