@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ContainerModule } from 'inversify';
 import { ExtensionPoints, SettingParsers, setting, type NodeStatsContributor } from '@strata/core-common';
 import { EngineTokens, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
-import { createNode, type StrataNode } from '../node.js';
+import { createNode } from '../node.js';
+import { startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
@@ -45,27 +41,14 @@ const ingestStats: NodeStatsContributor = { section: 'ingest', stats: () => ({ t
 const cacheStats: NodeStatsContributor = { section: 'indices.request_cache', stats: () => ({ hit_count: 9 }) };
 
 describe('cluster API', () => {
-  let node: StrataNode;
-  let server: Server;
-  let base: string;
-  let dataPath: string;
-  const get = async (path: string, init: RequestInit = {}): Promise<{ status: number; body: any; text: string; headers: Headers }> => {
-    const r = await fetch(base + path, init);
-    const text = await r.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: r.status, body, text, headers: r.headers };
-  };
+  let api: ApiTestNode;
+  const call = (method: string, path: string, body?: unknown) => api.call(method, path, body);
+  const get = (path: string) => api.call('GET', path);
 
   beforeAll(async () => {
-    dataPath = mkdtempSync(join(tmpdir(), 'strata-cluster-'));
-    node = await createNode({
-      settings: { 'path.data': dataPath, 'cluster.name': 'test-cluster', 'node.name': 'n1', 'action.test': 'x' },
-      logger: silent,
+    api = await startApiTestNode({
+      prefix: 'strata-cluster-',
+      settings: { 'cluster.name': 'test-cluster', 'node.name': 'n1', 'action.test': 'x' },
       overrides: [
         new ContainerModule(({ rebind }) => {
           rebind(EngineTokens.IndicesService).toConstantValue(fakeIndices);
@@ -89,24 +72,17 @@ describe('cluster API', () => {
           }),
         },
       ],
+      beforeListen: async (node) => {
+        const store = node.container.get<MetadataStore>(EngineTokens.MetadataStore);
+        await store.update((d) => {
+          d.indices['logs'] = indexMeta('logs', 1, { aliases: { 'logs-alias': { is_write_index: true } } });
+          d.indices['metrics'] = indexMeta('metrics', 0);
+        });
+      },
     });
-    await node.start();
-    const store = node.container.get<MetadataStore>(EngineTokens.MetadataStore);
-    await store.update((d) => {
-      d.indices['logs'] = indexMeta('logs', 1, { aliases: { 'logs-alias': { is_write_index: true } } });
-      d.indices['metrics'] = indexMeta('metrics', 0);
-    });
-    server = await new Promise((r) => {
-      const s = node.app.listen(0, '127.0.0.1', () => r(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await node.close();
-    rmSync(dataPath, { recursive: true, force: true });
-  });
+  afterAll(() => api.close());
 
   it('GET / answers the banner', async () => {
     const r = await get('/');
@@ -118,17 +94,17 @@ describe('cluster API', () => {
     expect(r.body.version.number).toMatch(/^8\.\d+\.\d+$/);
     expect(r.body.version.build_flavor).toBe('default');
     expect(r.body.tagline).toBe('You Know, for Search');
-    const h = await get('/', { method: 'HEAD' });
+    const h = await call('HEAD', '/');
     expect(h.status).toBe(200);
     expect(h.text).toBe('');
     expect(h.headers.get('x-elastic-product')).toBe('Elasticsearch');
   });
 
   it('fails fast on unknown node settings', async () => {
-    await expect(createNode({ settings: { 'path.data': dataPath, 'foo.bar': 1 }, logger: silent })).rejects.toThrow(
+    await expect(createNode({ settings: { 'path.data': api.dataPath, 'foo.bar': 1 }, logger: silent })).rejects.toThrow(
       'unknown setting [foo.bar] please check that any required plugins are installed, or check the breaking changes documentation for removed settings',
     );
-    await expect(createNode({ settings: { 'path.data': dataPath, 'http.port': 'abc' }, logger: silent })).rejects.toThrow(
+    await expect(createNode({ settings: { 'path.data': api.dataPath, 'http.port': 'abc' }, logger: silent })).rejects.toThrow(
       /invalid value for setting \[http.port\]/,
     );
   });
@@ -169,7 +145,7 @@ describe('cluster API', () => {
     expect(missing.status).toBe(408);
     expect(missing.body.status).toBe('red');
     // an index created while waiting ends the wait
-    const store = node.container.get<MetadataStore>(EngineTokens.MetadataStore);
+    const store = api.node.container.get<MetadataStore>(EngineTokens.MetadataStore);
     const waiting = get('/_cluster/health/late?wait_for_status=green&timeout=5s');
     await new Promise((r) => setTimeout(r, 150));
     await store.update((d) => {
@@ -184,47 +160,23 @@ describe('cluster API', () => {
   });
 
   it('cluster settings: put, get, flat, null reset, validation', async () => {
-    const p = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ persistent: { cluster: { max: 7 } }, transient: { 'action.test': 'z' } }),
-    });
+    const p = await call('PUT', '/_cluster/settings', { persistent: { cluster: { max: 7 } }, transient: { 'action.test': 'z' } });
     expect(p.status).toBe(200);
     expect(p.body).toEqual({ acknowledged: true, persistent: { cluster: { max: '7' } }, transient: { action: { test: 'z' } } });
     const g = await get('/_cluster/settings?flat_settings=true');
     expect(g.body).toEqual({ persistent: { 'cluster.max': '7' }, transient: { 'action.test': 'z' } });
-    const reset = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ persistent: { 'cluster.max': null } }),
-    });
+    const reset = await call('PUT', '/_cluster/settings', { persistent: { 'cluster.max': null } });
     expect(reset.body.persistent).toEqual({});
     expect((await get('/_cluster/settings')).body.persistent).toEqual({});
-    const unknown = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ persistent: { 'no.such': 1 } }),
-    });
+    const unknown = await call('PUT', '/_cluster/settings', { persistent: { 'no.such': 1 } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.reason).toBe('persistent setting [no.such], not recognized');
-    const stat = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ transient: { 'cluster.static': 2 } }),
-    });
+    const stat = await call('PUT', '/_cluster/settings', { transient: { 'cluster.static': 2 } });
     expect(stat.body.error.reason).toBe('transient setting [cluster.static], not dynamically updateable');
-    const bad = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ persistent: { 'cluster.max': 0 } }),
-    });
+    const bad = await call('PUT', '/_cluster/settings', { persistent: { 'cluster.max': 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.type).toBe('illegal_argument_exception');
-    const compat = await get('/_cluster/settings', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ transient: { indices: { recovery: { max_bytes_per_sec: '50mb' } }, 'logger.org.elasticsearch.discovery': 'DEBUG' } }),
-    });
+    const compat = await call('PUT', '/_cluster/settings', { transient: { indices: { recovery: { max_bytes_per_sec: '50mb' } }, 'logger.org.elasticsearch.discovery': 'DEBUG' } });
     expect(compat.body).toEqual({
       acknowledged: true,
       persistent: {},
@@ -250,7 +202,7 @@ describe('cluster API', () => {
     expect(n.ingest).toEqual({ total: { count: 3 } });
     expect(n.jvm.mem.heap_used_in_bytes).toBeGreaterThan(0);
     expect(n.fs.total.total_in_bytes).toBeGreaterThan(0);
-    expect(n.fs.data[0].path).toBe(dataPath);
+    expect(n.fs.data[0].path).toBe(api.dataPath);
     const onlyIngest = await get('/_nodes/stats/ingest');
     expect(Object.keys(onlyIngest.body.nodes[id])).toEqual(['timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'ingest']);
     const rc = await get('/_nodes/stats/indices/request_cache?human');

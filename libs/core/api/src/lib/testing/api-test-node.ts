@@ -23,6 +23,8 @@ export interface ApiResponse {
 
 export interface ApiTestNode {
   readonly node: StrataNode;
+  /** the temporary path.data (removed by close) */
+  readonly dataPath: string;
   /** http://127.0.0.1:<port> */
   readonly base: string;
   /** string bodies are sent as they are, anything else as JSON */
@@ -51,6 +53,7 @@ export async function startApiTestNode(options: ApiTestNodeOptions): Promise<Api
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     node,
+    dataPath,
     base,
     async call(method, path, body, contentType = 'application/json') {
       const init: RequestInit = { method, headers: {} };
