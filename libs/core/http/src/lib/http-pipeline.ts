@@ -104,14 +104,14 @@ export class HttpPipeline {
     if (!this.cors.enabled || !origin) return false;
     const allowed = originAllowed(this.cors, origin);
     const allowOrigin = this.cors.anyOrigin && !this.cors.credentials ? '*' : origin;
+    if (!allowed) {
+      ctx.status = 403;
+      ctx.body = '';
+      return true;
+    }
+    ctx.set('Access-Control-Allow-Origin', allowOrigin);
+    ctx.set('Vary', 'Origin');
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
-      if (!allowed) {
-        ctx.status = 403;
-        ctx.body = '';
-        return true;
-      }
-      ctx.set('Access-Control-Allow-Origin', allowOrigin);
-      ctx.set('Vary', 'Origin');
       ctx.set('Access-Control-Allow-Methods', this.cors.methods);
       ctx.set('Access-Control-Allow-Headers', this.cors.headers);
       ctx.set('Access-Control-Max-Age', String(this.cors.maxAge));
@@ -120,13 +120,6 @@ export class HttpPipeline {
       ctx.body = '';
       return true;
     }
-    if (!allowed) {
-      ctx.status = 403;
-      ctx.body = '';
-      return true;
-    }
-    ctx.set('Access-Control-Allow-Origin', allowOrigin);
-    ctx.set('Vary', 'Origin');
     if (this.cors.credentials) ctx.set('Access-Control-Allow-Credentials', 'true');
     if (this.cors.exposed) ctx.set('Access-Control-Expose-Headers', this.cors.exposed);
     return false;
