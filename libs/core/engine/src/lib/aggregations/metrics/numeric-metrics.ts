@@ -20,6 +20,7 @@ import {
 } from '../framework.js';
 import { formatValue, isRaw, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
+import { addStatsStrings, statsValues } from '../support/stats-render.js';
 
 export type StatKind = 'min' | 'max' | 'sum' | 'avg' | 'value_count' | 'stats' | 'extended_stats';
 
@@ -172,13 +173,7 @@ export class NumericMetricSpec extends AggSpec {
       case 'stats':
       case 'extended_stats': {
         const has = a.count > 0;
-        const out: Record<string, unknown> = {
-          count: a.count,
-          min: has ? a.min : null,
-          max: has ? a.max : null,
-          avg: has ? a.sum / a.count : null,
-          sum: a.sum,
-        };
+        const out = statsValues(a);
         if (this.kind === 'extended_stats') {
           const e = extended(a, this.sigma);
           out['sum_of_squares'] = has ? num(a.sumSq) : null;
@@ -198,10 +193,7 @@ export class NumericMetricSpec extends AggSpec {
           };
         }
         if (str && has) {
-          out['min_as_string'] = formatValue(fmt, a.min);
-          out['max_as_string'] = formatValue(fmt, a.max);
-          out['avg_as_string'] = formatValue(fmt, a.sum / a.count);
-          out['sum_as_string'] = formatValue(fmt, a.sum);
+          addStatsStrings(out, fmt, a);
           if (this.kind === 'extended_stats') {
             const e = extended(a, this.sigma);
             out['sum_of_squares_as_string'] = formatValue(fmt, a.sumSq);

@@ -15,6 +15,7 @@ import {
 } from '../framework.js';
 import { formatValue, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseFixedInterval } from '../support/rounding.js';
+import { addStatsStrings, statsValues } from '../support/stats-render.js';
 import { compileScript, type CompiledScript } from './script-expression.js';
 
 type GapPolicy = 'skip' | 'insert_zeros' | 'keep_values';
@@ -456,20 +457,8 @@ export class SiblingBucketSpec extends PipelineSpec {
     const a = agg as BucketMetricInternal;
     const f = this.fmt();
     if (this.kind === 'stats_bucket') {
-      const has = a.count > 0;
-      const out: Record<string, unknown> = {
-        count: a.count,
-        min: has ? a.min : null,
-        max: has ? a.max : null,
-        avg: has ? a.sum / a.count : null,
-        sum: a.sum,
-      };
-      if (has && this.format) {
-        out['min_as_string'] = formatValue(f, a.min);
-        out['max_as_string'] = formatValue(f, a.max);
-        out['avg_as_string'] = formatValue(f, a.sum / a.count);
-        out['sum_as_string'] = formatValue(f, a.sum);
-      }
+      const out = statsValues(a);
+      if (a.count > 0 && this.format) addStatsStrings(out, f, a);
       return out;
     }
     const v = Number.isFinite(a.value) ? a.value : null;
