@@ -11,3 +11,4 @@ export * from './lib/feature.js';
 export * from './lib/ingest-spi.js';
 export * from './lib/raw-json.js';
 export * from './lib/json-duplicates.js';
+export * from './lib/wildcard.js';

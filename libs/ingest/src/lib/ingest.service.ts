@@ -3,7 +3,7 @@
  * (invalidated on metadata changes), executed at index time and by simulate; node-level statistics.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock, type IngestProcessorFactory } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock, type IngestProcessorFactory, wildcardRegExp } from '@strata/core-common';
 import { EngineTokens, type ClusterMetadata, type MetadataStore } from '@strata/core-engine';
 import { isObject, type JsonObject } from './ingest-document.js';
 import { IngestStats, Pipeline, ProcessorFactoryRegistry } from './pipeline.js';
@@ -22,17 +22,13 @@ export function pipelineConfigs(m: ClusterMetadata): Record<string, JsonObject> 
   return isObject(p) ? (p as Record<string, JsonObject>) : {};
 }
 
-function wildcardToRegExp(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
 export function matchIds(ids: readonly string[], patterns: readonly string[]): string[] {
   const out: string[] = [];
   for (const pat of patterns) {
     if (pat === '*' || pat === '_all') {
       for (const id of ids) if (!out.includes(id)) out.push(id);
     } else if (pat.includes('*')) {
-      const re = wildcardToRegExp(pat);
+      const re = wildcardRegExp(pat);
       for (const id of ids) if (re.test(id) && !out.includes(id)) out.push(id);
     } else if (ids.includes(pat) && !out.includes(pat)) out.push(pat);
   }
@@ -197,7 +193,7 @@ export class IngestService {
   /** DELETE _ingest/pipeline/{id}: the id is a simple wildcard pattern, as in Elasticsearch */
   async delete(pattern: string, masterTimeoutMs?: number): Promise<void> {
     const ids = Object.keys(this.configs());
-    const toDelete = pattern.includes('*') ? ids.filter((id) => wildcardToRegExp(pattern).test(id)) : ids.filter((id) => id === pattern);
+    const toDelete = pattern.includes('*') ? ids.filter((id) => wildcardRegExp(pattern).test(id)) : ids.filter((id) => id === pattern);
     if (toDelete.length === 0) {
       if (pattern === '*') return;
       throw Errors.resourceNotFound(`pipeline [${pattern}] is missing`);

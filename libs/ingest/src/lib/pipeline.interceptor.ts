@@ -4,7 +4,7 @@
  * changes `_index` (reroute, set) as Elasticsearch does.
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, flattenSettings } from '@strata/core-common';
+import { EsError, flattenSettings, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   type ClusterMetadata,
@@ -39,7 +39,7 @@ function pipelineQueue(first: string | undefined, final: string | undefined): Ar
 
 function simpleMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
-  const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+  const re = wildcardRegExp(pattern);
   return re.test(name);
 }
 

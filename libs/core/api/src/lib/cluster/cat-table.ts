@@ -1,4 +1,4 @@
-import { Errors, RestResponses, formatByteSize, type RestRequest, type RestResponse } from '@strata/core-common';
+import { Errors, RestResponses, formatByteSize, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 
 export interface CatColumn {
   name: string;
@@ -52,7 +52,7 @@ export function renderCat(req: RestRequest, columns: CatColumn[], rows: CatRow[]
     selected = [];
     for (const name of h) {
       if (name.includes('*')) {
-        const re = new RegExp('^' + name.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+        const re = wildcardRegExp(name);
         for (const c of columns) if (re.test(c.name) && !selected.includes(c)) selected.push(c);
       } else {
         const c = byName(name);

@@ -9,6 +9,7 @@ import {
   type RestHandler,
   type RestRequest,
   type RestResponse,
+  wildcardRegExp,
 } from '@strata/core-common';
 import { ClusterView, worse, type Health } from './cluster-view.js';
 import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
@@ -234,7 +235,7 @@ export class CatAliasesRestHandler implements RestHandler {
     const filter = req.optionalPathParam('name')?.split(',');
     const matches = (a: string): boolean =>
       !filter ||
-      filter.some((f) => f === '_all' || new RegExp('^' + f.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(a));
+      filter.some((f) => f === '_all' || wildcardRegExp(f).test(a));
     const rows: CatRow[] = [];
     for (const meta of this.cluster.allIndices()) {
       for (const [alias, a] of Object.entries(meta.aliases ?? {})) {

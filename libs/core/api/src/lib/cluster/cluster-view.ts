@@ -1,5 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
-import { Errors } from '@strata/core-common';
+import { Errors, wildcardRegExp } from '@strata/core-common';
 import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore } from '@strata/core-engine';
 import { EngineTokens } from '@strata/core-engine';
 
@@ -67,7 +67,7 @@ export class ClusterView {
     const out = new Set<string>();
     for (const part of expression.split(',')) {
       if (part.includes('*')) {
-        const re = new RegExp('^' + part.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+        const re = wildcardRegExp(part);
         for (const n of names) if (re.test(n)) out.add(n);
       } else if (names.includes(part)) out.add(part);
       else if (!opts.ignoreUnavailable) throw Errors.indexNotFound(part);

@@ -12,6 +12,7 @@ import {
   type RestHandler,
   type RestRequest,
   type RestResponse,
+  wildcardRegExp,
 } from '@strata/core-common';
 import { ClusterView } from './cluster-view.js';
 import { humanize } from './human.js';
@@ -23,7 +24,7 @@ function nodeMatches(node: NodeInfo, filter: string | undefined): boolean {
   return filter.split(',').some((f) => {
     if (f === '_all' || f === '_local' || f === '_master' || f === '*') return true;
     if (f.includes(':')) return true; // attribute/role filters: a single node has every role
-    const re = new RegExp('^' + f.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    const re = wildcardRegExp(f);
     return re.test(node.id) || re.test(node.name) || re.test(node.host);
   });
 }

@@ -2,7 +2,7 @@
  * Shared helpers of the index admin REST handlers: target resolution and Elasticsearch-style rendering
  * of index settings and aliases.
  */
-import { Errors, nestSettings, type RestRequest, type SettingsRegistry } from '@strata/core-common';
+import { Errors, nestSettings, type RestRequest, type SettingsRegistry, wildcardRegExp } from '@strata/core-common';
 import {
   indicesOptionsFromParams,
   type AliasMetadata,
@@ -123,7 +123,7 @@ export function renderAliases(im: IndexMetadata, filter?: (alias: string) => boo
 export function wildcardMatch(pattern: string, value: string): boolean {
   if (pattern === '_all') return true;
   if (!pattern.includes('*')) return pattern === value;
-  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(value);
+  return wildcardRegExp(pattern).test(value);
 }
 
 export function destructiveRequiresName(store: MetadataStore): boolean {

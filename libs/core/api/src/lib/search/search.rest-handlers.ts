@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, route, toEsError, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EsError, Errors, RestResponses, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -222,7 +222,7 @@ const METADATA_FIELDS: Record<string, { searchable: boolean; aggregatable: boole
 
 function wildcardMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
-  return new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(name);
+  return wildcardRegExp(pattern).test(name);
 }
 
 @injectable()

@@ -4,7 +4,7 @@
  * IndexNameExpressionResolver.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock, wildcardRegExp } from '@strata/core-common';
 import { resolveDateMathIndexName } from './index-name.js';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
 import { EngineTokens, type IndexNameExpressionResolver } from '../services.js';
@@ -57,10 +57,6 @@ export function indicesOptionsFromParams(
 export function isHiddenIndex(im: IndexMetadata): boolean {
   const h = im.settings['index.hidden'];
   return h === true || h === 'true';
-}
-
-function wildcardToRegExp(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
 }
 
 export interface ResolveOptions {
@@ -116,7 +112,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     for (const part of parts) {
       if (part.startsWith('-') && wildcardSeen) {
         const pat = part.slice(1);
-        const re = pat.includes('*') ? wildcardToRegExp(pat) : null;
+        const re = pat.includes('*') ? wildcardRegExp(pat) : null;
         const remove = new Set<string>();
         for (const n of result) {
           if (re ? re.test(n) : n === pat) remove.add(n);
@@ -195,7 +191,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     const ew = options.expandWildcards;
     const out: string[] = [];
     if (!ew.open && !ew.closed) return out;
-    const re = pattern === '*' ? null : wildcardToRegExp(pattern);
+    const re = pattern === '*' ? null : wildcardRegExp(pattern);
     const dotPattern = pattern.startsWith('.');
     const visible = (name: string, im: IndexMetadata): boolean => {
       if (im.state === 'open' ? !ew.open : !ew.closed) return false;
@@ -277,9 +273,9 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     const filters: Record<string, unknown>[] = [];
     for (const p of parts) {
       if (p === index) return undefined;
-      if (p.includes('*') && wildcardToRegExp(p).test(index)) return undefined;
+      if (p.includes('*') && wildcardRegExp(p).test(index)) return undefined;
       for (const [alias, a] of Object.entries(im.aliases)) {
-        const hit = p.includes('*') ? wildcardToRegExp(p).test(alias) : p === alias;
+        const hit = p.includes('*') ? wildcardRegExp(p).test(alias) : p === alias;
         if (!hit) continue;
         if (!a.filter) return undefined;
         filters.push(a.filter);

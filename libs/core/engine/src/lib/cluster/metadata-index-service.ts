@@ -11,6 +11,7 @@ import {
   Tokens,
   systemClock,
   type Clock,
+  wildcardRegExp,
 } from '@strata/core-common';
 import type { AliasMetadata, ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
 import { EngineTokens, type AnalysisRegistry, type CreateIndexRequest, type MapperService, type MetadataIndexService } from '../services.js';
@@ -165,7 +166,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
         const pats = Array.isArray(t['index_patterns']) ? (t['index_patterns'] as unknown[]).map(String) : typeof t['index_patterns'] === 'string' ? [t['index_patterns']] : [];
         const match = pats.some((p) => {
           if (p === '*' && name.startsWith('.')) return false;
-          return new RegExp('^' + p.split('*').map(esc).join('.*') + '$').test(name);
+          return wildcardRegExp(p).test(name);
         });
         const pr = typeof t['priority'] === 'number' ? t['priority'] : 0;
         if (match && pr > bestPriority) {
@@ -384,7 +385,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
           } else {
             let any = false;
             for (const alias of a.aliases) {
-              const matches = Object.keys(im.aliases).filter((x) => (alias.includes('*') ? new RegExp('^' + alias.split('*').map(esc).join('.*') + '$').test(x) : x === alias));
+              const matches = Object.keys(im.aliases).filter((x) => (alias.includes('*') ? wildcardRegExp(alias).test(x) : x === alias));
               for (const m of matches) {
                 delete im.aliases[m];
                 im.aliasesVersion += 1;
@@ -441,8 +442,4 @@ export function effectiveReplicas(settings: Record<string, unknown>, configured:
   const max = m[2] === 'all' ? dataNodes - 1 : Number(m[2]);
   if (dataNodes - 1 < min) return min;
   return Math.min(max, dataNodes - 1);
-}
-
-function esc(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,5 +1,5 @@
 /** Index/cluster settings owned by the storage engine (contributed through ExtensionPoints.Setting). */
-import { Errors, SettingParsers, parseTimeValue, parseByteSize, type SettingDef } from '@strata/core-common';
+import { Errors, SettingParsers, parseTimeValue, parseByteSize, type SettingDef, wildcardRegExp } from '@strata/core-common';
 
 export const REFRESH_INTERVAL: SettingDef<string> = {
   key: 'index.refresh_interval',
@@ -136,7 +136,7 @@ export function autoCreateAllowed(value: unknown, index: string): boolean {
   for (const p of patterns) {
     const neg = p.startsWith('-');
     const pat = p.replace(/^[+-]/, '');
-    const re = new RegExp('^' + pat.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    const re = wildcardRegExp(pat);
     if (re.test(index)) return !neg;
   }
   return false;

@@ -2,11 +2,9 @@
  * `_source` filtering as Elasticsearch's XContentMapValues.filter: include/exclude patterns on dotted
  * paths with `*` wildcards; an include of an object keeps it whole; excludes win.
  */
-type Json = unknown;
+import { wildcardRegExp } from '@strata/core-common';
 
-function compile(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
+type Json = unknown;
 
 export interface SourceFilter {
   includes: string[];
@@ -18,8 +16,8 @@ export function hasFilter(f: SourceFilter | undefined): f is SourceFilter {
 }
 
 export function filterSource(source: Record<string, unknown>, f: SourceFilter): Record<string, unknown> {
-  const inc = f.includes.map(compile);
-  const exc = f.excludes.map(compile);
+  const inc = f.includes.map(wildcardRegExp);
+  const exc = f.excludes.map(wildcardRegExp);
   // does some include pattern possibly match below `path.`?
   const incPrefix = f.includes.map((p) => p);
   const mayMatchBelow = (path: string): boolean =>

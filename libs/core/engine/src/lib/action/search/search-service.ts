@@ -11,6 +11,7 @@ import {
   Tokens,
   type Clock,
   type HostConfig,
+  wildcardRegExp,
 } from '@strata/core-common';
 import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
 import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
@@ -305,7 +306,7 @@ export class SearchService {
 
   private aliasFilter(index: string, meta: IndexMetadata, requested: string[], _all?: Record<string, IndexMetadata>): unknown {
     const match = (pattern: string, name: string) =>
-      pattern === '_all' || pattern === '*' || pattern === name || (pattern.includes('*') && new RegExp('^' + pattern.split('*').map(escapeRe).join('.*') + '$').test(name));
+      pattern === '_all' || pattern === '*' || pattern === name || (pattern.includes('*') && wildcardRegExp(pattern).test(name));
     if (requested.some((p) => !p.startsWith('-') && match(p, index))) return undefined;
     const filters: unknown[] = [];
     for (const [alias, am] of Object.entries(meta.aliases ?? {})) {
@@ -596,7 +597,7 @@ function indexBoost(boosts: Array<Record<string, number>> | undefined, index: st
   if (!boosts) return 1;
   for (const entry of boosts) {
     for (const [name, b] of Object.entries(entry)) {
-      const re = new RegExp('^' + name.split('*').map(escapeRe).join('.*') + '$');
+      const re = wildcardRegExp(name);
       if (re.test(index) || Object.keys(meta.aliases ?? {}).some((a) => re.test(a))) return Number(b);
     }
   }
@@ -606,10 +607,6 @@ function indexBoost(boosts: Array<Record<string, number>> | undefined, index: st
 function toShardError(e: unknown): EsError {
   const msg = e instanceof Error ? e.message : String(e);
   return new EsError('exception', 500, msg);
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Elasticsearch's routing → shard id (murmur3 of the routing value, routing_num_shards) */

@@ -1,8 +1,5 @@
 /** `_source` includes/excludes filtering with `*` wildcards on dotted paths (XContentMapValues.filter). */
-
-function toRegex(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
+import { wildcardRegExp } from '@strata/core-common';
 
 interface Compiled {
   exact: string[];
@@ -12,7 +9,7 @@ interface Compiled {
 function compile(patterns: string[]): Compiled {
   const c: Compiled = { exact: [], wild: [] };
   for (const p of patterns) {
-    if (p.includes('*')) c.wild.push({ re: toRegex(p), prefix: p.substring(0, p.indexOf('*')) });
+    if (p.includes('*')) c.wild.push({ re: wildcardRegExp(p), prefix: p.substring(0, p.indexOf('*')) });
     else c.exact.push(p);
   }
   return c;

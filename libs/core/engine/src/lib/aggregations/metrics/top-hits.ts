@@ -2,7 +2,7 @@
  * top_hits: best `from + size` docs per bucket by score or by doc-value sort; `_source` parsed only for
  * the selected docs at shard-result time. Hits shaped like search hits.
  */
-import { Errors } from '@strata/core-common';
+import { Errors, wildcardRegExp } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
@@ -93,14 +93,10 @@ function parseSource(v: unknown): SourceFilter {
   throw Errors.parsing('[_source] malformed');
 }
 
-function globRe(p: string): RegExp {
-  return new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-}
-
 export function filterSource(src: unknown, f: SourceFilter): unknown {
   if (f.includes.length === 0 && f.excludes.length === 0) return src;
-  const inc = f.includes.map(globRe);
-  const exc = f.excludes.map(globRe);
+  const inc = f.includes.map(wildcardRegExp);
+  const exc = f.excludes.map(wildcardRegExp);
   const incPrefixes = f.includes;
   const walk = (obj: Record<string, unknown>, prefix: string, included: boolean): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
