@@ -41,6 +41,13 @@ function requirePath(type: string, name: string, body: Record<string, unknown>):
   return p;
 }
 
+/** a `buckets_path` that must be a single path (every pipeline but bucket_script / bucket_selector) */
+function requireSinglePath(type: string, name: string, body: Record<string, unknown>): string {
+  const p = requirePath(type, name, body);
+  if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [${type}] aggregation [${name}]`);
+  return p;
+}
+
 /** value of a bucket path inside one bucket, NaN when missing */
 function bucketValue(parent: AggSpec, b: PipelineBucket, path: string): number {
   if (path === '_count') return b.docCount;
@@ -128,9 +135,7 @@ export class DerivativeSpec extends PipelineSpec {
   static parse(name: string, body: Record<string, unknown>): DerivativeSpec {
     checkParams('derivative', body, ['buckets_path', 'gap_policy', 'format', 'unit']);
     const s = new DerivativeSpec(name, 'derivative');
-    const p = requirePath('derivative', name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [derivative] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath('derivative', name, body);
     s.gap = parseGap('derivative', body);
     s.format = optString('derivative', body, 'format');
     const unit = optString('derivative', body, 'unit');
@@ -179,9 +184,7 @@ export class CumulativeSumSpec extends PipelineSpec {
   static parse(name: string, body: Record<string, unknown>): CumulativeSumSpec {
     checkParams('cumulative_sum', body, ['buckets_path', 'format']);
     const s = new CumulativeSumSpec(name, 'cumulative_sum');
-    const p = requirePath('cumulative_sum', name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [cumulative_sum] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath('cumulative_sum', name, body);
     s.format = optString('cumulative_sum', body, 'format');
     return s;
   }
@@ -389,9 +392,7 @@ export class SiblingBucketSpec extends PipelineSpec {
   static parse(kind: SiblingKind, name: string, body: Record<string, unknown>): SiblingBucketSpec {
     checkParams(kind, body, ['buckets_path', 'gap_policy', 'format']);
     const s = new SiblingBucketSpec(name, kind);
-    const p = requirePath(kind, name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [${kind}] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath(kind, name, body);
     s.gap = parseGap(kind, body);
     s.format = optString(kind, body, 'format');
     return s;
@@ -484,9 +485,7 @@ export class MovingFnSpec extends PipelineSpec {
   static parse(name: string, body: Record<string, unknown>): MovingFnSpec {
     checkParams('moving_fn', body, ['buckets_path', 'window', 'shift', 'script', 'gap_policy', 'format']);
     const s = new MovingFnSpec(name, 'moving_fn');
-    const p = requirePath('moving_fn', name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [moving_fn] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath('moving_fn', name, body);
     const w = optInt('moving_fn', body, 'window');
     if (w === undefined) throw Errors.illegalArgument(`[window] must be set for aggregation [${name}]`);
     if (w <= 0) throw Errors.illegalArgument(`[window] must be a positive, non-zero integer.`);
@@ -524,9 +523,7 @@ export class SerialDiffSpec extends PipelineSpec {
   static parse(name: string, body: Record<string, unknown>): SerialDiffSpec {
     checkParams('serial_diff', body, ['buckets_path', 'lag', 'gap_policy', 'format']);
     const s = new SerialDiffSpec(name, 'serial_diff');
-    const p = requirePath('serial_diff', name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [serial_diff] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath('serial_diff', name, body);
     const lag = optInt('serial_diff', body, 'lag');
     if (lag !== undefined) {
       if (lag <= 0) throw Errors.illegalArgument(`[lag] must be a positive integer: [${name}]`);
@@ -572,9 +569,7 @@ export class PercentilesBucketSpec extends PipelineSpec {
   static parse(name: string, body: Record<string, unknown>): PercentilesBucketSpec {
     checkParams('percentiles_bucket', body, ['buckets_path', 'gap_policy', 'format', 'percents', 'keyed']);
     const s = new PercentilesBucketSpec(name, 'percentiles_bucket');
-    const p = requirePath('percentiles_bucket', name, body);
-    if (typeof p !== 'string') throw Errors.parsing(`[buckets_path] must be a string for [percentiles_bucket] aggregation [${name}]`);
-    s.path = p;
+    s.path = requireSinglePath('percentiles_bucket', name, body);
     s.gap = parseGap('percentiles_bucket', body);
     s.format = optString('percentiles_bucket', body, 'format');
     const pc = body['percents'];
