@@ -356,4 +356,49 @@ describe('paging over HTTP', () => {
       await host.request('PUT', '/logs/_settings', { index: { max_slices_per_scroll: null } });
     });
   });
+
+  it('pages a PIT and a scroll while documents are indexed and deleted concurrently', async () => {
+    await seed(host, 'busy', 300, 2);
+    const pit = (await host.request('POST', '/busy/_pit?keep_alive=1m')).body.id as string;
+    const first = await host.request('POST', '/busy/_search?scroll=1m', { size: 40, sort: ['_doc'] });
+    const writer = (async () => {
+      for (let k = 0; k < 10; k++) {
+        const lines: object[] = [];
+        for (let i = 0; i < 30; i++) lines.push({ index: { _index: 'busy', _id: `new-${k}-${i}` } }, { n: 1000 + i });
+        lines.push({ delete: { _index: 'busy', _id: `d${k}` } });
+        const b = await host.request('POST', '/_bulk?refresh=true', lines);
+        expect(b.body.errors).toBe(false);
+      }
+    })();
+    const pitIds: string[] = [];
+    const pitWalk = (async () => {
+      let after: unknown[] | undefined;
+      for (;;) {
+        const r = await host.request('POST', '/_search', { size: 25, pit: { id: pit }, sort: [{ n: 'asc' }], ...(after ? { search_after: after } : {}) });
+        expect(r.status).toBe(200);
+        if (r.body.hits.hits.length === 0) break;
+        pitIds.push(...r.body.hits.hits.map((h: any) => h._id));
+        after = r.body.hits.hits[r.body.hits.hits.length - 1].sort;
+      }
+    })();
+    const scrollIds: string[] = first.body.hits.hits.map((h: any) => h._id);
+    const scrollWalk = (async () => {
+      let sid = first.body._scroll_id;
+      for (;;) {
+        const r = await host.request('POST', '/_search/scroll', { scroll: '1m', scroll_id: sid });
+        expect(r.status).toBe(200);
+        if (r.body.hits.hits.length === 0) break;
+        scrollIds.push(...r.body.hits.hits.map((h: any) => h._id));
+        sid = r.body._scroll_id;
+      }
+    })();
+    await Promise.all([writer, pitWalk, scrollWalk]);
+    for (const ids of [pitIds, scrollIds]) {
+      expect(ids).toHaveLength(300);
+      expect(new Set(ids).size).toBe(300);
+      expect(ids.some((id) => id.startsWith('new-'))).toBe(false);
+      expect(ids).toContain('d0');
+    }
+    expect((await host.request('GET', '/busy/_count')).body.count).toBe(300 + 300 - 10);
+  });
 });
