@@ -14,9 +14,17 @@ import type {
 import * as fs from 'node:fs';
 import { countLive, isLiveBit } from './live-docs.js';
 
-/** `_source` bytes kept on disk (`<segment>.src`), read with positioned reads. */
+/**
+ * `_source` bytes kept on disk (`<segment>.src`), read with positioned reads. Sequential access (paging
+ * in index order, merges) is served from a read-ahead block, so a page of consecutive documents costs a
+ * few reads instead of one per document; random access reads exactly the bytes asked for.
+ */
 export class SourceFile {
+  static readonly READ_AHEAD = 64 * 1024;
   private fd: number;
+  private block: Buffer | null = null;
+  private blockStart = 0;
+  private lastEnd = -1;
   constructor(readonly path: string) {
     this.fd = fs.openSync(path, 'r');
   }
@@ -25,22 +33,45 @@ export class SourceFile {
   }
   read(start: number, end: number): Uint8Array {
     const len = end - start;
+    if (len === 0) return Buffer.alloc(0);
+    const b = this.block;
+    if (b && start >= this.blockStart && end <= this.blockStart + b.length) {
+      this.lastEnd = end;
+      return b.subarray(start - this.blockStart, end - this.blockStart);
+    }
+    const sequential = this.lastEnd >= 0 && start >= this.lastEnd && start - this.lastEnd < 4096;
+    this.lastEnd = end;
+    if (!sequential) return this.readExact(start, len);
+    const want = Math.max(len, SourceFile.READ_AHEAD);
+    const buf = Buffer.allocUnsafe(want);
+    const got = this.fill(buf, start, want, len);
+    this.block = got === want ? buf : buf.subarray(0, got);
+    this.blockStart = start;
+    return this.block.subarray(0, len);
+  }
+  private readExact(start: number, len: number): Uint8Array {
     const buf = Buffer.allocUnsafe(len);
-    if (len === 0) return buf;
+    this.fill(buf, start, len, len);
+    return buf;
+  }
+  /** reads up to `want` bytes at `start` (at least `need`, else a short-read error); returns bytes read */
+  private fill(buf: Buffer, start: number, want: number, need: number): number {
     if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
     let off = 0;
-    while (off < len) {
-      const n = fs.readSync(this.fd, buf, off, len - off, start + off);
-      if (n <= 0) throw new Error(`short read of ${this.path} at ${start + off}`);
+    while (off < want) {
+      const n = fs.readSync(this.fd, buf, off, want - off, start + off);
+      if (n <= 0) break;
       off += n;
     }
-    return buf;
+    if (off < need) throw new Error(`short read of ${this.path} at ${start + off}`);
+    return off;
   }
   fsync(): void {
     if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
     fs.fsyncSync(this.fd);
   }
   close(): void {
+    this.block = null;
     if (this.fd >= 0) {
       try {
         fs.closeSync(this.fd);
