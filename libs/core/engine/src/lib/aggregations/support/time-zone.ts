@@ -11,6 +11,8 @@ export interface TimeZone {
   readonly fixedOffset: number | null;
   /** offset (local - utc) in ms at the given UTC instant */
   offsetAt(utcMillis: number): number;
+  /** local wall-clock millis -> UTC instant, as java.time's ZonedDateTime.ofLocal (absent for fixed zones) */
+  toUtc?(localMillis: number): number;
 }
 
 const HOUR = 3_600_000;
@@ -34,6 +36,9 @@ class IanaZone implements TimeZone {
   }
   offsetAt(utcMillis: number): number {
     return this.rules.offsetAt(utcMillis);
+  }
+  toUtc(localMillis: number): number {
+    return this.rules.toUtc(localMillis);
   }
 }
 
@@ -71,20 +76,14 @@ export function resolveTimeZone(id: string | undefined | null): TimeZone {
 
 export const UTC_ZONE: TimeZone = resolveTimeZone('UTC');
 
-/** local wall-clock millis -> UTC instant (earlier offset on overlaps, shifted forward in gaps) */
+/**
+ * local wall-clock millis -> UTC instant with java.time's rules: in an overlap the earlier offset wins, in a
+ * gap the local time moves forward by the length of the gap (Paris 1990-03-25 02:30 → 01:30Z).
+ */
 export function localToUtc(tz: TimeZone, local: number): number {
   if (tz.fixedOffset !== null) return local - tz.fixedOffset;
-  const o1 = tz.offsetAt(local - tz.offsetAt(local));
-  const guess = local - o1;
-  const o2 = tz.offsetAt(guess);
-  if (o2 === o1) {
-    // overlap: prefer the earlier instant when it maps to the same wall clock
-    const earlier = local - Math.max(o1, tz.offsetAt(guess - HOUR));
-    if (earlier + tz.offsetAt(earlier) === local) return earlier;
-    return guess;
-  }
-  // gap: the wall-clock time does not exist; move to the transition
-  return local - o2;
+  if (tz.toUtc) return tz.toUtc(local);
+  return local - tz.offsetAt(local - tz.offsetAt(local));
 }
 
 /** formats an offset as "+01:00" / "Z" */
