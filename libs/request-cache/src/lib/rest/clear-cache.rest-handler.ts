@@ -6,7 +6,7 @@
  * Response: `{"_shards":{"total":N,"successful":M,"failed":0}}` with N counting replica copies.
  */
 import { inject, injectable, optional } from 'inversify';
-import { Errors, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { Errors, route, wildcardRegExp, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
 import {
   EngineTokens,
   type IndexMetadata,
@@ -51,10 +51,6 @@ const CLEAR_CACHE_DEFAULTS: IndicesOptions = {
   expandWildcards: { open: true, closed: false, hidden: false },
 };
 
-function wildcardToRegExp(p: string): RegExp {
-  return new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-}
-
 /** A minimal resolver used only when the engine's IndexNameExpressionResolver is not bound. */
 export function fallbackResolve(expression: string | undefined, indices: Record<string, IndexMetadata>, options: IndicesOptions): string[] {
   const all = Object.keys(indices).sort();
@@ -72,12 +68,12 @@ export function fallbackResolve(expression: string | undefined, indices: Record<
     const p = part.trim();
     if (p === '') continue;
     if (p.startsWith('-')) {
-      const re = wildcardToRegExp(p.slice(1));
+      const re = wildcardRegExp(p.slice(1));
       for (const n of [...out]) if (re.test(n)) out.delete(n);
       continue;
     }
     if (p.includes('*')) {
-      const re = wildcardToRegExp(p);
+      const re = wildcardRegExp(p);
       const matched = all.filter((n) => re.test(n) && visible(n));
       if (matched.length === 0 && !options.allowNoIndices) throw Errors.indexNotFound(p);
       matched.forEach((n) => out.add(n));
