@@ -90,7 +90,7 @@ describe('conformance: http, errors and index APIs', () => {
   });
 
   // RestCompatibleVersionHelper: with a body, Accept and Content-Type compatible-with versions must match
-  it.failing('compatible-with=7 Accept with a compatible-with=8 Content-Type body is a 400', async () => {
+  it('compatible-with=7 Accept with a compatible-with=8 Content-Type body is a 400', async () => {
     const r = await es.req('POST', '/h1/_search', '{"size":0}', {
       'Content-Type': 'application/vnd.elasticsearch+json; compatible-with=8',
       Accept: 'application/vnd.elasticsearch+json; compatible-with=7',

@@ -18,7 +18,7 @@ import { AuthenticatorChain } from './auth.js';
 import { corsConfig, originAllowed, type CorsConfig } from './cors.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
-import { checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
+import { checkCompatibleVersions, checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
 import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
 import { prettyJson } from './x-content.js';
@@ -170,6 +170,7 @@ export class HttpPipeline {
           checkContentType(ctx.get('Content-Type') || undefined);
         }
         const jsonType = responseJsonType(ctx.get('Accept') || undefined);
+        if (body.length > 0) checkCompatibleVersions(ctx.get('Accept') || undefined, ctx.get('Content-Type') || undefined);
         const req = new HttpRestRequest({
           method: method as HttpMethod,
           path,

@@ -79,6 +79,36 @@ export function checkContentType(header: string | undefined): BodyFormat {
   }
 }
 
+function compatibleVersionOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(',')) {
+    const v = parseMediaType(part)?.params['compatible-with'];
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/**
+ * RestCompatibleVersionHelper, for a request with a body: when Accept and Content-Type both request a
+ * compatible version, the versions must match. Elasticsearch wraps its status_exception in a
+ * media_type_header_exception (a plain Java exception, hence its own root cause).
+ */
+export function checkCompatibleVersions(accept: string | undefined, contentType: string | undefined): void {
+  const a = compatibleVersionOf(accept);
+  const c = compatibleVersionOf(contentType);
+  if (a === undefined || c === undefined || a === c) return;
+  const cause = new EsError(
+    'status_exception',
+    400,
+    'A compatible version is required on both Content-Type and Accept headers if either one has requested a ' +
+      `compatible version and the compatible versions must match. Accept=${accept}, Content-Type=${contentType}`,
+    { plain: true },
+  );
+  throw new EsError('media_type_header_exception', 400, 'Invalid media-type value on headers [Content-Type, Accept]', {
+    cause,
+  });
+}
+
 /**
  * Response media type: `application/json` unless Accept asks for the vendor type with a compatible
  * version, which is then echoed (as Elasticsearch does).
