@@ -158,7 +158,8 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const wantSource =
     s.source.fetch &&
     !noStored &&
-    (s.storedFields === undefined || s.source.includes.length > 0 || s.source.excludes.length > 0) &&
+    // stored_fields turns _source off unless _source is asked for explicitly (elasticdump: stored_fields ['*'] + _source true)
+    (s.storedFields === undefined || s.sourceExplicit === true) &&
     (s.scriptFields === undefined || s.sourceExplicit === true);
   // unfiltered _source goes out as the stored text (RawJson): no parse, and the client gets the bytes it sent
   const rawSource = wantSource && s.source.includes.length === 0 && s.source.excludes.length === 0;

@@ -119,8 +119,16 @@ describe('SearchService', () => {
     expect(err!.status).toBe(400);
     expect(err!.extra['failed_shards']).toHaveLength(2); // grouped per index
     expect(err!.toBody().error['root_cause']).toEqual([
-      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: '_na_', index: 'a' },
-      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: '_na_', index: 'b' },
+      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: 'a-uuid', index: 'a' },
+      { type: 'query_shard_exception', reason: 'failed to create query: For input string: "x"', index_uuid: 'b-uuid', index: 'b' },
+    ]);
+  });
+
+  it('query-phase shard failures carry the index uuid (sort on an unmapped field)', async () => {
+    const { service, req } = setup();
+    const err = await service.search(req({ sort: [{ nope: 'asc' }], size: 2 }, { indices: ['b'] })).catch((x: EsError) => x);
+    expect((err as EsError).toBody().error['root_cause']).toEqual([
+      { type: 'query_shard_exception', reason: 'No mapping found for [nope] in order to sort on', index_uuid: 'b-uuid', index: 'b' },
     ]);
   });
 
@@ -203,6 +211,16 @@ describe('SearchService', () => {
       count: 2,
       _shards: { total: 3, successful: 3, skipped: 0, failed: 0 },
     });
+  });
+
+  it('stored_fields drops _source unless _source is requested explicitly (elasticdump sends both)', async () => {
+    const { service, req } = setup();
+    const src = async (body: unknown) =>
+      ((await service.search(req({ size: 1, ...(body as object) }, { indices: ['b'] }))).body['hits'] as { hits: Array<Record<string, unknown>> }).hits[0]!['_source'];
+    expect(await src({ stored_fields: ['*'] })).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(await src({ stored_fields: ['*'], _source: true })))).toEqual({ body: 'red red red', tag: 'x', n: 2 });
+    expect(JSON.parse(JSON.stringify(await src({ stored_fields: ['*'], _source: ['tag'] })))).toEqual({ tag: 'x' });
+    expect(await src({ stored_fields: ['*'], _source: false })).toBeUndefined();
   });
 });
 
