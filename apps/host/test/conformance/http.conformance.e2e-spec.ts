@@ -178,6 +178,9 @@ describe('conformance: http, errors and index APIs', () => {
     const r = await es.req('GET', '/hc/_count');
     expect(r.status).toBe(400);
     expect(r.json.error).toMatchObject({ type: 'index_closed_exception', reason: 'closed', index: 'hc' });
+    const uuid = (await es.req('GET', '/hc/_settings')).json.hc.settings.index.uuid;
+    expect(typeof uuid).toBe('string');
+    expect(r.json.error.index_uuid).toBe(uuid);
     expect((await es.req('GET', '/hc/_search?ignore_unavailable=true')).json.hits.total.value).toBe(0);
   });
 });

@@ -161,9 +161,9 @@ export const Errors = {
       metadata: { index_uuid: uuid, shard: String(shard), index },
     });
   },
-  queryShard(reason: string, index?: string, cause?: EsError | Error): EsError {
+  queryShard(reason: string, index?: string, cause?: EsError | Error, uuid = '_na_'): EsError {
     return new EsError('query_shard_exception', 400, reason, {
-      metadata: index ? { index_uuid: '_na_', index } : {},
+      metadata: index ? { index_uuid: uuid, index } : {},
       cause,
     });
   },
@@ -182,8 +182,8 @@ export const Errors = {
   settingsException(reason: string): EsError {
     return new EsError('settings_exception', 400, reason);
   },
-  indexClosed(index: string): EsError {
-    return new EsError('index_closed_exception', 400, 'closed', { metadata: { index_uuid: '_na_', index } });
+  indexClosed(index: string, uuid = '_na_'): EsError {
+    return new EsError('index_closed_exception', 400, 'closed', { metadata: { index_uuid: uuid, index } });
   },
   mediaType(reason: string): EsError {
     return new EsError('media_type_header_exception', 400, reason);

@@ -164,7 +164,7 @@ describe('MetadataIndexService', () => {
 
 describe('IndexNameExpressionResolver', () => {
   it('wildcards, exclusions, hidden, closed, options and errors', async () => {
-    const { mis, resolver } = await setup();
+    const { mis, resolver, store } = await setup();
     for (const n of ['logs-1', 'logs-2', 'other', '.hidden']) await mis.createIndex(n, {});
     await mis.createIndex('hid', { settings: { 'index.hidden': true } });
     await mis.createIndex('closed-1', {});
@@ -183,6 +183,17 @@ describe('IndexNameExpressionResolver', () => {
     expect(throws(() => resolver.concreteIndices('nomatch*', { ...o, allowNoIndices: false }))).toEqual(['index_not_found_exception', 'no such index [nomatch*]']);
     expect(resolver.concreteIndices('nomatch*', o)).toEqual([]);
     expect(throws(() => resolver.concreteIndices('closed-1', o))).toEqual(['index_closed_exception', 'closed']);
+    // the index exists, so the error names its real uuid (ES IndexClosedException(Index))
+    const closedErr = (() => {
+      try {
+        resolver.concreteIndices('closed-1', o);
+      } catch (e) {
+        return e as EsError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(closedErr.metadata).toEqual({ index_uuid: store.current().indices['closed-1']!.uuid, index: 'closed-1' });
+    expect(closedErr.metadata['index_uuid']).not.toBe('_na_');
     expect(resolver.resolve('closed-1', o, 'read', { allowClosed: true })).toEqual(['closed-1']);
     expect(resolver.concreteIndices('*', { ...o, expandWildcards: parseExpandWildcards('none') })).toEqual([]);
   });

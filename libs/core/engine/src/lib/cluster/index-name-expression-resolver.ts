@@ -156,7 +156,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
       if (im) {
         if (im.state === 'close' && !ropts.allowClosed) {
           if (options.ignoreUnavailable) continue;
-          throw Errors.indexClosed(part);
+          throw Errors.indexClosed(part, im.uuid);
         }
         add(part);
         continue;

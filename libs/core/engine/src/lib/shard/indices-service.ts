@@ -217,7 +217,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         this.openIndex(meta, false);
         e = this.open.get(index);
       }
-      if (meta && meta.state === 'close') throw Errors.indexClosed(index);
+      if (meta && meta.state === 'close') throw Errors.indexClosed(index, meta.uuid);
     }
     if (!e) throw Errors.indexNotFound(index);
     return e;

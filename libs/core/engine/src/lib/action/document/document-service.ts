@@ -299,7 +299,7 @@ export class DocumentService {
       if (concrete === undefined) throw Errors.indexNotFound(target);
     }
     const meta = this.store.current().indices[concrete];
-    if (meta && meta.state === 'close') throw Errors.indexClosed(concrete);
+    if (meta && meta.state === 'close') throw Errors.indexClosed(concrete, meta.uuid);
     if (meta) checkIndexBlock(meta, 'write');
     batch?.writeIndexCache.set(target, concrete);
     return concrete;
@@ -324,7 +324,7 @@ export class DocumentService {
   private readIndexFor(target: string): string {
     const md = this.store.current();
     if (md.indices[target]) {
-      if (md.indices[target].state === 'close') throw Errors.indexClosed(target);
+      if (md.indices[target].state === 'close') throw Errors.indexClosed(target, md.indices[target].uuid);
       return target;
     }
     const names = this.resolver.concreteIndices(target, {
@@ -501,7 +501,7 @@ export class DocumentService {
       batch.writeIndexCache.set(req.index, concrete);
     }
     const meta = this.meta(concrete);
-    if (meta.state === 'close') throw Errors.indexClosed(concrete);
+    if (meta.state === 'close') throw Errors.indexClosed(concrete, meta.uuid);
     checkIndexBlock(meta, 'write');
     const routing = this.aliasRouting(req.index, meta, req.routing);
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);

@@ -91,13 +91,32 @@ function withPosition(e: unknown, raw: string | undefined): unknown {
   });
 }
 
+/**
+ * Shard-level errors carry the searched index's real uuid (Elasticsearch's QueryShardException takes the
+ * index from the shard's context): fills `index_uuid` where an error about `index` (its causes and root
+ * causes included) still says `_na_`. The errors are fresh per request, so they are completed in place.
+ */
+export function withIndexUuid<T>(e: T, index: string, uuid: string | undefined): T {
+  if (!uuid || !(e instanceof EsError)) return e;
+  const seen = new Set<EsError>();
+  const visit = (x: EsError | Error | undefined): void => {
+    if (!(x instanceof EsError) || seen.has(x)) return;
+    seen.add(x);
+    if (x.metadata['index'] === index && x.metadata['index_uuid'] === '_na_') x.metadata['index_uuid'] = uuid;
+    visit(x.cause);
+    for (const r of x.rootCauses ?? []) visit(r);
+  };
+  visit(e);
+  return e;
+}
+
 /** wraps a query construction failure as Elasticsearch's QueryShardException */
-export function failedToCreateQuery(e: unknown, index: string): EsError {
-  if (e instanceof EsError && e.type === 'query_shard_exception') return e;
+export function failedToCreateQuery(e: unknown, index: string, uuid?: string): EsError {
+  if (e instanceof EsError && e.type === 'query_shard_exception') return withIndexUuid(e, index, uuid);
   const msg = e instanceof Error ? e.message : String(e);
   const cause = e instanceof EsError ? e : new EsError('exception', 400, msg);
   const reason = `failed to create query: ${msg}`;
-  const metadata = { index_uuid: '_na_', index };
+  const metadata = { index_uuid: uuid ?? '_na_', index };
   // the cause is a plain Java exception in Elasticsearch, so the root cause is the QueryShardException itself
   return new EsError('query_shard_exception', 400, reason, {
     metadata,
@@ -235,7 +254,7 @@ export class SearchService {
       parsed = query === undefined ? undefined : ctx.parseInnerQuery(query);
     } catch (e) {
       if (isRequestLevelError(e)) throw e;
-      throw failedToCreateQuery(e, index);
+      throw failedToCreateQuery(e, index, meta.uuid);
     }
     const reader = shard.acquireReader();
     try {
@@ -421,7 +440,7 @@ export class SearchService {
         plans.set(t.index, { meta, parse: { ctx, prepared } });
       } catch (e) {
         if (isRequestLevelError(e)) throw withPosition(e, request.rawBody);
-        plans.set(t.index, { meta, failure: failedToCreateQuery(e, t.index) });
+        plans.set(t.index, { meta, failure: failedToCreateQuery(e, t.index, meta.uuid) });
       }
     }
     if (targets.length === 0 && source.query !== undefined) {
@@ -479,7 +498,8 @@ export class SearchService {
           resultTargets.push(t);
         } catch (e) {
           if (isRequestLevelError(e)) throw e;
-          failures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason: e instanceof EsError ? e : toShardError(e) });
+          const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
+          failures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason });
         }
       }
       if (targets.length > 0 && failures.length === targets.length) throw allShardsFailed(failures);

@@ -117,7 +117,7 @@ export const nestedParser: QueryParser = {
     const pft = ctx.fieldType(path);
     if (!pft && ctx.matchingFieldNames(path + '.*').length === 0 && ctx.index) {
       if (ignoreUnmapped) return new BooleanQuery([]);
-      throw Errors.queryShard(`[nested] failed to find nested object under path [${path}]`, ctx.indexName);
+      throw Errors.queryShard(`[nested] failed to find nested object under path [${path}]`, ctx.indexName, undefined, ctx.index?.uuid);
     }
     return withBoost(ctx.parseInnerQuery(o['query']), boostOf('nested', o));
   },

@@ -109,7 +109,7 @@ function analyze(ctx: QueryParseContext, ft: MappedFieldType, text: string, anal
   let analyzer = ft.searchAnalyzer ?? ft.indexAnalyzer;
   if (analyzerName) {
     analyzer = ctx.analyzer(analyzerName);
-    if (!analyzer) throw Errors.queryShard(`[${queryName}] analyzer [${analyzerName}] not found`, ctx.indexName);
+    if (!analyzer) throw Errors.queryShard(`[${queryName}] analyzer [${analyzerName}] not found`, ctx.indexName, undefined, ctx.index?.uuid);
   }
   if (!analyzer) return text.length ? [{ term: text, position: 0, startOffset: 0, endOffset: text.length, type: 'word' }] : [];
   return analyzer.analyze(text);

@@ -493,7 +493,7 @@ export const queryStringParser: QueryParser = {
     } catch (e) {
       if (e instanceof QsSyntaxError) {
         const reason = `Failed to parse query [${text}]`;
-        const metadata = { index_uuid: '_na_', index: ctx.indexName };
+        const metadata = { index_uuid: ctx.index?.uuid ?? '_na_', index: ctx.indexName };
         // Lucene's ParseException is not an ElasticsearchException: the root cause is the query_shard_exception
         throw new EsError('query_shard_exception', 400, reason, {
           metadata,

@@ -43,7 +43,7 @@ export const rangeParser: QueryParser = {
     const ft = ctx.fieldType(field);
     if (!ft) return noMatch(`unmapped field [${field}]`);
     if (timeZone !== undefined && ft.kind !== 'date') {
-      throw Errors.queryShard(`[range] time_zone can not be applied to non date field [${field}]`, ctx.indexName);
+      throw Errors.queryShard(`[range] time_zone can not be applied to non date field [${field}]`, ctx.indexName, undefined, ctx.index?.uuid);
     }
     if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
       // date: gt and lte round up (Elasticsearch's roundUp semantics)

@@ -179,6 +179,8 @@ function stringFieldCheck(name: string, ctx: QueryParseContext, field: string) {
     throw Errors.queryShard(
       `Can only use ${what} queries on keyword and text fields - not on [${field}] which is of type [${ft.type}]`,
       ctx.indexName,
+      undefined,
+      ctx.index?.uuid,
     );
   }
   return ft;
