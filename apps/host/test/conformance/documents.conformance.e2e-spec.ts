@@ -277,4 +277,27 @@ describe('conformance: documents', () => {
       ds: { type: 'date', format: 'yyyy/MM/dd HH:mm:ss||yyyy/MM/dd||epoch_millis' },
     });
   });
+
+  // NumberFieldMapper: a long parses with Numbers.toLong (IllegalArgumentException), queries go through
+  // Double.parseDouble (NumberFormatException); QueryShardException names the index's real uuid
+  it('unparsable numbers: illegal_argument_exception for a long document, number_format_exception in a term query', async () => {
+    const d = await es.req('PUT', '/docs/_doc/nf', { n: 'abc' });
+    expect(d.status).toBe(400);
+    expect(d.json.error.root_cause).toEqual([
+      { type: 'document_parsing_exception', reason: "[1:6] failed to parse field [n] of type [long] in document with id 'nf'. Preview of field's value: 'abc'" },
+    ]);
+    expect(d.json.error.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'For input string: "abc"' });
+    const uuid = (await es.req('GET', '/docs/_settings')).json.docs.settings.index.uuid;
+    const q = await es.req('POST', '/docs/_search', { query: { term: { n: 'abc' } } });
+    expect(q.status).toBe(400);
+    const reason = 'failed to create query: For input string: "abc"';
+    expect(q.json.error.root_cause).toEqual([{ type: 'query_shard_exception', reason, index_uuid: uuid, index: 'docs' }]);
+    expect(q.json.error.failed_shards[0].reason).toEqual({
+      type: 'query_shard_exception',
+      reason,
+      index_uuid: uuid,
+      index: 'docs',
+      caused_by: { type: 'number_format_exception', reason: 'For input string: "abc"' },
+    });
+  });
 });

@@ -25,6 +25,17 @@ function numberFormatError(value: unknown): EsError {
   return new EsError('illegal_argument_exception', 400, `For input string: "${String(value)}"`);
 }
 
+/**
+ * A string that is not a number. Elasticsearch parses it with Double.parseDouble (a NumberFormatException,
+ * `number_format_exception`) except for long / unsigned_long in documents, whose precise parser reports an
+ * IllegalArgumentException with the same text. Queries always go through Double.parseDouble first.
+ */
+function unparsableString(type: string, value: string, inQuery: boolean): EsError {
+  const reason = `For input string: "${value}"`;
+  if (!inQuery && (type === 'long' || type === 'unsigned_long')) return new EsError('illegal_argument_exception', 400, reason, { plain: true });
+  return new EsError('number_format_exception', 400, reason, { plain: true });
+}
+
 /** Converts a float to the nearest IEEE half float value (as a double). */
 export function toHalfFloat(v: number): number {
   if (!Number.isFinite(v) || v === 0) return v;
@@ -41,7 +52,7 @@ export function toHalfFloat(v: number): number {
  * Parses a numeric field value like Elasticsearch's NumberFieldMapper (coerce: strings and fractional
  * values for integer types are accepted and truncated). Throws number_format_exception / illegal_argument_exception.
  */
-export function parseNumber(type: string, value: unknown, coerce = true): number {
+export function parseNumber(type: string, value: unknown, coerce = true, inQuery = false): number {
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string') {
@@ -49,7 +60,7 @@ export function parseNumber(type: string, value: unknown, coerce = true): number
     const s = value.trim();
     if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
       if (/^[+-]?(Infinity|NaN)$/.test(s) && FLOAT_TYPES.has(type)) n = Number(s);
-      else throw numberFormatError(value);
+      else throw unparsableString(type, value, inQuery);
     } else n = Number(s);
   } else if (typeof value === 'boolean') {
     throw new EsError('illegal_argument_exception', 400, `Current token (${value ? 'VALUE_TRUE' : 'VALUE_FALSE'}) not numeric, can not use numeric value accessors`);
@@ -203,12 +214,12 @@ export class NumberFieldType extends BaseFieldType {
   }
   termValue(value: unknown): number {
     if (this.type === 'scaled_float') {
-      const v = parseNumber('double', value, true);
+      const v = parseNumber('double', value, true, true);
       return Math.round(v * (this.scalingFactor ?? 1));
     }
     if (INTEGER_TYPES.has(this.type) && typeof value === 'number' && !Number.isInteger(value)) return value;
     if (INTEGER_TYPES.has(this.type) && typeof value === 'string' && /^\s*-?\d*\.\d+\s*$/.test(value)) return Number(value);
-    return parseNumber(this.type, value, true);
+    return parseNumber(this.type, value, true, true);
   }
   override valueForDisplay(docValue: string | number): unknown {
     const v = Number(docValue);

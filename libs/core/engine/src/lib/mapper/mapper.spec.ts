@@ -4,6 +4,7 @@ import type { IndexMetadata } from '../cluster/metadata.js';
 import { DefaultMapperService } from './mapper-service.js';
 import type { ParsedField } from './parsed-document.js';
 import { cidrRange, decodeIp, encodeIp } from './ip.js';
+import { parseNumber } from './field-types.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
 let uuidSeq = 0;
@@ -136,13 +137,32 @@ describe('document parsing', () => {
   it('reports ES document parsing errors', () => {
     expect(err(() => dm.parse({ n: 'abc' }, '1'))).toEqual([
       'document_parsing_exception', "[1:6] failed to parse field [n] of type [integer] in document with id '1'. Preview of field's value: 'abc'",
-      'illegal_argument_exception', 'For input string: "abc"',
+      'number_format_exception', 'For input string: "abc"',
     ]);
     expect(err(() => dm.parse({ x: 1, n: 3000000000 }, '2'))?.slice(1)).toEqual([
       "[1:12] failed to parse field [n] of type [integer] in document with id '2'. Preview of field's value: '3000000000'",
       'illegal_argument_exception', 'Value [3000000000] is out of range for an integer',
     ]);
     expect(err(() => dm.parse({ d: 'nope' }, '1'))?.[3]).toBe('failed to parse date field [nope] with format [strict_date_optional_time||epoch_millis]');
+  });
+
+  it('an unparsable number string: number_format_exception (Double.parseDouble), but long / unsigned_long documents say illegal_argument_exception', () => {
+    const typeOf = (f: () => unknown): [string, string, boolean] | null => {
+      try {
+        f();
+      } catch (e) {
+        return [(e as EsError).type, (e as EsError).reason, (e as EsError).plain];
+      }
+      return null;
+    };
+    for (const t of ['integer', 'short', 'byte', 'double', 'float', 'half_float']) {
+      expect(typeOf(() => parseNumber(t, 'abc'))).toEqual(['number_format_exception', 'For input string: "abc"', true]);
+    }
+    expect(typeOf(() => parseNumber('long', 'abc'))).toEqual(['illegal_argument_exception', 'For input string: "abc"', true]);
+    expect(typeOf(() => parseNumber('unsigned_long', 'x1'))).toEqual(['illegal_argument_exception', 'For input string: "x1"', true]);
+    // queries (NumberType.parse(Object)) go through Double.parseDouble first, whatever the type
+    expect(typeOf(() => parseNumber('long', 'abc', true, true))).toEqual(['number_format_exception', 'For input string: "abc"', true]);
+    expect(parseNumber('long', ' 42 ')).toBe(42);
   });
 
   it('document_parsing_exception is its own root cause: Java causes (number / date parse) stay in caused_by', () => {
@@ -155,7 +175,7 @@ describe('document parsing', () => {
       }
       return null;
     };
-    expect(rootOf(() => dm.parse({ n: 'abc' }, '1'))).toEqual({ roots: ['document_parsing_exception'], causedBy: 'illegal_argument_exception' });
+    expect(rootOf(() => dm.parse({ n: 'abc' }, '1'))).toEqual({ roots: ['document_parsing_exception'], causedBy: 'number_format_exception' });
     expect(rootOf(() => dm.parse({ d: 'nope' }, '1'))).toEqual({ roots: ['document_parsing_exception'], causedBy: 'illegal_argument_exception' });
     const e = (() => {
       try {
