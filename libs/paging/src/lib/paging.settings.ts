@@ -13,6 +13,7 @@ export const DEFAULT_KEEP_ALIVE = setting({
   scope: 'cluster',
   dynamic: true,
   defaultValue: 5 * 60_000,
+  defaultRaw: '5m',
   parse: SettingParsers.time('search.default_keep_alive'),
 });
 
@@ -21,6 +22,7 @@ export const MAX_KEEP_ALIVE = setting({
   scope: 'cluster',
   dynamic: true,
   defaultValue: 24 * 3_600_000,
+  defaultRaw: '24h',
   parse: SettingParsers.time('search.max_keep_alive'),
 });
 
@@ -29,6 +31,7 @@ export const KEEPALIVE_INTERVAL = setting({
   scope: 'node',
   dynamic: false,
   defaultValue: 60_000,
+  defaultRaw: '1m',
   parse: SettingParsers.time('search.keep_alive_interval'),
 });
 

@@ -19,6 +19,11 @@ export interface SettingDef<T = unknown> {
   finalSetting?: boolean;
   /** settings that are part of a family (`index.analysis.*`) are matched by prefix */
   prefix?: boolean;
+  /**
+   * the default as Elasticsearch reports it under `include_defaults` (Setting#getDefaultRaw) when
+   * `defaultValue` is a parsed number: a time or byte size (`30s`, `5m`, `100mb`)
+   */
+  defaultRaw?: string;
 }
 
 export const SettingParsers = {

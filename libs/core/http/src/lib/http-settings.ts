@@ -6,5 +6,6 @@ export const HTTP_MAX_CONTENT_LENGTH = setting<number>({
   scope: 'node',
   dynamic: false,
   defaultValue: 100 * 1024 * 1024,
+  defaultRaw: '100mb',
   parse: SettingParsers.bytes('http.max_content_length'),
 });

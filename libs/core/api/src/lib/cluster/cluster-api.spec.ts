@@ -184,6 +184,18 @@ describe('cluster API', () => {
     });
     const defaults = await get('/_cluster/settings?include_defaults&flat_settings');
     expect(defaults.body.defaults['cluster.max']).toBe('5');
+    // time and byte-size defaults as ES reports them (Setting#getDefaultRaw), not as parsed numbers
+    expect(defaults.body.defaults['cluster.info.update.interval']).toBe('30s');
+    expect(defaults.body.defaults['search.default_search_timeout']).toBe('-1');
+    const nested = await get('/_cluster/settings?include_defaults=true');
+    expect(nested.body.defaults.cluster.info.update.interval).toBe('30s');
+    expect(nested.body.defaults.cluster.max).toBe('5');
+    // a set setting is reported where it is set, not among the defaults
+    await call('PUT', '/_cluster/settings', { persistent: { 'cluster.info.update.interval': '10s' } });
+    const set = await get('/_cluster/settings?include_defaults&flat_settings');
+    expect(set.body.persistent).toEqual({ 'cluster.info.update.interval': '10s' });
+    expect(set.body.defaults['cluster.info.update.interval']).toBeUndefined();
+    await call('PUT', '/_cluster/settings', { persistent: { 'cluster.info.update.interval': null } });
   });
 
   it('nodes info and stats with contributors and metric filters', async () => {

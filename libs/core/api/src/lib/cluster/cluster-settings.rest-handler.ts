@@ -50,7 +50,7 @@ export class ClusterSettingsRestHandler implements RestHandler {
           if (def.prefix) continue;
           if (def.key in persistent || def.key in transient) continue;
           const v = def.defaultValue;
-          defaults[def.key] = typeof v === 'object' && v !== null ? v : asSettingString(v);
+          defaults[def.key] = def.defaultRaw ?? (typeof v === 'object' && v !== null ? v : asSettingString(v));
         }
         body['defaults'] = render(defaults);
       }

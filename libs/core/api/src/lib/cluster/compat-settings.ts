@@ -10,6 +10,7 @@ export const COMPAT_CLUSTER_SETTINGS: readonly SettingDef[] = [
     scope: 'cluster',
     dynamic: true,
     defaultValue: 40 * 1024 * 1024,
+    defaultRaw: '40mb',
     parse: SettingParsers.bytes('indices.recovery.max_bytes_per_sec'),
   }),
   setting({
@@ -52,6 +53,7 @@ export const COMPAT_CLUSTER_SETTINGS: readonly SettingDef[] = [
     scope: 'cluster',
     dynamic: true,
     defaultValue: 30_000,
+    defaultRaw: '30s',
     parse: SettingParsers.time('cluster.info.update.interval'),
   }),
   // logger.<package> levels (`logger.org.elasticsearch.discovery: DEBUG`)
