@@ -86,6 +86,15 @@ describe('conformance: real clients on the wire', () => {
     });
   });
 
+  describe('@elastic/elasticsearch 8', () => {
+    it('an error to a compatible-with=8 request comes back in the vendor type, with the product header', async () => {
+      const ct = 'application/vnd.elasticsearch+json; compatible-with=8';
+      const r = await es.req('GET', '/nope/_search', undefined, { 'Content-Type': ct, Accept: ct });
+      expect([r.status, r.json.error.type, r.headers['x-elastic-product']]).toEqual([404, 'index_not_found_exception', 'Elasticsearch']);
+      expect(r.headers['content-type']).toBe('application/vnd.elasticsearch+json;compatible-with=8');
+    });
+  });
+
   describe('@elastic/elasticsearch 9', () => {
     it('compatible-with=9 on a GET with no body is accepted and echoed', async () => {
       const ct = 'application/vnd.elasticsearch+json; compatible-with=9';

@@ -144,6 +144,14 @@ describe('HttpPipeline', () => {
     const bad = await call('/', { headers: { Accept: 'application/vnd.elasticsearch+json; compatible-with=5' } });
     expect(bad.status).toBe(400);
     expect((await js(bad)).error.type).toBe('media_type_header_exception');
+    expect(bad.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('errors answer in the vendor media type too when Accept asks for it', async () => {
+    const r = await call('/a/b/c/d', { headers: { Accept: 'application/vnd.elasticsearch+json; compatible-with=7' } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toBe('application/vnd.elasticsearch+json;compatible-with=7');
+    expect((await call('/a/b/c/d')).headers.get('content-type')).toBe('application/json');
   });
 
   it('renders the unknown route error as Elasticsearch does (string error, uri with query)', async () => {

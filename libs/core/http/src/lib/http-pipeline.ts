@@ -307,7 +307,14 @@ export class HttpPipeline {
     }
     ctx.status = es.status;
     for (const [k, v] of Object.entries(es.headers)) ctx.set(k, v);
-    ctx.set('Content-Type', 'application/json');
+    // errors answer in the media type Accept asked for (compatible-with=N echoed), as successes do
+    let jsonType = 'application/json';
+    try {
+      jsonType = responseJsonType(ctx.get('Accept') || undefined);
+    } catch {
+      // an unusable Accept is (part of) the error being rendered: plain JSON
+    }
+    ctx.set('Content-Type', jsonType);
     ctx.body = pretty ? prettyJson(body) : JSON.stringify(body);
   }
 }
