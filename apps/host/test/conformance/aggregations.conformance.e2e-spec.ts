@@ -192,4 +192,15 @@ describe('conformance: aggregations', () => {
     expect(k.status).toBe(400);
     expect(k.json.error.root_cause[0].reason).toBe('Field [tag] of type [keyword] is not supported for aggregation [max]');
   });
+
+  // ObjectParser: an unknown field is reported at its key, a field that fails to parse at its value
+  it('aggregation parse errors name their line and column in the body', async () => {
+    const body = '{\n  "aggs": {\n    "a": { "terms": { "field": "tag", "sizes": 1 } }\n  }\n}';
+    const r = await es.req('POST', '/ag/_search', body);
+    expect(r.status).toBe(400);
+    expect(r.json.error.type).toBe('x_content_parse_exception');
+    expect(r.json.error.reason).toBe('[3:39] [terms] unknown field [sizes]');
+    const v = await es.req('POST', '/ag/_search', '{"aggs":{"a":{"terms":{"field":"tag","size":"x"}}}}');
+    expect(v.json.error.reason).toBe('[1:45] [terms] failed to parse field [size]');
+  });
 });

@@ -97,6 +97,13 @@ function unknownType(type: string): EsError {
 
 const NAME_RE = /[[\]>]/;
 
+/** keys from the aggregations object down to the aggregation type whose parser threw (to place the error in the raw body) */
+const ERROR_PATHS = new WeakMap<EsError, string[]>();
+
+export function aggParseErrorPath(e: unknown): string[] | undefined {
+  return e instanceof EsError ? ERROR_PATHS.get(e) : undefined;
+}
+
 function parseSpecs(json: unknown, depth: number): AggSpec[] {
   if (json === undefined || json === null) return [];
   if (typeof json !== 'object' || Array.isArray(json)) {
@@ -148,9 +155,22 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
       }
     }
     if (type === undefined) throw Errors.parsing(`Missing definition for aggregation [${name}]`);
-    const spec = AGG_PARSERS[type]!(name, body as Record<string, unknown>);
+    let spec: AggSpec;
+    try {
+      spec = AGG_PARSERS[type]!(name, body as Record<string, unknown>);
+    } catch (e) {
+      if (e instanceof EsError && !ERROR_PATHS.has(e)) ERROR_PATHS.set(e, [name, type]);
+      throw e;
+    }
     spec.meta = meta;
-    const subs = parseSpecs(subsJson, depth + 1);
+    let subs: AggSpec[];
+    try {
+      subs = parseSpecs(subsJson, depth + 1);
+    } catch (e) {
+      const inner = aggParseErrorPath(e);
+      if (inner) ERROR_PATHS.set(e as EsError, [name, subsKey!, ...inner]);
+      throw e;
+    }
     if (subs.length > 0 && (spec.isMetric || spec.pipeline !== 'none')) {
       throw new EsError(
         'aggregation_initialization_exception',

@@ -142,6 +142,24 @@ describe('SearchService', () => {
     expect(locateKey('{"query":{"foo":{}}}', 'foo')).toEqual({ line: 1, col: 17 });
   });
 
+  it('aggregation parse errors carry their position in the raw body (key of an unknown field, value of a bad one)', async () => {
+    const { service, req } = setup();
+    const at = async (raw: string) => {
+      const e = (await service.search(req(JSON.parse(raw), { rawBody: raw })).catch((x: EsError) => x)) as EsError;
+      return [e.type, e.reason];
+    };
+    expect(await at('{"aggs":{"a":{"terms":{"field":"tag","sizes":1}}}}')).toEqual(['x_content_parse_exception', '[1:38] [terms] unknown field [sizes]']);
+    expect(await at('{"size":0,"aggs":{"a":{"terms":{"field":"tag","size":"x"}}}}')).toEqual([
+      'x_content_parse_exception',
+      '[1:54] [terms] failed to parse field [size]',
+    ]);
+    const nested = '{\n "aggregations": {\n  "a": {\n   "terms": {"field": "tag"},\n   "aggs": {"b": {"max": {"field": "n", "nope": 1}}}\n  }\n }\n}';
+    expect(await at(nested)).toEqual(['x_content_parse_exception', '[5:41] [max] unknown field [nope]']);
+    // without the raw body the position stays unknown
+    const e = (await service.search(req({ aggs: { a: { terms: { field: 'tag', sizes: 1 } } } })).catch((x: EsError) => x)) as EsError;
+    expect(e.reason).toBe('[1:1] [terms] unknown field [sizes]');
+  });
+
   it('shard interceptors wrap the query phase in order and see nowUsed', async () => {
     const calls: string[] = [];
     const mk = (name: string, order: number): ShardSearchInterceptor => ({

@@ -13,7 +13,8 @@ import {
   type HostConfig,
   wildcardRegExp,
 } from '@strata/core-common';
-import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
+import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
+import { locateJsonPath, positionOf } from './json-position.js';
 import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
@@ -107,6 +108,28 @@ export function withIndexUuid<T>(e: T, index: string, uuid: string | undefined):
     for (const r of x.rootCauses ?? []) visit(r);
   };
   visit(e);
+  return e;
+}
+
+const AGG_FIELD_ERROR = /^\[1:1\] (\[[^\]]+\] (?:unknown field \[(.+)\]|failed to parse field \[(.+)\]|(\S+) doesn't support values of type: .+))$/s;
+
+/**
+ * An aggregation's x_content_parse_exception is raised on the parsed body, at [1:1]: with the raw body, put
+ * the real position in it as Jackson reports it (ObjectParser: the key of an unknown field, the value of a
+ * field that fails to parse).
+ */
+export function withAggPosition(e: unknown, raw: string | undefined): unknown {
+  const path = aggParseErrorPath(e);
+  if (!path || raw === undefined || !(e instanceof EsError) || e.type !== 'x_content_parse_exception') return e;
+  const m = AGG_FIELD_ERROR.exec(e.reason);
+  if (!m) return e;
+  const key = m[2] ?? m[3] ?? m[4]!;
+  for (const top of ['aggs', 'aggregations']) {
+    const loc = locateJsonPath(raw, [top, ...path, key]);
+    if (!loc) continue;
+    const { line, col } = positionOf(raw, m[2] !== undefined ? loc.key : loc.value);
+    return Errors.xContentParse(m[1]!, line, col, e.cause);
+  }
   return e;
 }
 
@@ -423,7 +446,12 @@ export class SearchService {
     }
     validateSearchSource(source, request.scroll !== undefined, options.readers !== undefined);
     const nowMillis = request.nowMillis ?? this.clock.now();
-    const aggs = parseAggregations(source.aggs);
+    let aggs;
+    try {
+      aggs = parseAggregations(source.aggs);
+    } catch (e) {
+      throw withAggPosition(e, request.rawBody);
+    }
     const targets = options.targets ?? this.resolveTargets(request);
 
     // parse once per index; request-level errors (syntax) are thrown as is
