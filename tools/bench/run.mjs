@@ -10,7 +10,7 @@ import { parseArgs } from './lib/args.mjs';
 import { createClient } from './lib/http.mjs';
 import { measureRequest } from './lib/measure.mjs';
 import { printProfile, summarizeProfile } from './lib/profile.mjs';
-import { dirSize, HOST_MAIN, readCpuSeconds, readMemory, startService } from './lib/service.mjs';
+import { dirSize, HOST_MAIN, readCpuSeconds, readMemory, SERVICE_NODE_FLAGS, startService } from './lib/service.mjs';
 import { fmtInt, fmtMB, fmtMs, markdownTable, summarize } from './lib/stats.mjs';
 import { GROUPS } from './runs/index.mjs';
 
@@ -87,7 +87,7 @@ async function main() {
     const info = await client.ok('GET', '/');
     log(`target ${opts.target}: ${info?.version?.number ?? '?'} (${info?.tagline ?? ''})`);
   } else {
-    const nodeArgs = [];
+    const nodeArgs = [...SERVICE_NODE_FLAGS];
     if (opts.cpuProf) {
       profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-prof-'));
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);

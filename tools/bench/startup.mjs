@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from './lib/args.mjs';
 import os from 'node:os';
 import { printProfile, summarizeProfile } from './lib/profile.mjs';
-import { HOST_MAIN, readMemory, startService } from './lib/service.mjs';
+import { HOST_MAIN, readMemory, SERVICE_NODE_FLAGS, startService } from './lib/service.mjs';
 import { fmtMB, fmtMs, markdownTable, median, summarize } from './lib/stats.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -55,7 +55,7 @@ fs.writeFileSync(opts.out, JSON.stringify(result, null, 2));
 
 if (opts.cpuProf) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-startup-prof-'));
-  const svc = await startService({ main: opts.main, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const svc = await startService({ main: opts.main, nodeArgs: [...SERVICE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`] });
   console.log(`\nprofiled spawn: start-up ${fmtMs(svc.startupMs)} ms (inflated by the profiler)`);
   await svc.stop();
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));

@@ -83,8 +83,11 @@ export function dirSize(dir) {
  * Returns { pid, port, url, dataDir, startupMs, logFile, stop(), logTail() }.
  * startupMs = spawn -> first HTTP 200 on GET / (polling every 5 ms).
  */
+/** the V8 flags `npm start` gives the service (package.json "start"): a larger young generation */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 export async function startService({
-  main = HOST_MAIN, port, dataDir, nodeArgs = [], extraArgs = [], timeoutMs = 30_000, logFile, env = {},
+  main = HOST_MAIN, port, dataDir, nodeArgs = SERVICE_NODE_FLAGS, extraArgs = [], timeoutMs = 30_000, logFile, env = {},
 } = {}) {
   if (!fs.existsSync(main)) {
     throw new Error(`host bundle not found: ${main}\nbuild it first: node tools/scripts/build-host.mjs (npm run build)`);
