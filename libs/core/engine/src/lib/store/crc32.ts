@@ -18,7 +18,13 @@ function jsCrc32(data: Uint8Array, value = 0): number {
 
 const native = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 
+/**
+ * CRC32 of `data` continuing from `value` (0 to start). Empty input keeps the running value: node's zlib
+ * answers a zero-length view over a zero-length ArrayBuffer with its initial value (0), which once made
+ * incremental checksums of files with an empty part wrong (see `legacyEmptyPartCrcs`).
+ */
 export function crc32(data: Uint8Array, value = 0): number {
+  if (data.byteLength === 0) return value >>> 0;
   return native ? native(data, value) >>> 0 : jsCrc32(data, value);
 }
 
