@@ -16,6 +16,7 @@ import { mergeSegments, type MergeInput, type MergeResult } from '../index/segme
 import { Translog, type TranslogOp } from '../store/translog.js';
 import { ensureDir, removeQuietly, writeFileAtomic, dirSize } from '../store/directory.js';
 import { decodeLiveDocs, encodeLiveDocs, readSegmentFile, writeSegmentFileSteps } from '../store/segment-codec.js';
+import { decodeStateFile, encodeStateFile } from '../store/state-file.js';
 import { resolveVersion, type CurrentDoc, type WriteConditions } from './versioning.js';
 import { findMerges, type MergePolicyConfig, DEFAULT_MERGE_POLICY } from './merge-policy.js';
 
@@ -231,7 +232,15 @@ export class IndexShardImpl implements IndexShard {
     this.translog = new Translog(this.dir);
     this.lastSearchAccess = this.now();
     this.current = this.newReader();
-    this.recover();
+    try {
+      this.recover();
+    } catch (err) {
+      // a shard that cannot open releases what it opened and leaves its files as they are
+      this.closed = true;
+      this.translog.close();
+      for (const e of this.segments) e.data.sourceFile?.close();
+      throw err;
+    }
     this.schedule();
   }
 
@@ -709,7 +718,7 @@ export class IndexShardImpl implements IndexShard {
         translogGeneration: newGen,
         segmentCounter: this.segmentCounter,
       };
-      writeFileAtomic(path.join(this.dir, COMMIT_FILE), JSON.stringify(commit));
+      writeFileAtomic(path.join(this.dir, COMMIT_FILE), encodeStateFile(commit));
       this.lastCommit = commit;
       this.translog.trimBelow(newGen);
       const prev = this.committedSegments;
@@ -741,11 +750,14 @@ export class IndexShardImpl implements IndexShard {
   private recoverInternal(): void {
     const commitFile = path.join(this.dir, COMMIT_FILE);
     let commit: CommitPoint | null = null;
+    const legacyChecksum: string[] = [];
     if (fs.existsSync(commitFile)) {
-      commit = JSON.parse(fs.readFileSync(commitFile, 'utf8')) as CommitPoint;
+      commit = decodeStateFile<CommitPoint>(fs.readFileSync(commitFile), `commit point of ${this.shardName}`);
       this.segmentCounter = commit.segmentCounter;
       for (const s of commit.segments) {
-        const data = readSegmentFile(path.join(this.dir, `${s.name}.seg`));
+        const data = readSegmentFile(path.join(this.dir, `${s.name}.seg`), (c) => {
+          if (c !== 'ok') legacyChecksum.push(s.name);
+        });
         if (!data.sourceBytes) data.sourceFile = new SourceFile(path.join(this.dir, `${s.name}.src`));
         let live: Uint32Array | null = null;
         let numDeleted = 0;
@@ -791,6 +803,25 @@ export class IndexShardImpl implements IndexShard {
     this.dirty = true;
     this.refreshInternal('recovery');
     this.st.refreshTotal = 0;
+    if (legacyChecksum.length > 0) this.rewriteLegacySegments(legacyChecksum);
+  }
+
+  /**
+   * Segments whose footer carries the checksum an older writer computed wrongly (see
+   * `legacyEmptyPartCrcs`) were accepted once; rewriting each into a new segment (a one-segment merge) and
+   * committing leaves only correctly checksummed files behind. A failure here keeps the shard open.
+   */
+  private rewriteLegacySegments(names: readonly string[]): void {
+    this.cfg.logger?.warn(
+      { shard: this.shardName, segments: names },
+      'accepted segment files with the checksum of an older writer (empty block); rewriting them',
+    );
+    try {
+      for (const e of this.segments.filter((x) => names.includes(x.data.name))) drain(this.mergeGenerator([e]));
+      this.flush();
+    } catch (err) {
+      this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'failed to rewrite legacy segments');
+    }
   }
 
   private replay(op: TranslogOp): void {

@@ -119,26 +119,69 @@ export function encodeSegment(seg: SegmentData, opts: EncodeOptions = {}): Uint8
   return out;
 }
 
-export function decodeSegment(buf: Uint8Array): SegmentData {
+interface SegmentHeader {
+  name: string;
+  maxDoc: number;
+  maxSeqNo: number;
+  blocks: Block[];
+  inv: Record<string, { p: string; docCount: number; sttf: number; sdf: number }>;
+  num: Record<string, string>;
+  pts: Record<string, string>;
+  ss: Record<string, string>;
+}
+
+/** the JSON header and where the blocks start; CorruptIndexException when it cannot be read */
+function readHeader(buf: Uint8Array): { header: SegmentHeader; headLen: number } {
   if (buf.length < 16 || Buffer.from(buf.subarray(0, 8)).toString('latin1') !== MAGIC) {
     throw new CorruptIndexException('not a segment file (bad magic)');
   }
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const stored = dv.getUint32(buf.length - 4, true);
-  if (crc32(buf.subarray(0, buf.length - 4)) !== stored) throw new CorruptIndexException('segment checksum mismatch');
-  const hlen = dv.getUint32(8, true);
-  const header = JSON.parse(Buffer.from(buf.subarray(12, 12 + hlen)).toString('utf8')) as {
-    name: string;
-    maxDoc: number;
-    maxSeqNo: number;
-    blocks: Block[];
-    inv: Record<string, { p: string; docCount: number; sttf: number; sdf: number }>;
-    num: Record<string, string>;
-    pts: Record<string, string>;
-    ss: Record<string, string>;
-  };
+  const hlen = new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getUint32(8, true);
+  if (12 + hlen > buf.length - 4) throw new CorruptIndexException('segment header length out of bounds');
+  let header: SegmentHeader;
+  try {
+    header = JSON.parse(Buffer.from(buf.subarray(12, 12 + hlen)).toString('utf8')) as SegmentHeader;
+  } catch {
+    throw new CorruptIndexException('unreadable segment header');
+  }
+  if (!header || !Array.isArray(header.blocks)) throw new CorruptIndexException('unreadable segment header');
   let headLen = 12 + hlen;
   headLen += (8 - (headLen % 8)) % 8;
+  const dataLen = buf.length - 4 - headLen;
+  for (const b of header.blocks) {
+    if (!(b.o >= 0 && b.n >= 0 && b.o + b.n <= dataLen)) throw new CorruptIndexException(`segment block [${String(b.k)}] out of bounds`);
+  }
+  return { header, headLen };
+}
+
+/**
+ * The checksums an older writer produced for this file. Before the fix of `crc32` for empty input, the
+ * running CRC restarted at 0 after every empty typed-array block (a field whose values had all left the
+ * indexing buffer, e.g. after an update), so the stored value is the CRC of the bytes after the last such
+ * block. One candidate per empty non-JSON block; only consulted when the real checksum does not match.
+ */
+export function legacyEmptyPartCrcs(buf: Uint8Array): number[] {
+  const { header, headLen } = readHeader(buf);
+  const end = buf.length - 4;
+  const starts = new Set<number>();
+  for (const b of header.blocks) if (b.n === 0 && b.t !== 'json') starts.add(headLen + b.o);
+  return [...starts].filter((s) => s <= end).map((s) => crc32(buf.subarray(s, end)));
+}
+
+export type SegmentChecksum = 'ok' | 'legacy-empty-part';
+
+/** verifies the footer checksum; accepts the older writer's exact signature (see legacyEmptyPartCrcs) */
+export function verifySegmentChecksum(buf: Uint8Array): SegmentChecksum {
+  readHeader(buf);
+  const stored = new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getUint32(buf.length - 4, true);
+  if (crc32(buf.subarray(0, buf.length - 4)) === stored) return 'ok';
+  if (legacyEmptyPartCrcs(buf).includes(stored)) return 'legacy-empty-part';
+  throw new CorruptIndexException('segment checksum mismatch');
+}
+
+export function decodeSegment(buf: Uint8Array, onChecksum?: (c: SegmentChecksum) => void): SegmentData {
+  const checksum = verifySegmentChecksum(buf);
+  onChecksum?.(checksum);
+  const { header, headLen } = readHeader(buf);
   const table = new Map<string, Block>();
   for (const b of header.blocks) table.set(b.k, b);
   const raw = (k: string): Uint8Array | null => {
@@ -167,7 +210,7 @@ export function decodeSegment(buf: Uint8Array): SegmentData {
     return r ? (JSON.parse(Buffer.from(r).toString('utf8')) as T) : null;
   };
   const inverted = new Map<string, InvertedFieldData>();
-  let size = buf.length;
+  const size = buf.length;
   for (const [field, m] of Object.entries(header.inv)) {
     inverted.set(field, {
       terms: json<string[]>(m.p + 'terms') ?? [],
@@ -190,7 +233,6 @@ export function decodeSegment(buf: Uint8Array): SegmentData {
   for (const [field, p] of Object.entries(header.ss)) {
     sortedSet.set(field, { offsets: u32(p + 'off')!, ords: u32(p + 'ords')!, terms: json<string[]>(p + 'terms') ?? [] });
   }
-  size += 0;
   return {
     name: header.name,
     maxDoc: header.maxDoc,
@@ -254,8 +296,8 @@ export function* writeSegmentFileSteps(file: string, seg: SegmentData, opts: Enc
   return total;
 }
 
-export function readSegmentFile(file: string): SegmentData {
-  return decodeSegment(fs.readFileSync(file));
+export function readSegmentFile(file: string, onChecksum?: (c: SegmentChecksum) => void): SegmentData {
+  return decodeSegment(fs.readFileSync(file), onChecksum);
 }
 
 /** live docs file: u32 maxDoc, u32 words..., u32 crc */
