@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ClusterMetadata, MetadataStore } from './metadata.js';
+import { decodeStateFile, encodeStateFile } from '../store/state-file.js';
 
 /** A 22-char base64url random id, like Elasticsearch's UUIDs.randomBase64UUID(). */
 export function randomBase64Uuid(): string {
@@ -113,7 +114,7 @@ export class FileMetadataStore extends BaseMetadataStore {
     let initial: ClusterMetadata;
     let fresh = false;
     if (fs.existsSync(file)) {
-      initial = fromPersisted(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+      initial = fromPersisted(decodeStateFile<Record<string, unknown>>(fs.readFileSync(file), 'cluster metadata'));
     } else {
       initial = emptyClusterMetadata();
       fresh = true;
@@ -134,7 +135,7 @@ export class FileMetadataStore extends BaseMetadataStore {
     const tmp = this.file + '.tmp';
     const fd = fs.openSync(tmp, 'w');
     try {
-      fs.writeSync(fd, JSON.stringify(toPersisted(m)));
+      fs.writeSync(fd, encodeStateFile(toPersisted(m)));
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -160,7 +161,7 @@ export class FileMetadataStore extends BaseMetadataStore {
     const tmp = this.file + '.tmp';
     const fh = await fs.promises.open(tmp, 'w');
     try {
-      await fh.writeFile(JSON.stringify(toPersisted(next)));
+      await fh.writeFile(encodeStateFile(toPersisted(next)));
       await fh.sync();
     } finally {
       await fh.close();

@@ -2,3 +2,4 @@ export * from './translog.js';
 export * from './crc32.js';
 export * from './segment-codec.js';
 export * from './directory.js';
+export * from './state-file.js';
