@@ -102,8 +102,11 @@ export class PagingService {
       for (const t of targets) {
         const key = shardKey(t.index, t.shardId);
         if (readers.has(key)) continue;
-        const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
-        if (!shard) throw Errors.illegalState(`shard [${t.index}][${t.shardId}] is not available`);
+        // a shard that failed to open has no reader to hold: 503 as Elasticsearch answers for it
+        const shard = this.indices.shard
+          ? this.indices.shard(t.index, t.shardId)
+          : this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
+        if (!shard) throw Errors.noShardAvailable(`[${t.index}][${t.shardId}] shard is not available`, t.index, t.shardId);
         readers.set(key, shard.acquireReader());
       }
     } catch (e) {

@@ -182,6 +182,17 @@ export const Errors = {
   settingsException(reason: string): EsError {
     return new EsError('settings_exception', 400, reason);
   },
+  /** ES NoShardAvailableActionException (503): reads of a shard that has no started copy */
+  noShardAvailable(reason: string, index?: string, shard?: number, uuid = '_na_'): EsError {
+    const metadata = index === undefined ? undefined : { index_uuid: uuid, shard: String(shard ?? 0), index };
+    return new EsError('no_shard_available_action_exception', 503, reason, { metadata });
+  },
+  /** ES UnavailableShardsException (503): writes to a shard whose primary is not active */
+  unavailableShards(index: string, shard: number, request: string, uuid = '_na_'): EsError {
+    return new EsError('unavailable_shards_exception', 503, `[${index}][${shard}] primary shard is not active Timeout: [1m], request: [${request}]`, {
+      metadata: { index_uuid: uuid, shard: String(shard), index },
+    });
+  },
   indexClosed(index: string, uuid = '_na_'): EsError {
     return new EsError('index_closed_exception', 400, 'closed', { metadata: { index_uuid: uuid, index } });
   },

@@ -109,8 +109,26 @@ export interface IndexShard {
   refresh(reason?: string): Promise<void>;
 }
 
+/** a shard of an open index that could not be opened (ES: an unassigned primary after ALLOCATION_FAILED) */
+export interface ShardFailureInfo {
+  index: string;
+  indexUuid: string;
+  shardId: number;
+  /** the failure, e.g. `CorruptIndexException: segment checksum mismatch` */
+  reason: string;
+  /** epoch millis of the last attempt */
+  at: number;
+  failedAttempts: number;
+}
+
 export interface IndicesService {
-  /** shard handles of an open index (throws index_not_found_exception) */
+  /** started shard handles of an open index (throws index_not_found_exception); failed shards are left out */
   shards(index: string): IndexShard[];
   indexMetadata(index: string): IndexMetadata;
+  /** the shard of an open index; a shard that failed to open throws (503 no_shard_available_action_exception by default) */
+  shard?(index: string, shardId: number, unavailable?: (failure: ShardFailureInfo) => Error): IndexShard;
+  /** shards of open indices that failed to open (all indices when `index` is omitted) */
+  shardFailures?(index?: string): ShardFailureInfo[];
+  /** tries again to open failed shards; returns how many opened */
+  retryFailedShards?(): number;
 }

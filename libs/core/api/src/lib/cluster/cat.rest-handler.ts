@@ -151,12 +151,14 @@ export class CatHealthRestHandler implements RestHandler {
     let pri = 0;
     let active = 0;
     let unassigned = 0;
+    let unassignedPri = 0;
     for (const meta of this.cluster.allIndices()) {
       const h = this.cluster.indexHealth(meta);
       status = worse(status, h.status);
       pri += h.activePrimary;
       active += h.active;
       unassigned += h.unassigned;
+      unassignedPri += h.unassignedPrimary;
     }
     const now = Date.now();
     const total = active + unassigned;
@@ -174,7 +176,7 @@ export class CatHealthRestHandler implements RestHandler {
         relo: 0,
         init: 0,
         unassign: unassigned,
-        'unassign.pri': 0,
+        'unassign.pri': unassignedPri,
         pending_tasks: 0,
         max_task_wait_time: '-',
         active_shards_percent: `${(total === 0 ? 100 : (active / total) * 100).toFixed(1)}%`,
@@ -265,9 +267,15 @@ const SHARDS_COLUMNS: CatColumn[] = [
   { name: 'dataset', numeric: true, bytes: true },
   { name: 'ip' },
   { name: 'node', aliases: ['n'] },
+  { name: 'unassigned.reason', aliases: ['ur'], default: false, desc: 'reason shard became unassigned' },
+  { name: 'unassigned.at', aliases: ['ua'], default: false, desc: 'time shard became unassigned (UTC)' },
+  { name: 'unassigned.details', aliases: ['ud'], default: false, desc: 'additional details as to why the shard became unassigned' },
 ];
 
-/** `GET /_cat/shards[/{index}]`: primaries STARTED on this node, replicas UNASSIGNED (single node). */
+/**
+ * `GET /_cat/shards[/{index}]`: primaries STARTED on this node (UNASSIGNED, ALLOCATION_FAILED when the shard
+ * failed to open), replicas UNASSIGNED (single node).
+ */
 @injectable()
 export class CatShardsRestHandler implements RestHandler {
   readonly name = 'cat_shards_action';
@@ -290,9 +298,26 @@ export class CatShardsRestHandler implements RestHandler {
       const meta = this.cluster.indexMetadata(name);
       if (!meta || meta.state !== 'open') continue;
       const st = this.cluster.indexStats(name);
+      const failures = new Map(this.cluster.shardFailures(name).map((f) => [f.shardId, f]));
       const perShard = (n: number | undefined): number | undefined =>
-        n === undefined ? undefined : Math.round(n / Math.max(1, meta.numberOfShards));
+        n === undefined ? undefined : Math.round(n / Math.max(1, meta.numberOfShards - failures.size));
       for (let s = 0; s < meta.numberOfShards; s++) {
+        const f = failures.get(s);
+        if (f) {
+          rows.push({
+            index: name,
+            shard: s,
+            prirep: 'p',
+            state: 'UNASSIGNED',
+            'unassigned.reason': 'ALLOCATION_FAILED',
+            'unassigned.at': new Date(f.at).toISOString(),
+            'unassigned.details': `failed shard on node [${this.node.id}]: failed recovery, failure ${f.reason}`,
+          });
+          for (let r = 0; r < this.cluster.effectiveReplicas(meta); r++) {
+            rows.push({ index: name, shard: s, prirep: 'r', state: 'UNASSIGNED', 'unassigned.reason': 'INDEX_CREATED' });
+          }
+          continue;
+        }
         rows.push({
           index: name,
           shard: s,
@@ -305,7 +330,7 @@ export class CatShardsRestHandler implements RestHandler {
           node: this.node.name,
         });
         for (let r = 0; r < this.cluster.effectiveReplicas(meta); r++) {
-          rows.push({ index: name, shard: s, prirep: 'r', state: 'UNASSIGNED' });
+          rows.push({ index: name, shard: s, prirep: 'r', state: 'UNASSIGNED', 'unassigned.reason': 'INDEX_CREATED' });
         }
       }
     }

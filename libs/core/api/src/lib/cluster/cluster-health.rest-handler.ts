@@ -105,11 +105,13 @@ export class ClusterHealthRestHandler implements RestHandler {
     let activePrimary = 0;
     let active = 0;
     let unassigned = 0;
+    let unassignedPrimary = 0;
     for (const h of healths) {
       status = worse(status, h.status);
       activePrimary += h.activePrimary;
       active += h.active;
       unassigned += h.unassigned;
+      unassignedPrimary += h.unassignedPrimary;
     }
     const total = active + unassigned;
     const rest: Record<string, unknown> = {
@@ -120,7 +122,7 @@ export class ClusterHealthRestHandler implements RestHandler {
       relocating_shards: 0,
       initializing_shards: 0,
       unassigned_shards: unassigned,
-      unassigned_primary_shards: 0,
+      unassigned_primary_shards: unassignedPrimary,
       delayed_unassigned_shards: 0,
       number_of_pending_tasks: 0,
       number_of_in_flight_fetch: 0,
@@ -139,20 +141,23 @@ export class ClusterHealthRestHandler implements RestHandler {
           relocating_shards: 0,
           initializing_shards: 0,
           unassigned_shards: h.unassigned,
-          unassigned_primary_shards: 0,
+          unassigned_primary_shards: h.unassignedPrimary,
         };
         if (level === 'shards') {
           const shards: Record<string, unknown> = {};
-          const perShardUnassigned = h.shards > 0 ? h.unassigned / h.shards : 0;
+          const replicas = this.cluster.effectiveReplicas(h.meta);
+          const open = h.meta.state === 'open';
           for (let i = 0; i < h.shards; i++) {
+            const failed = h.failures.has(i);
+            const primaryActive = open && !failed;
             shards[String(i)] = {
-              status: h.status,
-              primary_active: h.activePrimary > 0,
-              active_shards: h.activePrimary > 0 ? 1 : 0,
+              status: failed ? 'red' : open && replicas > 0 ? 'yellow' : 'green',
+              primary_active: primaryActive,
+              active_shards: primaryActive ? 1 : 0,
               relocating_shards: 0,
               initializing_shards: 0,
-              unassigned_shards: perShardUnassigned,
-              unassigned_primary_shards: 0,
+              unassigned_shards: open ? replicas + (failed ? 1 : 0) : 0,
+              unassigned_primary_shards: failed ? 1 : 0,
             };
           }
           o['shards'] = shards;

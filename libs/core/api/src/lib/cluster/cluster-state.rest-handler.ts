@@ -119,8 +119,28 @@ export class ClusterStateRestHandler implements RestHandler {
     const shardsOf = (m: IndexMetadata) => {
       const replicas = this.cluster.effectiveReplicas(m);
       const list: Array<Record<string, unknown>> = [];
+      const failures = new Map(this.cluster.shardFailures(m.name).map((f) => [f.shardId, f]));
       for (let s = 0; s < m.numberOfShards; s++) {
-        list.push({ state: 'STARTED', primary: true, node: this.node.id, relocating_node: null, shard: s, index: m.name });
+        const f = failures.get(s);
+        if (f) {
+          list.push({
+            state: 'UNASSIGNED',
+            primary: true,
+            node: null,
+            relocating_node: null,
+            shard: s,
+            index: m.name,
+            recovery_source: { type: 'EXISTING_STORE', bootstrap_new_history_uuid: false },
+            unassigned_info: {
+              reason: 'ALLOCATION_FAILED',
+              at: new Date(f.at).toISOString(),
+              failed_attempts: f.failedAttempts,
+              delayed: false,
+              details: `failed shard on node [${this.node.id}]: failed recovery, failure ${f.reason}`,
+              allocation_status: 'no_valid_shard_copy',
+            },
+          });
+        } else list.push({ state: 'STARTED', primary: true, node: this.node.id, relocating_node: null, shard: s, index: m.name });
         for (let r = 0; r < replicas; r++) {
           list.push({
             state: 'UNASSIGNED',

@@ -1,6 +1,6 @@
 import { inject, injectable, optional } from 'inversify';
 import { Errors, wildcardRegExp } from '@strata/core-common';
-import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore } from '@strata/core-engine';
+import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore, ShardFailureInfo } from '@strata/core-engine';
 import { EngineTokens } from '@strata/core-engine';
 
 export type Health = 'green' | 'yellow' | 'red';
@@ -29,6 +29,10 @@ export interface IndexHealth {
   activePrimary: number;
   active: number;
   unassigned: number;
+  /** primaries that failed to open (unassigned, ALLOCATION_FAILED): the index is red */
+  unassignedPrimary: number;
+  /** the failed primaries by shard id */
+  failures: Map<number, ShardFailureInfo>;
 }
 
 const HEALTH_ORDER: Record<Health, number> = { green: 0, yellow: 1, red: 2 };
@@ -100,20 +104,34 @@ export class ClusterView {
     return meta.numberOfReplicas;
   }
 
+  /** shards of open indices that failed to open, by index (empty when the engine reports none) */
+  shardFailures(index?: string): ShardFailureInfo[] {
+    try {
+      return this.indices?.shardFailures?.(index) ?? [];
+    } catch {
+      return [];
+    }
+  }
+
   indexHealth(meta: IndexMetadata): IndexHealth {
     const shards = meta.numberOfShards;
     const replicas = this.effectiveReplicas(meta);
     const open = meta.state === 'open';
-    const unassigned = open ? shards * replicas : 0;
+    const failures = new Map<number, ShardFailureInfo>();
+    if (open) for (const f of this.shardFailures(meta.name)) failures.set(f.shardId, f);
+    const failed = failures.size;
+    const unassigned = open ? shards * replicas + failed : 0;
     return {
       name: meta.name,
       meta,
-      status: !open ? 'green' : replicas > 0 ? 'yellow' : 'green',
+      status: !open ? 'green' : failed > 0 ? 'red' : replicas > 0 ? 'yellow' : 'green',
       shards,
       replicas: meta.numberOfReplicas,
-      activePrimary: open ? shards : 0,
-      active: open ? shards : 0,
+      activePrimary: open ? shards - failed : 0,
+      active: open ? shards - failed : 0,
       unassigned,
+      unassignedPrimary: failed,
+      failures,
     };
   }
 

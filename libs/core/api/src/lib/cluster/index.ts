@@ -10,6 +10,7 @@ import {
   CatRestHandler,
   CatShardsRestHandler,
 } from './cat.rest-handler.js';
+import { AllocationExplainRestHandler, ClusterRerouteRestHandler } from './allocation.rest-handlers.js';
 import { ClusterHealthRestHandler } from './cluster-health.rest-handler.js';
 import { ClusterSettingsRestHandler } from './cluster-settings.rest-handler.js';
 import { ClusterStateRestHandler } from './cluster-state.rest-handler.js';
@@ -34,6 +35,8 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
   for (const h of [
     MainRestHandler,
     ClusterHealthRestHandler,
+    AllocationExplainRestHandler,
+    ClusterRerouteRestHandler,
     ClusterSettingsRestHandler,
     ClusterStateRestHandler,
     ClusterStatsRestHandler,

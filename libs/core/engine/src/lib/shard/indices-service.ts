@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { Errors, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
-import { EngineTokens, type IndicesService, type MapperService } from '../services.js';
+import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo } from '../services.js';
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { IndexShardImpl, type ShardStats } from './index-shard.js';
@@ -71,7 +71,9 @@ export function sumShardStats(list: readonly ShardStats[]): ShardStats {
 /** the storage engine's extended IndicesService */
 export interface StorageIndicesService extends IndicesService {
   shards(index: string): IndexShardImpl[];
-  shard(index: string, shardId: number): IndexShardImpl;
+  shard(index: string, shardId: number, unavailable?: (failure: ShardFailureInfo) => Error): IndexShardImpl;
+  shardFailures(index?: string): ShardFailureInfo[];
+  retryFailedShards(): number;
   /** open indices with shards */
   indexNames(): string[];
   /** ES `_stats` sections of an index (docs, store, indexing, get, refresh, flush, merges, segments, translog) */
@@ -84,10 +86,19 @@ export interface StorageIndicesService extends IndicesService {
   close(): void;
 }
 
+interface OpenIndex {
+  uuid: string;
+  /** started shards, by ascending shard id */
+  shards: IndexShardImpl[];
+  /** shards that failed to open: their files stay untouched until the index is deleted */
+  failed: Map<number, ShardFailureInfo>;
+  settingsVersion: number;
+}
+
 @injectable()
 export class IndicesServiceImpl implements StorageIndicesService, LifecycleComponent {
   readonly name = 'indices-service';
-  private readonly open = new Map<string, { uuid: string; shards: IndexShardImpl[]; settingsVersion: number }>();
+  private readonly open = new Map<string, OpenIndex>();
   private readonly dataPath: string;
   private readonly listeners: EngineEventListener[];
   private closed = false;
@@ -162,7 +173,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         this.openIndex(meta, prev === null || !prev.indices[meta.name]);
       } else if (entry.settingsVersion !== meta.settingsVersion) {
         const s = shardSettingsFrom(meta.settings);
-        for (const [i, shard] of entry.shards.entries()) shard.updateConfig({ ...s, primaryTerm: meta.primaryTerms?.[i] ?? 1 });
+        for (const shard of entry.shards) shard.updateConfig({ ...s, primaryTerm: meta.primaryTerms?.[shard.shardId] ?? 1 });
         entry.settingsVersion = meta.settingsVersion;
       }
       const p = prev?.indices[meta.name];
@@ -172,35 +183,70 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     }
   }
 
+  /**
+   * Opens every shard of an index. A shard that fails to open (a corrupt file, an unreadable commit) does
+   * not take the index with it: the index stays in the metadata and open with its other shards, the failed
+   * shard is reported unassigned (health red, `_cat/shards`, allocation explain), reads answer 503 for it,
+   * and none of its files is deleted or rewritten until the index itself is deleted.
+   */
   private openIndex(meta: IndexMetadata, created: boolean): void {
-    const s = shardSettingsFrom(meta.settings);
     const shards: IndexShardImpl[] = [];
+    const failed = new Map<number, ShardFailureInfo>();
     for (let i = 0; i < meta.numberOfShards; i++) {
-      try {
-        shards.push(
-          new IndexShardImpl({
-            index: meta.name,
-            indexUuid: meta.uuid,
-            shardId: i,
-            dir: path.join(this.indexDir(meta.uuid), String(i)),
-            primaryTerm: meta.primaryTerms?.[i] ?? 1,
-            ...s,
-            mappingVersion: () => this.store.current().indices[meta.name]?.mappingVersion ?? meta.mappingVersion,
-            parse: (source, id, routing) => this.parse(meta.name, source, id, routing),
-            onRefresh: (gen) => {
-              for (const l of this.listeners) this.safe(() => l.onRefresh?.(meta.name, i, gen));
-            },
-            logger: this.logger,
-          }),
-        );
-      } catch (err) {
-        this.logger?.error({ index: meta.name, shard: i, err: String(err) }, 'failed to open shard');
-        for (const sh of shards) this.safe(() => sh.close(false));
-        return;
+      const r = this.openShard(meta, i, undefined);
+      if (r instanceof IndexShardImpl) shards.push(r);
+      else failed.set(i, r);
+    }
+    this.open.set(meta.name, { uuid: meta.uuid, shards, failed, settingsVersion: meta.settingsVersion });
+    if (created) for (const l of this.listeners) this.safe(() => l.onIndexCreated?.(meta.name, meta.uuid));
+  }
+
+  private openShard(meta: IndexMetadata, i: number, previous: ShardFailureInfo | undefined): IndexShardImpl | ShardFailureInfo {
+    try {
+      return new IndexShardImpl({
+        index: meta.name,
+        indexUuid: meta.uuid,
+        shardId: i,
+        dir: path.join(this.indexDir(meta.uuid), String(i)),
+        primaryTerm: meta.primaryTerms?.[i] ?? 1,
+        ...shardSettingsFrom(meta.settings),
+        mappingVersion: () => this.store.current().indices[meta.name]?.mappingVersion ?? meta.mappingVersion,
+        parse: (source, id, routing) => this.parse(meta.name, source, id, routing),
+        onRefresh: (gen) => {
+          for (const l of this.listeners) this.safe(() => l.onRefresh?.(meta.name, i, gen));
+        },
+        logger: this.logger,
+      });
+    } catch (err) {
+      const reason = err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);
+      this.logger?.error({ index: meta.name, shard: i, err: reason }, 'failed to open shard; it stays unassigned and its files are kept');
+      return { index: meta.name, indexUuid: meta.uuid, shardId: i, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 };
+    }
+  }
+
+  shardFailures(index?: string): ShardFailureInfo[] {
+    const out: ShardFailureInfo[] = [];
+    for (const [name, e] of this.open) if (index === undefined || index === name) out.push(...e.failed.values());
+    return out.sort((a, b) => (a.index === b.index ? a.shardId - b.shardId : a.index < b.index ? -1 : 1));
+  }
+
+  /** tries to open the failed shards again (`POST /_cluster/reroute?retry_failed=true`) */
+  retryFailedShards(): number {
+    let opened = 0;
+    for (const [name, e] of this.open) {
+      const meta = this.store.current().indices[name];
+      if (!meta) continue;
+      for (const [i, prev] of [...e.failed]) {
+        const r = this.openShard(meta, i, prev);
+        if (r instanceof IndexShardImpl) {
+          e.failed.delete(i);
+          e.shards.push(r);
+          e.shards.sort((a, b) => a.shardId - b.shardId);
+          opened++;
+        } else e.failed.set(i, r);
       }
     }
-    this.open.set(meta.name, { uuid: meta.uuid, shards, settingsVersion: meta.settingsVersion });
-    if (created) for (const l of this.listeners) this.safe(() => l.onIndexCreated?.(meta.name, meta.uuid));
+    return opened;
   }
 
   private parse(index: string, source: Uint8Array, id: string, routing: string | undefined): ParsedDocument {
@@ -209,7 +255,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     return this.mappers.documentMapper(meta).parse(obj, id, routing, source).doc;
   }
 
-  private entry(index: string): { uuid: string; shards: IndexShardImpl[] } {
+  private entry(index: string): OpenIndex {
     let e = this.open.get(index);
     if (!e) {
       const meta = this.store.current().indices[index];
@@ -227,8 +273,14 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     return this.entry(index).shards;
   }
 
-  shard(index: string, shardId: number): IndexShardImpl {
-    const s = this.entry(index).shards[shardId];
+  shard(index: string, shardId: number, unavailable?: (failure: ShardFailureInfo) => Error): IndexShardImpl {
+    const e = this.entry(index);
+    const f = e.failed.get(shardId);
+    if (f) {
+      if (unavailable) throw unavailable(f);
+      throw Errors.noShardAvailable(`[${index}][${shardId}] shard failed to open: ${f.reason}`, index, shardId, e.uuid);
+    }
+    const s = e.shards.find((x) => x.shardId === shardId);
     if (!s) throw Errors.illegalArgument(`no shard [${shardId}] in index [${index}]`);
     return s;
   }
@@ -261,14 +313,14 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     const shards = this.shards(index);
     for (const s of shards) await s.refresh('api');
     const meta = this.store.current().indices[index];
-    return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
+    return { total: (meta?.numberOfShards ?? shards.length) * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
   }
 
   flushIndex(index: string): { total: number; successful: number; failed: number } {
     const shards = this.shards(index);
     for (const s of shards) s.flush();
     const meta = this.store.current().indices[index];
-    return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
+    return { total: (meta?.numberOfShards ?? shards.length) * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
   }
 
   forceMerge(index: string, maxNumSegments = 1, onlyExpungeDeletes = false): void {

@@ -431,7 +431,7 @@ export class DocumentService {
     }
     const doc = parsed.doc;
     const source = doc.source ?? Buffer.from(JSON.stringify(req.source), 'utf8');
-    const shard = this.indices.shard(concrete, shardIdForDoc(meta, id, routing));
+    const shard = this.writeShard(concrete, meta, shardIdForDoc(meta, id, routing), 'index', id);
     let r: WriteResult;
     try {
       checkImmenseTerms(doc);
@@ -505,7 +505,7 @@ export class DocumentService {
     checkIndexBlock(meta, 'write');
     const routing = this.aliasRouting(req.index, meta, req.routing);
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, req.id);
-    const shard = this.indices.shard(concrete, shardIdForDoc(meta, req.id, routing));
+    const shard = this.writeShard(concrete, meta, shardIdForDoc(meta, req.id, routing), 'delete', req.id);
     const r = shard.deleteDoc({
       id: req.id,
       routing,
@@ -525,7 +525,9 @@ export class DocumentService {
     const meta = this.meta(index);
     const routing = this.aliasRouting(req.index, meta, req.routing);
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(index, req.id);
-    const shard = this.indices.shard(index, shardIdForDoc(meta, req.id, routing));
+    const shard = this.indices.shard(index, shardIdForDoc(meta, req.id, routing), () =>
+      Errors.noShardAvailable(`No shard available for [get [${index}][${req.id}]: routing [${routing ?? 'null'}]]`),
+    );
     if (req.refresh) await shard.refresh('get');
     const g = shard.get(req.id, req.realtime !== false);
     if (!g.found) return { status: 404, body: { _index: index, _id: req.id, found: false } };
@@ -661,6 +663,13 @@ export class DocumentService {
     }
   }
 
+  /** the started primary a write goes to; a shard that failed to open answers 503 unavailable_shards_exception */
+  private writeShard(index: string, meta: IndexMetadata, shardId: number, op: string, id: string): IndexShardImpl {
+    return this.indices.shard(index, shardId, () =>
+      Errors.unavailableShards(index, shardId, `BulkShardRequest [[${index}][${shardId}]] containing [${op} {[${index}][${id}]}]`, meta.uuid),
+    );
+  }
+
   private async updateAttempt(reqIn: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
     let req = reqIn;
     const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(update api)');
@@ -674,7 +683,7 @@ export class DocumentService {
   }
 
   private async updateLocked(req: UpdateRequest, concrete: string, meta: IndexMetadata, shardId: number, batch: WriteBatch): Promise<DocResult> {
-    const shard = this.indices.shard(concrete, shardId);
+    const shard = this.writeShard(concrete, meta, shardId, 'update', req.id);
     const g = shard.get(req.id, true);
     const getPart = (src: Record<string, unknown>, seqNo: number, term: number): Record<string, unknown> | undefined => {
       if (!req.fetchSource) return undefined;

@@ -28,6 +28,7 @@ import {
   EngineTokens,
   type AnalysisRegistry,
   type IndexNameExpressionResolver,
+  type IndexShard,
   type IndicesService,
   type MapperService,
   type MetadataStore,
@@ -151,7 +152,8 @@ export function failedToCreateQuery(e: unknown, index: string, uuid?: string): E
 interface ShardFailure {
   shard: number;
   index: string;
-  node: string;
+  /** null for a shard no node holds (unassigned), as Elasticsearch reports it */
+  node: string | null;
   reason: EsError;
 }
 
@@ -268,8 +270,7 @@ export class SearchService {
     const index = concrete[0]!;
     const meta = this.indices.indexMetadata(index);
     const shardId = shardIdForDoc(meta, id, opts.routing);
-    const shard = this.indices.shards(index).find((x) => x.shardId === shardId);
-    if (!shard) throw Errors.illegalState(`no such shard [${index}][${shardId}]`);
+    const shard = this.startedShard(index, shardId);
     const nowMillis = opts.nowMillis ?? this.clock.now();
     const ctx = this.parseContextFor(meta, nowMillis);
     let parsed;
@@ -304,6 +305,14 @@ export class SearchService {
     }
   }
 
+  /** a started shard; one that failed to open throws no_shard_available_action_exception (503) */
+  private startedShard(index: string, shardId: number): IndexShard {
+    if (this.indices.shard) return this.indices.shard(index, shardId);
+    const shard = this.indices.shards(index).find((s) => s.shardId === shardId);
+    if (!shard) throw Errors.noShardAvailable(`[${index}][${shardId}] shard is not available`, index, shardId);
+    return shard;
+  }
+
   private maxResultWindow(meta: IndexMetadata): number {
     const v = meta.settings['index.max_result_window'];
     return v === undefined || v === null ? DEFAULT_MAX_RESULT_WINDOW : Number(v);
@@ -325,7 +334,8 @@ export class SearchService {
     for (const index of [...new Set(concrete)].sort()) {
       const meta = this.indices.indexMetadata(index);
       const aliasFilter = this.aliasFilter(index, meta, requested, md?.indices);
-      let shardIds = this.indices.shards(index).map((s) => s.shardId);
+      // every shard of the index, started or not: one that failed to open is reported as a shard failure
+      let shardIds = Array.from({ length: meta.numberOfShards }, (_, i) => i);
       if (request.routing && request.routing.length > 0) {
         const wanted = new Set(request.routing.map((r) => shardIdForRouting(r, meta)));
         shardIds = shardIds.filter((s) => wanted.has(s));
@@ -489,9 +499,7 @@ export class SearchService {
       const key = shardKey(t.index, t.shardId);
       let reader = options.readers?.get(key) ?? readers.get(key);
       if (!reader) {
-        const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
-        if (!shard) throw Errors.illegalState(`no such shard [${t.index}][${t.shardId}]`);
-        reader = shard.acquireReader();
+        reader = this.startedShard(t.index, t.shardId).acquireReader();
         acquired.push(reader);
       }
       readers.set(key, reader);
@@ -527,7 +535,8 @@ export class SearchService {
         } catch (e) {
           if (isRequestLevelError(e)) throw e;
           const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
-          failures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason });
+          const node = reason.type === 'no_shard_available_action_exception' ? null : this.nodeId;
+          failures.push({ shard: t.shardId, index: t.index, node, reason });
         }
       }
       if (targets.length > 0 && failures.length === targets.length) throw allShardsFailed(failures);

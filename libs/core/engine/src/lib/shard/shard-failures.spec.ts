@@ -1,0 +1,174 @@
+/**
+ * A shard whose files cannot be read never makes its index vanish, and segments written by the older,
+ * wrongly checksumming writer open with every document.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EsError } from '@strata/core-common';
+import { FileMetadataStore } from '../cluster/metadata-store.js';
+import { FakeMapperService, indexMetadata } from '../action/document/testing/fakes.js';
+import { IndicesServiceImpl } from './indices-service.js';
+import { IndexShardImpl } from './index-shard.js';
+import { parseBytes, simpleParse } from './testing/simple-parser.js';
+import { verifySegmentChecksum } from '../store/segment-codec.js';
+
+const FIXTURE = path.join(__dirname, 'testing/legacy-crc-node');
+const LEGACY_UUID = 'KbJXyMPuEajEu0Nyr6sE8w';
+
+/** every file under dir with its sha256 (proves nothing was deleted or rewritten) */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function sourceOf(shard: IndexShardImpl, id: string): unknown {
+  const g = shard.get(id);
+  return g.found ? JSON.parse(Buffer.from(g.source!).toString('utf8')) : undefined;
+}
+
+describe('segments written by the older writer (checksum restarted after an empty block)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legacy-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('open with every document once, with a warning, and are rewritten with a correct checksum', () => {
+    const shardDir = path.join(dir, 'indices', LEGACY_UUID, '0');
+    expect(verifySegmentChecksum(fs.readFileSync(path.join(shardDir, '_1.seg')))).toBe('legacy-empty-part');
+    const warnings: unknown[] = [];
+    const logger = { warn: (o: unknown, msg?: string) => warnings.push([o, msg]) };
+    const open = () => new IndexShardImpl({ index: 'legacy', indexUuid: LEGACY_UUID, shardId: 0, dir: shardDir, parse: parseBytes, manualScheduling: true, logger });
+    let s = open();
+    expect(s.numDocs).toBe(3);
+    expect(sourceOf(s, 'd1')).toEqual({ a: 1 });
+    expect(sourceOf(s, 'd2')).toEqual({ a: 2, kw: 'x', t: 'second doc' });
+    expect(sourceOf(s, 'd3')).toEqual({ kw: 'y' });
+    expect(s.get('d1').version).toBe(2);
+    expect(s.get('d3').seqNo).toBe(4);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toEqual([
+      { shard: '[legacy][0]', segments: ['_1'] },
+      'accepted segment files with the checksum of an older writer (empty block); rewriting them',
+    ]);
+    // the legacy file is gone: the committed segments all carry a correct checksum now
+    const segs = fs.readdirSync(shardDir).filter((f) => f.endsWith('.seg'));
+    expect(segs).not.toContain('_1.seg');
+    for (const f of segs) expect(verifySegmentChecksum(fs.readFileSync(path.join(shardDir, f)))).toBe('ok');
+    s.close();
+    warnings.length = 0;
+    s = open();
+    expect(warnings).toEqual([]);
+    expect(s.numDocs).toBe(3);
+    expect(sourceOf(s, 'd1')).toEqual({ a: 1 });
+    s.close();
+  });
+});
+
+describe('a shard that fails to open', () => {
+  let dir: string;
+  let svc: IndicesServiceImpl | undefined;
+  afterEach(() => {
+    svc?.close();
+    svc = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function twoShardIndex(): Promise<{ uuid: string }> {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'failed-shard-'));
+    const store = new FileMetadataStore(dir);
+    svc = new IndicesServiceImpl(store, new FakeMapperService(), { settings: { 'path.data': dir } });
+    await store.update((d) => {
+      d.indices['t'] = indexMetadata('t', { numberOfShards: 2, primaryTerms: [1, 1], settings: { 'index.refresh_interval': '-1' } });
+    });
+    for (let i = 0; i < 20; i++) {
+      const shard = svc.shard('t', i % 2);
+      shard.indexDoc({ id: `d${i}`, opType: 'index', doc: simpleParse({ n: i, s: `v${i}` }, `d${i}`) });
+    }
+    svc.flushIndex('t');
+    svc.close();
+    return { uuid: store.current().indices['t'].uuid };
+  }
+
+  it('keeps the index, its other shards and every file; reports the failure; retries on request', async () => {
+    const { uuid } = await twoShardIndex();
+    const shardDir = path.join(dir, 'indices', uuid, '1');
+    const seg = fs.readdirSync(shardDir).find((f) => f.endsWith('.seg'))!;
+    const good = fs.readFileSync(path.join(shardDir, seg));
+    const bad = Buffer.from(good);
+    bad[bad.length - 30] ^= 0x55;
+    fs.writeFileSync(path.join(shardDir, seg), bad);
+    const before = snapshot(dir);
+
+    const errors: unknown[] = [];
+    const logger = { error: (o: unknown, m?: string) => errors.push([o, m]), warn: () => undefined, info: () => undefined, debug: () => undefined };
+    const store = new FileMetadataStore(dir);
+    svc = new IndicesServiceImpl(store, new FakeMapperService(), { settings: { 'path.data': dir } }, [], logger);
+    expect(Object.keys(store.current().indices)).toEqual(['t']);
+    expect(svc.shards('t').map((s) => s.shardId)).toEqual([0]);
+    expect(svc.shardFailures()).toEqual([
+      { index: 't', indexUuid: uuid, shardId: 1, reason: 'CorruptIndexException: segment checksum mismatch', at: expect.any(Number), failedAttempts: 1 },
+    ]);
+    expect(errors).toEqual([[{ index: 't', shard: 1, err: 'CorruptIndexException: segment checksum mismatch' }, 'failed to open shard; it stays unassigned and its files are kept']]);
+    expect(svc.shard('t', 0).numDocs).toBe(10);
+    let err: unknown;
+    try {
+      svc.shard('t', 1);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EsError);
+    expect((err as EsError).toBody()).toEqual({
+      status: 503,
+      error: {
+        root_cause: [
+          { type: 'no_shard_available_action_exception', reason: '[t][1] shard failed to open: CorruptIndexException: segment checksum mismatch', index_uuid: uuid, shard: '1', index: 't' },
+        ],
+        type: 'no_shard_available_action_exception',
+        reason: '[t][1] shard failed to open: CorruptIndexException: segment checksum mismatch',
+        index_uuid: uuid,
+        shard: '1',
+        index: 't',
+      },
+    });
+    expect(svc.indexStats('t')['docs']).toEqual({ count: 10, deleted: 0 });
+    expect(svc.flushIndex('t')).toEqual({ total: 4, successful: 1, failed: 0 });
+    expect(snapshot(dir)['indices/' + uuid + '/1/' + seg]).toBe(before['indices/' + uuid + '/1/' + seg]);
+    for (const [f, h] of Object.entries(before)) if (f.includes(`/${uuid}/1/`)) expect(snapshot(dir)[f]).toBe(h);
+
+    // nothing changes until the file is good again; then a retry opens the shard with all its documents
+    expect(svc.retryFailedShards()).toBe(0);
+    expect(svc.shardFailures()[0]!.failedAttempts).toBe(2);
+    fs.writeFileSync(path.join(shardDir, seg), good);
+    expect(svc.retryFailedShards()).toBe(1);
+    expect(svc.shardFailures()).toEqual([]);
+    expect(svc.shards('t').map((s) => s.shardId)).toEqual([0, 1]);
+    expect(svc.shard('t', 1).numDocs).toBe(10);
+    expect(svc.indexStats('t')['docs']).toEqual({ count: 20, deleted: 0 });
+  });
+
+  it('can still be deleted with its index, files and all', async () => {
+    const { uuid } = await twoShardIndex();
+    fs.writeFileSync(path.join(dir, 'indices', uuid, '0', 'commit.json'), '{"version":1,"gen');
+    const store = new FileMetadataStore(dir);
+    svc = new IndicesServiceImpl(store, new FakeMapperService(), { settings: { 'path.data': dir } });
+    expect(svc.shardFailures().map((f) => [f.shardId, f.reason])).toEqual([[0, 'CorruptIndexException: commit point of [t][0] is not readable JSON']]);
+    await store.update((d) => {
+      delete d.indices['t'];
+    });
+    expect(fs.existsSync(path.join(dir, 'indices', uuid))).toBe(false);
+    expect(svc.shardFailures()).toEqual([]);
+    expect(() => svc!.shards('t')).toThrow('no such index [t]');
+  });
+});
