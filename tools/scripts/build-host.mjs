@@ -32,7 +32,7 @@ const result = await build({
   metafile: true,
   write: false,
   // pino's optional transports are worker-thread entry points, not needed for JSON to stdout
-  external: ['pino-pretty', 'thread-stream', 'pino-abstract-transport', 'sonic-boom/worker'],
+  external: ['elastic-apm-node', 'pino-pretty', 'thread-stream', 'pino-abstract-transport', 'sonic-boom/worker'],
 });
 // write each output to a temp file and rename it: a host started concurrently never sees half a bundle
 for (const f of result.outputFiles) {

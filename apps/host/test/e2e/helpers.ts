@@ -85,7 +85,7 @@ export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?:
     lines.on('line', (line) => {
       try {
         const o = JSON.parse(line) as Record<string, unknown>;
-        if (typeof o['msg'] === 'string' && o['msg'].startsWith('started') && typeof o['url'] === 'string') {
+        if (typeof o['message'] === 'string' && o['message'].startsWith('started') && typeof o['url'] === 'string') {
           clearTimeout(timer);
           resolvePromise({ child, url: o['url'], started: o });
         }

@@ -12,3 +12,5 @@ export * from './lib/ingest-spi.js';
 export * from './lib/raw-json.js';
 export * from './lib/json-duplicates.js';
 export * from './lib/wildcard.js';
+export * from './lib/request-context.js';
+export * from './lib/search-contexts.js';

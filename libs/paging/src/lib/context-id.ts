@@ -50,3 +50,8 @@ export function decodePitId(id: string): DecodedContextId {
   }
   return d;
 }
+
+/** Decodes a PIT or a scroll id, or undefined when it is neither. */
+export function decodeAnyContextId(id: string): DecodedContextId | undefined {
+  return decode(id);
+}

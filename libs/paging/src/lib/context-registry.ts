@@ -3,6 +3,7 @@
  * DirectoryReader per target shard (incRef'ed), never a copy of hits, and releases them when it is
  * freed or expires. Kept behind a small interface so a shared registry can replace it later.
  */
+import { currentRequestOrigin } from '@strata/core-common';
 import type { DirectoryReader, SearchRequest, ShardTarget } from '@strata/core-engine';
 
 export type ContextKind = 'pit' | 'scroll';
@@ -35,6 +36,9 @@ export interface ReaderContext {
   inUse: number;
   scroll?: ScrollState;
   readonly openedAt: number;
+  /** the user and request that opened it (from the request context; none outside a request) */
+  readonly owner?: string;
+  readonly origin?: { method: string; url: string; opaqueId?: string };
 }
 
 export class ContextRegistry {
@@ -45,6 +49,7 @@ export class ContextRegistry {
   private scrollTimeMs = 0;
 
   create(kind: ContextKind, readers: Map<string, DirectoryReader>, targets: ShardTarget[], keepAliveMs: number, now: number): ReaderContext {
+    const origin = currentRequestOrigin();
     const ctx: ReaderContext = {
       id: this.nextId++,
       kind,
@@ -54,6 +59,8 @@ export class ContextRegistry {
       expiresAt: now + keepAliveMs,
       inUse: 0,
       openedAt: now,
+      ...(origin?.owner ? { owner: origin.owner } : {}),
+      ...(origin ? { origin: { method: origin.method, url: origin.url, ...(origin.opaqueId ? { opaqueId: origin.opaqueId } : {}) } } : {}),
     };
     this.contexts.set(ctx.id, ctx);
     return ctx;
@@ -109,6 +116,11 @@ export class ContextRegistry {
       if (ctx.inUse === 0 && ctx.expiresAt <= now && this.free(ctx.id, now)) n++;
     }
     return n;
+  }
+
+  /** the open contexts (expired ones excluded) */
+  list(now: number): ReaderContext[] {
+    return [...this.contexts.values()].filter((c) => c.inUse > 0 || c.expiresAt > now);
   }
 
   count(kind?: ContextKind): number {

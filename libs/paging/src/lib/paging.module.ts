@@ -7,6 +7,7 @@ import { pitSourceExtension } from './pit.source-extension.js';
 import { PagingNodeStats } from './paging.stats.js';
 import { ContextReaper } from './paging.reaper.js';
 import { pagingSettings } from './paging.settings.js';
+import { PagingSearchContexts } from './paging.search-contexts.js';
 import { ClearScrollRestHandler, ClosePitRestHandler, OpenPitRestHandler, ScrollRestHandler } from './rest/paging.rest-handlers.js';
 
 /**
@@ -21,6 +22,7 @@ export const pagingModule = new ContainerModule(({ bind }) => {
   bind(ExtensionPoints.NodeStatsContributor).to(PagingNodeStats).inSingletonScope();
   bind(ContextReaper).toSelf().inSingletonScope();
   bind(ExtensionPoints.LifecycleComponent).toService(ContextReaper);
+  bind(ExtensionPoints.SearchContextProvider).to(PagingSearchContexts).inSingletonScope();
   for (const def of pagingSettings) bind(ExtensionPoints.Setting).toConstantValue(def);
   for (const h of [OpenPitRestHandler, ClosePitRestHandler, ScrollRestHandler, ClearScrollRestHandler]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();

@@ -7,6 +7,7 @@ import { Container, ContainerModule } from 'inversify';
 import {
   Errors,
   ExtensionPoints,
+  RequestContexts,
   SettingParsers,
   SettingsRegistry,
   Tokens,
@@ -120,10 +121,22 @@ export class TimeBasedIdGenerator implements IdGenerator {
 /** a logger that drops everything */
 export const SILENT_LOGGER: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
+/**
+ * The node's logger: pino writing ECS JSON lines (`@elastic/ecs-pino-format`: `@timestamp`,
+ * `log.level`, `message`, `ecs.version`), each line carrying the `http.request.id` of the request
+ * it was written under.
+ */
 async function pinoLogger(level: string): Promise<Logger> {
   if (level === 'silent') return SILENT_LOGGER;
-  const { pino } = await import('pino');
-  const log: unknown = pino({ level, base: { name: 'strata' }, timestamp: () => `,"@timestamp":"${new Date().toISOString()}"` });
+  const [{ pino }, { ecsFormat }] = await Promise.all([import('pino'), import('@elastic/ecs-pino-format')]);
+  const log: unknown = pino({
+    ...ecsFormat({ apmIntegration: false, serviceName: 'strata' }),
+    level,
+    mixin() {
+      const rc = RequestContexts.current();
+      return rc ? { 'http.request.id': rc.id } : {};
+    },
+  });
   return log as Logger;
 }
 

@@ -38,6 +38,8 @@ export const ExtensionPoints = {
   NodeStatsContributor: Symbol.for('strata.ext.NodeStatsContributor'),
   /** IndexStatsContributor (stats.ts): sections of GET /_stats */
   IndexStatsContributor: Symbol.for('strata.ext.IndexStatsContributor'),
+  /** SearchContextProvider (search-contexts.ts): open PITs, scrolls, async searches, listed and closed together */
+  SearchContextProvider: Symbol.for('strata.ext.SearchContextProvider'),
 } as const;
 
 /** Single (non-multi) service tokens shared across libs. */

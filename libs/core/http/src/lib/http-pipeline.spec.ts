@@ -409,3 +409,112 @@ describe('HttpPipeline auth', () => {
     }
   });
 });
+
+describe('HttpPipeline: compression, YAML, deprecation warnings, request context', () => {
+  const { gunzipSync, inflateSync } = require('node:zlib') as typeof import('node:zlib');
+  const http = require('node:http') as typeof import('node:http');
+  const { RequestContexts } = require('@strata/core-common') as typeof import('@strata/core-common');
+  const seen: Array<Record<string, unknown> | undefined> = [];
+  const ctxProbe: RestHandler = {
+    name: 'ctx_probe',
+    routes: [route('GET', '/_probe', 'cluster:monitor/probe')],
+    params: ['ignore_throttled'],
+    handle: async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      const c = RequestContexts.current();
+      seen.push(c ? { id: c.id, method: c.method, url: c.url, opaqueId: c.opaqueId, user: c.principal?.username } : undefined);
+      return RestResponses.ok({ ok: true });
+    },
+  };
+  const user: Authenticator = {
+    name: 'fixed',
+    order: 1,
+    extractCredentials: (req) => req.headers['authorization'],
+    authenticate: async () => ({ kind: 'success', principal: { username: 'kim', roles: [], realm: { name: 'r', type: 'file' }, authenticationType: 'realm' } }),
+  };
+  let srv: Awaited<ReturnType<typeof start>>;
+  let off: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    const extra = new ContainerModule(({ bind }) => {
+      bind(ExtensionPoints.RestHandler).toConstantValue(ctxProbe);
+      bind(ExtensionPoints.Authenticator).toConstantValue(user);
+    });
+    srv = await start(extra);
+    off = await start(undefined, { 'http.compression': false });
+  });
+  afterAll(async () => {
+    await srv.close();
+    await off.close();
+  });
+
+  /** a raw request (fetch would decode the body itself) */
+  function raw(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url + path, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('gzips or deflates when Accept-Encoding allows it, keeps the content type, and not otherwise', async () => {
+    const plain = await raw(srv.url, '/');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gz = await raw(srv.url, '/', { 'Accept-Encoding': 'deflate, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toBe('application/json');
+    expect(gz.headers['vary']).toContain('Accept-Encoding');
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual({ tagline: 'You Know, for Search', nested: { a: 1, b: 2 } });
+    const df = await raw(srv.url, '/_cat/x', { 'Accept-Encoding': 'deflate' });
+    expect(df.headers['content-encoding']).toBe('deflate');
+    expect(inflateSync(df.body).toString()).toBe('a b\n');
+    const refused = await raw(srv.url, '/', { 'Accept-Encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const err = await raw(srv.url, '/_missing', { 'Accept-Encoding': 'gzip' });
+    expect(err.status).toBe(404);
+    expect(JSON.parse(gunzipSync(err.body).toString()).error.type).toBe('index_not_found_exception');
+    const disabled = await raw(off.url, '/', { 'Accept-Encoding': 'gzip' });
+    expect(disabled.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(disabled.body.toString()).tagline).toBe('You Know, for Search');
+  });
+
+  it('renders ?format=yaml and Accept: application/yaml as YAML, errors too', async () => {
+    const y = await raw(srv.url, '/?format=yaml');
+    expect(y.headers['content-type']).toBe('application/yaml');
+    expect(y.body.toString()).toBe('---\ntagline: "You Know, for Search"\nnested:\n  a: 1\n  b: 2\n');
+    const a = await raw(srv.url, '/?filter_path=nested.b', { Accept: 'application/yaml' });
+    expect(a.body.toString()).toBe('---\nnested:\n  b: 2\n');
+    const e = await raw(srv.url, '/_missing?format=yaml');
+    expect(e.status).toBe(404);
+    expect(e.body.toString()).toContain('\n  type: "index_not_found_exception"\n');
+    expect(e.body.toString().startsWith('---\nerror:\n')).toBe(true);
+  });
+
+  it('sends a Warning header for a deprecated parameter, as Elasticsearch', async () => {
+    const r = await raw(srv.url, '/_probe?ignore_throttled=false');
+    expect(r.status).toBe(200);
+    expect(r.headers['warning']).toBe(
+      '299 Elasticsearch-8.17.0-2b6a7fed44faa321997703718f07ee0420804b41 "[ignore_throttled] parameter is deprecated because frozen indices have been deprecated. Consider cold or frozen tiers in place of frozen indices."',
+    );
+    expect((await raw(srv.url, '/_probe')).headers['warning']).toBeUndefined();
+  });
+
+  it('runs each handler inside its request context (id, method, url, opaque id, principal)', async () => {
+    seen.length = 0;
+    await Promise.all([
+      raw(srv.url, '/_probe?x', { 'X-Opaque-Id': 'o-1' }).catch(() => undefined),
+      raw(srv.url, '/_probe', { Authorization: 'Basic a2ltOng=' }),
+    ]);
+    await raw(srv.url, '/_probe');
+    const ok = seen.filter((s) => s !== undefined);
+    // the first request fails the parameter check before the handler runs
+    expect(ok).toHaveLength(2);
+    expect(ok[0]).toMatchObject({ method: 'GET', url: '/_probe', user: 'kim' });
+    expect(ok[1]).toMatchObject({ method: 'GET', url: '/_probe', user: undefined });
+    expect(ok[0]!['id']).not.toBe(ok[1]!['id']);
+    expect(RequestContexts.current()).toBeUndefined();
+  });
+});

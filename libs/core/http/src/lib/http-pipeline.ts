@@ -1,10 +1,15 @@
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
+import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { stringify as yamlStringify } from 'yaml';
 import type Koa from 'koa';
 import { inject, injectable, optional } from 'inversify';
 import {
   EsError,
   Errors,
+  PRODUCT_VERSION,
+  RequestContexts,
   Tokens,
+  addDeprecationWarning,
   formatByteSize,
   stringifyJson,
   toEsError,
@@ -12,12 +17,13 @@ import {
   type HostConfig,
   type HttpMethod,
   type Logger,
+  type RequestContext,
   type RestResponse,
 } from '@strata/core-common';
 import { AuthenticatorChain } from './auth.js';
 import { corsConfig, originAllowed, type CorsConfig } from './cors.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
-import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
 import { checkCompatibleVersions, checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
 import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
@@ -35,6 +41,21 @@ export const GLOBAL_PARAMS: readonly string[] = [
 ];
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+
+/**
+ * Query parameters Elasticsearch 8 still accepts but deprecates: using one answers normally with a
+ * `Warning` header (wherever a handler accepts the parameter).
+ */
+export const DEPRECATED_PARAMS: Readonly<Record<string, string>> = {
+  ignore_throttled:
+    '[ignore_throttled] parameter is deprecated because frozen indices have been deprecated. Consider cold or frozen tiers in place of frozen indices.',
+};
+
+/** `Warning: 299 Elasticsearch-<version>-<hash> "<message>"` (HeaderWarning's format, quotes and backslashes escaped) */
+export function warningHeaderValue(message: string): string {
+  const escaped = message.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return `299 Elasticsearch-${PRODUCT_VERSION.number}-${PRODUCT_VERSION.buildHash} "${escaped}"`;
+}
 
 export interface PipelineOptions {
   /** call `next()` instead of answering 400 when no route matches (mounting into another Koa app) */
@@ -82,6 +103,10 @@ class BodyError extends Error {}
 export class HttpPipeline {
   private readonly maxContentLength: number;
   private readonly cors: CorsConfig;
+  private readonly compression: boolean;
+  private readonly compressionLevel: number;
+  private nextId = 0;
+  private readonly idPrefix = randomUUID().slice(0, 8);
 
   constructor(
     @inject(RouteRegistry) private readonly routes: RouteRegistry,
@@ -93,6 +118,10 @@ export class HttpPipeline {
     const raw = config?.settings?.['http.max_content_length'];
     this.maxContentLength = raw === undefined ? HTTP_MAX_CONTENT_LENGTH.defaultValue : HTTP_MAX_CONTENT_LENGTH.parse(raw);
     this.cors = corsConfig(config?.settings);
+    const comp = config?.settings?.['http.compression'];
+    this.compression = comp === undefined ? HTTP_COMPRESSION.defaultValue : HTTP_COMPRESSION.parse(comp);
+    const level = config?.settings?.['http.compression_level'];
+    this.compressionLevel = level === undefined ? HTTP_COMPRESSION_LEVEL.defaultValue : HTTP_COMPRESSION_LEVEL.parse(level);
   }
 
   /**
@@ -126,7 +155,23 @@ export class HttpPipeline {
   }
 
   middleware(options: PipelineOptions = {}): Koa.Middleware {
-    return async (ctx, next) => {
+    const handle = this.handler(options);
+    return (ctx, next) => {
+      const opaqueId = ctx.get('X-Opaque-Id') || undefined;
+      const rc: RequestContext = {
+        id: `${this.idPrefix}-${(this.nextId++).toString(36)}`,
+        method: ctx.method,
+        url: ctx.url,
+        ...(opaqueId ? { opaqueId } : {}),
+        startedAt: Date.now(),
+        warnings: [],
+      };
+      return RequestContexts.run(rc, () => handle(ctx, next, rc));
+    };
+  }
+
+  private handler(options: PipelineOptions): (ctx: Koa.Context, next: Koa.Next, rc: RequestContext) => Promise<void> {
+    return async (ctx, next, rc) => {
       ctx.set('X-Elastic-Product', 'Elasticsearch');
       const opaque = ctx.get('X-Opaque-Id');
       if (opaque) ctx.set('X-Opaque-Id', opaque);
@@ -181,16 +226,54 @@ export class HttpPipeline {
           body,
         });
         req.principal = await this.authn.authenticate(req);
+        rc.principal = req.principal;
         await this.authz.authorize(req.principal, match.route.spec.action, req);
         const allowed = match.route.handler.params ?? [];
-        const unknown = req.paramNames().filter((p) => !allowed.includes(p) && !GLOBAL_PARAMS.includes(p));
+        const names = req.paramNames();
+        const unknown = names.filter((p) => !allowed.includes(p) && !GLOBAL_PARAMS.includes(p));
         if (unknown.length > 0) throw unrecognizedParams(path, unknown, allowed);
+        for (const p of names) if (DEPRECATED_PARAMS[p]) addDeprecationWarning(DEPRECATED_PARAMS[p]);
         const resp = await match.route.handler.handle(req);
-        this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'] });
+        this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'], format: last(ctx.query['format']) });
       } catch (err) {
         this.renderError(ctx, err, pretty, errorTrace);
       }
+      if (rc.warnings.length > 0) ctx.set('Warning', rc.warnings.map(warningHeaderValue));
+      this.compress(ctx);
+      this.logger?.debug(
+        {
+          'http.request.id': rc.id,
+          'http.request.method': ctx.method,
+          'url.original': ctx.url,
+          'http.response.status_code': ctx.status,
+          'event.duration': (Date.now() - rc.startedAt) * 1_000_000,
+          ...(rc.principal ? { 'user.name': rc.principal.username } : {}),
+        },
+        'request',
+      );
     };
+  }
+
+  /**
+   * `http.compression`: a response body is gzip- or deflate-encoded when the client's Accept-Encoding
+   * allows it (gzip preferred), at `http.compression_level`, as Elasticsearch's HTTP layer does.
+   */
+  private compress(ctx: Koa.Context): void {
+    if (!this.compression || ctx.method === 'HEAD') return;
+    const body = ctx.body;
+    if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
+    const accept = ctx.get('Accept-Encoding');
+    if (!accept) return;
+    const encoding = pickEncoding(accept);
+    if (!encoding) return;
+    const raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    if (raw.length === 0) return;
+    const type = ctx.response.get('Content-Type');
+    const opts = { level: this.compressionLevel };
+    ctx.body = encoding === 'gzip' ? gzipSync(raw, opts) : deflateSync(raw, opts);
+    if (type) ctx.set('Content-Type', type);
+    ctx.set('Content-Encoding', encoding);
+    ctx.vary('Accept-Encoding');
   }
 
   private allowedFor(path: string): string[] {
@@ -268,7 +351,7 @@ export class HttpPipeline {
   private render(
     ctx: Koa.Context,
     resp: RestResponse,
-    opts: { pretty: boolean; jsonType: string; filterPath: string | string[] | undefined },
+    opts: { pretty: boolean; jsonType: string; filterPath: string | string[] | undefined; format?: string },
   ): void {
     ctx.status = resp.status;
     if (resp.headers) for (const [k, v] of Object.entries(resp.headers)) ctx.set(k, v);
@@ -283,6 +366,11 @@ export class HttpPipeline {
       return;
     }
     const filtered = applyFilterPath(resp.body, parseFilterPath(opts.filterPath));
+    if (!resp.contentType && wantsYaml(opts.format, ctx.get('Accept'))) {
+      ctx.set('Content-Type', 'application/yaml');
+      ctx.body = toYaml(filtered);
+      return;
+    }
     ctx.set('Content-Type', resp.contentType ?? opts.jsonType);
     ctx.body = opts.pretty ? prettyJson(filtered) : stringifyJson(filtered);
   }
@@ -314,6 +402,11 @@ export class HttpPipeline {
     } catch {
       // an unusable Accept is (part of) the error being rendered: plain JSON
     }
+    if (wantsYaml(last(ctx.query['format']), ctx.get('Accept'))) {
+      ctx.set('Content-Type', 'application/yaml');
+      ctx.body = toYaml(body);
+      return;
+    }
     ctx.set('Content-Type', jsonType);
     ctx.body = pretty ? prettyJson(body) : JSON.stringify(body);
   }
@@ -341,4 +434,31 @@ function last(v: string | string[] | undefined): string | undefined {
 function flag(v: string | string[] | undefined): boolean {
   const s = last(v);
   return s !== undefined && s !== 'false';
+}
+
+/** `?format=yaml` or `Accept: application/yaml` (Elasticsearch renders any x-content response as YAML) */
+function wantsYaml(format: string | undefined, accept: string | undefined): boolean {
+  if (format !== undefined) return format === 'yaml';
+  return !!accept && accept.split(',').some((p) => /^\s*application\/(x-)?yaml\s*(;|$)/i.test(p));
+}
+
+/** YAML as Elasticsearch's YAML generator writes it: a `---` document start, block style */
+export function toYaml(value: unknown): string {
+  const plain = JSON.parse(stringifyJson(value)) as unknown;
+  return '---\n' + yamlStringify(plain, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+}
+
+/** the encoding to answer with: gzip before deflate, unless refused with q=0 */
+function pickEncoding(accept: string): 'gzip' | 'deflate' | undefined {
+  const allowed = new Map<string, number>();
+  for (const part of accept.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((x) => /^\s*q=([0-9.]+)/.exec(x)).find((m) => m);
+    allowed.set(name.trim(), q ? Number(q[1]) : 1);
+  }
+  for (const enc of ['gzip', 'deflate'] as const) {
+    const q = allowed.get(enc) ?? (enc === 'gzip' ? allowed.get('x-gzip') : undefined) ?? allowed.get('*');
+    if (q !== undefined && q > 0) return enc;
+  }
+  return undefined;
 }

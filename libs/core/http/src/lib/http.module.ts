@@ -3,7 +3,7 @@ import { ExtensionPoints, Tokens } from '@strata/core-common';
 import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
 import { HttpPipeline } from './http-pipeline.js';
 import { CORS_SETTINGS } from './cors.js';
-import { HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
 import { RouteRegistry } from './route-registry.js';
 
 /**
@@ -16,5 +16,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
   bind(Tokens.Authorizer).to(AllowAllAuthorizer).inSingletonScope();
   bind(HttpPipeline).toSelf().inSingletonScope();
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_CONTENT_LENGTH);
+  bind(ExtensionPoints.Setting).toConstantValue(HTTP_COMPRESSION);
+  bind(ExtensionPoints.Setting).toConstantValue(HTTP_COMPRESSION_LEVEL);
   for (const s of CORS_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
 });

@@ -1,4 +1,4 @@
-import { Errors, RestResponses, formatByteSize, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { Errors, RestResponses, formatByteSize, formatTimeValue, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 
 export interface CatColumn {
   name: string;
@@ -9,6 +9,8 @@ export interface CatColumn {
   numeric?: boolean;
   /** size in bytes (rendered according to `bytes`) */
   bytes?: boolean;
+  /** a duration in milliseconds (rendered according to `time`) */
+  time?: boolean;
   desc?: string;
 }
 
@@ -18,9 +20,19 @@ export type CatRow = Record<string, string | number | null | undefined>;
 export const CAT_PARAMS = ['format', 'h', 'help', 'v', 's', 'bytes', 'time', 'local', 'master_timeout', 'pri', 'health', 'expand_wildcards', 'include_unloaded_segments'];
 
 const BYTE_DIV: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 };
+/** milliseconds per `time` unit */
+const TIME_DIV: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1, micros: 1e-3, nanos: 1e-6 };
 
-function cell(col: CatColumn, v: CatRow[string], bytes: string | undefined): string | null {
+function cell(col: CatColumn, v: CatRow[string], bytes: string | undefined, time?: string): string | null {
   if (v === undefined || v === null) return null;
+  if (col.time && typeof v === 'number') {
+    if (time) {
+      const div = TIME_DIV[time];
+      if (!div) throw Errors.illegalArgument(`failed to parse [time] with value [${time}]`);
+      return String(Math.floor(v / div));
+    }
+    return formatTimeValue(v);
+  }
   if (col.bytes && typeof v === 'number') {
     if (bytes) {
       const div = BYTE_DIV[bytes];
@@ -38,6 +50,7 @@ function cell(col: CatColumn, v: CatRow[string], bytes: string | undefined): str
  */
 export function renderCat(req: RestRequest, columns: CatColumn[], rows: CatRow[]): RestResponse {
   const bytes = req.param('bytes');
+  const time = req.param('time');
   if (req.boolParam('help', false)) {
     const w = Math.max(...columns.map((c) => c.name.length));
     const text = columns
@@ -87,11 +100,12 @@ export function renderCat(req: RestRequest, columns: CatColumn[], rows: CatRow[]
   }
 
   const format = req.param('format');
-  if (format === 'json') {
+  // json and yaml: an array of objects (the pipeline renders `format=yaml` as YAML)
+  if (format === 'json' || format === 'yaml') {
     return RestResponses.ok(
       sorted.map((r) => {
         const o: Record<string, string | null> = {};
-        for (const c of selected) o[c.name] = cell(c, r[c.name], bytes);
+        for (const c of selected) o[c.name] = cell(c, r[c.name], bytes, time);
         return o;
       }),
     );
@@ -99,7 +113,7 @@ export function renderCat(req: RestRequest, columns: CatColumn[], rows: CatRow[]
   if (format !== undefined && format !== 'txt' && format !== 'text') {
     throw Errors.illegalArgument(`Unsupported format [${format}]`);
   }
-  const table: string[][] = sorted.map((r) => selected.map((c) => cell(c, r[c.name], bytes) ?? ''));
+  const table: string[][] = sorted.map((r) => selected.map((c) => cell(c, r[c.name], bytes, time) ?? ''));
   const v = req.boolParam('v', false);
   if (v) table.unshift(selected.map((c) => c.name));
   const widths = selected.map((_, i) => Math.max(0, ...table.map((row) => row[i].length)));

@@ -21,16 +21,19 @@ import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
 import { XPackRestHandler } from './xpack.rest-handler.js';
+import { CloseSearchContextsRestHandler, ListSearchContextsRestHandler, SearchContexts } from './search-contexts.rest-handlers.js';
 
 export { ClusterView, type EngineIndexStats, type Health } from './cluster-view.js';
 export { NodeInfo, NODE_INFO, VERSION, NODE_ROLES } from './node-info.js';
 export { renderCat, CAT_PARAMS, type CatColumn, type CatRow } from './cat-table.js';
 export { humanize } from './human.js';
+export { SearchContexts, SearchContextActions, renderContext } from './search-contexts.rest-handlers.js';
 export { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 
 /** The cluster/monitoring endpoints: /, health, cluster settings, nodes, stats, cat, xpack/license. */
 export const clusterApiModule = new ContainerModule(({ bind }) => {
   bind(ClusterView).toSelf().inSingletonScope();
+  bind(SearchContexts).toSelf().inSingletonScope();
   for (const s of COMPAT_CLUSTER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
   for (const h of [
     MainRestHandler,
@@ -52,6 +55,8 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     CatNodesRestHandler,
     CatNodeLevelRestHandler,
     XPackRestHandler,
+    ListSearchContextsRestHandler,
+    CloseSearchContextsRestHandler,
   ]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   }

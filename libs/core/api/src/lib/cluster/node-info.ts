@@ -1,3 +1,5 @@
+import { PRODUCT_VERSION } from '@strata/core-common';
+
 /** Identity of this node, bound by createNode (persisted id under path.data). */
 export class NodeInfo {
   readonly startedAt = Date.now();
@@ -18,10 +20,10 @@ export const NODE_INFO = Symbol.for('strata.api.NodeInfo');
 
 /** The Elasticsearch version this service reports. */
 export const VERSION = {
-  number: '8.17.0',
+  number: PRODUCT_VERSION.number,
   build_flavor: 'default',
   build_type: 'tar',
-  build_hash: '2b6a7fed44faa321997703718f07ee0420804b41',
+  build_hash: PRODUCT_VERSION.buildHash,
   build_date: '2024-12-11T12:08:05.663969764Z',
   build_snapshot: false,
   lucene_version: '9.12.0',

@@ -1,0 +1,65 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Principal } from './rest.js';
+
+/**
+ * What is known about the REST request being handled, available anywhere below the HTTP pipeline
+ * without threading it through every call: the request id (logs), the originating method and path
+ * (search-context listings), the authenticated principal (owners) and the response warnings
+ * (deprecation `Warning` headers).
+ */
+export interface RequestContext {
+  /** a process-unique id of this request (ECS `http.request.id`) */
+  readonly id: string;
+  readonly method: string;
+  /** path and query string as received */
+  readonly url: string;
+  /** the client's X-Opaque-Id, if any */
+  readonly opaqueId?: string;
+  /** set by the pipeline once the authenticator chain has run */
+  principal?: Principal;
+  /** epoch millis when the request arrived */
+  readonly startedAt: number;
+  /** deprecation warnings to send back as `Warning` headers (deduplicated, in order) */
+  readonly warnings: string[];
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const RequestContexts = {
+  /** runs `fn` with `ctx` as the current request context */
+  run<T>(ctx: RequestContext, fn: () => T): T {
+    return storage.run(ctx, fn);
+  },
+  /** the request being handled, undefined outside a request (start-up, reapers) */
+  current(): RequestContext | undefined {
+    return storage.getStore();
+  },
+};
+
+/**
+ * Records a deprecation warning for the current request; the pipeline sends it as
+ * `Warning: 299 Elasticsearch-<version> "<message>"`, as Elasticsearch's HeaderWarning does.
+ * Outside a request it does nothing.
+ */
+export function addDeprecationWarning(message: string): void {
+  const ctx = storage.getStore();
+  if (ctx && !ctx.warnings.includes(message)) ctx.warnings.push(message);
+}
+
+/** The originating request of something opened by the current request (`POST /logs/_pit?keep_alive=1m`). */
+export function currentRequestOrigin(): { method: string; url: string; opaqueId?: string; owner?: string } | undefined {
+  const ctx = storage.getStore();
+  if (!ctx) return undefined;
+  return {
+    method: ctx.method,
+    url: ctx.url,
+    ...(ctx.opaqueId ? { opaqueId: ctx.opaqueId } : {}),
+    ...(ctx.principal ? { owner: ctx.principal.username } : {}),
+  };
+}
+
+/** The Elasticsearch version and build this service reports (banner, `Warning` headers). */
+export const PRODUCT_VERSION = {
+  number: '8.17.0',
+  buildHash: '2b6a7fed44faa321997703718f07ee0420804b41',
+} as const;
