@@ -3,7 +3,7 @@
 // Decorators: experimentalDecorators via the tsconfig below; every constructor parameter carries an explicit
 // @inject, so the missing decorator metadata of esbuild does not matter.
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,9 @@ mkdirSync(dirname(outfile), { recursive: true });
 const tsconfigRaw = {
   compilerOptions: { experimentalDecorators: true, emitDecoratorMetadata: false, useDefineForClassFields: false, target: 'es2022' },
 };
+// the console's static files, inlined so the bundle serves them with nothing beside it (libs/console)
+const consoleDir = join(root, 'libs/console/assets');
+const consoleAssets = Object.fromEntries(readdirSync(consoleDir).map((f) => [f, readFileSync(join(consoleDir, f), 'utf8')]));
 const result = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'apps/host/src/main.ts')],
@@ -25,6 +28,7 @@ const result = await build({
   conditions: ['@strata/source'],
   mainFields: ['module', 'main'],
   tsconfigRaw,
+  define: { STRATA_CONSOLE_ASSETS: JSON.stringify(consoleAssets) },
   keepNames: true,
   sourcemap: true,
   legalComments: 'none',

@@ -1,5 +1,6 @@
 import type { FeatureModule } from '@strata/core-common';
 import { authChainFeature } from '@strata/auth-chain';
+import { consoleFeature } from '@strata/console';
 import { dataStreamsFeature } from '@strata/data-streams';
 import { eqlFeature } from '@strata/eql';
 import { ingestFeature } from '@strata/ingest';
@@ -16,4 +17,5 @@ export const DEFAULT_FEATURES: readonly FeatureModule[] = [
   dataStreamsFeature,
   pagingFeature,
   joinQueriesFeature,
+  consoleFeature,
 ];

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { FeatureModule } from '@strata/core-common';
 import { startServer, type RunningServer } from '../../src/index.js';
 
 export interface E2eHost {
@@ -16,9 +17,9 @@ export interface E2eHost {
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 /** The full host (default features) on a free port with a temporary data path. */
-export async function startE2eHost(settings: Record<string, unknown> = {}): Promise<E2eHost> {
+export async function startE2eHost(settings: Record<string, unknown> = {}, features?: readonly FeatureModule[]): Promise<E2eHost> {
   const dataPath = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const server = await startServer({ port: 0, dataPath, settings, logger: silent });
+  const server = await startServer({ port: 0, dataPath, settings, logger: silent, ...(features ? { features } : {}) });
   return {
     server,
     url: server.url,

@@ -10,10 +10,15 @@ export interface RouteSpec {
   path: string;
   /** action name used for privilege checks, e.g. `indices:data/read/search` */
   action: string;
+  /**
+   * served without authentication or authorisation (the console's static page, which then logs in
+   * and sends credentials with every API call). Only for content that reveals nothing.
+   */
+  public?: boolean;
 }
 
-export function route(method: HttpMethod, path: string, action: string): RouteSpec {
-  return { method, path, action };
+export function route(method: HttpMethod, path: string, action: string, options: { public?: boolean } = {}): RouteSpec {
+  return options.public ? { method, path, action, public: true } : { method, path, action };
 }
 
 export interface RestRequest {

@@ -1,4 +1,6 @@
+import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import { Container, ContainerModule } from 'inversify';
@@ -6,6 +8,7 @@ import {
   Errors,
   ExtensionPoints,
   RawJson,
+  RequestContexts,
   RestResponses,
   Tokens,
   route,
@@ -411,9 +414,6 @@ describe('HttpPipeline auth', () => {
 });
 
 describe('HttpPipeline: compression, YAML, deprecation warnings, request context', () => {
-  const { gunzipSync, inflateSync } = require('node:zlib') as typeof import('node:zlib');
-  const http = require('node:http') as typeof import('node:http');
-  const { RequestContexts } = require('@strata/core-common') as typeof import('@strata/core-common');
   const seen: Array<Record<string, unknown> | undefined> = [];
   const ctxProbe: RestHandler = {
     name: 'ctx_probe',

@@ -225,9 +225,11 @@ export class HttpPipeline {
           query: ctx.query as Record<string, string | string[] | undefined>,
           body,
         });
-        req.principal = await this.authn.authenticate(req);
-        rc.principal = req.principal;
-        await this.authz.authorize(req.principal, match.route.spec.action, req);
+        if (!match.route.spec.public) {
+          req.principal = await this.authn.authenticate(req);
+          rc.principal = req.principal;
+          await this.authz.authorize(req.principal, match.route.spec.action, req);
+        }
         const allowed = match.route.handler.params ?? [];
         const names = req.paramNames();
         const unknown = names.filter((p) => !allowed.includes(p) && !GLOBAL_PARAMS.includes(p));

@@ -4,13 +4,14 @@ import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
 import { HttpPipeline } from './http-pipeline.js';
 import { CORS_SETTINGS } from './cors.js';
 import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
-import { RouteRegistry } from './route-registry.js';
+import { RouteCatalog, RouteRegistry } from './route-registry.js';
 
 /**
  * core-http bindings: route registry, authenticator chain, default allow-all authorizer (rebind
  * Tokens.Authorizer to replace it), the pipeline, and the `http.max_content_length` node setting.
  */
 export const httpModule = new ContainerModule(({ bind }) => {
+  bind(RouteCatalog).toSelf().inSingletonScope();
   bind(RouteRegistry).toSelf().inSingletonScope();
   bind(AuthenticatorChain).toSelf().inSingletonScope();
   bind(Tokens.Authorizer).to(AllowAllAuthorizer).inSingletonScope();

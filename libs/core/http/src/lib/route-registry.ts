@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { injectable, multiInject, optional } from 'inversify';
+import { inject, injectable, multiInject, optional } from 'inversify';
 import { ExtensionPoints, type RestHandler, type RouteSpec } from '@strata/core-common';
 
 export interface RegisteredRoute {
@@ -57,6 +57,24 @@ function shapeOf(path: string): string {
 }
 
 /**
+ * Read access to the registered routes for handlers that describe the API (the console's
+ * autocomplete): a handler cannot inject the RouteRegistry, which is built from every handler.
+ * The registry attaches itself when it is built.
+ */
+@injectable()
+export class RouteCatalog {
+  private registry?: RouteRegistry;
+
+  attach(registry: RouteRegistry): void {
+    this.registry = registry;
+  }
+
+  all(): readonly RegisteredRoute[] {
+    return this.registry?.all() ?? [];
+  }
+}
+
+/**
  * All REST routes of the node, built once from every ExtensionPoints.RestHandler contribution.
  * Uses @koa/router for matching; literal segments win over parameters, as Elasticsearch's PathTrie.
  */
@@ -69,7 +87,9 @@ export class RouteRegistry {
 
   constructor(
     @multiInject(ExtensionPoints.RestHandler) @optional() handlers: RestHandler[] | undefined = [],
+    @inject(RouteCatalog) @optional() catalog?: RouteCatalog,
   ) {
+    catalog?.attach(this);
     const seen = new Map<string, string>();
     const names = new Set<string>();
     for (const handler of handlers ?? []) {

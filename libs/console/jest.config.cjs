@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/console', preset: '../../jest.preset.js' };
