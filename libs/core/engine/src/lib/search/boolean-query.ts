@@ -142,12 +142,14 @@ export function calculateMinShouldMatch(optionalClauseCount: number, spec: strin
     s = s.substring(0, s.length - 1);
     const pct = parseInt(s, 10);
     if (Number.isNaN(pct)) throw Errors.illegalArgument(`invalid minimum_should_match [${spec}]`);
-    const calc = (pct * optionalClauseCount) / 100;
-    result = calc < 0 ? optionalClauseCount + Math.ceil(calc) : Math.floor(calc);
+    // Java: float calc = (result * percent) * (1 / 100f); then (int) truncates toward zero
+    const calc = Math.fround(Math.fround(optionalClauseCount * pct) * Math.fround(1 / 100));
+    result = calc < 0 ? optionalClauseCount + Math.trunc(calc) : Math.trunc(calc);
   } else {
     const n = parseInt(s, 10);
     if (Number.isNaN(n)) throw Errors.illegalArgument(`invalid minimum_should_match [${spec}]`);
     result = n < 0 ? optionalClauseCount + n : n;
   }
-  return result < 0 ? 0 : result > optionalClauseCount ? optionalClauseCount : result;
+  // not capped at the clause count: more required than there are optional clauses matches nothing (ES #15521)
+  return result < 0 ? 0 : result;
 }
