@@ -44,8 +44,8 @@ describe('ip_range (ES yaml)', () => {
     });
   });
 
-  it('terms on ip show decoded addresses', () => {
+  it('terms on ip show decoded addresses, ties in address order (::1 before ::ffff:127.0.0.1)', () => {
     const r = run({ t: { terms: { field: 'ip', include: ['127.0.0.1', '::1'] } } }, [...docs, { ip: '127.0.0.1' }], mapping);
-    expect((r['t'] as { buckets: { key: string }[] }).buckets.map((b) => b.key)).toEqual(['127.0.0.1', '::1']);
+    expect((r['t'] as { buckets: { key: string }[] }).buckets.map((b) => b.key)).toEqual(['::1', '127.0.0.1']);
   });
 });

@@ -206,8 +206,8 @@ export class MultiTermsSpec extends AggSpec {
     let buckets: MtBucket[] = [];
     for (const m of merged.values()) {
       m.b.docCountError = single ? 0 : sumErr === -1 ? -1 : sumErr - m.errSeen;
+      // under min_doc_count: dropped, not "other" (ES AbstractInternalTerms.reduce)
       if (m.b.docCount >= this.minDocCount) buckets.push(m.b);
-      else other += m.b.docCount;
       if (orderUsesPaths(this.order)) m.b.aggs = reduceSubs(this.subs, m.parts, rc);
     }
     buckets.sort(bucketComparator(this.order, this.subs));
@@ -301,19 +301,22 @@ class MultiTermsAggregator extends Aggregator {
   build(owningOrd: number): InternalAggregation {
     const shardSize = this.spec.effectiveShardSize();
     const minShard = Math.max(this.spec.shardMinDocCount, 1);
-    let cands: MtBucket[] = this.tuples.ords
-      .ordsOf(owningOrd)
-      .filter((b) => this.tuples.counts.get(b) >= minShard)
-      .map((b) => ({ key: (this.tuples.ords.keys[b]! as Val[]), docCount: this.tuples.counts.get(b), docCountError: 0, aggs: {}, ord: b }));
+    let cands: MtBucket[] = [];
+    // terms under shard_min_doc_count count into the shard's other doc count, as in ES
+    let other = 0;
+    for (const b of this.tuples.ords.ordsOf(owningOrd)) {
+      const c = this.tuples.counts.get(b);
+      if (c >= minShard) cands.push({ key: this.tuples.ords.keys[b]! as Val[], docCount: c, docCountError: 0, aggs: {}, ord: b });
+      else other += c;
+    }
     const usesPaths = orderUsesPaths(this.spec.order);
     if (usesPaths) for (const c of cands) c.aggs = this.subs.build(c.ord!);
-    let other = 0;
     if (cands.length > shardSize) {
       let total = 0;
       for (const c of cands) total += c.docCount;
       cands = topK(cands, shardSize, bucketComparator(this.spec.order, this.spec.subs));
       for (const c of cands) total -= c.docCount;
-      other = total;
+      other += total;
     } else cands.sort(bucketComparator(this.spec.order, this.spec.subs));
     for (const c of cands) {
       if (!usesPaths) c.aggs = this.subs.build(c.ord!);

@@ -31,6 +31,7 @@ import {
 } from '../framework.js';
 import {
   bucketComparator,
+  compareKeys,
   isCountDesc,
   isKeyOrder,
   orderUsesPaths,
@@ -38,7 +39,9 @@ import {
   topK,
   validateOrderPaths,
   type BucketOrder,
+  type Key,
 } from '../support/bucket-order.js';
+import { encodeIp } from '../../mapper/ip.js';
 import { formatValue, isRaw, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
 import { longPartition, stringPartitionHash } from '../support/hash.js';
@@ -62,6 +65,22 @@ interface TermsInternal extends InternalAggregation {
   docCountError: number;
   otherDocCount: number;
   shardSize: number;
+  /** keys are ip addresses: `_key` order is the address order (IPv4 mapped into IPv6), as ES's binary terms */
+  ipKeys?: boolean;
+}
+
+/** `_key` order of ip buckets: by the sortable 16-byte encoding, not by the text. */
+function compareIpKeys(a: Key, b: Key): number {
+  if (typeof a !== 'string' || typeof b !== 'string') return compareKeys(a, b);
+  let ea: string;
+  let eb: string;
+  try {
+    ea = encodeIp(a);
+    eb = encodeIp(b);
+  } catch {
+    return compareKeys(a, b);
+  }
+  return ea < eb ? -1 : ea > eb ? 1 : 0;
 }
 
 interface IncludeExclude {
@@ -239,12 +258,15 @@ export class TermsSpec extends AggSpec {
     fmt: ValueFormat,
     candidates: TermBucket[],
     buildSubs: (b: TermBucket) => InternalAggregations,
+    belowShardMinDocCount = 0,
+    ipKeys = false,
   ): TermsInternal {
     const shardSize = this.effectiveShardSize();
     const usesPaths = orderUsesPaths(this.order);
-    let other = 0;
+    // ES counts terms under shard_min_doc_count into the shard's other doc count (they are not returned)
+    let other = belowShardMinDocCount;
     if (usesPaths) for (const b of candidates) b.aggs = buildSubs(b);
-    const cmp = bucketComparator<TermBucket>(this.order, this.subs);
+    const cmp = bucketComparator<TermBucket>(this.order, this.subs, ipKeys ? compareIpKeys : compareKeys);
     let selected: TermBucket[];
     if (candidates.length > shardSize) {
       selected = topK(candidates, shardSize, cmp);
@@ -252,12 +274,14 @@ export class TermsSpec extends AggSpec {
       for (const b of candidates) total += b.docCount;
       let kept = 0;
       for (const b of selected) kept += b.docCount;
-      other = total - kept;
+      other += total - kept;
     } else {
       selected = candidates.sort(cmp);
     }
     if (!usesPaths) for (const b of selected) b.aggs = buildSubs(b);
-    return { type: 'terms', valueType, fmt, buckets: selected, docCountError: 0, otherDocCount: other, shardSize };
+    const res: TermsInternal = { type: 'terms', valueType, fmt, buckets: selected, docCountError: 0, otherDocCount: other, shardSize };
+    if (ipKeys) res.ipKeys = true;
+    return res;
   }
 
   private shardDocCountError(t: TermsInternal): number {
@@ -320,14 +344,15 @@ export class TermsSpec extends AggSpec {
       if (single) b.docCountError = 0;
       else if (sumDocCountError === -1) b.docCountError = -1;
       else b.docCountError = b.docCountError === -1 ? -1 : b.docCountError + (sumDocCountError - m.errSeen);
+      // buckets under min_doc_count are dropped, not counted as "other" (ES AbstractInternalTerms.reduce)
       if (b.docCount >= this.minDocCount) buckets.push(b);
-      else otherDocCount += b.docCount;
     }
     const usesPaths = orderUsesPaths(this.order);
     if (usesPaths) {
       for (const m of merged.values()) m.b.aggs = reduceSubs(this.subs, m.parts, rc);
     }
-    buckets.sort(bucketComparator(this.order, this.subs));
+    const ipKeys = mapped.some((t) => t.ipKeys === true);
+    buckets.sort(bucketComparator(this.order, this.subs, ipKeys ? compareIpKeys : compareKeys));
     if (buckets.length > this.size) {
       for (let i = this.size; i < buckets.length; i++) otherDocCount += buckets[i]!.docCount;
       buckets = buckets.slice(0, this.size);
@@ -345,6 +370,7 @@ export class TermsSpec extends AggSpec {
       docCountError: single ? 0 : sumDocCountError,
       otherDocCount,
       shardSize: this.effectiveShardSize(),
+      ...(ipKeys ? { ipKeys } : {}),
     } satisfies TermsInternal;
   }
 
@@ -485,10 +511,12 @@ class BytesTermsAggregator extends Aggregator {
     const candidates: { key: string; docCount: number; docCountError: number; aggs: InternalAggregations; ord: number }[] = [];
     const minShard = Math.max(this.spec.shardMinDocCount, this.spec.minDocCount === 0 ? 0 : 1);
     const seen = this.spec.minDocCount === 0 ? new Set<string>() : null;
+    let below = 0;
     for (const b of this.ords.ordsOf(owningOrd)) {
       const c = this.counts.get(b);
       seen?.add(this.ords.keys[b]!);
       if (c >= minShard) candidates.push({ key: this.ords.keys[b]!, docCount: c, docCountError: 0, aggs: {}, ord: b });
+      else below += c;
     }
     if (seen) {
       const ie = this.spec.includeExclude;
@@ -501,10 +529,17 @@ class BytesTermsAggregator extends Aggregator {
         }
       }
     }
-    const res = this.spec.shardResult('string', RAW, candidates, (b) => {
-      const ord = b.ord!;
-      return ord >= 0 ? this.subs.build(ord) : emptySubsOf(this.spec);
-    });
+    const res = this.spec.shardResult(
+      'string',
+      RAW,
+      candidates,
+      (b) => {
+        const ord = b.ord!;
+        return ord >= 0 ? this.subs.build(ord) : emptySubsOf(this.spec);
+      },
+      below,
+      this.src.isIp,
+    );
     for (const b of res.buckets) delete b.ord;
     return res;
   }
@@ -603,12 +638,18 @@ class NumericTermsAggregator extends Aggregator {
   build(owningOrd: number): InternalAggregation {
     const candidates: (TermBucket & { ord: number })[] = [];
     const minShard = Math.max(this.spec.shardMinDocCount, 1);
+    let below = 0;
     for (const b of this.ords.ordsOf(owningOrd)) {
       const c = this.counts.get(b);
       if (c >= minShard) candidates.push({ key: this.ords.keys[b]!, docCount: c, docCountError: 0, aggs: {}, ord: b });
+      else below += c;
     }
-    const res = this.spec.shardResult(this.integer ? 'long' : 'double', this.src.format, candidates, (b) =>
-      this.subs.build(b.ord!),
+    const res = this.spec.shardResult(
+      this.integer ? 'long' : 'double',
+      this.src.format,
+      candidates,
+      (b) => this.subs.build(b.ord!),
+      below,
     );
     for (const b of res.buckets) delete b.ord;
     return res;

@@ -65,7 +65,7 @@ function cmpNum(a: number, b: number, asc: boolean): number {
   return (a < b ? -1 : 1) * (asc ? 1 : -1);
 }
 
-type Key = string | number | null | readonly (string | number | null)[];
+export type Key = string | number | null | readonly (string | number | null)[];
 
 /** keys compare naturally; tuple keys (multi_terms) element by element, nulls first */
 export function compareKeys(a: Key, b: Key): number {
@@ -82,13 +82,15 @@ export function compareKeys(a: Key, b: Key): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function cmpKey(a: Key, b: Key, asc: boolean): number {
-  const c = compareKeys(a, b);
-  return asc ? c : -c;
-}
-
-/** Comparator over buckets; adds the `_key asc` tie-breaker unless the order already ends in a key order. */
-export function bucketComparator<B extends OrderableBucket>(order: BucketOrder, subs: AggSpec[]): (a: B, b: B) => number {
+/**
+ * Comparator over buckets; adds the `_key asc` tie-breaker unless the order already ends in a key order.
+ * `keyCompare` replaces the natural key order (ip keys compare as addresses, not as text).
+ */
+export function bucketComparator<B extends OrderableBucket>(
+  order: BucketOrder,
+  subs: AggSpec[],
+  keyCompare: (a: Key, b: Key) => number = compareKeys,
+): (a: B, b: B) => number {
   const full: OrderElement[] = [...order];
   if (!full.some((e) => e.kind === 'key')) full.push({ kind: 'key', path: '_key', asc: true });
   const cache = new Map<B, number[]>();
@@ -106,7 +108,7 @@ export function bucketComparator<B extends OrderableBucket>(order: BucketOrder, 
       const e = full[i]!;
       let c: number;
       if (e.kind === 'count') c = cmpNum(a.docCount, b.docCount, e.asc);
-      else if (e.kind === 'key') c = cmpKey(a.key, b.key, e.asc);
+      else if (e.kind === 'key') c = e.asc ? keyCompare(a.key, b.key) : -keyCompare(a.key, b.key);
       else c = hasPath ? cmpNum(pathValues(a)[i]!, pathValues(b)[i]!, e.asc) : 0;
       if (c !== 0) return c;
     }
