@@ -10,6 +10,7 @@ import type { QueryParseContext } from './query-parser.js';
 import { applyDateMath, splitDateMath, usesUnroundedNow } from './date-math.js';
 import { zoneOf } from '../util/date-time-zone.js';
 import { epochNanos } from '../util/date-format.js';
+import { cidrRange } from '../mapper/ip.js';
 
 function parseDate(ft: MappedFieldType, value: unknown, roundUp: boolean, format?: string, timeZone?: string): number {
   if (ft.parseValue) return ft.parseValue(value, format, roundUp, timeZone);
@@ -121,8 +122,9 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
     throw Errors.illegalArgument(`Cannot search on field [${ft.name}] since it is not indexed.`);
   }
   if (ft.kind === 'ip' && typeof value === 'string' && value.includes('/')) {
-    const r = ipv4CidrRange(value);
-    if (r) return new TermRangeQuery(ft.name, String(ft.termValue(r[0])), String(ft.termValue(r[1])), true, true);
+    // IpFieldType.termQuery: a CIDR block (v4 or v6) is the range of its addresses
+    const [lo, hi] = cidrRange(value);
+    return new TermRangeQuery(ft.name, lo, hi, true, true);
   }
   const t = String(ft.termValue(value));
   if (caseInsensitive && ft.kind === 'keyword') return new CaseInsensitiveTermQuery(ft.name, t);
@@ -171,17 +173,3 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
   return n;
 }
 
-/** first and last address of an IPv4 CIDR block ("192.168.0.0/16"), or undefined when not IPv4 CIDR */
-export function ipv4CidrRange(cidr: string): [string, string] | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
-  if (!m) return undefined;
-  const parts = m.slice(1, 5).map(Number);
-  const bits = Number(m[5]);
-  if (parts.some((p) => p > 255) || bits > 32) throw Errors.illegalArgument(`Expected [ip/prefix] but was [${cidr}]`);
-  const ip = ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  const lo = (ip & mask) >>> 0;
-  const hi = (lo | (~mask >>> 0)) >>> 0;
-  const dotted = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
-  return [dotted(lo), dotted(hi)];
-}

@@ -102,6 +102,11 @@ export const termsParser: QueryParser = {
     checkMaxTermsCount(ctx, values.length);
     const cq = constantQuery(ft, (v) => values.some((x) => String(x) === v));
     if (cq) return withBoost(cq, boost);
+    if (ft.kind === 'ip' && values.some((v) => typeof v === 'string' && v.includes('/'))) {
+      // IpFieldType.termsQuery: CIDR blocks are ranges, so the values become should clauses (constant score)
+      const clauses = values.map((v) => ({ occur: 'should' as const, query: termQueryFor(ctx, ft, v) }));
+      return withBoost(new ConstantScoreQuery(new BooleanQuery(clauses)), boost);
+    }
     if (!ft.searchable && ft.hasDocValues) {
       if (ft.kind === 'keyword' || ft.kind === 'ip') return withBoost(new DocValuesTermsQuery(field, values.map((v) => String(ft.termValue(v)))), boost);
     }
