@@ -7,6 +7,7 @@ import { inject, injectable, optional } from 'inversify';
 import { EsError, flattenSettings, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
+  INGEST_PIPELINE_RAN,
   type ClusterMetadata,
   type IndexNameExpressionResolver,
   type IndexRequest,
@@ -157,6 +158,8 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     }
     const finalId = pipelineSetting(settings, 'index.final_pipeline');
     if (pipelineId === undefined && finalId === undefined) return { kind: 'continue', request };
+    // the bulk response reports ingest_took once a pipeline ran, whatever its outcome
+    request.attributes[INGEST_PIPELINE_RAN] = true;
 
     const total = this.ingest.total;
     total.count++;

@@ -27,6 +27,12 @@ export interface IndexRequest {
   attributes: Record<string, unknown>;
 }
 
+/**
+ * IndexRequest attribute an interceptor sets (to true) when it runs an ingest pipeline on the request, even
+ * if the pipeline then fails or drops the document: the `_bulk` response then reports `ingest_took`.
+ */
+export const INGEST_PIPELINE_RAN = 'ingest.pipeline_ran';
+
 export type InterceptResult =
   | { kind: 'continue'; request: IndexRequest }
   | { kind: 'drop' }

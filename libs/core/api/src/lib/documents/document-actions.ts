@@ -8,4 +8,5 @@ export const DocumentActions = {
   MGET: 'indices:data/read/mget',
   REFRESH: 'indices:admin/refresh',
   FLUSH: 'indices:admin/flush',
+  FORCE_MERGE: 'indices:admin/forcemerge',
 } as const;

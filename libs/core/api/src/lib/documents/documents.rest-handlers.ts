@@ -1,14 +1,18 @@
-/** REST handlers of the document APIs: _doc, _create, _source, _update, _mget, _bulk, _refresh, _flush. */
-import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+/** REST handlers of the document APIs: _doc, _create, _source, _update, _mget, _bulk, _refresh, _flush, _forcemerge. */
+import { inject, injectable, optional } from 'inversify';
+import { EsError, Errors, RestResponses, Tokens, route, type Logger, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
 import {
   EngineTokens,
+  UPDATE_BODY_FIELDS,
+  locateJsonPath,
   parseBulkLines,
+  positionOf,
   type DocumentService,
   type IndexNameExpressionResolver,
   type UpdateRequest,
 } from '@strata/core-engine';
 import { DocumentActions as A } from './document-actions.js';
+import { NODE_INFO, NodeInfo } from '../cluster/node-info.js';
 import {
   indicesOptions,
   longParam,
@@ -181,8 +185,6 @@ export class DeleteDocRestHandler implements RestHandler {
   }
 }
 
-const UPDATE_FIELDS = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', 'scripted_upsert', '_source']);
-
 @injectable()
 export class UpdateDocRestHandler implements RestHandler {
   readonly name = 'document_update';
@@ -206,7 +208,11 @@ export class UpdateDocRestHandler implements RestHandler {
     timeoutParam(req);
     const body = requireBody(req);
     for (const k of Object.keys(body)) {
-      if (!UPDATE_FIELDS.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
+      if (!UPDATE_BODY_FIELDS.has(k)) {
+        // ObjectParser names the unknown key's own position in the body
+        const at = rawPosition(req, [k], 'key');
+        throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, at.line, at.col);
+      }
     }
     const src = sourceParams(req);
     let fetchSource = src.fetch;
@@ -232,7 +238,9 @@ export class UpdateDocRestHandler implements RestHandler {
     const obj = (v: unknown, field: string): Record<string, unknown> | undefined => {
       if (v === undefined || v === null) return undefined;
       if (typeof v !== 'object' || Array.isArray(v)) {
-        throw Errors.xContentParse(`[UpdateRequest] failed to parse field [${field}]`, 1, 2);
+        const at = rawPosition(req, [field], 'value');
+        const token = Array.isArray(v) ? 'START_ARRAY' : typeof v === 'string' ? 'VALUE_STRING' : typeof v === 'boolean' ? 'VALUE_BOOLEAN' : 'VALUE_NUMBER';
+        throw Errors.xContentParse(`[UpdateRequest] ${field} doesn't support values of type: ${token}`, at.line, at.col);
       }
       return v as Record<string, unknown>;
     };
@@ -386,4 +394,57 @@ export class FlushRestHandler extends BroadcastHandler implements RestHandler {
     req.boolParam('wait_if_ongoing', true);
     return RestResponses.ok(this.docs.flush(this.targets(req)));
   }
+}
+
+/**
+ * `POST /{index}/_forcemerge`, `POST /_forcemerge` (ES indices.forcemerge): max_num_segments (default -1: the
+ * merges the policy selects), only_expunge_deletes, flush (default true), wait_for_completion (default true;
+ * false answers `{"task": ...}` at once and merges in the background).
+ */
+@injectable()
+export class ForceMergeRestHandler extends BroadcastHandler implements RestHandler {
+  readonly name = 'force_merge_action';
+  readonly routes = [route('POST', '/_forcemerge', A.FORCE_MERGE), route('POST', '/{index}/_forcemerge', A.FORCE_MERGE)];
+  readonly params = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion'];
+  private taskCounter = 0;
+
+  constructor(
+    @inject(EngineTokens.DocumentService) private readonly docs: DocumentService,
+    @inject(EngineTokens.IndexNameExpressionResolver) resolver: IndexNameExpressionResolver,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
+  ) {
+    super(resolver);
+  }
+
+  handle(req: RestRequest): RestResponse {
+    const maxNumSegments = req.intParam('max_num_segments', -1)!;
+    const onlyExpungeDeletes = req.boolParam('only_expunge_deletes', false);
+    const flush = req.boolParam('flush', true);
+    const wait = req.boolParam('wait_for_completion', true);
+    if (onlyExpungeDeletes && maxNumSegments !== -1) {
+      throw Errors.actionRequestValidation([
+        'cannot set only_expunge_deletes and max_num_segments at the same time, those two parameters are mutually exclusive',
+      ]);
+    }
+    const targets = this.targets(req);
+    const opts = { maxNumSegments, onlyExpungeDeletes, flush };
+    if (wait) return RestResponses.ok(this.docs.forceMerge(targets, opts));
+    const task = `${this.node.id}:${++this.taskCounter}`;
+    setImmediate(() => {
+      try {
+        this.docs.forceMerge(targets, opts);
+      } catch (err) {
+        this.logger?.warn({ err, task }, 'force merge failed');
+      }
+    });
+    return RestResponses.ok({ task });
+  }
+}
+
+/** line/col of a key or value of the raw body (Jackson's token location), [1:2] when it cannot be found */
+function rawPosition(req: RestRequest, path: string[], which: 'key' | 'value'): { line: number; col: number } {
+  const raw = req.rawBody();
+  const loc = locateJsonPath(raw, path);
+  return loc ? positionOf(raw, which === 'key' ? loc.key : loc.value) : { line: 1, col: 2 };
 }

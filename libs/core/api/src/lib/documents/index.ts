@@ -9,6 +9,7 @@ import {
   IndexDocRestHandler,
   MgetRestHandler,
   RefreshRestHandler,
+  ForceMergeRestHandler,
   UpdateDocRestHandler,
 } from './documents.rest-handlers.js';
 
@@ -27,6 +28,7 @@ export const documentsApiModule = new ContainerModule(({ bind }) => {
     BulkRestHandler,
     RefreshRestHandler,
     FlushRestHandler,
+    ForceMergeRestHandler,
   ]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   }

@@ -862,10 +862,20 @@ export class IndexShardImpl implements IndexShard {
     });
   }
 
-  /** merges down to at most maxSegments (force merge); synchronous */
+  /**
+   * merges down to at most maxSegments (force merge); synchronous. maxSegments <= 0 (ES's default -1) runs
+   * the merges the merge policy selects, like Lucene's maybeMerge.
+   */
   forceMerge(maxSegments = 1, onlyExpungeDeletes = false): void {
     this.ensureOpen();
     this.refreshInternal('force_merge');
+    if (maxSegments <= 0 && !onlyExpungeDeletes) {
+      while (this.mergeOnce()) {
+        /* until the policy selects nothing */
+      }
+      this.refreshInternal('force_merge');
+      return;
+    }
     for (;;) {
       let entries: SegmentEntry[];
       if (onlyExpungeDeletes) entries = this.segments.filter((e) => e.numDeleted > 0);

@@ -83,6 +83,11 @@ export interface StorageIndicesService extends IndicesService {
   refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }>;
   flushIndex(index: string): { total: number; successful: number; failed: number };
   forceMerge(index: string, maxNumSegments?: number, onlyExpungeDeletes?: boolean): void;
+  /** the `_forcemerge` API on one index: maxNumSegments -1 runs the policy's merges; flush commits afterwards */
+  forceMergeIndex(
+    index: string,
+    opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
+  ): { total: number; successful: number; failed: number };
   close(): void;
 }
 
@@ -325,6 +330,19 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
 
   forceMerge(index: string, maxNumSegments = 1, onlyExpungeDeletes = false): void {
     for (const s of this.shards(index)) s.forceMerge(maxNumSegments, onlyExpungeDeletes);
+  }
+
+  forceMergeIndex(
+    index: string,
+    opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
+  ): { total: number; successful: number; failed: number } {
+    const shards = this.shards(index);
+    for (const s of shards) {
+      s.forceMerge(opts.maxNumSegments, opts.onlyExpungeDeletes);
+      if (opts.flush) s.flush();
+    }
+    const meta = this.store.current().indices[index];
+    return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
   }
 }
 

@@ -5,6 +5,18 @@
 import { EsError, Errors, findDuplicateKey } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
+import { locateJsonPath, positionOf } from '../search/json-position.js';
+
+/** the fields of an update body (ES UpdateRequest's parser) */
+export const UPDATE_BODY_FIELDS: ReadonlySet<string> = new Set([
+  'doc',
+  'upsert',
+  'doc_as_upsert',
+  'detect_noop',
+  'script',
+  'scripted_upsert',
+  '_source',
+]);
 
 const ACTIONS = new Set<BulkOp>(['index', 'create', 'delete', 'update']);
 const KNOWN = new Set([
@@ -159,7 +171,7 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
     }
     if (item.index === undefined) validation.push('index is missing');
     if (op === 'delete') {
-      if (item.id === undefined) validation.push('id is missing');
+      if (item.id === undefined || item.id === '') validation.push('id is missing');
       items.push(item);
       continue;
     }
@@ -167,7 +179,7 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       // BulkRequestParser: fails the whole request
       throw Errors.illegalArgument('Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead');
     }
-    if (op === 'update' && item.id === undefined) validation.push('id is missing');
+    if (op === 'update' && (item.id === undefined || item.id === '')) validation.push('id is missing');
     if (i >= lines.length) {
       throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
     }
@@ -199,6 +211,15 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
         continue;
       }
       item.body = body as Record<string, unknown>;
+      if (op === 'update') {
+        // BulkRequestParser parses update bodies on the spot: an unknown field fails the whole request
+        for (const k of Object.keys(item.body)) {
+          if (UPDATE_BODY_FIELDS.has(k)) continue;
+          const loc = locateJsonPath(srcLine, [k]);
+          const at = loc ? positionOf(srcLine, loc.key) : { line: 1, col: 2 };
+          throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, at.line, at.col);
+        }
+      }
       if (op !== 'update') item.rawSource = srcLine;
     }
     items.push(item);

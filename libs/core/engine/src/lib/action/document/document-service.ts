@@ -12,13 +12,14 @@ import {
   type MapperService,
   type MetadataIndexService,
 } from '../../services.js';
-import type { IndexRequest, IndexRequestContext, IndexRequestInterceptor } from '../../spi.js';
+import { INGEST_PIPELINE_RAN, type IndexRequest, type IndexRequestContext, type IndexRequestInterceptor } from '../../spi.js';
 import type { IndexShardImpl, WriteResult } from '../../shard/index-shard.js';
 import type { StorageIndicesService } from '../../shard/indices-service.js';
 import { shardIdForDoc } from '../../shard/routing.js';
 import { validateWriteConditions, type VersionType } from '../../shard/versioning.js';
 import { autoCreateAllowed } from '../../shard/shard-settings.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
+import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
 import { checkImmenseTerms } from '../../index/immense-terms.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
 
@@ -116,8 +117,16 @@ export interface BulkItemRequest {
   sourceFilter?: SourceFilter;
 }
 
+/** time spent in interceptors for requests that ran an ingest pipeline (bulk `ingest_took`) */
+interface IngestTiming {
+  ran: boolean;
+  nanos: bigint;
+}
+
 export interface BulkResponse {
   took: number;
+  /** milliseconds spent in ingest pipelines; present only when some item went through one (ES BulkResponse) */
+  ingest_took?: number;
   errors: boolean;
   items: Array<Record<string, Record<string, unknown>>>;
 }
@@ -369,7 +378,8 @@ export class DocumentService {
 
   private validateId(id: string | undefined): void {
     if (id === undefined) return;
-    if (id.length === 0) throw Errors.actionRequestValidation(['if _id is specified it must not be empty']);
+    // IndexRouting.process: an IllegalArgumentException (a failed item in _bulk, not a request validation)
+    if (id.length === 0) throw Errors.illegalArgument('if _id is specified it must not be empty');
     const bytes = Buffer.byteLength(id, 'utf8');
     if (bytes > 512) {
       throw Errors.actionRequestValidation([`id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`]);
@@ -387,29 +397,42 @@ export class DocumentService {
     return res;
   }
 
-  private async indexOne(reqIn: IndexRequest, batch: WriteBatch, rawSource?: string | Uint8Array): Promise<DocResult> {
+  private async indexOne(
+    reqIn: IndexRequest,
+    batch: WriteBatch,
+    rawSource?: string | Uint8Array,
+    ingest?: IngestTiming,
+  ): Promise<DocResult> {
     const errors = validateWriteConditions(reqIn, reqIn.opType);
     if (errors.length) throw Errors.actionRequestValidation(errors);
     this.validateId(reqIn.id);
     let req = reqIn;
     if (this.interceptors.length > 0) {
       const ctx = this.context();
-      for (const ic of this.interceptors) {
-        const r = await ic.intercept(req, ctx);
-        if (r.kind === 'drop') {
-          return {
-            status: 200,
-            body: {
-              _index: req.index,
-              _id: req.id ?? null,
-              _version: -3,
-              result: 'noop',
-              _shards: { total: 0, successful: 0, failed: 0 },
-            },
-          };
+      const t0 = process.hrtime.bigint();
+      try {
+        for (const ic of this.interceptors) {
+          const r = await ic.intercept(req, ctx);
+          if (r.kind === 'drop') {
+            return {
+              status: 200,
+              body: {
+                _index: req.index,
+                _id: req.id ?? null,
+                _version: -3,
+                result: 'noop',
+                _shards: { total: 0, successful: 0, failed: 0 },
+              },
+            };
+          }
+          if (r.kind === 'fail') throw r.error;
+          req = r.request;
         }
-        if (r.kind === 'fail') throw r.error;
-        req = r.request;
+      } finally {
+        if (ingest && (reqIn.attributes[INGEST_PIPELINE_RAN] === true || req.attributes[INGEST_PIPELINE_RAN] === true)) {
+          ingest.ran = true;
+          ingest.nanos += process.hrtime.bigint() - t0;
+        }
       }
     }
     const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(bulk api)');
@@ -759,6 +782,7 @@ export class DocumentService {
     const start = process.hrtime.bigint();
     const batch = new WriteBatch();
     const out: Array<Record<string, Record<string, unknown>>> = [];
+    const ingest: IngestTiming = { ran: false, nanos: 0n };
     let errors = false;
     for (const it of items) {
       let res: DocResult;
@@ -787,6 +811,7 @@ export class DocumentService {
               },
               batch,
               it.rawSource,
+              ingest,
             );
             break;
           case 'delete':
@@ -826,6 +851,7 @@ export class DocumentService {
       }
     }
     const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
+    if (ingest.ran) return { took, ingest_took: Number(ingest.nanos / 1_000_000n), errors, items: out };
     return { took, errors, items: out };
   }
 
@@ -836,6 +862,20 @@ export class DocumentService {
     let successful = 0;
     for (const name of indices) {
       const r = await this.indices.refreshIndex(name);
+      total += r.total;
+      successful += r.successful;
+    }
+    return { _shards: { total, successful, failed: 0 } };
+  }
+
+  forceMerge(
+    indices: string[],
+    opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
+  ): { _shards: { total: number; successful: number; failed: number } } {
+    let total = 0;
+    let successful = 0;
+    for (const name of indices) {
+      const r = this.indices.forceMergeIndex(name, opts);
       total += r.total;
       successful += r.successful;
     }
@@ -856,9 +896,8 @@ export class DocumentService {
 
 function bulkUpdateRequest(it: BulkItemRequest): UpdateRequest {
   const b = it.body ?? {};
-  const known = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'script', 'scripted_upsert', '_source', 'lang', 'params']);
   for (const k of Object.keys(b)) {
-    if (!known.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
+    if (!UPDATE_BODY_FIELDS.has(k)) throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, 1, 2);
   }
   let fetchSource = it.fetchSource;
   let sourceFilter = it.sourceFilter;
