@@ -77,6 +77,8 @@ export interface RestResponse {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** render pretty when the request has no `pretty` parameter (ES's `GET /` banner) */
+  prettyByDefault?: boolean;
 }
 
 export const RestResponses = {

@@ -236,6 +236,7 @@ export class HttpPipeline {
         if (unknown.length > 0) throw unrecognizedParams(path, unknown, allowed);
         for (const p of names) if (DEPRECATED_PARAMS[p]) addDeprecationWarning(DEPRECATED_PARAMS[p]);
         const resp = await match.route.handler.handle(req);
+        if (resp.prettyByDefault && ctx.query['pretty'] === undefined) pretty = true;
         this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'], format: last(ctx.query['format']) });
       } catch (err) {
         this.renderError(ctx, err, pretty, errorTrace);

@@ -17,12 +17,16 @@ export class MainRestHandler implements RestHandler {
 
   handle(_req: RestRequest): RestResponse {
     // HEAD gets the same answer: Koa sends the headers (Content-Length included) without the body
-    return RestResponses.ok({
-      name: this.node.name,
-      cluster_name: this.node.clusterName,
-      cluster_uuid: this.cluster.clusterUuid(),
-      version: { ...VERSION },
-      tagline: 'You Know, for Search',
-    });
+    // ES RestMainAction pretty-prints unless the request has a `pretty` parameter (`?pretty=false` disables it)
+    return {
+      ...RestResponses.ok({
+        name: this.node.name,
+        cluster_name: this.node.clusterName,
+        cluster_uuid: this.cluster.clusterUuid(),
+        version: { ...VERSION },
+        tagline: 'You Know, for Search',
+      }),
+      prettyByDefault: true,
+    };
   }
 }

@@ -7,7 +7,7 @@ export const REFRESH_INTERVAL: SettingDef<string> = {
   dynamic: true,
   defaultValue: '1s',
   parse: (raw) => {
-    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    const s = String(raw); // a JSON number is its text, as in ES Settings (so -1 works, 1000 needs a unit)
     parseTimeValue(s, 'index.refresh_interval');
     return s;
   },
@@ -27,7 +27,7 @@ export const TRANSLOG_SYNC_INTERVAL: SettingDef<string> = {
   dynamic: true,
   defaultValue: '5s',
   parse: (raw) => {
-    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    const s = String(raw); // a JSON number is its text, as in ES Settings (so -1 works, 1000 needs a unit)
     const ms = parseTimeValue(s, 'index.translog.sync_interval');
     if (ms < 100) {
       throw Errors.illegalArgument(`failed to parse value [${s}] for setting [index.translog.sync_interval], must be >= [100ms]`);
@@ -42,7 +42,7 @@ export const TRANSLOG_FLUSH_THRESHOLD: SettingDef<string> = {
   dynamic: true,
   defaultValue: '512mb',
   parse: (raw) => {
-    const s = typeof raw === 'number' ? `${raw}b` : String(raw);
+    const s = String(raw); // a JSON number is its text, as in ES Settings
     parseByteSize(s, 'index.translog.flush_threshold_size');
     return s;
   },
@@ -54,7 +54,7 @@ export const GC_DELETES: SettingDef<string> = {
   dynamic: true,
   defaultValue: '60s',
   parse: (raw) => {
-    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    const s = String(raw); // a JSON number is its text, as in ES Settings (so -1 works, 1000 needs a unit)
     parseTimeValue(s, 'index.gc_deletes');
     return s;
   },
@@ -66,7 +66,7 @@ export const SEARCH_IDLE_AFTER: SettingDef<string> = {
   dynamic: true,
   defaultValue: '30s',
   parse: (raw) => {
-    const s = typeof raw === 'number' ? `${raw}ms` : String(raw);
+    const s = String(raw); // a JSON number is its text, as in ES Settings (so -1 works, 1000 needs a unit)
     parseTimeValue(s, 'index.search.idle.after');
     return s;
   },
