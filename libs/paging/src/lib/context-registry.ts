@@ -100,6 +100,13 @@ export class ContextRegistry {
     return true;
   }
 
+  /** ids of the open contexts of a kind */
+  ids(kind: ContextKind): number[] {
+    const out: number[] = [];
+    for (const c of this.contexts.values()) if (c.kind === kind) out.push(c.id);
+    return out;
+  }
+
   /** frees every context of a kind; returns how many */
   freeAll(kind: ContextKind, now: number): number {
     let n = 0;

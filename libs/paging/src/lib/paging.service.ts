@@ -152,16 +152,22 @@ export class PagingService {
     };
   }
 
-  /** frees PITs by id; returns how many were freed */
-  closePit(ids: string[]): number {
+  /**
+   * frees PITs by id. num_freed counts shard contexts (one per shard of the PIT), as ES does; succeeded is
+   * false when some PIT was not found (already closed or expired).
+   */
+  closePit(ids: string[]): { succeeded: boolean; numFreed: number } {
     let n = 0;
+    let succeeded = true;
     const now = this.clock.now();
     for (const id of ids) {
       const d = decodePitId(id);
       const ctx = this.registry.get(d.contextId);
-      if (ctx && ctx.kind === 'pit' && this.registry.free(d.contextId, now)) n++;
+      const shards = ctx ? ctx.readers.size : 0;
+      if (ctx && ctx.kind === 'pit' && this.registry.free(d.contextId, now)) n += shards;
+      else succeeded = false;
     }
-    return n;
+    return { succeeded, numFreed: n };
   }
 
   /** a search carrying `pit`: runs on the PIT's readers with the implicit tiebreaker */
@@ -186,7 +192,7 @@ export class PagingService {
     if (!ctx || ctx.kind !== 'pit') throw contextMissing(d.contextId);
     this.checkSlices(request, ctx.targets);
     if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
-    const sort = withTiebreaker(request.source.sort);
+    const sort = withTiebreaker(request.source.sort, request.source.searchAfter);
     const inner: SearchRequest = { ...request, indices: undefined, source: { ...request.source, sort } };
     ctx.inUse++;
     try {
@@ -289,15 +295,16 @@ export class PagingService {
     }
   }
 
-  /** frees scrolls by id (`_all` frees every scroll); returns how many were freed */
+  /** frees scrolls by id (`_all` frees every scroll); returns how many shard contexts were freed (ES counts one per shard) */
   clearScroll(ids: string[]): number {
     const now = this.clock.now();
-    if (ids.includes('_all')) return this.registry.freeAll('scroll', now);
-    const decoded = ids.map((id) => decodeScrollId(id));
+    const decoded = ids.includes('_all') ? null : ids.map((id) => decodeScrollId(id));
+    const contextIds = decoded ? decoded.map((d) => d.contextId) : this.registry.ids('scroll');
     let n = 0;
-    for (const d of decoded) {
-      const ctx = this.registry.get(d.contextId);
-      if (ctx && ctx.kind === 'scroll' && this.registry.free(d.contextId, now)) n++;
+    for (const id of contextIds) {
+      const ctx = this.registry.get(id);
+      const shards = ctx ? ctx.readers.size : 0;
+      if (ctx && ctx.kind === 'scroll' && this.registry.free(id, now)) n += shards;
     }
     return n;
   }
@@ -353,9 +360,14 @@ function totalAsInt(total: unknown): unknown {
   return total;
 }
 
-/** the PIT sort: the user's sort plus `_shard_doc` asc unless given; no sort means `_score` then `_shard_doc` */
-export function withTiebreaker(sort: SortSpec[]): SortSpec[] {
+/**
+ * the PIT sort: the user's sort plus `_shard_doc` asc unless given; no sort means `_score` then `_shard_doc`.
+ * A `search_after` holding only the user's sort values (no tiebreaker value) keeps the user's sort, as ES
+ * adds the tiebreaker only when search_after is absent or has one value more than the sort.
+ */
+export function withTiebreaker(sort: SortSpec[], searchAfter?: readonly unknown[]): SortSpec[] {
   if (sort.some((s) => s.field === '_shard_doc')) return sort;
+  if (searchAfter !== undefined && sort.length > 0 && searchAfter.length !== sort.length + 1) return sort;
   if (sort.length === 0) return [{ field: '_score', order: 'desc' }, SHARD_DOC_ASC];
   return [...sort, SHARD_DOC_ASC];
 }

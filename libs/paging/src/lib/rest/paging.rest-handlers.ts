@@ -11,8 +11,14 @@ export const PagingActions = {
   CLEAR_SCROLL: 'indices:data/read/scroll/clear',
 } as const;
 
+/** ES ClearScrollResponse: 404 when nothing was freed */
 function freed(n: number): RestResponse {
   return RestResponses.json(n === 0 ? 404 : 200, { succeeded: true, num_freed: n });
+}
+
+/** ES ClosePointInTimeResponse: 404 only when it did not succeed and freed nothing */
+function pitClosed(r: { succeeded: boolean; numFreed: number }): RestResponse {
+  return RestResponses.json(r.succeeded || r.numFreed > 0 ? 200 : 404, { succeeded: r.succeeded, num_freed: r.numFreed });
 }
 
 /** string, array of strings or comma list → ids */
@@ -56,7 +62,7 @@ export class ClosePitRestHandler implements RestHandler {
     if (typeof body['id'] !== 'string' || body['id'].length === 0) {
       throw Errors.actionRequestValidation(['point in time id must be specified']);
     }
-    return freed(this.paging.closePit([body['id']]));
+    return pitClosed(this.paging.closePit([body['id']]));
   }
 }
 

@@ -72,6 +72,7 @@ export function sliceFilter(
   slice: SliceSpec,
   shardIndex: number,
   numShards: number,
+  fieldType?: (name: string) => MappedFieldType | undefined,
 ): 'all' | 'none' | ((leaf: LeafReaderContext) => (doc: number) => boolean) {
   const { id, max, field } = slice;
   let sliceId: number;
@@ -89,6 +90,14 @@ export function sliceFilter(
     return shardIndex % max === id ? 'all' : 'none';
   }
   if (field && field !== '_id') {
+    // SliceBuilder.createSliceQuery: only a shard that divides its documents needs numeric doc values
+    if (field === '_uid') throw Errors.illegalArgument('Computing slices on the [_uid] field is illegal for 7.x indices, use [_id] instead');
+    if (fieldType) {
+      const ft = fieldType(field);
+      if (!ft) throw Errors.illegalArgument(`field ${field} not found`);
+      const numeric = ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean';
+      if (!ft.hasDocValues || !numeric) throw Errors.illegalArgument(`cannot load numeric doc values on ${field}`);
+    }
     return (leaf) => {
       const dv = leaf.reader.numericDocValues(field);
       return (doc) => {
@@ -189,7 +198,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     }
     afterKeys = sort.map((f, i) => f.afterKey(s.searchAfter![i]));
   }
-  const slice = s.slice ? sliceFilter(s.slice, req.shardIndex, req.numShards) : 'all';
+  const slice = s.slice ? sliceFilter(s.slice, req.shardIndex, req.numShards, deps.fieldType) : 'all';
 
   const rescoreWindow = prepared.rescore ? Math.max(0, ...prepared.rescore.map((r) => r.spec.windowSize)) : 0;
   const k = Math.max(from + size, byField ? 0 : rescoreWindow);

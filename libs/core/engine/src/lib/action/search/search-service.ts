@@ -246,6 +246,11 @@ export class SearchService {
     if (request.scroll !== undefined && !this.handles('scroll')) {
       throw Errors.illegalArgument(`request [/_search] contains unrecognized parameter: [scroll]`);
     }
+    // the request as the user sent it, before interceptors rewrite it (scroll/PIT tiebreakers)
+    validateSearchSource(request.source, request.scroll !== undefined, options.readers !== undefined, {
+      requestCache: request.requestCache,
+      userSort: true,
+    });
     const chain = this.coordinatorInterceptors;
     const run = (i: number, req: SearchRequest, opts: SearchOptions): Promise<SearchResponse> =>
       i < chain.length ? chain[i]!.intercept(req, opts, (r, o) => run(i + 1, r, o)) : this.execute(req, opts);

@@ -380,7 +380,16 @@ export function applyUrlParams(s: SearchSource, p: SearchUrlParams): SearchSourc
 }
 
 /** SearchRequest.validate() of Elasticsearch */
-export function validateSearchSource(s: SearchSource, scroll: boolean, heldReaders = false): void {
+/**
+ * ES SearchRequest.validate. `opts.requestCache` is the request's `request_cache`; `opts.userSort` checks the
+ * sort as the user wrote it (before paging adds its internal `_shard_doc` tiebreaker).
+ */
+export function validateSearchSource(
+  s: SearchSource,
+  scroll: boolean,
+  heldReaders = false,
+  opts: { requestCache?: boolean; userSort?: boolean } = {},
+): void {
   const errs: string[] = [];
   if (s.searchAfter !== undefined && s.from > 0) errs.push('`from` parameter must be set to 0 when `search_after` is used');
   if (scroll) {
@@ -391,10 +400,14 @@ export function validateSearchSource(s: SearchSource, scroll: boolean, heldReade
     if (s.size === 0) errs.push('[size] cannot be [0] in a scroll context');
     if (s.searchAfter !== undefined) errs.push('[search_after] cannot be used in a scroll context');
     if (s.collapse !== undefined) errs.push('cannot use `collapse` in a scroll context');
+    if (opts.requestCache === true) errs.push('[request_cache] cannot be used in a scroll context');
   }
   if (s.rescore && s.rescore.length > 0 && s.sort.length > 0 && !(s.sort.length === 1 && s.sort[0]!.field === '_score' && s.sort[0]!.order === 'desc')) {
     errs.push('Cannot use [sort] option in conjunction with [rescore].');
   }
   if (s.slice && !scroll && !heldReaders && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
+  if (opts.userSort && !s.extensions['pit'] && s.sort.some((f) => f.field === '_shard_doc')) {
+    errs.push('[_shard_doc] sort field cannot be used without [point in time]');
+  }
   if (errs.length) throw Errors.actionRequestValidation(errs);
 }
