@@ -456,7 +456,7 @@ export class ProcessorFactoryRegistry implements ProcessorRegistry {
       throw configError(undefined, undefined, 'on_failure', `property isn't a list, but of type [${javaTypeName(onFailureRaw)}]`);
     }
     if (Array.isArray(onFailureRaw) && onFailureRaw.length === 0) {
-      throw new EsError('parse_exception', 400, `pipeline [${id}] cannot have an empty on-failure option defined`);
+      throw new EsError('parse_exception', 400, `pipeline [${id}] cannot have an empty on_failure option defined`);
     }
     const description = config['description'];
     if (description !== undefined && description !== null && typeof description !== 'string') {

@@ -201,7 +201,7 @@ describe('simulate', () => {
     const missing = simulate(service, { pipeline: { processors: [{ pipeline: { name: 'nope' } }] }, docs: [{ _source: {} }] }, undefined, true);
     const r2 = (missing['docs'] as Array<{ processor_results: Array<Record<string, any>> }>)[0].processor_results;
     expect(r2).toHaveLength(1);
-    expect(r2[0]).toMatchObject({ processor_type: 'pipeline', status: 'error', error: { type: 'illegal_argument_exception' } });
+    expect(r2[0]).toMatchObject({ processor_type: 'pipeline', status: 'error', error: { type: 'illegal_state_exception' } });
   });
 
   it('document metadata in, as strings out', () => {

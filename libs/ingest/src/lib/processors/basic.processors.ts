@@ -55,7 +55,8 @@ export const setProcessor: ProcessorFactory = defineProcessor('set', (r) => {
         if (existing !== null && existing !== undefined) return doc;
       }
       let v: unknown;
-      if (copyFrom !== undefined) v = deepClone(doc.getFieldValue(copyFrom));
+      // SetProcessor: with ignore_empty_value a missing copy_from field is an empty value, not an error
+      if (copyFrom !== undefined) v = deepClone(doc.getFieldValue(copyFrom, ignoreEmpty));
       else v = value!.copy(doc);
       if (ignoreEmpty && (v === null || v === undefined || v === '')) return doc;
       doc.setFieldValue(path, v);

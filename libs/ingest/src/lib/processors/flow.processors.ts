@@ -75,7 +75,8 @@ export const pipelineProcessor: ProcessorFactory = defineProcessor('pipeline', (
       const id = name.isConstant ? name.source : name.render(doc);
       const p = ctx.pipeline(id);
       if (!p) {
-        const err = Errors.illegalArgument(`Pipeline processor configured for non-existent pipeline [${id}]`);
+        // PipelineProcessor: a missing pipeline is found at run time, an IllegalStateException
+        const err = Errors.illegalState(`Pipeline processor configured for non-existent pipeline [${id}]`);
         if (ignoreMissingPipeline) {
           ctx.tracer?.record({ processorType: 'pipeline', tag, description, status: 'error_ignored', condition, error: err, doc: doc.deepCopy() });
           return doc;

@@ -112,9 +112,9 @@ describe('PUT/GET/DELETE _ingest/pipeline', () => {
       reason: "[_meta] property isn't a map, but of type [java.lang.String]",
     });
     expect((await error(put({ processors: [], on_failure: [] }))).error).toEqual({
-      root_cause: [{ type: 'parse_exception', reason: 'pipeline [x] cannot have an empty on-failure option defined' }],
+      root_cause: [{ type: 'parse_exception', reason: 'pipeline [x] cannot have an empty on_failure option defined' }],
       type: 'parse_exception',
-      reason: 'pipeline [x] cannot have an empty on-failure option defined',
+      reason: 'pipeline [x] cannot have an empty on_failure option defined',
     });
     expect((await error(put({ processors: [{ set: { field: 'a', value: 1, on_failure: [] } }] }))).error).toMatchObject({
       reason: '[on_failure] processors list cannot be empty',
