@@ -304,7 +304,13 @@ export class DefaultDocumentMapper implements DocumentMapper {
     }
     const s = typeof v === 'string' ? v : String(v);
     const m = this.mapping;
-    if (m.dateDetection) {
+    // DynamicFieldsBuilder: numeric detection first; date detection refuses pure numbers ("2024", epoch
+    // millis), which too easily pass for dates
+    const asLong = javaParsesAsLong(s);
+    const asDouble = javaParsesAsDouble(s);
+    if (m.numericDetection && asLong) return { def: { type: 'long' }, matchType: 'long', runtimeType: 'long' };
+    if (m.numericDetection && asDouble) return { def: { type: 'float' }, matchType: 'double', runtimeType: 'double' };
+    if (m.dateDetection && !asLong && !asDouble) {
       for (let i = 0; i < m.dynamicDateFormats.length; i++) {
         const f = m.dynamicDateFormats[i];
         if (DateFormatter.of(f).tryParse(s)) {
@@ -312,10 +318,6 @@ export class DefaultDocumentMapper implements DocumentMapper {
           return { def, matchType: 'date', runtimeType: 'date' };
         }
       }
-    }
-    if (m.numericDetection) {
-      if (/^[+-]?\d+$/.test(s.trim())) return { def: { type: 'long' }, matchType: 'long', runtimeType: 'long' };
-      if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s.trim())) return { def: { type: 'float' }, matchType: 'double', runtimeType: 'double' };
     }
     return {
       def: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
@@ -665,4 +667,24 @@ export function filterSourceByMapping(src: Json, includes: string[], excludes: s
   return out;
 }
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
 
+/** Java Long.parseLong succeeds (sign and digits only, no whitespace, within 64 bits) */
+function javaParsesAsLong(s: string): boolean {
+  if (!/^[+-]?\d+$/.test(s)) return false;
+  const n = BigInt(s);
+  return n >= LONG_MIN && n <= LONG_MAX;
+}
+
+const JAVA_DOUBLE =
+  /^[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+[fFdD]?)$/;
+
+/** Java Double.parseDouble succeeds (it trims ASCII control characters and spaces first) */
+function javaParsesAsDouble(s: string): boolean {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return JAVA_DOUBLE.test(s.slice(a, b));
+}

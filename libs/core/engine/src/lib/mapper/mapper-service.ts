@@ -61,18 +61,22 @@ export class DefaultMapperService implements MapperService {
 
   /** Validates and normalises mappings for index creation (errors wrapped as "Failed to parse mapping: ..."). */
   parseMappings(mappings: unknown, indexSettings: Record<string, unknown>): Record<string, unknown> {
+    let norm: Record<string, unknown>;
+    let compiled: ReturnType<typeof compileMapping>;
     try {
       const ctx = this.context(indexSettings);
-      const norm = normalizeRootMapping(mappings, ctx);
-      const compiled = compileMapping(norm, ctx);
-      checkTotalFields(compiled, indexSettings);
-      return norm;
+      norm = normalizeRootMapping(mappings, ctx);
+      compiled = compileMapping(norm, ctx);
     } catch (e) {
-      if (e instanceof EsError && e.type === 'mapper_parsing_exception') {
+      // MapperService.parseMapping wraps whatever the parser threw
+      if (e instanceof EsError && (e.type === 'mapper_parsing_exception' || e.type === 'illegal_argument_exception')) {
         throw Errors.mapperParsing(`Failed to parse mapping: ${e.reason}`, e);
       }
       throw e;
     }
+    // the field limit is checked after parsing (MappingLookup), so its error is not wrapped
+    checkTotalFields(compiled, indexSettings);
+    return norm;
   }
 
   /** Validates an update (PUT _mapping / dynamic) and merges it into existing mappings. */

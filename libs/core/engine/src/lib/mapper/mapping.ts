@@ -234,7 +234,9 @@ function normalizeProperties(v: unknown, prefix: string, st: NormalizeState, dep
   if (!isPlainObject(v)) throw mpe(`Expected map for property [properties] on field [${prefix || '_doc'}] but got a ${typeof v}`);
   const out: Json = {};
   for (const [rawName, def] of Object.entries(v)) {
-    if (rawName.trim() === '') throw mpe('field name cannot be an empty string');
+    // ObjectMapper.TypeParser.validateFieldName: IllegalArgumentExceptions
+    if (rawName === '') throw Errors.illegalArgument('field name cannot be an empty string');
+    if (rawName.trim() === '') throw Errors.illegalArgument('field name cannot contain only whitespaces');
     if (!isPlainObject(def)) {
       throw mpe(`Expected map for property [fields] on field [${prefix + rawName}] but got a class java.lang.${typeof def === 'string' ? 'String' : typeof def === 'number' ? 'Integer' : 'Object'}`);
     }
