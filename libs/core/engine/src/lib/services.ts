@@ -7,6 +7,7 @@ import type { DirectoryReader } from './index/leaf-reader.js';
 import type { IndexMetadata, MetadataStore } from './cluster/metadata.js';
 import type { MappedFieldType } from './mapper/mapped-field-type.js';
 import type { ParseResult } from './mapper/parsed-document.js';
+import type { NestedLookup } from './mapper/mapping.js';
 import type { Analyzer } from './analysis/analyzer.js';
 import type { IndicesOptions } from './spi.js';
 
@@ -46,6 +47,8 @@ export interface MapperService {
   fieldType(index: IndexMetadata, field: string): MappedFieldType | undefined;
   /** concrete mapped leaf field names matching a pattern with `*` wildcards */
   matchingFieldNames(index: IndexMetadata, pattern: string): string[];
+  /** the `nested` fields of the index mapping (ES NestedLookup) */
+  nestedLookup?(index: IndexMetadata): NestedLookup;
 }
 
 export interface AnalysisRegistry {

@@ -77,6 +77,11 @@ export interface LeafReader {
   readonly liveDocs: Uint32Array | null;
   /** increments whenever live docs change; readers built on the same segment share the name */
   readonly delGen: number;
+  /**
+   * identity of the immutable segment core (Lucene's core cache key): per-segment structures that do not
+   * depend on deletes (nested block bitsets, join ordinals) are cached on it; absent = cache on the reader
+   */
+  readonly coreCacheKey?: object;
   isLive(doc: number): boolean;
 
   /** names of indexed fields (inverted index) present in this segment */

@@ -3,7 +3,7 @@
  * (term id, doc, position per token; (doc, value) pairs per doc-values field), then freezes them into an
  * immutable SegmentData with counting sorts — no object per posting, no array per term.
  */
-import type { ParsedDocument } from '../mapper/parsed-document.js';
+import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
 import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
@@ -110,6 +110,8 @@ export class SegmentBuilder {
   private readonly versions = new FloatColumn();
   private deleted: number[] = [];
   private approxBytes = 0;
+  /** root doc → first doc of its block, for roots with nested documents */
+  private blockFirst: Map<number, number> | null = null;
 
   get numDocs(): number {
     return this.ids.length;
@@ -121,22 +123,41 @@ export class SegmentBuilder {
     return this.deleted.length;
   }
 
-  /** adds a document; returns its buffer-local doc id */
+  /**
+   * adds a document with its hidden nested documents (stored first, as one block); returns the buffer-local
+   * doc id of the root document
+   */
   add(doc: ParsedDocument, meta: StoredMeta): number {
+    const nested = doc.nested;
+    if (nested && nested.length > 0) {
+      const first = this.ids.length;
+      for (const n of nested) this.addOne(doc.id, doc.routing, null, n.fields, meta);
+      const root = this.addOne(doc.id, doc.routing, doc.source, doc.fields, meta);
+      (this.blockFirst ??= new Map()).set(root, first);
+      return root;
+    }
+    return this.addOne(doc.id, doc.routing, doc.source, doc.fields, meta);
+  }
+
+  /** first buffer doc of the block a root document closes (itself when it has no nested documents) */
+  blockStart(root: number): number {
+    return this.blockFirst?.get(root) ?? root;
+  }
+
+  private addOne(id: string, routing: string | undefined, source: Uint8Array | null, fields: readonly ParsedField[], meta: StoredMeta): number {
     const d = this.ids.length;
-    this.ids.push(doc.id);
-    if (doc.routing !== undefined && doc.routing !== null) {
+    this.ids.push(id);
+    if (routing !== undefined && routing !== null) {
       if (!this.routing) this.routing = new Array<string | null>(d).fill(null);
-      this.routing.push(doc.routing);
+      this.routing.push(routing);
     } else if (this.routing) this.routing.push(null);
-    this.sources.push(doc.source);
-    if (doc.source) this.sourceBytesTotal += doc.source.length;
+    this.sources.push(source);
+    if (source) this.sourceBytesTotal += source.length;
     this.seqNos.push(meta.seqNo);
     this.terms.push(meta.primaryTerm);
     this.versions.push(meta.version);
-    let bytes = 96 + (doc.source ? doc.source.length : 0) + doc.id.length * 2;
+    let bytes = 96 + (source ? source.length : 0) + id.length * 2;
 
-    const fields = doc.fields;
     for (let fi = 0; fi < fields.length; fi++) {
       const f = fields[fi];
       // `_id` is indexed from the stored ids when the segment is built (no per-doc hashing)

@@ -13,6 +13,7 @@ import type {
 } from './leaf-reader.js';
 import * as fs from 'node:fs';
 import { countLive, isLiveBit } from './live-docs.js';
+import { hiddenDocBits, NESTED_PATH_FIELD } from './nested-blocks.js';
 
 /**
  * `_source` bytes kept on disk (`<segment>.src`), read with positioned reads. Sequential access (paging
@@ -254,6 +255,12 @@ class SegmentTermsDict implements TermsDict {
 
 const textDecoder = new TextDecoder();
 
+/** the hidden nested documents of a segment (bit set = hidden), null when it has none */
+export function segmentHiddenDocs(data: SegmentData): Uint32Array | null {
+  const f = data.inverted.get(NESTED_PATH_FIELD);
+  return hiddenDocBits(data, f ? new SegmentTermsDict(f) : null, data.maxDoc);
+}
+
 export class SegmentReader implements LeafReader {
   readonly segmentName: string;
   readonly maxDoc: number;
@@ -271,6 +278,10 @@ export class SegmentReader implements LeafReader {
     this.numDocs = numDocs ?? countLive(liveDocs, data.maxDoc);
   }
 
+  /** the immutable segment core: readers of the same segment (other live docs) share it */
+  get coreCacheKey(): object {
+    return this.data;
+  }
   isLive(doc: number): boolean {
     return isLiveBit(this.liveDocs, doc);
   }

@@ -10,7 +10,7 @@
  */
 import { EsError, Errors, plainCause } from '@strata/core-common';
 import type { DocumentMapper } from '../services.js';
-import type { IndexedToken, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
+import type { IndexedToken, NestedDocument, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
 import { DateFormatter } from '../util/date-format.js';
 import { DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
@@ -31,6 +31,7 @@ import {
   type ObjectMapper,
 } from './mapping.js';
 import type { FieldIndexContext } from './field-mapper-type.js';
+import { NESTED_PATH_FIELD } from '../index/nested-blocks.js';
 
 const ID_FIELD = '_id';
 const ROUTING_FIELD = '_routing';
@@ -41,15 +42,27 @@ const METADATA_FIELDS = new Set([
   '_data_stream_timestamp', '_doc_count', '_tier', '_nested_path', '_feature', '_size', '_type',
 ]);
 
+/** the Lucene document being filled: the root document or one nested object */
+interface DocState {
+  /** nested path; null for the root document */
+  path: string | null;
+  fields: ParsedField[];
+  fieldNames: Set<string>;
+  positions: Map<string, number>;
+  parent: DocState | null;
+}
+
 interface ParseState {
   id: string;
   routing?: string;
   source: Json;
-  fields: ParsedField[];
-  fieldNames: Set<string>;
+  /** the document fields go to (changes while a nested object is parsed) */
+  doc: DocState;
+  root: DocState;
+  /** finished nested documents, post-order (children before their parent) */
+  nested: NestedDocument[];
   /** fields whose values were skipped (ignore_above / ignore_malformed): the `_ignored` metadata field */
   ignored: Set<string>;
-  positions: Map<string, number>;
   /** dynamically added mappers by full path (this document only) */
   overlay: Map<string, Mapper>;
   update?: Json;
@@ -71,31 +84,29 @@ export class DefaultDocumentMapper implements DocumentMapper {
         metadata: { index_uuid: '_na_', index: this.index },
       });
     }
+    const root: DocState = { path: null, fields: [], fieldNames: new Set(), positions: new Map(), parent: null };
     const st: ParseState = {
       id,
       routing,
       source,
-      fields: [],
-      fieldNames: new Set(),
+      doc: root,
+      root,
+      nested: [],
       ignored: new Set(),
-      positions: new Map(),
       overlay: new Map(),
       path: [],
     };
-    st.fields.push({ name: ID_FIELD, tokens: [{ term: id, position: 0 }], indexOptions: 'docs' });
-    if (routing !== undefined && routing !== null) st.fields.push({ name: ROUTING_FIELD, tokens: [{ term: routing, position: 0 }], indexOptions: 'docs' });
+    root.fields.push({ name: ID_FIELD, tokens: [{ term: id, position: 0 }], indexOptions: 'docs' });
+    if (routing !== undefined && routing !== null) root.fields.push({ name: ROUTING_FIELD, tokens: [{ term: routing, position: 0 }], indexOptions: 'docs' });
     this.parseObject(source, this.mapping.root, '', this.mapping.dynamic, st);
-    if (st.fieldNames.size) {
-      const tokens: IndexedToken[] = [];
-      for (const n of st.fieldNames) tokens.push({ term: n, position: 0 });
-      st.fields.push({ name: FIELD_NAMES, tokens, indexOptions: 'docs' });
-    }
+    addFieldNames(root);
     if (st.ignored.size) {
       // indexed keyword with doc values (ES >= 8.15): searchable (exists / term) and returned in GET and hits
       const names = [...st.ignored].sort();
-      st.fields.push({ name: IGNORED_FIELD, tokens: names.map((term) => ({ term, position: 0 })), indexOptions: 'docs', keywordValues: names });
+      root.fields.push({ name: IGNORED_FIELD, tokens: names.map((term) => ({ term, position: 0 })), indexOptions: 'docs', keywordValues: names });
     }
-    const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source, rawSource), fields: st.fields };
+    const doc: ParsedDocument = { id, routing, source: this.sourceBytes(source, rawSource), fields: root.fields };
+    if (st.nested.length > 0) doc.nested = st.nested;
     let dynamicMappingUpdate: Json | undefined;
     if (st.update || st.runtimeUpdate) {
       dynamicMappingUpdate = {};
@@ -198,6 +209,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
         kind: 'object',
         name: full,
         nested: def['type'] === 'nested',
+        includeInParent: def['include_in_parent'] === true,
+        includeInRoot: def['include_in_root'] === true,
         enabled: def['enabled'] !== false,
         dynamic: def['dynamic'] === undefined ? undefined : (String(def['dynamic']) as Dynamic),
         children: new Map(),
@@ -240,7 +253,38 @@ export class DefaultDocumentMapper implements DocumentMapper {
     if (!isPlainObject(value)) {
       throw this.docError(st, `object mapping for [${m.name}] tried to parse field [${key}] as object, but found a concrete value`);
     }
+    if (m.nested) return this.parseNested(m, value, dyn, st);
     this.parseObject(value, m, m.name + '.', m.dynamic ?? dyn, st);
+  }
+
+  /** one object of a nested field becomes a hidden document of its own (added after its own nested children) */
+  private parseNested(m: ObjectMapper, value: Json, dyn: Dynamic, st: ParseState): void {
+    const limit = Number(this.ctx.indexSettings['index.mapping.nested_objects.limit'] ?? 10000);
+    if (st.nested.length + 1 > limit) {
+      throw this.docError(
+        st,
+        `The number of nested documents has exceeded the allowed limit of [${limit}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.`,
+      );
+    }
+    const parent = st.doc;
+    const doc: DocState = { path: m.name, fields: [], fieldNames: new Set(), positions: new Map(), parent };
+    st.doc = doc;
+    try {
+      this.parseObject(value, m, m.name + '.', m.dynamic ?? dyn, st);
+    } finally {
+      st.doc = parent;
+    }
+    // ES DocumentParser: the nested fields are also indexed in the parent and/or root document when asked
+    const copies: DocState[] = [];
+    if (m.includeInParent) copies.push(parent);
+    if (m.includeInRoot && !(m.includeInParent && parent === st.root)) copies.push(st.root);
+    for (const target of copies) {
+      for (const f of doc.fields) target.fields.push(f);
+      for (const n of doc.fieldNames) target.fieldNames.add(n);
+    }
+    addFieldNames(doc);
+    doc.fields.push({ name: NESTED_PATH_FIELD, tokens: [{ term: m.name, position: 0 }], indexOptions: 'docs' });
+    st.nested.push({ path: m.name, fields: doc.fields });
   }
 
   private newLeaf(full: string, def: Json, st: ParseState): LeafMapper {
@@ -378,7 +422,18 @@ export class DefaultDocumentMapper implements DocumentMapper {
     const ct = m.copyTo;
     for (let i = 0; i < ct.length; i++) {
       const t = this.mapping.leaves.get(ct[i]) ?? (st.overlay.get(ct[i]) as LeafMapper | undefined);
-      if (t && t.kind === 'leaf') this.parseLeaf(t, value, st);
+      if (!t || t.kind !== 'leaf') continue;
+      // the target goes to the document of its own nested scope (an enclosing one when copying out of a nested object)
+      const scope = this.mapping.nested.nestedParentOf(t.name);
+      let target: DocState | null = st.doc;
+      while (target && target.path !== scope) target = target.parent;
+      const cur = st.doc;
+      st.doc = target ?? cur;
+      try {
+        this.parseLeaf(t, value, st);
+      } finally {
+        st.doc = cur;
+      }
     }
   }
 
@@ -387,15 +442,15 @@ export class DefaultDocumentMapper implements DocumentMapper {
       const ictx: FieldIndexContext = { ...this.ctx, id: st.id, routing: st.routing, source: st.source, indexSettings: this.ctx.indexSettings, analyzer: (n: string) => this.ctx.analyzer(n) };
       const fields = m.ext.index(m.name, value, m.def, ictx);
       for (const f of fields) {
-        st.fields.push(f);
-        if (!f.keywordValues && !f.numericValues && !f.norms) st.fieldNames.add(f.name);
+        st.doc.fields.push(f);
+        if (!f.keywordValues && !f.numericValues && !f.norms) st.doc.fieldNames.add(f.name);
       }
       return;
     }
     if (m.type === 'flattened') return this.indexFlattened(m, value, st);
     if (m.type === 'geo_point' || ACCEPT_ONLY_TYPES.has(m.type)) {
       // accepted and kept in _source; not indexed
-      st.fieldNames.add(m.name);
+      st.doc.fieldNames.add(m.name);
       return;
     }
     if (typeof value === 'object') {
@@ -411,7 +466,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         if (!m.index) return;
         const an = m.ft.indexAnalyzer!;
         const toks = an.analyze(str);
-        const base = st.positions.get(name) ?? 0;
+        const base = st.doc.positions.get(name) ?? 0;
         // analyzer tokens are fresh objects: reuse them as IndexedTokens (term + position)
         const tokens: IndexedToken[] = toks;
         let last = -1;
@@ -420,15 +475,15 @@ export class DefaultDocumentMapper implements DocumentMapper {
           if (base !== 0) toks[i].position = p;
           last = p;
         }
-        st.positions.set(name, (last >= 0 ? last + 1 : base) + an.positionIncrementGap);
+        st.doc.positions.set(name, (last >= 0 ? last + 1 : base) + an.positionIncrementGap);
         const io = m.type === 'match_only_text' ? 'docs' : (m.def['index_options'] as string | undefined);
-        st.fields.push({
+        st.doc.fields.push({
           name,
           tokens,
           indexOptions: io === 'docs' ? 'docs' : io === 'freqs' ? 'freqs' : 'positions',
           norms: m.ft.hasNorms,
         });
-        if (!m.ft.hasNorms) st.fieldNames.add(name);
+        if (!m.ft.hasNorms) st.doc.fieldNames.add(name);
         return;
       }
       case 'keyword':
@@ -449,8 +504,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
           if (m.def['norms'] === true) f.norms = true;
         }
         if (m.docValues) f.keywordValues = [term];
-        st.fields.push(f);
-        if (!f.keywordValues && !f.norms) st.fieldNames.add(name);
+        st.doc.fields.push(f);
+        if (!f.keywordValues && !f.norms) st.doc.fieldNames.add(name);
         return;
       }
       case 'date':
@@ -471,8 +526,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
           f.indexOptions = 'docs';
         }
         if (m.docValues) f.keywordValues = [enc];
-        st.fields.push(f);
-        if (!m.docValues) st.fieldNames.add(name);
+        st.doc.fields.push(f);
+        if (!m.docValues) st.doc.fieldNames.add(name);
         return;
       }
       case 'constant_keyword': {
@@ -490,7 +545,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         } else if (String(cv) !== s) {
           throw Errors.illegalArgument(`[constant_keyword] field [${name}] only accepts values that are equal to the value defined in the mappings [${String(cv)}], but got [${s}]`);
         }
-        st.fieldNames.add(name);
+        st.doc.fieldNames.add(name);
         return;
       }
       case 'token_count': {
@@ -502,11 +557,11 @@ export class DefaultDocumentMapper implements DocumentMapper {
       }
       case 'geo_point':
       case 'binary':
-        st.fieldNames.add(name);
+        st.doc.fieldNames.add(name);
         return;
       default: {
         if (ACCEPT_ONLY_TYPES.has(m.type)) {
-          st.fieldNames.add(name);
+          st.doc.fieldNames.add(name);
           return;
         }
         if (m.type === 'scaled_float') {
@@ -530,8 +585,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
     const f: ParsedField = { name: m.name };
     if (m.index) f.pointValues = [v];
     if (m.docValues) f.numericValues = [v];
-    st.fields.push(f);
-    if (!m.docValues) st.fieldNames.add(m.name);
+    st.doc.fields.push(f);
+    if (!m.docValues) st.doc.fieldNames.add(m.name);
   }
 
   private indexFlattened(m: LeafMapper, value: unknown, st: ParseState): void {
@@ -556,8 +611,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
           f.indexOptions = 'docs';
         }
         if (m.docValues) f.keywordValues = [s];
-        st.fields.push(f);
-        if (!m.docValues) st.fieldNames.add(n);
+        st.doc.fields.push(f);
+        if (!m.docValues) st.doc.fieldNames.add(n);
       }
     };
     if (!isPlainObject(value)) {
@@ -598,6 +653,14 @@ const JAVA_EXCEPTION_TYPES = new Set([
   'class_cast_exception',
   'unsupported_operation_exception',
 ]);
+
+/** the `_field_names` terms of a document */
+function addFieldNames(doc: DocState): void {
+  if (doc.fieldNames.size === 0) return;
+  const tokens: IndexedToken[] = [];
+  for (const n of doc.fieldNames) tokens.push({ term: n, position: 0 });
+  doc.fields.push({ name: FIELD_NAMES, tokens, indexOptions: 'docs' });
+}
 
 function firstNonNull(v: unknown): unknown {
   if (Array.isArray(v)) {

@@ -8,6 +8,8 @@ export {
   buildFieldType,
   simpleMatch,
   checkTotalFields,
+  NestedLookup,
+  type NestedMapperInfo,
   DEFAULT_DYNAMIC_DATE_FORMATS,
   type CompiledMapping,
   type MappingContext,

@@ -19,6 +19,7 @@ import {
   simpleMatch,
   type CompiledMapping,
   type Json,
+  type NestedLookup,
   type MappingContext,
 } from './mapping.js';
 import { DefaultDocumentMapper } from './document-parser.js';
@@ -126,6 +127,10 @@ export class DefaultMapperService implements MapperService {
 
   compiled(index: IndexMetadata): CompiledMapping {
     return this.entry(index).compiled;
+  }
+
+  nestedLookup(index: IndexMetadata): NestedLookup {
+    return this.entry(index).compiled.nested;
   }
 
   documentMapper(index: IndexMetadata): DocumentMapper {

@@ -635,6 +635,9 @@ export interface ObjectMapper {
   readonly kind: 'object';
   readonly name: string;
   readonly nested: boolean;
+  /** nested only: its fields are also indexed in the parent / root document */
+  readonly includeInParent?: boolean;
+  readonly includeInRoot?: boolean;
   readonly enabled: boolean;
   readonly dynamic?: Dynamic;
   readonly children: Map<string, Mapper>;
@@ -682,6 +685,37 @@ export interface CompiledMapping {
   readonly runtime: Json;
   /** fields + objects + multi-fields + aliases + runtime fields (index.mapping.total_fields.limit) */
   readonly totalFields: number;
+  /** the `nested` object fields by full path (ES NestedLookup) */
+  readonly nested: NestedLookup;
+}
+
+/** one `nested` field of a mapping */
+export interface NestedMapperInfo {
+  readonly path: string;
+  /** the nearest enclosing nested field, null when its parent documents are the root documents */
+  readonly parentPath: string | null;
+  readonly includeInParent: boolean;
+  readonly includeInRoot: boolean;
+}
+
+/** The nested fields of a mapping (Elasticsearch's NestedLookup). */
+export class NestedLookup {
+  static readonly EMPTY = new NestedLookup(new Map());
+  constructor(readonly mappers: ReadonlyMap<string, NestedMapperInfo>) {}
+  get hasNested(): boolean {
+    return this.mappers.size > 0;
+  }
+  get(path: string): NestedMapperInfo | undefined {
+    return this.mappers.get(path);
+  }
+  /** the innermost nested field that `field` (a field or object path) lies inside, null when none */
+  nestedParentOf(field: string): string | null {
+    let best: string | null = null;
+    for (const p of this.mappers.keys()) {
+      if (field.length > p.length && field.startsWith(p) && field.charCodeAt(p.length) === 46 && (best === null || p.length > best.length)) best = p;
+    }
+    return best;
+  }
 }
 
 function listOf(v: unknown): string[] | undefined {
@@ -830,14 +864,27 @@ function compileLeaf(name: string, def: Json, ctx: MappingContext, out: Compiled
   return leaf;
 }
 
-function compileObject(name: string, def: Json, ctx: MappingContext, out: CompiledMapping, aliases: AliasMapper[]): ObjectMapper {
+function compileObject(
+  name: string,
+  def: Json,
+  ctx: MappingContext,
+  out: CompiledMapping,
+  aliases: AliasMapper[],
+  nestedParent: string | null,
+  nested: Map<string, NestedMapperInfo>,
+): ObjectMapper {
+  const isNested = def['type'] === 'nested';
+  const includeInParent = def['include_in_parent'] === true;
+  const includeInRoot = def['include_in_root'] === true;
+  if (isNested) nested.set(name, { path: name, parentPath: nestedParent, includeInParent, includeInRoot });
+  const childNestedParent = isNested ? name : nestedParent;
   const children = new Map<string, Mapper>();
   const props = (def['properties'] as Json | undefined) ?? {};
   for (const [k, v] of Object.entries(props)) {
     const full = name ? `${name}.${k}` : k;
     const d = v as Json;
     if (isObjectDef(d)) {
-      children.set(k, compileObject(full, d, ctx, out, aliases));
+      children.set(k, compileObject(full, d, ctx, out, aliases, childNestedParent, nested));
       (out as { totalFields: number }).totalFields++;
     } else if (d['type'] === 'alias') {
       const a: AliasMapper = { kind: 'alias', name: full, path: String(d['path']) };
@@ -849,7 +896,8 @@ function compileObject(name: string, def: Json, ctx: MappingContext, out: Compil
   return {
     kind: 'object',
     name,
-    nested: def['type'] === 'nested',
+    nested: isNested,
+    ...(isNested ? { includeInParent, includeInRoot } : {}),
     enabled: def['enabled'] !== false,
     dynamic: def['dynamic'] === undefined ? undefined : parseDynamic(def['dynamic'], name),
     children,
@@ -875,9 +923,12 @@ export function compileMapping(json: Json, ctx: MappingContext): CompiledMapping
     flattened: new Map(),
     runtime: (json['runtime'] as Json | undefined) ?? {},
     totalFields: 0,
+    nested: NestedLookup.EMPTY,
   };
   const aliases: AliasMapper[] = [];
-  (out as { root: ObjectMapper }).root = compileObject('', { properties: json['properties'] ?? {}, dynamic: json['dynamic'] }, ctx, out, aliases);
+  const nested = new Map<string, NestedMapperInfo>();
+  (out as { root: ObjectMapper }).root = compileObject('', { properties: json['properties'] ?? {}, dynamic: json['dynamic'] }, ctx, out, aliases, null, nested);
+  if (nested.size > 0) (out as { nested: NestedLookup }).nested = new NestedLookup(nested);
   for (const a of aliases) {
     const target = out.fieldTypes.get(a.path);
     if (!target) {
@@ -927,8 +978,10 @@ export function simpleMatch(pattern: string, value: string): boolean {
   return value.length - pos >= last.length && value.endsWith(last);
 }
 
-/** Validates `index.mapping.total_fields.limit` for a compiled mapping. */
+/** Validates `index.mapping.total_fields.limit` and `index.mapping.nested_fields.limit` for a compiled mapping. */
 export function checkTotalFields(c: CompiledMapping, settings: Record<string, unknown>, added = 0): void {
+  const nestedLimit = Number(settings['index.mapping.nested_fields.limit'] ?? 50);
+  if (c.nested.mappers.size > nestedLimit) throw Errors.illegalArgument(`Limit of nested fields [${nestedLimit}] has been exceeded`);
   const limit = Number(settings['index.mapping.total_fields.limit'] ?? 1000);
   if (c.totalFields > limit) {
     throw Errors.illegalArgument(`Limit of total fields [${limit}] has been exceeded${added ? ` while adding new fields [${added}]` : ''}`);

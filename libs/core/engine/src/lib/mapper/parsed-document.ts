@@ -26,12 +26,27 @@ export interface ParsedField {
   keywordValues?: string[];
 }
 
+/**
+ * One object of a `nested` field, indexed as its own hidden document (Lucene block join): it carries the
+ * `_nested_path` term and the root's `_id`, has no `_source`, and is stored right before its parent.
+ */
+export interface NestedDocument {
+  /** full path of the nested field, e.g. `comments` or `comments.replies` */
+  path: string;
+  fields: ParsedField[];
+}
+
 export interface ParsedDocument {
   id: string;
   routing?: string;
   /** UTF-8 JSON of _source as it will be stored (after source filtering rules of the mapping); null if _source disabled */
   source: Uint8Array | null;
   fields: ParsedField[];
+  /**
+   * hidden nested documents of this document in block order: every nested document comes after its own
+   * nested children and before its parent (post-order), the root document itself follows the last one
+   */
+  nested?: NestedDocument[];
 }
 
 /** Result of parsing: the document and, when dynamic mapping added fields, the mapping delta to merge first. */

@@ -9,7 +9,8 @@ import type { DirectoryReader, SortedSetDocValues } from '../index/leaf-reader.j
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import type { IndexShard } from '../services.js';
 import { SegmentBuilder } from '../index/segment-builder.js';
-import { SegmentReader, SourceFile, readSource, writeSourceFile, type SegmentData } from '../index/segment.js';
+import { SegmentReader, SourceFile, readSource, segmentHiddenDocs, writeSourceFile, type SegmentData } from '../index/segment.js';
+import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
 import { clearBit, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { mergeSegments, type MergeInput, type MergeResult } from '../index/segment-merger.js';
@@ -512,17 +513,24 @@ export class IndexShardImpl implements IndexShard {
 
   // ------------------------------------------------------------------ writes
 
+  /** deletes a document with its whole block of nested documents (a block is never split) */
   private markDeleted(loc: Location): void {
     if (loc.kind === 'buffer') {
-      this.buffer.delete(loc.doc);
+      for (let d = this.buffer.blockStart(loc.doc); d <= loc.doc; d++) this.buffer.delete(d);
       return;
     }
     const e = loc.entry;
     if (!e.live) e.live = newLiveDocs(e.data.maxDoc);
     else if (e.liveShared) e.live = e.live.slice();
     e.liveShared = false;
-    if (clearBit(e.live, loc.doc)) {
-      e.numDeleted++;
+    let changed = false;
+    for (let d = blockStart(segmentHiddenDocs(e.data), loc.doc); d <= loc.doc; d++) {
+      if (clearBit(e.live, d)) {
+        e.numDeleted++;
+        changed = true;
+      }
+    }
+    if (changed) {
       e.delGen++;
       this.dirty = true;
     }
