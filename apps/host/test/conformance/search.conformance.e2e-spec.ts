@@ -389,12 +389,12 @@ describe('conformance: search', () => {
     });
 
     // nested objects are separate hidden Lucene docs: conditions must hold inside ONE object
-    it.failing('nested query does not match across two different nested objects (x from one, 2 from the other)', async () => {
+    it('nested query does not match across two different nested objects (x from one, 2 from the other)', async () => {
       const r = await es.req('POST', '/nest/_count', { query: { nested: { path: 'c', query: { bool: { must: [{ term: { 'c.a': 'x' } }, { term: { 'c.b': 2 } }] } } } } });
       expect(r.json.count).toBe(0);
     });
 
-    it.failing('a plain (non-nested) query on a nested sub-field matches nothing', async () => {
+    it('a plain (non-nested) query on a nested sub-field matches nothing', async () => {
       const r = await es.req('POST', '/nest/_count', { query: { term: { 'c.a': 'x' } } });
       expect(r.json.count).toBe(0);
     });

@@ -1,5 +1,6 @@
 import type { QueryParser } from './query-parser.js';
-import { boolParser, boostingParser, constantScoreParser, disMaxParser, nestedParser, wrapperParser } from './parsers/compound.js';
+import { boolParser, boostingParser, constantScoreParser, disMaxParser, wrapperParser } from './parsers/compound.js';
+import { nestedParser } from './parsers/nested.js';
 import { functionScoreParser, scriptScoreParser } from './parsers/function-score.js';
 import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
 import { moreLikeThisParser } from './parsers/more-like-this.js';

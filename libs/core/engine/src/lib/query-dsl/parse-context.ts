@@ -2,6 +2,7 @@
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import { NestedLookup } from '../mapper/mapping.js';
 import type { Query } from '../search/query.js';
 import type { QueryParseContext, QueryParserRegistry } from './query-parser.js';
 
@@ -11,6 +12,8 @@ export interface ParseContextDeps {
   fieldType(index: IndexMetadata, name: string): MappedFieldType | undefined;
   matchingFieldNames(index: IndexMetadata, pattern: string): string[];
   analyzer?(name: string, indexSettings?: Record<string, unknown>): Analyzer | undefined;
+  /** the nested fields of the index mapping */
+  nestedLookup?(index: IndexMetadata): NestedLookup;
   nowMillis: number;
 }
 
@@ -23,6 +26,8 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
   const idx = deps.index;
   const ftCache = new Map<string, MappedFieldType | undefined>();
   const named = new Map<string, Query>();
+  const scope: string[] = [];
+  let nested: NestedLookup | undefined;
   const ctx: ParseContextHandle = {
     namedQueries: named,
     get nowUsed() {
@@ -51,6 +56,21 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
     },
     analyzer(name: string) {
       return deps.analyzer?.(name, idx?.settings);
+    },
+    get nestedLookup() {
+      nested ??= idx && deps.nestedLookup ? deps.nestedLookup(idx) : NestedLookup.EMPTY;
+      return nested;
+    },
+    nestedScope() {
+      return scope[scope.length - 1];
+    },
+    withNestedScope<T>(path: string, fn: () => T): T {
+      scope.push(path);
+      try {
+        return fn();
+      } finally {
+        scope.pop();
+      }
     },
     defaultFields() {
       const v = idx?.settings['index.query.default_field'];

@@ -6,6 +6,7 @@ import { EsError, Errors } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import type { NestedLookup } from '../mapper/mapping.js';
 import type { Query } from '../search/query.js';
 
 export interface QueryParseContext {
@@ -27,6 +28,12 @@ export interface QueryParseContext {
   defaultFields(): string[];
   /** queries carrying `_name` (named queries → `matched_queries` of hits); optional */
   readonly namedQueries?: Map<string, Query>;
+  /** the nested fields of the index mapping (empty without an index) */
+  readonly nestedLookup: NestedLookup;
+  /** the path of the enclosing `nested` query while its inner query is parsed (ES NestedScope); undefined at the top */
+  nestedScope(): string | undefined;
+  /** runs `fn` (parsing an inner query) with `path` as the nested scope */
+  withNestedScope<T>(path: string, fn: () => T): T;
 }
 
 export interface QueryParser {

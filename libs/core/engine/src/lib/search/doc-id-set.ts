@@ -137,6 +137,19 @@ export class FixedBitSet {
     }
     return NO_MORE_DOCS;
   }
+  /** last set bit <= from, or -1 */
+  prevSetBit(from: number): number {
+    if (from < 0) return -1;
+    const words = this.words;
+    let w = from >>> 5;
+    let word = (words[w]! << (31 - (from & 31))) >>> 0;
+    if (word !== 0) return from - Math.clz32(word);
+    while (--w >= 0) {
+      word = words[w]!;
+      if (word !== 0) return (w << 5) + 31 - Math.clz32(word);
+    }
+    return -1;
+  }
   cardinality(): number {
     let c = 0;
     const words = this.words;

@@ -19,3 +19,5 @@ export * from './distance-feature-query.js';
 export * from './more-like-this-query.js';
 export * from './term-suggester.js';
 export * from './doc-values-query.js';
+export * from './nested/nested-bitsets.js';
+export * from './nested/block-join-query.js';

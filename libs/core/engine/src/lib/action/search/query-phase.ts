@@ -11,6 +11,7 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { PointRangeQuery, lowerBound } from '../../search/point-range-query.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
+import { NonNestedDocsQuery } from '../../search/nested/block-join-query.js';
 import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collector.js';
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
@@ -127,6 +128,8 @@ export function prepareShardQuery(req: ShardSearchRequest, ctx: QueryParseContex
       { occur: 'filter', query: ctx.parseInnerQuery(req.aliasFilter) },
     ]);
   }
+  // hidden nested documents are never hits (Elasticsearch's non-nested filter when the mapping has nested fields)
+  if (ctx.nestedLookup.hasNested) query = new NonNestedDocsQuery(query);
   const postFilter = s.postFilter === undefined ? null : ctx.parseInnerQuery(s.postFilter);
   const out: PreparedShardQuery = { query, postFilter };
   if (s.rescore && s.rescore.length > 0) out.rescore = s.rescore.map((spec) => ({ spec, query: ctx.parseInnerQuery(spec.query) }));

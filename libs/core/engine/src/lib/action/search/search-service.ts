@@ -19,6 +19,7 @@ import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
+import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader } from '../../index/leaf-reader.js';
@@ -290,8 +291,9 @@ export class SearchService {
       for (const leaf of reader.leaves) {
         const p = leaf.reader.postings('_id', id);
         if (!p) continue;
+        const hidden = hiddenDocs(leaf.reader);
         for (const d of p.docs) {
-          if (!leaf.reader.isLive(d)) continue;
+          if (!leaf.reader.isLive(d) || hidden?.get(d)) continue;
           const q = parsed ?? new MatchAllDocsQuery();
           const w = new IndexSearcher(reader).createWeight(q, true, 1);
           const sc = w.scorer(leaf);
@@ -382,6 +384,7 @@ export class SearchService {
       index: meta,
       fieldType: (i, n) => this.mappers.fieldType(i, n),
       matchingFieldNames: (i, p) => this.mappers.matchingFieldNames(i, p),
+      nestedLookup: this.mappers.nestedLookup ? (i) => this.mappers.nestedLookup!(i) : undefined,
       analyzer: (name, settings) => this.analysis?.analyzer(name, settings),
       nowMillis,
     });

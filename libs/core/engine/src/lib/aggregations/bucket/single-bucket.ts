@@ -4,6 +4,7 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
 import type { AggregationContext, CompiledFilter, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -172,7 +173,9 @@ class GlobalAggregator extends SingleBucketAggregator {
       for (const leaf of this.ctx.leaves) {
         this.subs.setLeaf(leaf);
         const r = leaf.reader;
-        for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) this.hit(d, 0, 1);
+        // every live root document (hidden nested documents are not documents of the index)
+        const hidden = hiddenDocs(r);
+        for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d) && !hidden?.get(d)) this.hit(d, 0, 1);
       }
     }
     return super.build(owningOrd);

@@ -1,4 +1,4 @@
-/** bool, constant_score, boosting, dis_max, nested (as object) */
+/** bool, constant_score, boosting, dis_max, wrapper */
 import { Errors } from '@strata/core-common';
 import { BoostingQuery, ConstantScoreQuery, DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery, calculateMinShouldMatch, type BooleanClause, type Occur } from '../../search/boolean-query.js';
@@ -101,25 +101,6 @@ export const disMaxParser: QueryParser = {
     if (qs.length === 0) throw Errors.parsing('[dis_max] requires \'queries\' field with at least one clause');
     const tie = o['tie_breaker'] === undefined ? 0 : numberValue('dis_max', 'tie_breaker', o['tie_breaker']);
     return withBoost(new DisjunctionMaxQuery(qs, Math.fround(tie)), boostOf('dis_max', o));
-  },
-};
-
-/** nested: documents are indexed flat for now, so the inner query runs on the object fields directly */
-export const nestedParser: QueryParser = {
-  name: 'nested',
-  parse(json, ctx) {
-    const o = requireObject('nested', json);
-    checkKeys('nested', o, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits']);
-    if (typeof o['path'] !== 'string') throw Errors.parsing('[nested] requires \'path\' field');
-    if (!isObject(o['query'])) throw Errors.parsing('[nested] requires \'query\' field');
-    const path = o['path'];
-    const ignoreUnmapped = o['ignore_unmapped'] === true;
-    const pft = ctx.fieldType(path);
-    if (!pft && ctx.matchingFieldNames(path + '.*').length === 0 && ctx.index) {
-      if (ignoreUnmapped) return new BooleanQuery([]);
-      throw Errors.queryShard(`[nested] failed to find nested object under path [${path}]`, ctx.indexName, undefined, ctx.index?.uuid);
-    }
-    return withBoost(ctx.parseInnerQuery(o['query']), boostOf('nested', o));
   },
 };
 

@@ -1,0 +1,183 @@
+/**
+ * `nested` fields as block joins, black box over HTTP: each nested object is a hidden document, the nested
+ * query joins the matching objects to their parents with each score_mode, and hidden documents are never hits.
+ */
+import { NDJSON, startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
+
+const f = Math.fround;
+
+describe('nested fields (block join)', () => {
+  let api: ApiTestNode;
+  const call = (method: string, path: string, body?: unknown, contentType?: string) => api.call(method, path, body, contentType);
+  const search = async (body: unknown, index = 'blog') => {
+    const r = await call('POST', `/${index}/_search`, body);
+    if (r.status !== 200) throw new Error(`search failed: ${r.text}`);
+    return r.body;
+  };
+  const hits = (body: any) => body.hits.hits.map((h: any) => [h._id, h._score]);
+  const ids = (body: any) => body.hits.hits.map((h: any) => h._id);
+  const stars = { function_score: { query: { match_all: {} }, field_value_factor: { field: 'comments.stars' }, boost_mode: 'replace' } };
+
+  beforeAll(async () => {
+    api = await startApiTestNode({ prefix: 'strata-nested-' });
+    const mappings = {
+      properties: {
+        title: { type: 'keyword' },
+        comments: {
+          type: 'nested',
+          properties: {
+            author: { type: 'keyword' },
+            stars: { type: 'integer' },
+            replies: { type: 'nested', properties: { who: { type: 'keyword' }, likes: { type: 'integer' } } },
+          },
+        },
+      },
+    };
+    expect((await call('PUT', '/blog', { mappings })).status).toBe(200);
+    const docs: Array<[string, unknown]> = [
+      ['1', { title: 'a', comments: [{ author: 'alice', stars: 1 }, { author: 'bob', stars: 5 }] }],
+      ['2', { title: 'b', comments: [{ author: 'alice', stars: 5 }, { author: 'carol', stars: 4 }, { author: 'dave', stars: 2 }] }],
+      ['3', { title: 'c' }],
+      [
+        '4',
+        {
+          title: 'd',
+          comments: [
+            { author: 'erin', stars: 3, replies: [{ who: 'alice', likes: 2 }, { who: 'bob', likes: 7 }] },
+            { author: 'alice', stars: 2, replies: { who: 'carol', likes: 1 } },
+          ],
+        },
+      ],
+    ];
+    const lines = docs.flatMap(([id, d]) => [JSON.stringify({ index: { _index: 'blog', _id: id } }), JSON.stringify(d)]).join('\n') + '\n';
+    const r = await call('POST', '/_bulk?refresh=true', lines, NDJSON);
+    if (r.status !== 200 || r.body.errors) throw new Error('bulk failed: ' + r.text);
+  });
+
+  afterAll(() => api.close());
+
+  it('conditions must hold inside one object: alice gave 1 star and bob 5 is no match for alice + 5', async () => {
+    const q = { nested: { path: 'comments', query: { bool: { must: [{ term: { 'comments.author': 'alice' } }, { term: { 'comments.stars': 5 } }] } } } };
+    const b = await search({ query: q });
+    expect(b.hits.total).toEqual({ value: 1, relation: 'eq' });
+    expect(ids(b)).toEqual(['2']);
+    expect((await call('POST', '/blog/_count', { query: q })).body.count).toBe(1);
+  });
+
+  it('hidden documents are never hits: match_all, _count, plain queries on nested fields', async () => {
+    const all = await search({ query: { match_all: {} }, size: 20 });
+    expect(all.hits.total.value).toBe(4);
+    expect(ids(all)).toEqual(['1', '2', '3', '4']);
+    expect((await call('GET', '/blog/_count')).body.count).toBe(4);
+    expect((await search({ query: { term: { 'comments.author': 'alice' } } })).hits.total.value).toBe(0);
+    expect((await search({ query: { ids: { values: ['1', '4'] } } })).hits.total.value).toBe(2);
+    expect((await search({ size: 0, aggs: { g: { global: {} } } })).aggregations.g.doc_count).toBe(4);
+  });
+
+  it('each score_mode combines the matching objects\' scores (stars 1,5 | 5,4,2 | 3,2)', async () => {
+    const run = async (score_mode?: string) => hits(await search({ query: { nested: { path: 'comments', query: stars, ...(score_mode ? { score_mode } : {}) } } }));
+    expect(await run()).toEqual([['2', f(11 / 3)], ['1', 3], ['4', 2.5]]);
+    expect(await run('avg')).toEqual([['2', f(11 / 3)], ['1', 3], ['4', 2.5]]);
+    expect(await run('sum')).toEqual([['2', 11], ['1', 6], ['4', 5]]);
+    expect(await run('max')).toEqual([['1', 5], ['2', 5], ['4', 3]]);
+    expect(await run('min')).toEqual([['2', 2], ['4', 2], ['1', 1]]);
+    expect(await run('none')).toEqual([['1', 0], ['2', 0], ['4', 0]]);
+    const boosted = await search({ query: { nested: { path: 'comments', query: stars, score_mode: 'sum', boost: 2 } } });
+    expect(hits(boosted)).toEqual([['2', 22], ['1', 12], ['4', 10]]);
+  });
+
+  it('only the matching objects count: sum over alice\'s comments', async () => {
+    const q = { nested: { path: 'comments', score_mode: 'sum', query: { bool: { must: [stars], filter: [{ term: { 'comments.author': 'alice' } }] } } } };
+    expect(hits(await search({ query: q }))).toEqual([['2', 5], ['4', 2], ['1', 1]]);
+  });
+
+  it('nested inside nested, and a nested path queried from the top', async () => {
+    const inner = { nested: { path: 'comments.replies', query: { term: { 'comments.replies.who': 'alice' } } } };
+    expect(ids(await search({ query: { nested: { path: 'comments', query: inner } } }))).toEqual(['4']);
+    expect(ids(await search({ query: inner }))).toEqual(['4']);
+    // alice's own comment has only carol's reply; alice replied to erin: no single comment has both
+    const both = { nested: { path: 'comments', query: { bool: { must: [{ term: { 'comments.author': 'alice' } }, inner] } } } };
+    expect((await search({ query: both })).hits.total.value).toBe(0);
+    const erin = { nested: { path: 'comments', query: { bool: { must: [{ term: { 'comments.author': 'erin' } }, inner] } } } };
+    expect(ids(await search({ query: erin }))).toEqual(['4']);
+    // sum of reply likes per comment, max over the comments: erin's replies 2 + 7
+    const likes = { function_score: { query: { match_all: {} }, field_value_factor: { field: 'comments.replies.likes' }, boost_mode: 'replace' } };
+    const deep = { nested: { path: 'comments', score_mode: 'max', query: { nested: { path: 'comments.replies', score_mode: 'sum', query: likes } } } };
+    expect(hits(await search({ query: deep }))).toEqual([['4', 9]]);
+  });
+
+  it('exists on nested fields inside a nested query', async () => {
+    const q = { nested: { path: 'comments.replies', query: { exists: { field: 'comments.replies.who' } } } };
+    expect(ids(await search({ query: q }))).toEqual(['4']);
+    const q2 = { bool: { must_not: [{ nested: { path: 'comments', query: { exists: { field: 'comments.author' } } } }] } };
+    expect(ids(await search({ query: q2 }))).toEqual(['3']);
+  });
+
+  it('unmapped or non-nested path: query_shard_exception; ignore_unmapped matches nothing', async () => {
+    for (const path of ['nope', 'title']) {
+      const r = await call('POST', '/blog/_search', { query: { nested: { path, query: { match_all: {} } } } });
+      expect(r.status).toBe(400);
+      expect(r.body.error.root_cause[0]).toMatchObject({
+        type: 'query_shard_exception',
+        reason: `failed to create query: [nested] failed to find nested object under path [${path}]`,
+        index: 'blog',
+      });
+      expect(r.body.error.caused_by.caused_by).toMatchObject({ type: 'illegal_state_exception', reason: `[nested] failed to find nested object under path [${path}]` });
+      expect((await search({ query: { nested: { path, ignore_unmapped: true, query: { match_all: {} } } } })).hits.total.value).toBe(0);
+    }
+    const bad = await call('POST', '/blog/_search', { query: { nested: { path: 'comments', score_mode: 'total', query: { match_all: {} } } } });
+    expect(bad.status).toBe(400);
+    // (ES reports the parse-time illegal_argument_exception itself as the root cause; here it is the cause of a query_shard_exception)
+    expect(JSON.stringify(bad.body.error)).toContain('"type":"illegal_argument_exception","reason":"No score mode for child query [total] found"');
+  });
+
+  it('include_in_parent / include_in_root also index the objects flat in the parent / root document', async () => {
+    const mappings = {
+      properties: {
+        a: { type: 'nested', include_in_parent: true, properties: { x: { type: 'keyword' }, b: { type: 'nested', include_in_root: true, properties: { y: { type: 'keyword' } } } } },
+      },
+    };
+    expect((await call('PUT', '/inc', { mappings })).status).toBe(200);
+    await call('PUT', '/inc/_doc/1?refresh=true', { a: [{ x: '1', b: [{ y: 'p' }] }, { x: '2', b: { y: 'q' } }] });
+    // flat copies cross objects (like an object field), the nested query does not
+    expect((await search({ query: { bool: { must: [{ term: { 'a.x': '1' } }, { term: { 'a.x': '2' } }] } } }, 'inc')).hits.total.value).toBe(1);
+    expect((await search({ query: { term: { 'a.b.y': 'q' } } }, 'inc')).hits.total.value).toBe(1);
+    const cross = { nested: { path: 'a', query: { bool: { must: [{ term: { 'a.x': '1' } }, { term: { 'a.x': '2' } }] } } } };
+    expect((await search({ query: cross }, 'inc')).hits.total.value).toBe(0);
+    expect((await call('GET', '/inc/_mapping')).body.inc.mappings.properties.a).toEqual({
+      type: 'nested',
+      include_in_parent: true,
+      properties: { b: { type: 'nested', include_in_root: true, properties: { y: { type: 'keyword' } } }, x: { type: 'keyword' } },
+    });
+  });
+
+  it('index.mapping.nested_fields.limit and index.mapping.nested_objects.limit with the ES errors', async () => {
+    const r = await call('PUT', '/lim1', { settings: { 'index.mapping.nested_fields.limit': 1 }, mappings: { properties: { a: { type: 'nested' }, b: { type: 'nested' } } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'Limit of nested fields [1] has been exceeded' });
+    expect((await call('HEAD', '/lim1')).status).toBe(404);
+    expect((await call('PUT', '/lim2', { settings: { 'index.mapping.nested_objects.limit': 1 }, mappings: { properties: { items: { type: 'nested' } } } })).status).toBe(200);
+    const d = await call('PUT', '/lim2/_doc/a', { items: [{ v: 1 }, { v: 2 }] });
+    expect(d.status).toBe(400);
+    expect(d.body.error.type).toBe('document_parsing_exception');
+    expect(d.body.error.reason).toMatch(
+      /^\[1:\d+\] The number of nested documents has exceeded the allowed limit of \[1\]\. This limit can be set by changing the \[index\.mapping\.nested_objects\.limit\] index level setting\.$/,
+    );
+    expect((await call('GET', '/lim2/_doc/a')).status).toBe(404);
+    // a dynamic nested field past the limit is refused too, and nothing is indexed
+    expect((await call('PUT', '/lim3', { settings: { 'index.mapping.nested_fields.limit': 1 }, mappings: { dynamic_templates: [{ n: { match: 'n*', mapping: { type: 'nested' } } }], properties: { n1: { type: 'nested' } } } })).status).toBe(200);
+    const d3 = await call('PUT', '/lim3/_doc/1', { n2: [{ a: 1 }] });
+    expect(d3.status).toBe(400);
+    expect(d3.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'Limit of nested fields [1] has been exceeded' });
+    expect((await call('GET', '/lim3/_doc/1')).status).toBe(404);
+  });
+
+  it('dynamic mapping into nested fields (templates and new sub-fields)', async () => {
+    await call('PUT', '/dyn', { mappings: { dynamic_templates: [{ n: { match: 'n*', match_mapping_type: 'object', mapping: { type: 'nested' } } }] } });
+    await call('PUT', '/dyn/_doc/1?refresh=true', { nx: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] });
+    expect((await call('GET', '/dyn/_mapping')).body.dyn.mappings.properties.nx.type).toBe('nested');
+    const q = (k: string, v: number) => ({ nested: { path: 'nx', query: { bool: { must: [{ term: { 'nx.k.keyword': k } }, { term: { 'nx.v': v } }] } } } });
+    expect((await search({ query: q('a', 1) }, 'dyn')).hits.total.value).toBe(1);
+    expect((await search({ query: q('a', 2) }, 'dyn')).hits.total.value).toBe(0);
+  });
+});
