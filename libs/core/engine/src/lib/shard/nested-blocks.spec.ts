@@ -33,11 +33,12 @@ describe('nested blocks survive every write path', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('updates, deletes, merges, flushes and restarts never split a block', () => {
+    let merges = 0;
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), (ops) => {
         const d = fs.mkdtempSync(path.join(dir, 'run-'));
         const open = () =>
-          new IndexShardImpl({ index: 'nested', indexUuid: 'nested-uuid', shardId: 0, dir: d, parse: parseNestedBytes, manualScheduling: true, mergePolicy: { segmentsPerTier: 2 } });
+          new IndexShardImpl({ index: 'nested', indexUuid: 'nested-uuid', shardId: 0, dir: d, parse: parseNestedBytes, manualScheduling: true, mergePolicy: { segsPerTier: 2, floorSegmentDocs: 1 } });
         let shard = open();
         const model = new Map<string, NestedSource>();
         let seq = 0;
@@ -72,6 +73,7 @@ describe('nested blocks survive every write path', () => {
                 shard.mergeOnce();
                 break;
               case 'restart':
+                merges += shard.stats().mergesTotal;
                 shard.close(true);
                 shard = open();
                 break;
@@ -91,10 +93,13 @@ describe('nested blocks survive every write path', () => {
             if (!g.found || Buffer.from(g.source!).toString() !== JSON.stringify(src)) throw new Error(`get [${id}]`);
           }
         } finally {
+          merges += shard.stats().mergesTotal;
           if (!shard.isClosed) shard.close(false);
         }
       }),
       { numRuns: RUNS, seed: SEED },
     );
+    // the runs did merge segments (natural and forced)
+    expect(merges).toBeGreaterThan(RUNS);
   });
 });

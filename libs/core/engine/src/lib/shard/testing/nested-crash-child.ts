@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     refreshIntervalExplicit: true,
     flushThresholdBytes: 64 * 1024,
     durability: 'request',
-    mergePolicy: { segmentsPerTier: 3 },
+    mergePolicy: { segsPerTier: 3, floorSegmentDocs: 20 },
   });
   let n = 0;
   for (;;) {
