@@ -22,7 +22,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom<Op>({ t: 'refresh' }, { t: 'flush' }, { t: 'force_merge' }, { t: 'merge_once' }, { t: 'restart' }, { t: 'expunge' }) },
 );
 
-const RUNS = Number(process.env['NESTED_PROP_RUNS'] ?? 30);
+const RUNS = Number(process.env['NESTED_PROP_RUNS'] ?? 20);
 const SEED = Number(process.env['NESTED_PROP_SEED'] ?? 20240614);
 
 describe('nested blocks survive every write path', () => {
