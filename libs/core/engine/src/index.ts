@@ -21,3 +21,4 @@ export * from './lib/query-dsl/index.js';
 export * from './lib/action/search/index.js';
 export * from './lib/search.module.js';
 export * from './lib/cluster.module.js';
+export * from './lib/action/admin/resize-service.js';

@@ -26,6 +26,8 @@ export const ExtensionPoints = {
   SearchSourceExtension: Symbol.for('strata.ext.SearchSourceExtension'),
   /** IndexNameResolver (core-engine) */
   IndexNameResolver: Symbol.for('strata.ext.IndexNameResolver'),
+  /** MetadataParticipant (core-engine): takes part in index deletions (data streams) */
+  MetadataParticipant: Symbol.for('strata.ext.MetadataParticipant'),
   /** EngineEventListener (core-engine) */
   EngineEventListener: Symbol.for('strata.ext.EngineEventListener'),
   /** Authenticator (auth.ts) */

@@ -4,7 +4,7 @@
  * consumer to keep compiling).
  */
 import type { DirectoryReader } from './index/leaf-reader.js';
-import type { IndexMetadata, MetadataStore } from './cluster/metadata.js';
+import type { ClusterMetadata, IndexMetadata, MetadataStore } from './cluster/metadata.js';
 import type { MappedFieldType } from './mapper/mapped-field-type.js';
 import type { ParseResult } from './mapper/parsed-document.js';
 import type { NestedLookup } from './mapper/mapping.js';
@@ -76,6 +76,8 @@ export interface IndexNameExpressionResolver {
   aliasFilter?(index: string, expression: string | string[] | undefined): Record<string, unknown> | undefined;
   /** search routing values imposed by aliases in `expression` on `index`, if any */
   aliasSearchRouting?(index: string, expression: string | string[] | undefined): string[] | undefined;
+  /** true when `name` is a data stream (through the IndexNameResolver contributions) */
+  isDataStream?(name: string): boolean;
 }
 
 // ------------------------------------------------------------------ index metadata changes (owner: cluster metadata)
@@ -86,6 +88,34 @@ export interface CreateIndexRequest {
   aliases?: unknown;
 }
 
+/** Options of MetadataIndexService.createIndex for the features that create indices (data streams, restore, shrink). */
+export interface CreateIndexOptions {
+  /** match templates against this name instead of the index's (a data stream's backing indices use the stream's) */
+  templateName?: string;
+  /** creating a data stream backing index: a data-stream template may apply (it refuses plain indices) */
+  dataStreamBackingIndex?: boolean;
+  /** apply no template (restore, shrink and mount copy a source index's metadata) */
+  skipTemplates?: boolean;
+  /** private settings (index.resize.source.*, ...) set by the engine itself, not validated as user input */
+  privateSettings?: Record<string, unknown>;
+  /** feature-owned per-index state (IndexMetadata.custom) */
+  custom?: Record<string, Record<string, unknown>>;
+  /** primary terms per shard (restored indices continue their source's terms) */
+  primaryTerms?: number[];
+  /**
+   * Fills the shard directories of the new index (uuid given) before it is published: its shards then
+   * recover from those files (restore, shrink, mount). A failure aborts the creation and removes them.
+   */
+  populate?(uuid: string): Promise<void> | void;
+  /** more changes made in the same atomic metadata update (a data stream's new generation, an alias swap) */
+  apply?(draft: ClusterMetadata, created: IndexMetadata): void;
+}
+
+export interface DeleteIndicesOptions {
+  /** more changes made in the same atomic metadata update, before MetadataParticipants are consulted */
+  apply?(draft: ClusterMetadata): void;
+}
+
 /**
  * Every change of index metadata goes through here (validated, then persisted via MetadataStore).
  * The storage engine's IndicesService reacts to MetadataStore.onChange: it opens shards of new indices
@@ -93,8 +123,8 @@ export interface CreateIndexRequest {
  */
 export interface MetadataIndexService {
   /** validates name, settings (SettingsRegistry, scope index), mappings (MapperService), aliases; applies templates if any */
-  createIndex(name: string, request: CreateIndexRequest, cause?: string): Promise<IndexMetadata>;
-  deleteIndices(names: string[]): Promise<void>;
+  createIndex(name: string, request: CreateIndexRequest, cause?: string, options?: CreateIndexOptions): Promise<IndexMetadata>;
+  deleteIndices(names: string[], options?: DeleteIndicesOptions): Promise<void>;
   /** merges a mapping update into the indices (PUT _mapping and dynamic updates); bumps mappingVersion when changed */
   putMapping(indices: string[], mapping: unknown): Promise<void>;
   /** validates and applies (dynamic) settings; bumps settingsVersion */

@@ -2,7 +2,7 @@
  * Extension-point contracts that involve engine types. Tokens are in @strata/core-common ExtensionPoints.
  */
 import type { EsError } from '@strata/core-common';
-import type { IndexMetadata } from './cluster/metadata.js';
+import type { ClusterMetadata, IndexMetadata } from './cluster/metadata.js';
 
 // ---------------------------------------------------------------- write path
 
@@ -70,6 +70,20 @@ export interface IndexNameResolver {
   resolve(name: string, options: IndicesOptions, purpose: 'read' | 'write'): string[] | undefined;
   /** all names this resolver can expand wildcards against (e.g. data stream names) */
   names?(): string[];
+  /** true when `name` is a data stream this resolver owns (writes other than op_type create are refused) */
+  isDataStream?(name: string): boolean;
+}
+
+// ---------------------------------------------------------------- metadata participants
+
+/** Takes part in metadata changes the core makes (ExtensionPoints.MetadataParticipant). */
+export interface MetadataParticipant {
+  readonly name: string;
+  /**
+   * Called inside the atomic metadata update that removes `names` (DELETE index, alias remove_index):
+   * throw an EsError to refuse the deletion, or adjust `draft` (e.g. drop backing indices from a stream).
+   */
+  onDeleteIndices?(names: readonly string[], draft: ClusterMetadata): void;
 }
 
 // ---------------------------------------------------------------- engine events

@@ -17,6 +17,7 @@ import { EngineTokens } from './services.js';
 import { IndicesServiceImpl } from './shard/indices-service.js';
 import { DocumentService } from './action/document/document-service.js';
 import { STORAGE_SETTINGS } from './shard/shard-settings.js';
+import { ResizeService } from './action/admin/resize-service.js';
 
 export const storageModule = new ContainerModule((options) => {
   options.bind(IndicesServiceImpl).toSelf().inSingletonScope();
@@ -24,5 +25,6 @@ export const storageModule = new ContainerModule((options) => {
   options.bind(ExtensionPoints.LifecycleComponent).toService(IndicesServiceImpl);
   options.bind(DocumentService).toSelf().inSingletonScope();
   options.bind(EngineTokens.DocumentService).toService(DocumentService);
+  options.bind(ResizeService).toSelf().inSingletonScope();
   for (const s of STORAGE_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
 });

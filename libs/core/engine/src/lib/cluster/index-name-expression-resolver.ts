@@ -301,6 +301,10 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     return out.length ? out : undefined;
   }
 
+  isDataStream(name: string): boolean {
+    return this.resolvers.some((r) => r.isDataStream?.(name) === true);
+  }
+
   /** true when `name` is an index, an alias or a name a contributed resolver owns */
   exists(name: string): boolean {
     const md = this.store.current();

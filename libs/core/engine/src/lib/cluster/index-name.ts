@@ -7,6 +7,21 @@ import { parseDateMath } from '../util/date-math.js';
 
 const INVALID_CHARS = ['\\', '/', '*', '?', '"', '<', '>', '|', ' ', ','];
 
+/**
+ * Why `name` is not a valid index (or data stream) name, or undefined: ES
+ * MetadataCreateIndexService.validateIndexOrAliasName plus, unless `lowercase: false`, the lowercase rule.
+ */
+export function indexNameProblem(name: string, opts: { lowercase?: boolean } = {}): string | undefined {
+  const w = why(name);
+  if (w === 'must be lowercase' && opts.lowercase === false) {
+    const bytes = Buffer.byteLength(name, 'utf8');
+    if (name === '.' || name === '..') return "must not be '.' or '..'";
+    if (bytes > 255) return `index name is too long, (${bytes} > 255)`;
+    return undefined;
+  }
+  return w;
+}
+
 function why(name: string): string | undefined {
   if (name.includes('#')) return "must not contain '#'";
   if (name.includes(':')) return "must not contain ':'";

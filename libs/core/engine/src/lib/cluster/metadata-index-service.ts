@@ -11,15 +11,26 @@ import {
   Tokens,
   systemClock,
   type Clock,
+  type HostConfig,
   wildcardRegExp,
 } from '@strata/core-common';
 import type { AliasMetadata, ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
-import { EngineTokens, type AnalysisRegistry, type CreateIndexRequest, type MapperService, type MetadataIndexService } from '../services.js';
-import type { EngineEventListener } from '../spi.js';
+import {
+  EngineTokens,
+  type AnalysisRegistry,
+  type CreateIndexOptions,
+  type CreateIndexRequest,
+  type DeleteIndicesOptions,
+  type MapperService,
+  type MetadataIndexService,
+} from '../services.js';
+import type { EngineEventListener, MetadataParticipant } from '../spi.js';
 import { randomBase64Uuid } from './metadata-store.js';
 import { resolveDateMathIndexName, validateAliasName, validateIndexName } from './index-name.js';
 import { PRIVATE_INDEX_SETTINGS } from './index-settings.js';
 import { checkIndexBlock } from './index-blocks.js';
+import { composeMappings, resolveTemplates, templateSection, TemplateSections } from './templates.js';
+import { indexDataDir, removeQuietly } from '../store/directory.js';
 
 /** Elasticsearch version id reported as index.version.created (8.x) */
 export const INDEX_VERSION_CREATED = '8521000';
@@ -51,9 +62,22 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     @inject(EngineTokens.AnalysisRegistry) private readonly analysis: AnalysisRegistry,
     @multiInject(ExtensionPoints.EngineEventListener) @optional() listeners: EngineEventListener[] = [],
     @inject(Tokens.Clock) @optional() private readonly clock: Clock = systemClock,
+    @multiInject(ExtensionPoints.MetadataParticipant) @optional() participants: MetadataParticipant[] = [],
+    @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
   ) {
     this.listeners = listeners ?? [];
     this.clock = clock ?? systemClock;
+    this.participants = participants ?? [];
+    const dp = hostConfig?.settings?.['path.data'];
+    this.dataPath = dp === undefined || dp === null ? undefined : String(dp);
+  }
+
+  private readonly participants: MetadataParticipant[];
+  private readonly dataPath: string | undefined;
+
+  /** lets every MetadataParticipant veto or follow a deletion, inside the same update */
+  private participateInDelete(names: readonly string[], d: ClusterMetadata): void {
+    for (const p of this.participants) p.onDeleteIndices?.(names, d);
   }
 
   private emit(fn: (l: EngineEventListener) => void): void {
@@ -83,7 +107,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
 
   // ---------------------------------------------------------------- create / delete
 
-  async createIndex(rawName: string, request: CreateIndexRequest, cause = 'api'): Promise<IndexMetadata> {
+  async createIndex(rawName: string, request: CreateIndexRequest, cause = 'api', options: CreateIndexOptions = {}): Promise<IndexMetadata> {
     void cause;
     const name = resolveDateMathIndexName(rawName, this.clock.now());
     validateIndexName(name);
@@ -93,96 +117,94 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     if (request.settings !== undefined && request.settings !== null && !isObj(request.settings)) {
       throw Errors.illegalArgument('settings must be an object');
     }
-    const tpl = this.templateFor(pre, name, request);
+    const tpl = this.templateFor(pre, name, request, options);
     const settings = this.validateCreateSettings(tpl.settings);
-    let mappings: Json = {};
-    for (const m of tpl.mappings) {
-      mappings = Object.keys(mappings).length === 0 ? this.mappers.parseMappings(m, settings) : this.mappers.merge(mappings, m, settings);
-    }
+    if (options.privateSettings) Object.assign(settings, options.privateSettings);
+    const composed = composeMappings(tpl.mappings);
+    const mappings: Json = composed && Object.keys(composed).length > 0 ? this.mappers.parseMappings(composed, settings) : {};
     const aliases = this.parseCreateAliases(name, tpl.aliases);
     const shards = this.settings.value<number>('index.number_of_shards', settings);
     const replicas = effectiveReplicas(settings, this.settings.value<number>('index.number_of_replicas', settings));
+    const uuid = randomBase64Uuid();
     let created: IndexMetadata | undefined;
-    await this.store.update((d) => {
-      if (d.indices[name]) throw Errors.resourceAlreadyExists(name, d.indices[name].uuid);
-      if (this.aliasExists(d, name)) throw Errors.invalidIndexName(name, 'already exists as alias');
-      for (const a of Object.keys(aliases)) {
-        if (d.indices[a]) {
-          throw new EsError('invalid_alias_name_exception', 400, `Invalid alias name [${a}]: an index or data stream exists with the same name as the alias`, {
-            metadata: { index_uuid: '_na_', index: a },
-          });
-        }
-        if (aliases[a].is_write_index) {
-          for (const [iname, im] of Object.entries(d.indices)) {
-            if (im.aliases[a]?.is_write_index) throw Errors.illegalArgument(`alias [${a}] has more than one write index [${iname},${name}]`);
+    try {
+      if (options.populate) await options.populate(uuid);
+      await this.store.update((d) => {
+        if (d.indices[name]) throw Errors.resourceAlreadyExists(name, d.indices[name].uuid);
+        if (this.aliasExists(d, name)) throw Errors.invalidIndexName(name, 'already exists as alias');
+        for (const a of Object.keys(aliases)) {
+          if (d.indices[a]) {
+            throw new EsError('invalid_alias_name_exception', 400, `Invalid alias name [${a}]: an index or data stream exists with the same name as the alias`, {
+              metadata: { index_uuid: '_na_', index: a },
+            });
+          }
+          if (aliases[a].is_write_index) {
+            for (const [iname, im] of Object.entries(d.indices)) {
+              if (im.aliases[a]?.is_write_index) throw Errors.illegalArgument(`alias [${a}] has more than one write index [${iname},${name}]`);
+            }
           }
         }
-      }
-      const im: IndexMetadata = {
-        name,
-        uuid: randomBase64Uuid(),
-        settings,
-        mappings,
-        mappingVersion: 1,
-        settingsVersion: 1,
-        aliasesVersion: 1,
-        aliases,
-        state: 'open',
-        numberOfShards: shards,
-        numberOfReplicas: replicas,
-        creationDate: this.clock.now(),
-        primaryTerms: new Array<number>(shards).fill(1),
-      };
-      d.indices[name] = im;
-      created = im;
-    });
+        const im: IndexMetadata = {
+          name,
+          uuid,
+          settings,
+          mappings,
+          mappingVersion: 1,
+          settingsVersion: 1,
+          aliasesVersion: 1,
+          aliases,
+          state: 'open',
+          numberOfShards: shards,
+          numberOfReplicas: replicas,
+          creationDate: this.clock.now(),
+          primaryTerms: options.primaryTerms && options.primaryTerms.length === shards ? [...options.primaryTerms] : new Array<number>(shards).fill(1),
+        };
+        if (options.custom) im.custom = structuredClone(options.custom);
+        d.indices[name] = im;
+        options.apply?.(d, im);
+        created = im;
+      });
+    } catch (e) {
+      if (options.populate && this.dataPath) removeQuietly(indexDataDir(this.dataPath, uuid));
+      throw e;
+    }
     const im = this.store.current().indices[name] ?? created!;
     this.emit((l) => l.onIndexCreated?.(name, im.uuid));
     return im;
   }
 
   /**
-   * Composes the matching index template (stored by its owner under `custom.index_template[name]` with the
-   * ES body shape: index_patterns, priority, composed_of, template{settings,mappings,aliases}; component
-   * templates under `custom.component_template[name].template`) with the request: components in order,
-   * then the index template, then the request itself.
+   * The settings, mappings (in precedence order) and aliases of a new index: the templates that match
+   * (cluster/templates.ts: one composable template, or else the legacy ones), then the request itself.
+   * A composable template with `data_stream` only creates data stream backing indices.
    */
-  private templateFor(md: ClusterMetadata, name: string, request: CreateIndexRequest): { settings: Json; mappings: unknown[]; aliases: Json } {
+  private templateFor(
+    md: ClusterMetadata,
+    name: string,
+    request: CreateIndexRequest,
+    options: CreateIndexOptions,
+  ): { settings: Json; mappings: unknown[]; aliases: Json } {
+    const reqSettings = request.settings !== undefined && request.settings !== null ? this.settings.normalizeIndexSettings(request.settings) : {};
+    const h = reqSettings['index.hidden'];
+    const isHidden = h === undefined || h === null ? undefined : h === true || h === 'true';
     const settings: Json = {};
     const mappings: unknown[] = [];
     const aliases: Json = {};
-    const addPart = (t: unknown) => {
-      if (!isObj(t)) return;
-      if (isObj(t['settings'])) Object.assign(settings, this.settings.normalizeIndexSettings(t['settings']));
-      if (isObj(t['mappings'])) mappings.push(t['mappings']);
-      if (isObj(t['aliases'])) Object.assign(aliases, t['aliases']);
-    };
-    const templates = md.custom['index_template'];
-    if (isObj(templates)) {
-      let best: Json | undefined;
-      let bestPriority = -Infinity;
-      for (const t of Object.values(templates)) {
-        if (!isObj(t)) continue;
-        const pats = Array.isArray(t['index_patterns']) ? (t['index_patterns'] as unknown[]).map(String) : typeof t['index_patterns'] === 'string' ? [t['index_patterns']] : [];
-        const match = pats.some((p) => {
-          if (p === '*' && name.startsWith('.')) return false;
-          return wildcardRegExp(p).test(name);
-        });
-        const pr = typeof t['priority'] === 'number' ? t['priority'] : 0;
-        if (match && pr > bestPriority) {
-          best = t;
-          bestPriority = pr;
+    if (!options.skipTemplates) {
+      const t = resolveTemplates(md, name, { templateName: options.templateName, isHidden, backingIndex: options.dataStreamBackingIndex });
+      if (t.v2 && !options.dataStreamBackingIndex) {
+        const body = templateSection(md, TemplateSections.INDEX)[t.v2];
+        if (isObj(body['data_stream'])) {
+          throw Errors.illegalArgument(
+            `cannot create index with name [${name}], because it matches with template [${t.v2}] that creates data streams only, use create data stream api instead`,
+          );
         }
       }
-      if (best) {
-        const comps = md.custom['component_template'];
-        for (const c of Array.isArray(best['composed_of']) ? (best['composed_of'] as unknown[]) : []) {
-          if (isObj(comps) && isObj(comps[String(c)])) addPart((comps[String(c)] as Json)['template']);
-        }
-        addPart(best['template']);
-      }
+      Object.assign(settings, this.settings.normalizeIndexSettings(t.settings));
+      mappings.push(...t.mappings);
+      Object.assign(aliases, t.aliases);
     }
-    if (request.settings !== undefined && request.settings !== null) Object.assign(settings, this.settings.normalizeIndexSettings(request.settings));
+    Object.assign(settings, reqSettings);
     if (request.mappings !== undefined && request.mappings !== null) mappings.push(request.mappings);
     if (isObj(request.aliases)) Object.assign(aliases, request.aliases);
     else if (request.aliases !== undefined && request.aliases !== null) throw Errors.illegalArgument('aliases must be an object');
@@ -246,16 +268,19 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
     return a;
   }
 
-  async deleteIndices(names: string[]): Promise<void> {
-    if (names.length === 0) return;
+  async deleteIndices(names: string[], options: DeleteIndicesOptions = {}): Promise<void> {
+    if (names.length === 0 && !options.apply) return;
     const removed: Array<[string, string]> = [];
     await this.store.update((d) => {
+      removed.length = 0;
       for (const n of names) {
         const im = d.indices[n];
         if (!im) throw Errors.indexNotFound(n);
         removed.push([n, im.uuid]);
         delete d.indices[n];
       }
+      options.apply?.(d);
+      if (names.length) this.participateInDelete(names, d);
     });
     const ms = this.mappers as MapperService & { evict?(uuid: string): void };
     for (const [n, uuid] of removed) {
@@ -366,6 +391,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
             if (!d.indices[n]) throw Errors.indexNotFound(n);
             delete d.indices[n];
           }
+          this.participateInDelete(a.concrete, d);
           continue;
         }
         for (const n of a.concrete) {

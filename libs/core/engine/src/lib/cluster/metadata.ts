@@ -27,6 +27,11 @@ export interface IndexMetadata {
   creationDate: number;
   /** primary term per shard */
   primaryTerms: number[];
+  /**
+   * feature-owned per-index state that lives and dies with the index (ES IndexMetadata custom data):
+   * `ilm` (lifecycle execution state), `rollover_info`, ...
+   */
+  custom?: Record<string, Record<string, unknown>>;
 }
 
 export interface ClusterMetadata {

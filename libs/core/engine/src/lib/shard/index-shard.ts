@@ -147,7 +147,7 @@ export interface ShardStats {
   generation: number;
 }
 
-interface CommitPoint {
+export interface CommitPoint {
   version: 1;
   generation: number;
   segments: Array<{ name: string; delGen: number }>;
@@ -158,6 +158,31 @@ interface CommitPoint {
 }
 
 const COMMIT_FILE = 'commit.json';
+
+/** One file of an index commit (immutable once written). */
+export interface CommitFile {
+  name: string;
+  length: number;
+}
+
+/**
+ * A commit point held open (Lucene's SnapshotDeletionPolicy): its files are not deleted by merges or later
+ * flushes until `release()`. Used to copy a shard consistently while it keeps indexing (snapshots, shrink).
+ */
+export interface IndexCommitRef {
+  /** the shard directory the files live in */
+  readonly dir: string;
+  readonly generation: number;
+  /** segment files and live-docs files (immutable; `commit.json` on disk may already be a newer commit) */
+  readonly files: readonly CommitFile[];
+  /** the commit point itself */
+  readonly commit: Readonly<CommitPoint>;
+  /** the bytes of `commit.json` for this commit (checksummed), to write last where the files are copied */
+  readonly commitBytes: Uint8Array;
+  readonly maxSeqNo: number;
+  readonly numDocs: number;
+  release(): void;
+}
 
 export class EngineClosedException extends Error {
   constructor(shard: string) {
@@ -187,6 +212,8 @@ export class IndexShardImpl implements IndexShard {
   private committedSegments = new Set<SegmentData>();
   /** segments of a commit being written (their files must survive merges meanwhile) */
   private readonly pendingCommit = new Set<SegmentData>();
+  /** segments (and live-docs generations) of commits held open by acquireIndexCommit */
+  private readonly commitHolds = new Map<SegmentData, Map<number, number>>();
   private activeFlush: Generator<void, void, void> | null = null;
   private activeFlushPromise: Promise<void> | null = null;
   private lastCommit: CommitPoint | null = null;
@@ -302,10 +329,12 @@ export class IndexShardImpl implements IndexShard {
       return;
     }
     const prefix = `${segName}_`;
+    let held: Map<number, number> | undefined;
+    for (const [d, gens] of this.commitHolds) if (d.name === segName) held = gens;
     for (const n of names) {
       if (n.startsWith(prefix) && n.endsWith('.liv')) {
         const g = Number(n.slice(prefix.length, -4));
-        if (g !== keepGen) removeQuietly(path.join(this.dir, n));
+        if (g !== keepGen && !held?.has(g)) removeQuietly(path.join(this.dir, n));
       }
     }
   }
@@ -690,7 +719,57 @@ export class IndexShardImpl implements IndexShard {
 
   /** files of a segment are still needed on disk by the last commit or a commit being written */
   private neededOnDisk(d: SegmentData): boolean {
-    return this.committedSegments.has(d) || this.pendingCommit.has(d);
+    return this.committedSegments.has(d) || this.pendingCommit.has(d) || this.commitHolds.has(d);
+  }
+
+  /**
+   * Flushes and holds the resulting commit: its files stay on disk (merges and later flushes leave them)
+   * until `release()`. The commit is a point-in-time copy of the shard; indexing goes on meanwhile.
+   */
+  acquireIndexCommit(): IndexCommitRef {
+    this.flush();
+    const commit = this.lastCommit;
+    if (!commit) throw new Error(`shard ${this.shardName} has no commit`);
+    const held: Array<[SegmentData, number]> = [];
+    const files: CommitFile[] = [];
+    let numDocs = 0;
+    for (const s of commit.segments) {
+      const e = this.segments.find((x) => x.data.name === s.name && this.committedSegments.has(x.data));
+      const data = e?.data ?? [...this.committedSegments].find((d) => d.name === s.name);
+      if (!data) throw new Error(`segment ${s.name} of the commit of ${this.shardName} is gone`);
+      let gens = this.commitHolds.get(data);
+      if (!gens) this.commitHolds.set(data, (gens = new Map()));
+      gens.set(s.delGen, (gens.get(s.delGen) ?? 0) + 1);
+      held.push([data, s.delGen]);
+      for (const f of [`${s.name}.seg`, `${s.name}.src`, ...(s.delGen >= 0 ? [`${s.name}_${s.delGen}.liv`] : [])]) {
+        files.push({ name: f, length: fs.statSync(path.join(this.dir, f)).size });
+      }
+      numDocs += data.maxDoc - (e && e.committedDelGen === s.delGen ? e.numDeleted : 0);
+    }
+    let released = false;
+    return {
+      dir: this.dir,
+      generation: commit.generation,
+      files,
+      commit: structuredClone(commit),
+      commitBytes: encodeStateFile(commit),
+      maxSeqNo: commit.maxSeqNo,
+      numDocs,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const [d, gen] of held) {
+          const gens = this.commitHolds.get(d);
+          if (!gens) continue;
+          const n = (gens.get(gen) ?? 1) - 1;
+          if (n > 0) gens.set(gen, n);
+          else gens.delete(gen);
+          if (gens.size === 0) this.commitHolds.delete(d);
+          if (this.closed) continue;
+          if (!this.neededOnDisk(d) && !this.segRefs.has(d) && !this.segments.some((e) => e.data === d)) this.deleteSegmentFiles(d);
+        }
+      },
+    };
   }
 
   private *flushSteps(): Generator<void, void, void> {
@@ -766,6 +845,8 @@ export class IndexShardImpl implements IndexShard {
         const data = readSegmentFile(path.join(this.dir, `${s.name}.seg`), (c) => {
           if (c !== 'ok') legacyChecksum.push(s.name);
         });
+        // the commit names the files (a shrunk index renames the segments it takes from its sources)
+        data.name = s.name;
         if (!data.sourceBytes) data.sourceFile = new SourceFile(path.join(this.dir, `${s.name}.src`));
         let live: Uint32Array | null = null;
         let numDeleted = 0;

@@ -4,3 +4,4 @@ export * from './routing.js';
 export * from './versioning.js';
 export * from './merge-policy.js';
 export * from './shard-settings.js';
+export * from './shard-files.js';

@@ -10,9 +10,10 @@ import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/m
 import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo } from '../services.js';
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
-import { IndexShardImpl, type ShardStats } from './index-shard.js';
+import { IndexShardImpl, type IndexCommitRef, type ShardStats } from './index-shard.js';
 import { shardSettingsFrom } from './shard-settings.js';
-import { removeQuietly } from '../store/directory.js';
+import { indexDataDir, removeQuietly } from '../store/directory.js';
+import * as fs from 'node:fs';
 
 export interface IndexStatsSummary {
   index: string;
@@ -88,6 +89,10 @@ export interface StorageIndicesService extends IndicesService {
     index: string,
     opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
   ): { total: number; successful: number; failed: number };
+  /** flushes a shard and holds its commit (files kept until release): snapshots and shrink copy from it */
+  acquireIndexCommit(index: string, shardId: number): IndexCommitRef;
+  /** the directory of shard `shardId` of the index with this uuid (restore/shrink fill it before publishing) */
+  shardPath(indexUuid: string, shardId: number): string;
   close(): void;
 }
 
@@ -118,7 +123,24 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     this.dataPath = String(hostConfig?.settings?.['path.data'] ?? './data');
     this.listeners = listeners ?? [];
     this.store.onChange((next, prev) => this.apply(next, prev));
+    this.sweepOrphans(this.store.current());
     this.apply(this.store.current(), null);
+  }
+
+  /**
+   * Removes index directories no index in the metadata refers to: what a crash left between filling a new
+   * index's shards (restore, shrink) and publishing it, or between unpublishing and deleting one.
+   */
+  private sweepOrphans(md: ClusterMetadata): void {
+    const root = path.join(this.dataPath, 'indices');
+    let names: string[];
+    try {
+      names = fs.readdirSync(root);
+    } catch {
+      return;
+    }
+    const known = new Set(Object.values(md.indices).map((im) => im.uuid));
+    for (const n of names) if (!known.has(n)) removeQuietly(path.join(root, n));
   }
 
   start(): void {
@@ -146,7 +168,15 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   }
 
   indexDir(uuid: string): string {
-    return path.join(this.dataPath, 'indices', uuid);
+    return indexDataDir(this.dataPath, uuid);
+  }
+
+  shardPath(indexUuid: string, shardId: number): string {
+    return path.join(this.indexDir(indexUuid), String(shardId));
+  }
+
+  acquireIndexCommit(index: string, shardId: number): IndexCommitRef {
+    return this.shard(index, shardId).acquireIndexCommit();
   }
 
   private apply(next: ClusterMetadata, prev: ClusterMetadata | null): void {

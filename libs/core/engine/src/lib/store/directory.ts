@@ -63,3 +63,28 @@ export function dirSize(dir: string): number {
   }
   return total;
 }
+
+/** the data directory of an index: `<path.data>/indices/<index uuid>` (one sub-directory per shard) */
+export function indexDataDir(dataPath: string, indexUuid: string): string {
+  return path.join(dataPath, 'indices', indexUuid);
+}
+
+/**
+ * Places `src` at `dest` without copying when possible: a hard link (segment files are immutable, so
+ * sharing them is safe, as Lucene's hard-linking directory does for shrink), else a copy; fsynced.
+ */
+export function linkOrCopyFile(src: string, dest: string): void {
+  try {
+    fs.linkSync(src, dest);
+    return;
+  } catch {
+    /* another file system, or links unsupported: copy */
+  }
+  fs.copyFileSync(src, dest);
+  const fd = fs.openSync(dest, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -503,9 +503,15 @@ export class DocumentService {
     return res;
   }
 
+  /** a data stream takes only op_type create through its name; anything else addresses a backing index */
+  private refuseDataStream(target: string): void {
+    if (this.resolver.isDataStream?.(target)) throw Errors.illegalArgument('only write ops with an op_type of create are allowed in data streams');
+  }
+
   private async deleteOne(req: DeleteRequest, batch: WriteBatch): Promise<DocResult> {
     const errors = validateWriteConditions(req, 'delete');
     if (errors.length) throw Errors.actionRequestValidation(errors);
+    this.refuseDataStream(req.index);
     let concrete = batch.writeIndexCache.get(req.index);
     if (!concrete && req.versionType !== undefined && req.versionType !== 'internal') {
       // as ES: deletes only auto-create a missing index when external versioning is used
@@ -672,6 +678,7 @@ export class DocumentService {
       errs.push('compare and write operations can not be retried');
     }
     if (errs.length) throw Errors.actionRequestValidation(errs);
+    this.refuseDataStream(req.index);
     if (req.script !== undefined) {
       throw Errors.illegalArgument('script updates are not supported; use [doc] or [upsert]');
     }
