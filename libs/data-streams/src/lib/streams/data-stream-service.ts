@@ -93,8 +93,6 @@ export class DataStreamService {
       if (md.indices[name]) throw new EsError('resource_already_exists_exception', 400, `index [${name}/${md.indices[name].uuid}] already exists`, { metadata: { index_uuid: md.indices[name].uuid, index: name } });
       if (Object.values(md.indices).some((im) => im.aliases[name])) throw Errors.illegalArgument(`data_stream [${name}] conflicts with existing alias`);
       const tpl = this.templateFor(md, name);
-      const dsTpl = tpl.body['data_stream'] as Json;
-      const hidden = dsTpl['hidden'] === true;
       const now = this.clock.now();
       const first = backingIndexName(name, 1, now);
       await this.mis.createIndex(first, { settings: { 'index.hidden': true } }, cause, {
@@ -104,20 +102,7 @@ export class DataStreamService {
           checkTimestampMapping(im);
           const streams = draftDataStreams(d);
           if (streams[name]) throw new EsError('resource_already_exists_exception', 400, `data_stream [${name}] already exists`);
-          const ds: DataStreamMetadata = {
-            name,
-            timestamp_field: { name: TIMESTAMP_FIELD },
-            indices: [{ index_name: im.name, index_uuid: im.uuid }],
-            generation: 1,
-            hidden,
-            system: false,
-            replicated: false,
-            allow_custom_routing: dsTpl['allow_custom_routing'] === true,
-          };
-          if (isObj(tpl.body['_meta'])) ds._meta = tpl.body['_meta'] as Json;
-          const lc = templateLifecycle(d, tpl.body);
-          if (lc) ds.lifecycle = lc;
-          streams[name] = ds;
+          streams[name] = newStream(d, name, tpl.body, [im]);
         },
       });
       return this.get(name)!;
@@ -259,7 +244,6 @@ export class DataStreamService {
       }
       this.validateName(alias);
       const tpl = this.templateFor(md, alias);
-      const dsTpl = tpl.body['data_stream'] as Json;
       // each index gets the data stream timestamp meta field; its @timestamp must be a date
       for (const im of members) checkTimestampMapping({ ...im, mappings: im.mappings }, true);
       const ordered = members.filter((im) => im !== write).sort((a, b) => a.creationDate - b.creationDate || (a.name < b.name ? -1 : 1));
@@ -276,20 +260,7 @@ export class DataStreamService {
           cur.settings = { ...cur.settings, 'index.hidden': true };
           cur.settingsVersion += 1;
         }
-        const ds: DataStreamMetadata = {
-          name: alias,
-          timestamp_field: { name: TIMESTAMP_FIELD },
-          indices: ordered.map((im) => ({ index_name: im.name, index_uuid: im.uuid })),
-          generation: ordered.length,
-          hidden: dsTpl['hidden'] === true,
-          system: false,
-          replicated: false,
-          allow_custom_routing: dsTpl['allow_custom_routing'] === true,
-        };
-        if (isObj(tpl.body['_meta'])) ds._meta = tpl.body['_meta'] as Json;
-        const lc = templateLifecycle(d, tpl.body);
-        if (lc) ds.lifecycle = lc;
-        streams[alias] = ds;
+        streams[alias] = newStream(d, alias, tpl.body, ordered);
       });
     });
   }
@@ -437,6 +408,25 @@ export class DataStreamService {
   writeIndex(ds: DataStreamMetadata): string {
     return writeIndexOf(ds);
   }
+}
+
+/** a stream's metadata as its data-stream template makes it, over `backing` (oldest first, write index last) */
+function newStream(d: ClusterMetadata, name: string, template: Json, backing: ReadonlyArray<Pick<IndexMetadata, 'name' | 'uuid'>>): DataStreamMetadata {
+  const dsTpl = template['data_stream'] as Json;
+  const ds: DataStreamMetadata = {
+    name,
+    timestamp_field: { name: TIMESTAMP_FIELD },
+    indices: backing.map((im) => ({ index_name: im.name, index_uuid: im.uuid })),
+    generation: backing.length,
+    hidden: dsTpl['hidden'] === true,
+    system: false,
+    replicated: false,
+    allow_custom_routing: dsTpl['allow_custom_routing'] === true,
+  };
+  if (isObj(template['_meta'])) ds._meta = template['_meta'] as Json;
+  const lc = templateLifecycle(d, template);
+  if (lc) ds.lifecycle = lc;
+  return ds;
 }
 
 /** `Index Lifecycle Management` / `Data stream lifecycle` / `Unmanaged` (ES ManagedBy) */

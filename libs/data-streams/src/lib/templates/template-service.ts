@@ -119,13 +119,16 @@ export class TemplateService {
   }
 
   componentTemplates(nameExpr: string | undefined): Array<[string, Json]> {
-    const sec = templateSection(this.store.current(), TemplateSections.COMPONENT);
+    return this.list(TemplateSections.COMPONENT, nameExpr, (n) => `component template matching [${n}] not found`);
+  }
+
+  /** templates of a section matching a comma list of names / wildcards; a concrete name with no match is a 404 */
+  private list(section: string, nameExpr: string | undefined, notFound?: (name: string) => string): Array<[string, Json]> {
+    const sec = templateSection(this.store.current(), section);
     const names = Object.keys(sec).sort();
     if (nameExpr === undefined || nameExpr === '' || nameExpr === '*' || nameExpr === '_all') return names.map((n) => [n, sec[n]]);
     const out = names.filter((n) => nameExpr.split(',').some((p) => simpleMatch(p.trim(), n)));
-    if (out.length === 0 && !nameExpr.includes('*')) {
-      throw Errors.resourceNotFound(`component template matching [${nameExpr}] not found`);
-    }
+    if (out.length === 0 && notFound && !nameExpr.includes('*')) throw Errors.resourceNotFound(notFound(nameExpr));
     return out.map((n) => [n, sec[n]]);
   }
 
@@ -302,12 +305,7 @@ export class TemplateService {
   }
 
   indexTemplates(nameExpr: string | undefined): Array<[string, Json]> {
-    const sec = templateSection(this.store.current(), TemplateSections.INDEX);
-    const names = Object.keys(sec).sort();
-    if (nameExpr === undefined || nameExpr === '' || nameExpr === '*' || nameExpr === '_all') return names.map((n) => [n, sec[n]]);
-    const out = names.filter((n) => nameExpr.split(',').some((p) => simpleMatch(p.trim(), n)));
-    if (out.length === 0 && !nameExpr.includes('*')) throw Errors.resourceNotFound(`index template matching [${nameExpr}] not found`);
-    return out.map((n) => [n, sec[n]]);
+    return this.list(TemplateSections.INDEX, nameExpr, (n) => `index template matching [${n}] not found`);
   }
 
   async deleteIndexTemplates(expr: string): Promise<void> {
@@ -373,11 +371,7 @@ export class TemplateService {
   }
 
   legacyTemplates(nameExpr: string | undefined): Array<[string, Json]> {
-    const sec = templateSection(this.store.current(), TemplateSections.LEGACY);
-    const names = Object.keys(sec).sort();
-    if (nameExpr === undefined || nameExpr === '' || nameExpr === '*' || nameExpr === '_all') return names.map((n) => [n, sec[n]]);
-    const parts = nameExpr.split(',').map((s) => s.trim());
-    return names.filter((n) => parts.some((p) => simpleMatch(p, n))).map((n) => [n, sec[n]]);
+    return this.list(TemplateSections.LEGACY, nameExpr);
   }
 
   async deleteLegacyTemplates(expr: string): Promise<void> {

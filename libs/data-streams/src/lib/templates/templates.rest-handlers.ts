@@ -42,6 +42,16 @@ function renderInner(inner: unknown, flat: boolean): Json {
   return out;
 }
 
+/** HEAD answers 200/404 from the same lookup GET uses */
+function headStatus(lookup: () => unknown[]): RestResponse {
+  try {
+    return RestResponses.empty(lookup().length ? 200 : 404);
+  } catch (e) {
+    if (e instanceof EsError && e.status === 404) return RestResponses.empty(404);
+    throw e;
+  }
+}
+
 export function renderIndexTemplate(t: Json, flat = false): Json {
   const out: Json = { index_patterns: t['index_patterns'] };
   if (t['template'] !== undefined) out['template'] = renderInner(t['template'], flat);
@@ -85,14 +95,7 @@ export class GetIndexTemplateRestHandler implements RestHandler {
 
   handle(req: RestRequest): RestResponse {
     const name = req.optionalPathParam('name');
-    if (req.method === 'HEAD') {
-      try {
-        return RestResponses.empty(this.templates.indexTemplates(name).length ? 200 : 404);
-      } catch (e) {
-        if (e instanceof EsError && e.status === 404) return RestResponses.empty(404);
-        throw e;
-      }
-    }
+    if (req.method === 'HEAD') return headStatus(() => this.templates.indexTemplates(name));
     const flat = req.boolParam('flat_settings', false);
     return RestResponses.ok({
       index_templates: this.templates.indexTemplates(name).map(([n, t]) => ({ name: n, index_template: renderIndexTemplate(t, flat) })),
@@ -183,14 +186,7 @@ export class GetComponentTemplateRestHandler implements RestHandler {
 
   handle(req: RestRequest): RestResponse {
     const name = req.optionalPathParam('name');
-    if (req.method === 'HEAD') {
-      try {
-        return RestResponses.empty(this.templates.componentTemplates(name).length ? 200 : 404);
-      } catch (e) {
-        if (e instanceof EsError && e.status === 404) return RestResponses.empty(404);
-        throw e;
-      }
-    }
+    if (req.method === 'HEAD') return headStatus(() => this.templates.componentTemplates(name));
     const flat = req.boolParam('flat_settings', false);
     return RestResponses.ok({
       component_templates: this.templates.componentTemplates(name).map(([n, t]) => {

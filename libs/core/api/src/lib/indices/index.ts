@@ -15,10 +15,12 @@ import {
 } from './indices.rest-handlers.js';
 import { DeleteAliasRestHandler, GetAliasesRestHandler, PutAliasRestHandler, UpdateAliasesRestHandler } from './aliases.rest-handlers.js';
 import { AnalyzeRestHandler } from './analyze.rest-handler.js';
+import { ResizeIndexRestHandler } from './resize.rest-handler.js';
 
 export * from './indices.rest-handlers.js';
 export * from './aliases.rest-handlers.js';
 export * from './analyze.rest-handler.js';
+export * from './resize.rest-handler.js';
 export { IndicesActions } from './indices-support.js';
 
 /** REST handlers of the index admin APIs (services come from the engine's clusterModule). */
@@ -40,6 +42,7 @@ export const indicesApiModule = new ContainerModule(({ bind }) => {
     DeleteAliasRestHandler,
     GetAliasesRestHandler,
     AnalyzeRestHandler,
+    ResizeIndexRestHandler,
   ]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   }
