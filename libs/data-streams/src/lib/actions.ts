@@ -39,8 +39,3 @@ export const IlmActions = {
   REMOVE: 'indices:admin/ilm/remove_policy',
   MOVE: 'cluster:admin/ilm/_move/post',
 } as const;
-
-/** the Warning header value Elasticsearch sends with a deprecation or advisory message */
-export function warningHeader(message: string): string {
-  return `299 Elasticsearch-8.17.0 "${message.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}

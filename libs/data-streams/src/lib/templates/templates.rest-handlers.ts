@@ -2,8 +2,8 @@
  * REST: `/_index_template`, `/_component_template`, legacy `/_template`, and the simulate APIs.
  */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { TemplateActions as A, warningHeader } from '../actions.js';
+import { EsError, Errors, RestResponses, addDeprecationWarning, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { TemplateActions as A } from '../actions.js';
 import { isObj, renderSettings, unknownField, type Json } from '../util.js';
 import { TemplateService } from './template-service.js';
 
@@ -12,16 +12,8 @@ const INDEX_TEMPLATE_KEYS = ['index_patterns', 'template', 'composed_of', 'prior
 const COMPONENT_KEYS = ['template', 'version', '_meta', 'deprecated'];
 const INNER_KEYS = ['settings', 'mappings', 'aliases', 'lifecycle', 'data_stream_options'];
 
-function collectWarnings(): { warnings: string[]; sink: { warn(m: string): void } } {
-  const warnings: string[] = [];
-  return { warnings, sink: { warn: (m) => void warnings.push(m) } };
-}
-
-function ack(warnings: string[]): RestResponse {
-  const res = RestResponses.acknowledged();
-  if (warnings.length) res.headers = { Warning: warnings.map(warningHeader).join(', ') };
-  return res;
-}
+/** template warnings go back as `Warning` headers, like ES HeaderWarning */
+const WARNINGS = { warn: (m: string) => addDeprecationWarning(m) };
 
 function checkKeys(req: RestRequest, body: Json, allowed: string[], parser: string): void {
   for (const k of Object.keys(body)) if (!allowed.includes(k)) throw unknownField(req, parser, k);
@@ -75,9 +67,8 @@ export class PutIndexTemplateRestHandler implements RestHandler {
   async handle(req: RestRequest): Promise<RestResponse> {
     const body = req.objectBody(true) ?? {};
     checkKeys(req, body, INDEX_TEMPLATE_KEYS, 'index_template');
-    const { warnings, sink } = collectWarnings();
-    await this.templates.putIndexTemplate(req.pathParam('name'), body, { create: req.boolParam('create', false), warnings: sink });
-    return ack(warnings);
+    await this.templates.putIndexTemplate(req.pathParam('name'), body, { create: req.boolParam('create', false), warnings: WARNINGS });
+    return RestResponses.acknowledged();
   }
 }
 
@@ -224,14 +215,13 @@ export class PutLegacyTemplateRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     const body = req.objectBody(true) ?? {};
-    const { warnings, sink } = collectWarnings();
-    warnings.push('Legacy index templates are deprecated in favor of composable templates.');
+    addDeprecationWarning('Legacy index templates are deprecated in favor of composable templates.');
     await this.templates.putLegacyTemplate(req.pathParam('name'), body, {
       create: req.boolParam('create', false),
       order: req.intParam('order'),
-      warnings: sink,
+      warnings: WARNINGS,
     });
-    return ack(warnings);
+    return RestResponses.acknowledged();
   }
 }
 
