@@ -1,3 +1,5 @@
+import { EngineTokens } from '@strata/core-engine';
+import { createNode } from '../node.js';
 import { startApiTestNode, type ApiTestNode, NDJSON } from '../testing/api-test-node.js';
 
 describe('shrink and clone', () => {
@@ -47,12 +49,10 @@ describe('shrink and clone', () => {
 
   it('survives a restart: the shrunk index recovers from its own files', async () => {
     await api.node.close();
-    const { createNode } = await import('../node.js');
     const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
     const node = await createNode({ settings: { 'path.data': api.dataPath }, logger: silent });
     await node.start();
     try {
-      const { EngineTokens } = await import('@strata/core-engine');
       const indices = node.container.get<{ shards(i: string): Array<{ numDocs: number }> }>(EngineTokens.IndicesService);
       expect(indices.shards('dst1').reduce((a, s) => a + s.numDocs, 0)).toBe(292);
       expect(indices.shards('dst2').reduce((a, s) => a + s.numDocs, 0)).toBe(292);
