@@ -14,3 +14,4 @@ export * from './lib/json-duplicates.js';
 export * from './lib/wildcard.js';
 export * from './lib/request-context.js';
 export * from './lib/search-contexts.js';
+export * from './lib/script-spi.js';

@@ -58,4 +58,6 @@ export const Tokens = {
   Authorizer: Symbol.for('strata.Authorizer'),
   /** IdGenerator */
   IdGenerator: Symbol.for('strata.IdGenerator'),
+  /** ScriptService (script-spi.ts): the shared Painless engine */
+  ScriptService: Symbol.for('strata.ScriptService'),
 } as const;

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/core-painless', preset: '../../../jest.preset.js' };

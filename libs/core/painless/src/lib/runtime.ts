@@ -1,0 +1,1128 @@
+/**
+ * Runtime of the Painless engine: the Java-like values scripts see, and the whitelisted members, methods and
+ * static classes they may use. Nothing here ever hands a script a JS function, prototype or global: member
+ * reads only see own data of maps, lists are arrays, and every method is an explicit case below.
+ */
+import { PainlessRuntimeError as RuntimeError } from './errors.js';
+
+/** A host map the engine reads and writes through (ingest/update `ctx`, `doc`, `params._source`). */
+export abstract class HostMap {
+  abstract get(key: string): unknown;
+  abstract put(key: string, value: unknown): unknown;
+  abstract containsKey(key: string): boolean;
+  abstract remove(key: string): unknown;
+  abstract keys(): string[];
+}
+
+/** `doc['field']`: the field's values for the current document (ScriptDocValues). */
+export class ScriptDocValues {
+  constructor(
+    readonly field: string,
+    public values: readonly unknown[],
+  ) {}
+  get value(): unknown {
+    if (this.values.length === 0) {
+      throw new RuntimeError(
+        'illegal_state_exception',
+        `A document doesn't have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!`,
+      );
+    }
+    return this.values[0];
+  }
+}
+
+/** java.time.ZonedDateTime (UTC) as returned by `doc['date'].value` and `ctx._now`-style helpers. */
+export class PainlessDateTime {
+  private readonly d: Date;
+  constructor(readonly millis: number) {
+    this.d = new Date(millis);
+  }
+  call(name: string, args: unknown[]): unknown {
+    const d = this.d;
+    switch (name) {
+      case 'getMillis':
+      case 'toEpochMilli':
+        return this.millis;
+      case 'toInstant':
+        return this;
+      case 'getEpochSecond':
+      case 'toEpochSecond':
+        return Math.floor(this.millis / 1000);
+      case 'getYear':
+        return d.getUTCFullYear();
+      case 'getMonthValue':
+        return d.getUTCMonth() + 1;
+      case 'getMonth':
+        return MONTHS[d.getUTCMonth()];
+      case 'getDayOfMonth':
+        return d.getUTCDate();
+      case 'getDayOfYear':
+        return Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1;
+      case 'getDayOfWeek':
+        return DAYS[(d.getUTCDay() + 6) % 7];
+      case 'getDayOfWeekEnum':
+        return DAYS[(d.getUTCDay() + 6) % 7];
+      case 'getHour':
+        return d.getUTCHours();
+      case 'getMinute':
+        return d.getUTCMinutes();
+      case 'getSecond':
+        return d.getUTCSeconds();
+      case 'getNano':
+        return d.getUTCMilliseconds() * 1_000_000;
+      case 'plusMillis':
+        return new PainlessDateTime(this.millis + num(args[0], name));
+      case 'plusSeconds':
+        return new PainlessDateTime(this.millis + num(args[0], name) * 1000);
+      case 'plusMinutes':
+        return new PainlessDateTime(this.millis + num(args[0], name) * 60_000);
+      case 'plusHours':
+        return new PainlessDateTime(this.millis + num(args[0], name) * 3_600_000);
+      case 'plusDays':
+        return new PainlessDateTime(this.millis + num(args[0], name) * 86_400_000);
+      case 'minusDays':
+        return new PainlessDateTime(this.millis - num(args[0], name) * 86_400_000);
+      case 'minusHours':
+        return new PainlessDateTime(this.millis - num(args[0], name) * 3_600_000);
+      case 'isAfter':
+        return this.millis > dateMillis(args[0]);
+      case 'isBefore':
+        return this.millis < dateMillis(args[0]);
+      case 'equals':
+        return args[0] instanceof PainlessDateTime && args[0].millis === this.millis;
+      case 'compareTo':
+        return Math.sign(this.millis - dateMillis(args[0]));
+      case 'toString':
+        return this.toString();
+      case 'format':
+        return this.toString();
+    }
+    throw noMethod(this, name, args.length);
+  }
+  toString(): string {
+    // java.time prints the shortest form: seconds and fractions only when non-zero
+    const iso = this.d.toISOString();
+    const ms = this.d.getUTCMilliseconds();
+    if (ms !== 0) return iso;
+    return this.d.getUTCSeconds() !== 0 ? iso.replace('.000Z', 'Z') : iso.replace(':00.000Z', 'Z');
+  }
+}
+
+const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'];
+
+function dateMillis(v: unknown): number {
+  if (v instanceof PainlessDateTime) return v.millis;
+  throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to java.time.ZonedDateTime`);
+}
+
+/** a compiled lambda (or method reference) passed to removeIf, sort, forEach, stream ops, ... */
+export class PainlessLambda {
+  constructor(
+    readonly arity: number,
+    readonly fn: (args: unknown[]) => unknown,
+  ) {}
+}
+
+/** `Math`, `Integer`, ... used as a value (only to call its static methods) */
+export class StaticRef {
+  constructor(readonly cls: string) {}
+}
+
+/** a minimal java.util.stream.Stream over a materialised list */
+export class PainlessStream {
+  constructor(readonly items: unknown[]) {}
+}
+
+/** java.util.regex.Matcher */
+export class PainlessMatcher {
+  private m: RegExpExecArray | null = null;
+  private readonly re: RegExp;
+  constructor(
+    re: RegExp,
+    readonly input: string,
+  ) {
+    this.re = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  }
+  call(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'matches': {
+        const full = new RegExp(`^(?:${this.re.source})$`, this.re.flags.replace('g', ''));
+        this.m = full.exec(this.input);
+        return this.m !== null;
+      }
+      case 'find':
+        this.m = this.re.exec(this.input);
+        return this.m !== null;
+      case 'group': {
+        if (!this.m) throw new RuntimeError('illegal_state_exception', 'No match found');
+        const g = args.length === 0 ? 0 : args[0];
+        const v = typeof g === 'string' ? this.m.groups?.[g] : this.m[num(g, 'group')];
+        return v ?? null;
+      }
+      case 'start':
+        if (!this.m) throw new RuntimeError('illegal_state_exception', 'No match available');
+        return this.m.index;
+      case 'end':
+        if (!this.m) throw new RuntimeError('illegal_state_exception', 'No match available');
+        return this.m.index + this.m[0].length;
+      case 'groupCount':
+        return (this.m?.length ?? 1) - 1;
+      case 'replaceAll':
+        return this.input.replace(this.re, String(args[0]).replace(/\$(\d)/g, '$$$1'));
+    }
+    throw noMethod(this, name, args.length);
+  }
+}
+
+export type Java = unknown;
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+export function isMap(v: unknown): v is Record<string, unknown> | HostMap | Map<unknown, unknown> {
+  return isPlainObject(v) || v instanceof HostMap || v instanceof Map;
+}
+
+export function typeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return 'java.lang.String';
+  if (typeof v === 'boolean') return 'java.lang.Boolean';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'java.lang.Integer' : 'java.lang.Double';
+  if (Array.isArray(v)) return 'java.util.ArrayList';
+  if (v instanceof Set) return 'java.util.HashSet';
+  if (v instanceof ScriptDocValues) return 'org.elasticsearch.index.fielddata.ScriptDocValues';
+  if (v instanceof PainlessDateTime) return 'java.time.ZonedDateTime';
+  if (v instanceof RegExp) return 'java.util.regex.Pattern';
+  if (v instanceof PainlessMatcher) return 'java.util.regex.Matcher';
+  if (v instanceof PainlessStream) return 'java.util.stream.Stream';
+  if (v instanceof PainlessLambda) return 'java.util.function.Function';
+  return 'java.util.HashMap';
+}
+
+export function npe(what: string): RuntimeError {
+  return new RuntimeError('null_pointer_exception', `Cannot invoke "${what}" because value is null`);
+}
+
+function noMethod(obj: unknown, name: string, arity: number): RuntimeError {
+  return new RuntimeError('illegal_argument_exception', `dynamic method [${typeName(obj)}, ${name}/${arity}] not found`);
+}
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function num(v: unknown, op: string): number {
+  if (typeof v === 'number') return v;
+  if (v === null || v === undefined) throw npe(`Number.${op}`);
+  if (typeof v === 'string' && v.length === 1 && op !== '+') return v.charCodeAt(0);
+  throw new RuntimeError('class_cast_exception', `Cannot apply [${op}] operation to type [${typeName(v)}].`);
+}
+
+export function truthy(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === null || v === undefined) throw npe('Boolean.booleanValue()');
+  throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to boolean`);
+}
+
+/** Java's String.valueOf / toString of a value (lists `[a, b]`, maps `{k=v}`) */
+export function str(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return '[' + v.map(str).join(', ') + ']';
+  if (v instanceof Set) return '[' + [...v].map(str).join(', ') + ']';
+  if (v instanceof ScriptDocValues) return '[' + v.values.map(str).join(', ') + ']';
+  if (v instanceof HostMap) return '{' + v.keys().map((k) => `${k}=${str(v.get(k))}`).join(', ') + '}';
+  if (v instanceof Map) return '{' + [...v.entries()].map(([k, x]) => `${str(k)}=${str(x)}`).join(', ') + '}';
+  if (v instanceof PainlessDateTime) return v.toString();
+  if (v instanceof RegExp) return v.source;
+  if (isPlainObject(v)) return '{' + Object.entries(v).map(([k, x]) => `${k}=${str(x)}`).join(', ') + '}';
+  return String(v);
+}
+
+export function painlessEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (a instanceof PainlessDateTime && b instanceof PainlessDateTime) return a.millis === b.millis;
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => painlessEquals(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && painlessEquals(a[k], b[k]));
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------------------------ maps
+
+function mapGet(m: unknown, k: unknown): unknown {
+  if (m instanceof HostMap) return m.get(String(k)) ?? null;
+  if (m instanceof Map) return m.get(k) ?? null;
+  const o = m as Record<string, unknown>;
+  const key = String(k);
+  return Object.prototype.hasOwnProperty.call(o, key) ? (o[key] ?? null) : null;
+}
+function mapHas(m: unknown, k: unknown): boolean {
+  if (m instanceof HostMap) return m.containsKey(String(k));
+  if (m instanceof Map) return m.has(k);
+  return Object.prototype.hasOwnProperty.call(m, String(k));
+}
+function mapPut(m: unknown, k: unknown, v: unknown): unknown {
+  const prev = mapGet(m, k);
+  if (m instanceof HostMap) m.put(String(k), v);
+  else if (m instanceof Map) m.set(k, v);
+  else {
+    const key = String(k);
+    if (FORBIDDEN_KEYS.has(key)) throw new RuntimeError('illegal_argument_exception', `illegal key [${key}]`);
+    (m as Record<string, unknown>)[key] = v;
+  }
+  return prev;
+}
+function mapRemove(m: unknown, k: unknown): unknown {
+  const prev = mapGet(m, k);
+  if (m instanceof HostMap) m.remove(String(k));
+  else if (m instanceof Map) m.delete(k);
+  else delete (m as Record<string, unknown>)[String(k)];
+  return prev;
+}
+function mapKeys(m: unknown): unknown[] {
+  if (m instanceof HostMap) return m.keys();
+  if (m instanceof Map) return [...m.keys()];
+  return Object.keys(m as object);
+}
+
+/** Map.Entry */
+class Entry {
+  constructor(
+    readonly key: unknown,
+    readonly val: unknown,
+  ) {}
+}
+
+// ------------------------------------------------------------------------------------ members
+
+export function getMember(obj: unknown, name: string): unknown {
+  if (obj instanceof ScriptDocValues) {
+    switch (name) {
+      case 'value':
+        return obj.value;
+      case 'values':
+        return [...obj.values];
+      case 'empty':
+        return obj.values.length === 0;
+      case 'length':
+        return obj.values.length;
+    }
+    if (name === 'lat' || name === 'lon') {
+      const g = obj.value as Record<string, unknown>;
+      return g[name];
+    }
+  } else if (isPlainObject(obj) || obj instanceof HostMap || obj instanceof Map) return mapGet(obj, name);
+  else if (Array.isArray(obj)) {
+    if (name === 'length') return obj.length;
+    if (name === 'empty') return obj.length === 0;
+    if (/^\d+$/.test(name)) return getIndex(obj, Number(name));
+  } else if (typeof obj === 'string' && name === 'length') return obj.length;
+  else if (obj instanceof PainlessDateTime) {
+    if (name === 'millis') return obj.millis;
+    const getter = 'get' + name[0]!.toUpperCase() + name.slice(1);
+    return obj.call(getter, []);
+  } else if (obj instanceof Entry) {
+    if (name === 'key') return obj.key;
+    if (name === 'value') return obj.val;
+  }
+  throw new RuntimeError('illegal_argument_exception', `dynamic getter [${typeName(obj)}, ${name}] not found`);
+}
+
+export function setMember(obj: unknown, name: string, value: unknown): void {
+  if (isPlainObject(obj) || obj instanceof HostMap || obj instanceof Map) {
+    mapPut(obj, name, value);
+    return;
+  }
+  if (Array.isArray(obj) && /^\d+$/.test(name)) {
+    setIndex(obj, Number(name), value);
+    return;
+  }
+  throw new RuntimeError('illegal_argument_exception', `dynamic setter [${typeName(obj)}, ${name}] not found`);
+}
+
+export function getIndex(obj: unknown, idx: unknown): unknown {
+  if (Array.isArray(obj) || obj instanceof ScriptDocValues) {
+    const arr = Array.isArray(obj) ? obj : obj.values;
+    if (typeof idx !== 'number') throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(idx)} to int`);
+    const i = idx < 0 && Array.isArray(obj) ? arr.length + idx : idx;
+    if (i < 0 || i >= arr.length || !Number.isInteger(i)) {
+      throw new RuntimeError('index_out_of_bounds_exception', `Index ${idx} out of bounds for length ${arr.length}`);
+    }
+    return arr[i] ?? null;
+  }
+  if (isPlainObject(obj) || obj instanceof HostMap || obj instanceof Map) return mapGet(obj, idx);
+  throw new RuntimeError('illegal_argument_exception', `Attempting to address a non-array-like type [${typeName(obj)}] as an array.`);
+}
+
+export function setIndex(obj: unknown, idx: unknown, value: unknown): void {
+  if (Array.isArray(obj)) {
+    const n = Number(idx);
+    const i = n < 0 ? obj.length + n : n;
+    if (!Number.isInteger(i) || i < 0 || i >= obj.length) {
+      throw new RuntimeError('index_out_of_bounds_exception', `Index ${String(idx)} out of bounds for length ${obj.length}`);
+    }
+    obj[i] = value;
+    return;
+  }
+  if (isPlainObject(obj) || obj instanceof HostMap || obj instanceof Map) {
+    mapPut(obj, idx, value);
+    return;
+  }
+  throw new RuntimeError('illegal_argument_exception', `Attempting to address a non-array-like type [${typeName(obj)}] as an array.`);
+}
+
+/** iteration order of a for-each over a value */
+export function iterate(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v.slice();
+  if (v instanceof ScriptDocValues) return v.values.slice();
+  if (v instanceof Set) return [...v];
+  if (v === null || v === undefined) throw npe('Iterable.iterator()');
+  if (isMap(v)) return mapKeys(v);
+  throw new RuntimeError('illegal_argument_exception', `Cannot iterate over [${typeName(v)}]`);
+}
+
+function callLambda(fn: unknown, args: unknown[]): unknown {
+  if (!(fn instanceof PainlessLambda)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(fn)} to a functional interface`);
+  return fn.fn(args);
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof PainlessDateTime && b instanceof PainlessDateTime) return Math.sign(a.millis - b.millis);
+  if (a === null || a === undefined || b === null || b === undefined) throw npe('Comparable.compareTo(Object)');
+  throw new RuntimeError('class_cast_exception', `${typeName(a)} cannot be cast to java.lang.Comparable`);
+}
+
+function comparator(fn: unknown): (a: unknown, b: unknown) => number {
+  if (fn === null || fn === undefined) return compareValues;
+  return (a, b) => num(callLambda(fn, [a, b]), 'compare');
+}
+
+function checkIndex(i: unknown, len: number, inclusive = false): number {
+  const n = num(i, 'index');
+  if (!Number.isInteger(n) || n < 0 || n > len || (!inclusive && n === len)) {
+    throw new RuntimeError('index_out_of_bounds_exception', `Index ${n} out of bounds for length ${len}`);
+  }
+  return n;
+}
+
+// ------------------------------------------------------------------------------------ methods
+
+export interface RuntimeOptions {
+  /** script.painless.regex.enabled: regexes may be built from strings (String.matches/replaceAll/Pattern.compile) */
+  regexEnabled: boolean;
+}
+
+export function callMethod(obj: unknown, name: string, args: unknown[], opts: RuntimeOptions): unknown {
+  const a0 = args[0];
+  if (typeof obj === 'string') return stringMethod(obj, name, args, opts);
+  if (obj instanceof ScriptDocValues) {
+    switch (name) {
+      case 'getValue':
+        return obj.value;
+      case 'size':
+      case 'getLength':
+        return obj.values.length;
+      case 'isEmpty':
+        return obj.values.length === 0;
+      case 'get':
+        return getIndex(obj, a0);
+      case 'contains':
+        return obj.values.some((x) => painlessEquals(x, a0));
+      case 'getValues':
+        return [...obj.values];
+      case 'getLat':
+      case 'getLon':
+        return (obj.value as Record<string, unknown>)[name === 'getLat' ? 'lat' : 'lon'];
+      case 'stream':
+        return new PainlessStream([...obj.values]);
+    }
+    return listMethod([...obj.values], name, args, opts, true);
+  }
+  if (Array.isArray(obj)) return listMethod(obj, name, args, opts, false);
+  if (obj instanceof Set) {
+    switch (name) {
+      case 'add': {
+        const had = [...obj].some((x) => painlessEquals(x, a0));
+        if (!had) obj.add(a0);
+        return !had;
+      }
+      case 'contains':
+        return [...obj].some((x) => painlessEquals(x, a0));
+      case 'remove':
+        for (const x of obj) if (painlessEquals(x, a0)) return obj.delete(x);
+        return false;
+      case 'size':
+        return obj.size;
+      case 'isEmpty':
+        return obj.size === 0;
+      case 'addAll':
+        for (const x of iterate(a0)) callMethod(obj, 'add', [x], opts);
+        return true;
+      case 'clear':
+        obj.clear();
+        return null;
+      case 'stream':
+        return new PainlessStream([...obj]);
+      case 'toString':
+        return str(obj);
+    }
+    throw noMethod(obj, name, args.length);
+  }
+  if (isMap(obj)) return mapMethod(obj, name, args, opts);
+  if (typeof obj === 'number') {
+    switch (name) {
+      case 'intValue':
+      case 'longValue':
+      case 'shortValue':
+      case 'byteValue':
+        return Math.trunc(obj);
+      case 'doubleValue':
+      case 'floatValue':
+        return obj;
+      case 'toString':
+        return String(obj);
+      case 'equals':
+        return obj === a0;
+      case 'compareTo':
+        return compareValues(obj, a0);
+      case 'isNaN':
+        return Number.isNaN(obj);
+      case 'isInfinite':
+        return obj === Infinity || obj === -Infinity;
+    }
+  } else if (typeof obj === 'boolean') {
+    if (name === 'toString') return String(obj);
+    if (name === 'equals') return obj === a0;
+    if (name === 'booleanValue') return obj;
+    if (name === 'compareTo') return compareValues(obj, a0);
+  } else if (obj instanceof PainlessDateTime || obj instanceof PainlessMatcher) {
+    return obj.call(name, args);
+  } else if (obj instanceof RegExp) {
+    if (name === 'matcher') return new PainlessMatcher(obj, str(a0));
+    if (name === 'pattern' || name === 'toString') return obj.source;
+    if (name === 'split') return javaSplit(str(a0), obj);
+  } else if (obj instanceof Entry) {
+    if (name === 'getKey') return obj.key;
+    if (name === 'getValue') return obj.val;
+  } else if (obj instanceof PainlessStream) return streamMethod(obj, name, args);
+  else if (obj instanceof PainlessLambda) {
+    if (['apply', 'accept', 'test', 'compare', 'applyAsLong', 'applyAsDouble', 'applyAsInt', 'get'].includes(name)) return obj.fn(args);
+  }
+  throw noMethod(obj, name, args.length);
+}
+
+function javaSplit(s: string, re: RegExp): string[] {
+  const parts = s.split(new RegExp(re.source, re.flags.replace('g', '')));
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+function regexFromString(pattern: string, opts: RuntimeOptions): RegExp {
+  if (!opts.regexEnabled) {
+    throw new RuntimeError('illegal_state_exception', 'Regexes are disabled. Set [script.painless.regex.enabled] to [true] in elasticsearch.yaml to allow them. Be careful though, regexes break out of Painless\'s protection against deep recursion and long loops.');
+  }
+  try {
+    return new RegExp(pattern);
+  } catch (e) {
+    throw new RuntimeError('pattern_syntax_exception', (e as Error).message);
+  }
+}
+
+function stringMethod(s: string, name: string, args: unknown[], opts: RuntimeOptions): unknown {
+  const a0 = args[0];
+  switch (name) {
+    case 'startsWith':
+      return s.startsWith(str(a0), args.length > 1 ? num(args[1], name) : 0);
+    case 'endsWith':
+      return s.endsWith(str(a0));
+    case 'contains':
+      return s.includes(str(a0));
+    case 'toLowerCase':
+      return s.toLowerCase();
+    case 'toUpperCase':
+      return s.toUpperCase();
+    case 'trim':
+      return s.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+    case 'strip':
+      return s.trim();
+    case 'length':
+      return s.length;
+    case 'isEmpty':
+      return s.length === 0;
+    case 'isBlank':
+      return s.trim().length === 0;
+    case 'substring': {
+      const b = num(a0, name);
+      const e = args.length > 1 ? num(args[1], name) : s.length;
+      if (b < 0 || e > s.length || b > e) throw new RuntimeError('string_index_out_of_bounds_exception', `begin ${b}, end ${e}, length ${s.length}`);
+      return s.substring(b, e);
+    }
+    case 'indexOf':
+      return s.indexOf(str(a0), args.length > 1 ? num(args[1], name) : 0);
+    case 'lastIndexOf':
+      return s.lastIndexOf(str(a0));
+    case 'equals':
+      return s === a0;
+    case 'equalsIgnoreCase':
+      return typeof a0 === 'string' && s.toLowerCase() === a0.toLowerCase();
+    case 'replace':
+      return s.split(str(a0)).join(str(args[1]));
+    case 'replaceAll':
+      return s.replace(new RegExp(regexFromString(str(a0), opts).source, 'g'), str(args[1]).replace(/\$(\d)/g, '$$$1'));
+    case 'matches':
+      return new RegExp(`^(?:${regexFromString(str(a0), opts).source})$`).test(s);
+    case 'charAt': {
+      const i = num(a0, name);
+      if (i < 0 || i >= s.length) throw new RuntimeError('string_index_out_of_bounds_exception', `index ${i}, length ${s.length}`);
+      return s.charAt(i);
+    }
+    case 'chars':
+      return new PainlessStream([...s].map((c) => c.charCodeAt(0)));
+    case 'toCharArray':
+      return [...s];
+    case 'concat':
+      return s + str(a0);
+    case 'compareTo':
+      return compareValues(s, a0);
+    case 'compareToIgnoreCase':
+      return compareValues(s.toLowerCase(), str(a0).toLowerCase());
+    case 'splitOnToken': {
+      const parts = s.split(str(a0));
+      if (args.length > 1) {
+        const limit = num(args[1], name);
+        if (limit > 0 && parts.length > limit) return [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(str(a0))];
+      }
+      return parts;
+    }
+    case 'split':
+      return javaSplit(s, regexFromString(str(a0), opts));
+    case 'toString':
+    case 'intern':
+      return s;
+    case 'hashCode': {
+      let h = 0;
+      for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
+      return h;
+    }
+    case 'repeat':
+      return s.repeat(Math.max(0, num(a0, name)));
+    case 'encodeBase64':
+      return Buffer.from(s, 'utf8').toString('base64');
+    case 'decodeBase64':
+      return Buffer.from(s, 'base64').toString('utf8');
+  }
+  throw noMethod(s, name, args.length);
+}
+
+function listMethod(l: unknown[], name: string, args: unknown[], opts: RuntimeOptions, readOnly: boolean): unknown {
+  const a0 = args[0];
+  const ro = () => {
+    if (readOnly) throw new RuntimeError('unsupported_operation_exception', 'doc values are unmodifiable');
+  };
+  switch (name) {
+    case 'contains':
+      return l.some((x) => painlessEquals(x, a0));
+    case 'size':
+    case 'getLength':
+      return l.length;
+    case 'isEmpty':
+      return l.length === 0;
+    case 'get':
+      return getIndex(l, a0);
+    case 'add':
+      ro();
+      if (args.length === 2) l.splice(checkIndex(a0, l.length, true), 0, args[1]);
+      else l.push(a0);
+      return args.length === 2 ? null : true;
+    case 'addAll':
+      ro();
+      l.push(...iterate(a0));
+      return true;
+    case 'set': {
+      ro();
+      const prev = getIndex(l, a0);
+      setIndex(l, a0, args[1]);
+      return prev;
+    }
+    case 'remove':
+      ro();
+      if (typeof a0 === 'number' && Number.isInteger(a0)) return l.splice(checkIndex(a0, l.length), 1)[0] ?? null;
+      {
+        const i = l.findIndex((x) => painlessEquals(x, a0));
+        if (i >= 0) l.splice(i, 1);
+        return i >= 0;
+      }
+    case 'removeIf': {
+      ro();
+      let removed = false;
+      for (let i = l.length - 1; i >= 0; i--) {
+        if (truthy(callLambda(a0, [l[i]]))) {
+          l.splice(i, 1);
+          removed = true;
+        }
+      }
+      return removed;
+    }
+    case 'indexOf':
+      return l.findIndex((x) => painlessEquals(x, a0));
+    case 'lastIndexOf': {
+      for (let i = l.length - 1; i >= 0; i--) if (painlessEquals(l[i], a0)) return i;
+      return -1;
+    }
+    case 'clear':
+      ro();
+      l.length = 0;
+      return null;
+    case 'join':
+      return l.map(str).join(str(a0));
+    case 'toString':
+      return str(l);
+    case 'equals':
+      return painlessEquals(l, a0);
+    case 'sort':
+      ro();
+      l.sort(comparator(a0));
+      return null;
+    case 'forEach':
+      for (const x of l.slice()) callLambda(a0, [x]);
+      return null;
+    case 'subList':
+      return l.slice(checkIndex(a0, l.length, true), checkIndex(args[1], l.length, true));
+    case 'stream':
+      return new PainlessStream(l.slice());
+    case 'getFirst':
+      if (l.length === 0) throw new RuntimeError('no_such_element_exception', 'No value present');
+      return l[0];
+    case 'getLast':
+      if (l.length === 0) throw new RuntimeError('no_such_element_exception', 'No value present');
+      return l[l.length - 1];
+    case 'sum':
+      return l.reduce((s: number, x) => s + num(x, 'sum'), 0);
+    case 'max':
+    case 'min':
+      if (l.length === 0) throw new RuntimeError('no_such_element_exception', 'No value present');
+      return l.reduce((m, x) => ((name === 'max' ? compareValues(x, m) > 0 : compareValues(x, m) < 0) ? x : m));
+  }
+  void opts;
+  throw noMethod(l, name, args.length);
+}
+
+function mapMethod(m: Record<string, unknown> | HostMap | Map<unknown, unknown>, name: string, args: unknown[], opts: RuntimeOptions): unknown {
+  const a0 = args[0];
+  switch (name) {
+    case 'containsKey':
+      return mapHas(m, a0);
+    case 'get':
+      return mapGet(m, a0);
+    case 'getOrDefault':
+      return mapHas(m, a0) ? mapGet(m, a0) : (args[1] ?? null);
+    case 'put':
+      return mapPut(m, a0, args[1]);
+    case 'putIfAbsent': {
+      const prev = mapGet(m, a0);
+      if (prev === null) mapPut(m, a0, args[1]);
+      return prev;
+    }
+    case 'computeIfAbsent': {
+      const prev = mapGet(m, a0);
+      if (prev !== null) return prev;
+      const v = callLambda(args[1], [a0]);
+      if (v !== null && v !== undefined) mapPut(m, a0, v);
+      return v ?? null;
+    }
+    case 'compute': {
+      const v = callLambda(args[1], [a0, mapGet(m, a0)]);
+      if (v === null || v === undefined) mapRemove(m, a0);
+      else mapPut(m, a0, v);
+      return v ?? null;
+    }
+    case 'merge': {
+      const prev = mapGet(m, a0);
+      const v = prev === null ? args[1] : callLambda(args[2], [prev, args[1]]);
+      if (v === null || v === undefined) mapRemove(m, a0);
+      else mapPut(m, a0, v);
+      return v ?? null;
+    }
+    case 'putAll':
+      if (isMap(a0)) for (const k of mapKeys(a0)) mapPut(m, k, mapGet(a0, k));
+      return null;
+    case 'remove':
+      return mapRemove(m, a0);
+    case 'isEmpty':
+      return mapKeys(m).length === 0;
+    case 'size':
+      return mapKeys(m).length;
+    case 'keySet':
+      return mapKeys(m);
+    case 'values':
+      return mapKeys(m).map((k) => mapGet(m, k));
+    case 'entrySet':
+      return mapKeys(m).map((k) => new Entry(k, mapGet(m, k)));
+    case 'containsValue':
+      return mapKeys(m).some((k) => painlessEquals(mapGet(m, k), a0));
+    case 'forEach':
+      for (const k of mapKeys(m)) callLambda(a0, [k, mapGet(m, k)]);
+      return null;
+    case 'clear':
+      for (const k of mapKeys(m)) mapRemove(m, k);
+      return null;
+    case 'toString':
+      return str(m);
+    case 'equals':
+      return painlessEquals(m, a0);
+  }
+  void opts;
+  throw noMethod(m, name, args.length);
+}
+
+function streamMethod(s: PainlessStream, name: string, args: unknown[]): unknown {
+  const f = args[0];
+  const items = s.items;
+  switch (name) {
+    case 'filter':
+      return new PainlessStream(items.filter((x) => truthy(callLambda(f, [x]))));
+    case 'map':
+    case 'mapToInt':
+    case 'mapToLong':
+    case 'mapToDouble':
+    case 'mapToObj':
+      return new PainlessStream(items.map((x) => callLambda(f, [x])));
+    case 'forEach':
+      for (const x of items) callLambda(f, [x]);
+      return null;
+    case 'collect':
+      return f === SET_COLLECTOR ? new Set(items) : items.slice();
+    case 'toList':
+      return items.slice();
+    case 'count':
+      return items.length;
+    case 'sum':
+      return items.reduce((a: number, x) => a + num(x, 'sum'), 0);
+    case 'average':
+      return items.length === 0 ? null : items.reduce((a: number, x) => a + num(x, 'average'), 0) / items.length;
+    case 'anyMatch':
+      return items.some((x) => truthy(callLambda(f, [x])));
+    case 'allMatch':
+      return items.every((x) => truthy(callLambda(f, [x])));
+    case 'noneMatch':
+      return !items.some((x) => truthy(callLambda(f, [x])));
+    case 'distinct':
+      return new PainlessStream(items.filter((x, i) => items.findIndex((y) => painlessEquals(x, y)) === i));
+    case 'sorted':
+      return new PainlessStream(items.slice().sort(comparator(f)));
+    case 'limit':
+      return new PainlessStream(items.slice(0, num(f, 'limit')));
+    case 'skip':
+      return new PainlessStream(items.slice(num(f, 'skip')));
+    case 'max':
+    case 'min':
+    case 'findFirst':
+    case 'getAsDouble':
+    case 'getAsLong':
+      if (items.length === 0) return null;
+      if (name === 'findFirst') return items[0];
+      return items.reduce((m, x) => ((name === 'max' ? comparator(f)(x, m) > 0 : comparator(f)(x, m) < 0) ? x : m));
+    case 'boxed':
+    case 'asDoubleStream':
+    case 'asLongStream':
+      return s;
+  }
+  throw noMethod(s, name, args.length);
+}
+
+const LIST_COLLECTOR = Symbol('toList');
+const SET_COLLECTOR = Symbol('toSet');
+
+// ------------------------------------------------------------------------------------ statics
+
+function parseNumber(s: unknown, integer: boolean): number {
+  if (s === null || s === undefined) throw new RuntimeError('number_format_exception', integer ? 'Cannot parse null string: null' : 'null');
+  const t = integer ? str(s) : str(s).trim();
+  if (integer ? !/^[+-]?\d+$/.test(t) : !/^[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?)$/.test(t)) {
+    throw new RuntimeError('number_format_exception', `For input string: "${str(s)}"`);
+  }
+  return Number(t.replace(/[dDfF]$/, ''));
+}
+
+const javaRound = (x: number) => Math.floor(x + 0.5);
+
+export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown>> = {
+  Math: {
+    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
+    abs: (a) => Math.abs(num(a, 'abs')),
+    round: (a) => javaRound(num(a, 'round')),
+    rint: (a) => {
+      const x = num(a, 'rint');
+      const r = Math.round(x);
+      return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+    },
+    floor: (a) => Math.floor(num(a, 'floor')),
+    ceil: (a) => Math.ceil(num(a, 'ceil')),
+    sqrt: (a) => Math.sqrt(num(a, 'sqrt')),
+    cbrt: (a) => Math.cbrt(num(a, 'cbrt')),
+    pow: (a, b) => Math.pow(num(a, 'pow'), num(b, 'pow')),
+    log: (a) => Math.log(num(a, 'log')),
+    log10: (a) => Math.log10(num(a, 'log10')),
+    log1p: (a) => Math.log1p(num(a, 'log1p')),
+    exp: (a) => Math.exp(num(a, 'exp')),
+    expm1: (a) => Math.expm1(num(a, 'expm1')),
+    signum: (a) => Math.sign(num(a, 'signum')),
+    sin: (a) => Math.sin(num(a, 'sin')),
+    cos: (a) => Math.cos(num(a, 'cos')),
+    tan: (a) => Math.tan(num(a, 'tan')),
+    asin: (a) => Math.asin(num(a, 'asin')),
+    acos: (a) => Math.acos(num(a, 'acos')),
+    atan: (a) => Math.atan(num(a, 'atan')),
+    atan2: (a, b) => Math.atan2(num(a, 'atan2'), num(b, 'atan2')),
+    sinh: (a) => Math.sinh(num(a, 'sinh')),
+    cosh: (a) => Math.cosh(num(a, 'cosh')),
+    tanh: (a) => Math.tanh(num(a, 'tanh')),
+    hypot: (a, b) => Math.hypot(num(a, 'hypot'), num(b, 'hypot')),
+    toRadians: (a) => (num(a, 'toRadians') * Math.PI) / 180,
+    toDegrees: (a) => (num(a, 'toDegrees') * 180) / Math.PI,
+    floorDiv: (a, b) => {
+      if (num(b, 'floorDiv') === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
+      return Math.floor(num(a, 'floorDiv') / num(b, 'floorDiv'));
+    },
+    floorMod: (a, b) => {
+      const x = num(a, 'floorMod');
+      const y = num(b, 'floorMod');
+      if (y === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
+      return ((x % y) + y) % y;
+    },
+    random: () => Math.random(),
+  },
+  Integer: {
+    parseInt: (s) => parseNumber(s, true),
+    valueOf: (s) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
+    toString: (n) => str(n),
+    compare: (a, b) => compareValues(a, b),
+    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
+    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
+  },
+  Long: {
+    parseLong: (s) => parseNumber(s, true),
+    valueOf: (s) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
+    toString: (n) => str(n),
+    compare: (a, b) => compareValues(a, b),
+    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
+    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
+  },
+  Double: {
+    parseDouble: (s) => parseNumber(s, false),
+    valueOf: (s) => (typeof s === 'number' ? s : parseNumber(s, false)),
+    toString: (n) => str(n),
+    compare: (a, b) => compareValues(a, b),
+    isNaN: (a) => Number.isNaN(num(a, 'isNaN')),
+    isInfinite: (a) => Math.abs(num(a, 'isInfinite')) === Infinity,
+    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
+    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
+  },
+  Float: { parseFloat: (s) => parseNumber(s, false), valueOf: (s) => (typeof s === 'number' ? s : parseNumber(s, false)) },
+  Boolean: {
+    parseBoolean: (s) => typeof s === 'string' && s.toLowerCase() === 'true',
+    valueOf: (s) => s === true || (typeof s === 'string' && s.toLowerCase() === 'true'),
+    toString: (b) => str(b),
+  },
+  String: {
+    valueOf: (v) => str(v),
+    join: (sep, list) => iterate(list).map(str).join(str(sep)),
+    format: (fmt, ...rest) => {
+      let i = 0;
+      return str(fmt).replace(/%(?:\.(\d+))?([sdf%])/g, (_m, prec: string | undefined, c: string) => {
+        if (c === '%') return '%';
+        const v = rest[i++];
+        if (c === 'f') return num(v, 'format').toFixed(prec === undefined ? 6 : Number(prec));
+        if (c === 'd') return String(Math.trunc(num(v, 'format')));
+        return str(v);
+      });
+    },
+  },
+  Objects: {
+    isNull: (v) => v === null || v === undefined,
+    nonNull: (v) => v !== null && v !== undefined,
+    equals: (a, b) => painlessEquals(a, b),
+    requireNonNull: (a) => {
+      if (a === null || a === undefined) throw new RuntimeError('null_pointer_exception', 'null');
+      return a;
+    },
+    requireNonNullElse: (a, b) => a ?? b,
+    toString: (a, b) => (a === null || a === undefined ? (b === undefined ? 'null' : str(b)) : str(a)),
+    hash: (...a) => a.length,
+  },
+  Collections: {
+    emptyList: () => [],
+    emptyMap: () => ({}),
+    singletonList: (a) => [a],
+    sort: (l, c) => {
+      if (!Array.isArray(l)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(l)} to java.util.List`);
+      l.sort(comparator(c));
+      return null;
+    },
+    reverse: (l) => {
+      if (Array.isArray(l)) l.reverse();
+      return null;
+    },
+    max: (l) => listMethod(iterate(l), 'max', [], { regexEnabled: false }, true),
+    min: (l) => listMethod(iterate(l), 'min', [], { regexEnabled: false }, true),
+  },
+  Arrays: { asList: (...a) => (a.length === 1 && Array.isArray(a[0]) ? a[0].slice() : a) },
+  List: { of: (...a) => a },
+  Map: {
+    of: (...a) => {
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i + 1 < a.length; i += 2) mapPut(o, a[i], a[i + 1]);
+      return o;
+    },
+  },
+  Collectors: { toList: () => LIST_COLLECTOR, toSet: () => SET_COLLECTOR },
+  Instant: { ofEpochMilli: (m) => new PainlessDateTime(num(m, 'ofEpochMilli')), ofEpochSecond: (s) => new PainlessDateTime(num(s, 'ofEpochSecond') * 1000) },
+  ZonedDateTime: {
+    parse: (s) => {
+      const t = Date.parse(str(s).replace(/\[.*\]$/, ''));
+      if (Number.isNaN(t)) throw new RuntimeError('date_time_parse_exception', `Text '${str(s)}' could not be parsed at index 0`);
+      return new PainlessDateTime(t);
+    },
+  },
+  Pattern: {
+    compile: () => {
+      throw new RuntimeError('illegal_argument_exception', 'Pattern.compile is not allowed: use a /regex/ literal');
+    },
+  },
+};
+
+export const STATIC_FIELDS: Record<string, Record<string, unknown>> = {
+  Math: { PI: Math.PI, E: Math.E },
+  Integer: { MAX_VALUE: 2147483647, MIN_VALUE: -2147483648 },
+  Long: { MAX_VALUE: Number.MAX_SAFE_INTEGER, MIN_VALUE: Number.MIN_SAFE_INTEGER },
+  Double: { MAX_VALUE: Number.MAX_VALUE, MIN_VALUE: Number.MIN_VALUE, POSITIVE_INFINITY: Infinity, NEGATIVE_INFINITY: -Infinity, NaN: NaN },
+};
+
+export function instanceOf(v: unknown, cls: string): boolean {
+  switch (cls) {
+    case 'String':
+    case 'CharSequence':
+      return typeof v === 'string';
+    case 'Map':
+    case 'HashMap':
+    case 'LinkedHashMap':
+      return isMap(v);
+    case 'List':
+    case 'ArrayList':
+      return Array.isArray(v);
+    case 'Collection':
+    case 'Iterable':
+      return Array.isArray(v) || v instanceof Set || v instanceof ScriptDocValues;
+    case 'Set':
+    case 'HashSet':
+      return v instanceof Set;
+    case 'Number':
+      return typeof v === 'number';
+    case 'Integer':
+    case 'Long':
+    case 'int':
+    case 'long':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'Double':
+    case 'Float':
+    case 'double':
+    case 'float':
+      return typeof v === 'number' && !Number.isInteger(v);
+    case 'Boolean':
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'ZonedDateTime':
+    case 'Instant':
+      return v instanceof PainlessDateTime;
+    case 'Object':
+    case 'def':
+      return v !== null && v !== undefined;
+  }
+  return false;
+}
+
+export function cast(cls: string, v: unknown): unknown {
+  switch (cls) {
+    case 'int':
+    case 'long':
+    case 'short':
+    case 'byte':
+      if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : 0;
+      if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
+      break;
+    case 'Integer':
+    case 'Long':
+      if (v === null || (typeof v === 'number' && Number.isInteger(v))) return v;
+      break;
+    case 'char':
+      if (typeof v === 'string' && v.length === 1) return v;
+      if (typeof v === 'number') return String.fromCharCode(v);
+      break;
+    case 'double':
+    case 'float':
+    case 'Double':
+    case 'Float':
+    case 'Number':
+      if (typeof v === 'number') return v;
+      if (cls !== 'double' && cls !== 'float' && v === null) return v;
+      break;
+    case 'String':
+      if (typeof v === 'string' || v === null) return v;
+      break;
+    case 'boolean':
+    case 'Boolean':
+      if (typeof v === 'boolean') return v;
+      break;
+    case 'Map':
+    case 'HashMap':
+      if (v === null || isMap(v)) return v;
+      break;
+    case 'List':
+    case 'ArrayList':
+    case 'Collection':
+      if (v === null || Array.isArray(v)) return v;
+      break;
+    default:
+      return v;
+  }
+  throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to ${cls}`);
+}
+
+export function newObject(cls: string, args: unknown[]): unknown {
+  switch (cls) {
+    case 'ArrayList':
+    case 'LinkedList':
+    case 'ArrayDeque':
+      return args.length > 0 && typeof args[0] !== 'number' ? iterate(args[0]) : [];
+    case 'HashMap':
+    case 'LinkedHashMap':
+    case 'TreeMap': {
+      const o: Record<string, unknown> = {};
+      if (args.length > 0 && isMap(args[0])) for (const k of mapKeys(args[0])) mapPut(o, k, mapGet(args[0], k));
+      return o;
+    }
+    case 'HashSet':
+    case 'LinkedHashSet':
+    case 'TreeSet':
+      return new Set(args.length > 0 && typeof args[0] !== 'number' ? iterate(args[0]) : []);
+    case 'String':
+      return args.length > 0 ? str(args[0]) : '';
+    case 'StringBuilder':
+      throw new RuntimeError('illegal_argument_exception', 'StringBuilder is not supported: use String concatenation');
+  }
+  throw new RuntimeError('illegal_argument_exception', `Not a type [${cls}].`);
+}
