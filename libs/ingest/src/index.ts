@@ -9,7 +9,6 @@ export * from './lib/ingest.settings.js';
 export * from './lib/rest/ingest-actions.js';
 export * from './lib/rest/pipeline.rest-handlers.js';
 export * from './lib/processors/index.js';
-export { compilePainless, type CompiledScript } from './lib/painless/painless.js';
 export { Grok } from './lib/grok/grok.js';
 export { GROK_PATTERNS } from './lib/grok/grok-patterns.js';
 export { ingestModule, ingestFeature } from './lib/ingest.module.js';

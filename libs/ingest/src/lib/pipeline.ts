@@ -6,8 +6,9 @@
 import { EsError, toEsError } from '@strata/core-common';
 import type { IngestDocument, JsonObject } from './ingest-document.js';
 import { isObject, javaTypeName } from './ingest-document.js';
-import { compilePainless, type CompiledScript } from './painless/painless.js';
-import { CtxMap } from './painless/ctx-map.js';
+import { ScriptContexts, type CompiledScript } from '@strata/core-common';
+import { compilePainless } from '@strata/core-painless';
+import { CtxMap } from './ctx-map.js';
 import {
   ConfigReader,
   configError,
@@ -91,7 +92,7 @@ export function compileCondition(raw: unknown, type: string, tag: string | undef
   }
   let script: CompiledScript;
   try {
-    script = compilePainless(source);
+    script = compilePainless(source, ScriptContexts.INGEST);
   } catch (e) {
     if (!(e instanceof EsError)) throw configError('conditional', tag, undefined, (e as Error).message);
     // as ES: the script error itself, tagged with the (conditional) processor that failed to compile

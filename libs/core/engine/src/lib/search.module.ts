@@ -3,7 +3,8 @@
  * ExtensionPoints.QueryParser like any feature's), the SearchService and the search settings.
  */
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, SettingParsers, setting, type SettingDef } from '@strata/core-common';
+import { ExtensionPoints, SettingParsers, setting, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
+import { PainlessScriptService } from '@strata/core-painless';
 import { EngineTokens } from './services.js';
 import { BUILTIN_QUERY_PARSERS } from './query-dsl/builtin-parsers.js';
 import { QueryParserRegistry, type QueryParser } from './query-dsl/query-parser.js';
@@ -19,13 +20,64 @@ export const MAX_BUCKETS_SETTING = setting({
   parse: SettingParsers.int('search.max_buckets', 0),
 });
 
-export const SEARCH_SETTINGS: readonly SettingDef[] = [MAX_BUCKETS_SETTING as SettingDef];
+/** script.max_compilations_rate: dynamic compilations allowed per window ("150/5m", "unlimited", "use-context" = 150/5m) */
+export const MAX_COMPILATIONS_RATE_SETTING = setting({
+  key: 'script.max_compilations_rate',
+  scope: 'cluster',
+  dynamic: true,
+  defaultValue: 'use-context',
+  parse: (raw: unknown): string => {
+    const v = String(raw);
+    if (v !== 'unlimited' && v !== 'use-context' && !/^\d+\/\d+(ms|s|m|h|d)$/.test(v)) {
+      throw new Error(`failed to parse [${v}]`);
+    }
+    return v;
+  },
+});
+/** script.painless.regex.enabled: true, false or limited (the default: regexes are allowed) */
+export const REGEX_ENABLED_SETTING = setting({
+  key: 'script.painless.regex.enabled',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 'limited',
+  parse: SettingParsers.oneOf('script.painless.regex.enabled', ['true', 'false', 'limited']),
+});
+/** script.cache.max_size: compiled scripts kept */
+export const SCRIPT_CACHE_SIZE_SETTING = setting({
+  key: 'script.cache.max_size',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 3000,
+  parse: SettingParsers.int('script.cache.max_size', 0),
+});
+
+export const SEARCH_SETTINGS: readonly SettingDef[] = [
+  MAX_BUCKETS_SETTING as SettingDef,
+  MAX_COMPILATIONS_RATE_SETTING as SettingDef,
+  REGEX_ENABLED_SETTING as SettingDef,
+  SCRIPT_CACHE_SIZE_SETTING as SettingDef,
+];
 
 export const searchModule = new ContainerModule((options) => {
   for (const p of BUILTIN_QUERY_PARSERS) options.bind(ExtensionPoints.QueryParser).toConstantValue(p);
   options
     .bind(EngineTokens.QueryParserRegistry)
     .toDynamicValue((ctx) => new QueryParserRegistry(ctx.getAll<QueryParser>(ExtensionPoints.QueryParser, { optional: true }) ?? []))
+    .inSingletonScope();
+  options
+    .bind(Tokens.ScriptService)
+    .toDynamicValue((ctx) => {
+      const host = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true });
+      const node = host?.settings ?? {};
+      const svc = new PainlessScriptService({
+        regexEnabled: String(node['script.painless.regex.enabled'] ?? 'limited') !== 'false',
+        cacheMaxSize: Number(node['script.cache.max_size'] ?? 3000),
+        maxCompilationsRate: String(node['script.max_compilations_rate'] ?? 'use-context'),
+      });
+      const registry = ctx.get<SettingsRegistry>(Tokens.SettingsRegistry, { optional: true });
+      registry?.onUpdate('script.max_compilations_rate', (v) => svc.setMaxCompilationsRate(v === null || v === undefined ? 'use-context' : String(v)));
+      return svc;
+    })
     .inSingletonScope();
   options.bind(SearchService).toSelf().inSingletonScope();
   options.bind(EngineTokens.SearchService).toService(SearchService);

@@ -49,6 +49,10 @@ export interface MapperService {
   matchingFieldNames(index: IndexMetadata, pattern: string): string[];
   /** the `nested` fields of the index mapping (ES NestedLookup) */
   nestedLookup?(index: IndexMetadata): NestedLookup;
+  /** field types of a request's `runtime_mappings` (scripts compiled); throws on a bad definition */
+  runtimeFieldTypes?(index: IndexMetadata | undefined, defs: Record<string, unknown>): Map<string, MappedFieldType>;
+  /** whether the index mapping declares runtime fields */
+  hasRuntimeFields?(index: IndexMetadata): boolean;
 }
 
 export interface AnalysisRegistry {

@@ -9,7 +9,9 @@ import { type Node, Parser, PRIMITIVES, type Stmt } from './parser.js';
 import {
   callMethod,
   cast,
+  dbl,
   getIndex,
+  JDouble,
   getMember,
   instanceOf,
   iterate,
@@ -26,6 +28,7 @@ import {
   str,
   truthy,
   typeName,
+  unbox,
 } from './runtime.js';
 
 export interface Frame {
@@ -103,11 +106,7 @@ class Scope {
   readonly vars = new Map<string, Var>();
   constructor(readonly parent: Scope | null) {}
   lookup(name: string): Var | undefined {
-    for (let s: Scope | null = this; s; s = s.parent) {
-      const v = s.vars.get(name);
-      if (v) return v;
-    }
-    return undefined;
+    return this.vars.get(name) ?? this.parent?.lookup(name);
   }
 }
 
@@ -310,6 +309,15 @@ export class Compiler {
   /** converts a value for a store into a typed local (int locals truncate, typed casts check) */
   private store(c: Compiled, t: T): E {
     const e = c.e;
+    if (t === 'double') {
+      return (f) => {
+        const v = e(f);
+        if (typeof v === 'number') return dbl(v);
+        if (v instanceof JDouble) return v;
+        if (v === null || v === undefined) throw new RuntimeError('null_pointer_exception', 'Cannot unbox a null value to a primitive double');
+        throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to double`);
+      };
+    }
     if (t === 'int' && c.t !== 'int') {
       return (f) => {
         const v = e(f);
@@ -328,8 +336,8 @@ export class Compiler {
     const pos = n.pos;
     switch (n.k) {
       case 'lit': {
-        const v = n.v;
-        const t: T = typeof v === 'number' ? (n.dbl ? 'double' : 'int') : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'any';
+        const v = n.dbl && typeof n.v === 'number' && Number.isInteger(n.v) ? new JDouble(n.v) : n.v;
+        const t: T = typeof n.v === 'number' ? (n.dbl ? 'double' : 'int') : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'any';
         return { e: () => v, t };
       }
       case 'regex': {
@@ -402,7 +410,7 @@ export class Compiler {
         const name = n.name;
         return {
           e: (f) => {
-            const vals = args.map((a) => a(f));
+            const vals = args.map((a) => unbox(a(f)));
             const fn = f.s[slot];
             f.pos = pos;
             if (typeof fn !== 'function') throw new RuntimeError('illegal_argument_exception', `Unknown call [${name}] with [${vals.length}] arguments.`);
@@ -415,9 +423,18 @@ export class Compiler {
         const a = this.expr(n.arg, scope);
         const e = a.e;
         if (n.op === '!') return { e: (f) => !truthy(e(f)), t: 'bool' };
-        if (n.op === '-') return { e: (f) => (f.pos = pos, -num(e(f), '-')), t: a.t };
+        if (n.op === '-') {
+          return {
+            e: (f) => {
+              f.pos = pos;
+              const v = e(f);
+              return v instanceof JDouble ? new JDouble(-v.v) : -num(v, '-');
+            },
+            t: a.t,
+          };
+        }
         if (n.op === '~') return { e: (f) => (f.pos = pos, ~num(e(f), '~')), t: 'int' };
-        return { e: (f) => (f.pos = pos, num(e(f), '+')), t: a.t };
+        return { e: (f) => (f.pos = pos, e(f) instanceof JDouble ? e(f) : num(e(f), '+')), t: a.t };
       }
       case 'bin':
         return this.binary(n.op, this.expr(n.l, scope), this.expr(n.r, scope), pos);
@@ -458,7 +475,7 @@ export class Compiler {
       }
       case 'list': {
         const items = n.items.map((x) => this.expr(x, scope).e);
-        return { e: (f) => items.map((x) => x(f)), t: 'any' };
+        return { e: (f) => items.map((x) => unbox(x(f))), t: 'any' };
       }
       case 'map': {
         const entries = n.entries.map(([k, v]) => [this.expr(k, scope).e, this.expr(v, scope).e] as const);
@@ -569,16 +586,17 @@ export class Compiler {
       const fn = STATICS[cls]?.[name];
       if (!fn) this.fail(pos, `Unknown call [${name}] with [${n.args.length}] arguments on type [${cls}].`);
       const t: T = cls === 'Math' && !['max', 'min', 'abs', 'round', 'floorDiv', 'floorMod'].includes(name) ? 'double' : cls === 'Integer' || cls === 'Long' ? 'int' : cls === 'Double' ? 'double' : cls === 'String' ? 'string' : 'any';
+      const box = t === 'double' ? (v: unknown) => (typeof v === 'number' ? dbl(v) : v) : (v: unknown) => v;
       if (argE.length === 1) {
         const a0 = argE[0]!;
-        return { e: (f) => (f.pos = pos, fn(a0(f))), t };
+        return { e: (f) => (f.pos = pos, box(fn(unbox(a0(f))))), t };
       }
       if (argE.length === 2) {
         const a0 = argE[0]!;
         const a1 = argE[1]!;
-        return { e: (f) => (f.pos = pos, fn(a0(f), a1(f))), t };
+        return { e: (f) => (f.pos = pos, box(fn(unbox(a0(f)), unbox(a1(f))))), t };
       }
-      return { e: (f) => (f.pos = pos, fn(...argE.map((a) => a(f)))), t };
+      return { e: (f) => (f.pos = pos, box(fn(...argE.map((a) => unbox(a(f)))))), t };
     }
     const obj = this.expr(n.obj, scope).e;
     const safe = n.safe;
@@ -616,9 +634,9 @@ export class Compiler {
       case '!=':
         return { e: (f) => !painlessEquals(l(f), r(f)), t: 'bool' };
       case '===':
-        return { e: (f) => (l(f) ?? null) === (r(f) ?? null), t: 'bool' };
+        return { e: (f) => (unbox(l(f)) ?? null) === (unbox(r(f)) ?? null), t: 'bool' };
       case '!==':
-        return { e: (f) => (l(f) ?? null) !== (r(f) ?? null), t: 'bool' };
+        return { e: (f) => (unbox(l(f)) ?? null) !== (unbox(r(f)) ?? null), t: 'bool' };
       case '=~':
       case '==~': {
         const full = op === '==~';
@@ -659,78 +677,75 @@ export class Compiler {
   private arith(op: string, lc: Compiled, rc: Compiled, pos: number): Compiled {
     const l = lc.e;
     const r = rc.e;
-    const dbl = lc.t === 'double' || rc.t === 'double';
+    const dblStatic = lc.t === 'double' || rc.t === 'double';
     const bothInt = lc.t === 'int' && rc.t === 'int';
-    const t: T = dbl ? 'double' : bothInt ? 'int' : 'any';
-    switch (op) {
-      case '+':
-        if (lc.t === 'string' || rc.t === 'string') {
-          return { e: (f) => concat(str(l(f)), str(r(f)), f, pos), t: 'string' };
-        }
-        if (bothInt || (dbl && lc.t !== 'any' && rc.t !== 'any')) return { e: (f) => (l(f) as number) + (r(f) as number), t };
-        return {
-          e: (f) => {
-            const a = l(f);
-            const b = r(f);
-            if (typeof a === 'number' && typeof b === 'number') return a + b;
-            f.pos = pos;
-            if (typeof a === 'string' || typeof b === 'string') return concat(str(a), str(b), f, pos);
-            return num(a, '+') + num(b, '+');
-          },
-          t,
-        };
-      case '-':
-        return { e: (f) => (f.pos = pos, num(l(f), '-') - num(r(f), '-')), t };
-      case '*':
-        return { e: (f) => (f.pos = pos, num(l(f), '*') * num(r(f), '*')), t };
-      case '/':
-        return {
-          e: (f) => {
-            f.pos = pos;
-            const x = num(l(f), '/');
-            const y = num(r(f), '/');
-            if (!dbl && Number.isInteger(x) && Number.isInteger(y)) {
-              if (y === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
-              return Math.trunc(x / y);
-            }
-            return x / y;
-          },
-          t,
-        };
-      case '%':
-        return {
-          e: (f) => {
-            f.pos = pos;
-            const x = num(l(f), '%');
-            const y = num(r(f), '%');
-            if (!dbl && Number.isInteger(x) && Number.isInteger(y) && y === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
-            return x % y;
-          },
-          t,
-        };
-      case '&':
-      case '|':
-      case '^':
-        return {
-          e: (f) => {
-            const a = l(f);
-            const b = r(f);
-            if (typeof a === 'boolean' && typeof b === 'boolean') return op === '&' ? a && b : op === '|' ? a || b : a !== b;
-            f.pos = pos;
-            const x = num(a, op);
-            const y = num(b, op);
-            return op === '&' ? x & y : op === '|' ? x | y : x ^ y;
-          },
-          t: lc.t === 'bool' ? 'bool' : 'int',
-        };
-      case '<<':
-        return { e: (f) => (f.pos = pos, num(l(f), op) << num(r(f), op)), t: 'int' };
-      case '>>':
-        return { e: (f) => (f.pos = pos, num(l(f), op) >> num(r(f), op)), t: 'int' };
-      case '>>>':
-        return { e: (f) => (f.pos = pos, num(l(f), op) >>> num(r(f), op)), t: 'int' };
+    const t: T = dblStatic ? 'double' : bothInt ? 'int' : 'any';
+    if (op === '+' && (lc.t === 'string' || rc.t === 'string')) {
+      return { e: (f) => concat(str(l(f)), str(r(f)), f, pos), t: 'string' };
     }
-    this.fail(pos, `unexpected operator [${op}]`);
+    if (op === '&' || op === '|' || op === '^') {
+      return {
+        e: (f) => {
+          const a = l(f);
+          const b = r(f);
+          if (typeof a === 'boolean' && typeof b === 'boolean') return op === '&' ? a && b : op === '|' ? a || b : a !== b;
+          f.pos = pos;
+          const x = num(a, op);
+          const y = num(b, op);
+          return op === '&' ? x & y : op === '|' ? x | y : x ^ y;
+        },
+        t: lc.t === 'bool' ? 'bool' : 'int',
+      };
+    }
+    if (op === '<<' || op === '>>' || op === '>>>') {
+      return {
+        e: (f) => {
+          f.pos = pos;
+          const x = num(l(f), op);
+          const y = num(r(f), op);
+          return op === '<<' ? x << y : op === '>>' ? x >> y : x >>> y;
+        },
+        t: 'int',
+      };
+    }
+    const calc = (x: number, y: number, isDbl: boolean): unknown => {
+      switch (op) {
+        case '+':
+          return isDbl ? dbl(x + y) : x + y;
+        case '-':
+          return isDbl ? dbl(x - y) : x - y;
+        case '*':
+          return isDbl ? dbl(x * y) : x * y;
+        case '/':
+          if (isDbl) return dbl(x / y);
+          if (Number.isInteger(x) && Number.isInteger(y)) {
+            if (y === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
+            return Math.trunc(x / y);
+          }
+          return x / y;
+        case '%':
+          if (isDbl) return dbl(x % y);
+          if (Number.isInteger(x) && Number.isInteger(y) && y === 0) throw new RuntimeError('arithmetic_exception', '/ by zero');
+          return x % y;
+      }
+      throw new RuntimeError('illegal_argument_exception', `unexpected operator [${op}]`);
+    };
+    if (!['+', '-', '*', '/', '%'].includes(op)) this.fail(pos, `unexpected operator [${op}]`);
+    return {
+      e: (f) => {
+        const a = l(f);
+        const b = r(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          if (!dblStatic && (op === '+' || op === '-' || op === '*')) return op === '+' ? a + b : op === '-' ? a - b : a * b;
+          f.pos = pos;
+          return calc(a, b, dblStatic);
+        }
+        f.pos = pos;
+        if (op === '+' && (typeof a === 'string' || typeof b === 'string')) return concat(str(a), str(b), f, pos);
+        return calc(num(a, op), num(b, op), dblStatic || a instanceof JDouble || b instanceof JDouble);
+      },
+      t,
+    };
   }
 
   private assign(op: string, target: Node, value: Compiled, scope: Scope, pos: number): Compiled {

@@ -23,6 +23,7 @@ function statementBounds(src: string, offset: number): { start: number; end: num
   let end = offset;
   while (end < src.length && end - offset < 25 && !';{}'.includes(src[end]!)) end++;
   if (end < src.length && src[end] === ';') end++;
+  while (end > offset + 1 && /\s/.test(src[end - 1]!)) end--;
   return { start, end: Math.max(end, Math.min(src.length, offset + 1)) };
 }
 

@@ -64,6 +64,19 @@ describe('painless engine', () => {
     expect(run(src as string, ctx)).toEqual(expected);
   });
 
+  it('doubles stay doubles: integral 2.0 divides as a double and prints as 2.0', () => {
+    expect(run('double d = 2; d / 4')).toBe(0.5);
+    expect(run('2.0 / 4')).toBe(0.5);
+    expect(run('def x = 2.0; x / 4')).toBe(0.5);
+    expect(run('def x = 2.0 * 3; x / 4')).toBe(1.5);
+    expect(run('Math.sqrt(4) / 8')).toBe(0.25);
+    expect(run("'' + 1.0 + '|' + String.valueOf(2.5) + '|' + 7")).toBe('1.0|2.5|7');
+    expect(run('def m = [:]; m.x = 3.0; m')).toEqual({ x: 3 });
+    expect(run('3.0 == 3 && 3.0 instanceof Double && !(3 instanceof Double)')).toBe(true);
+    expect(run('(int) 7.0 / 2')).toBe(3);
+    expect(run('-2.0 / 4')).toBe(-0.5);
+  });
+
   it('the last expression is the result; a script without a value returns null', () => {
     expect(run('def x = 1; x + 1')).toBe(2);
     expect(run('def x = 1;')).toBeNull();

@@ -8,6 +8,7 @@ import { EsError, type CompiledScript, type ScriptContext, type ScriptRef, type 
 import { LRUCache } from 'lru-cache';
 import { type CompileOptions, Compiler, type Frame, type Program } from './compiler.js';
 import { runtimeError } from './errors.js';
+import { unbox } from './runtime.js';
 
 export interface PainlessOptions {
   /** painless max_loop_counter (default 1,000,000) */
@@ -37,7 +38,7 @@ export class PainlessScript implements CompiledScript {
       if (e instanceof EsError && e.type === 'script_exception') throw e;
       throw runtimeError(this.source, f.pos, e);
     }
-    return f.ret ?? null;
+    return unbox(f.ret) ?? null;
   }
 }
 
@@ -96,7 +97,8 @@ export interface ScriptServiceOptions extends PainlessOptions {
 }
 
 function parseRate(rate: string): { count: number; perMillis: number } | null {
-  if (rate === 'unlimited' || rate === 'use-context') return null;
+  if (rate === 'unlimited') return null;
+  if (rate === 'use-context') return { count: 150, perMillis: 300_000 };
   const m = /^(\d+)\/(\d+)(ms|s|m|h|d)$/.exec(rate.trim());
   if (!m) throw new EsError('illegal_argument_exception', 400, `failed to parse [${rate}]`);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[3] as 'ms' | 's' | 'm' | 'h' | 'd'];
@@ -116,15 +118,16 @@ export class PainlessScriptService implements ScriptService {
 
   constructor(private readonly opts: ScriptServiceOptions = {}) {
     this.cache = new LRUCache({ max: opts.cacheMaxSize ?? 3000, dispose: () => void this.cacheEvictions++ });
-    this.rateText = opts.maxCompilationsRate ?? '150/5m';
+    this.rateText = opts.maxCompilationsRate ?? 'use-context';
     this.rate = parseRate(this.rateText);
+    if (this.rateText === 'use-context') this.rateText = '150/5m';
     this.tokens = this.rate?.count ?? 0;
     this.last = (opts.now ?? Date.now)();
   }
 
   setMaxCompilationsRate(rate: string): void {
     this.rate = parseRate(rate);
-    this.rateText = rate;
+    this.rateText = rate === 'use-context' ? '150/5m' : rate;
     this.tokens = this.rate?.count ?? 0;
   }
 

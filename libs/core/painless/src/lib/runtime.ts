@@ -124,6 +124,35 @@ export class PainlessLambda {
   ) {}
 }
 
+/**
+ * A java.lang.Double whose value is integral (2.0): JS numbers cannot tell 2.0 from 2, and Painless divides
+ * doubles and longs differently, so integral doubles from double doc values, double literals and double
+ * arithmetic travel boxed until they are stored in a collection or leave the script.
+ */
+export class JDouble {
+  constructor(readonly v: number) {}
+}
+
+/** boxes an integral double result */
+export function dbl(v: number): number | JDouble {
+  return Number.isInteger(v) ? new JDouble(v) : v;
+}
+
+/** the plain value of a script value (JDouble -> number) */
+export function unbox(v: unknown): unknown {
+  return v instanceof JDouble ? v.v : v;
+}
+
+/** Java's Double.toString for the values scripts print */
+export function javaDouble(v: number): string {
+  if (Number.isInteger(v) && Math.abs(v) < 1e7) return `${v}.0`;
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  const a = Math.abs(v);
+  if (a >= 1e-3 && a < 1e7) return String(v);
+  const [m, e] = v.toExponential().split('e');
+  return `${m!.includes('.') ? m : `${m}.0`}E${Number(e)}`;
+}
+
 /** `Math`, `Integer`, ... used as a value (only to call its static methods) */
 export class StaticRef {
   constructor(readonly cls: string) {}
@@ -178,7 +207,10 @@ export class PainlessMatcher {
 export type Java = unknown;
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  // any realm's Object.prototype (or a null prototype): objects from JSON, structuredClone or another vm context
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || (Object.getPrototypeOf(proto) === null && !(v instanceof HostMap));
 }
 
 export function isMap(v: unknown): v is Record<string, unknown> | HostMap | Map<unknown, unknown> {
@@ -187,6 +219,7 @@ export function isMap(v: unknown): v is Record<string, unknown> | HostMap | Map<
 
 export function typeName(v: unknown): string {
   if (v === null || v === undefined) return 'null';
+  if (v instanceof JDouble) return 'java.lang.Double';
   if (typeof v === 'string') return 'java.lang.String';
   if (typeof v === 'boolean') return 'java.lang.Boolean';
   if (typeof v === 'number') return Number.isInteger(v) ? 'java.lang.Integer' : 'java.lang.Double';
@@ -213,6 +246,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function num(v: unknown, op: string): number {
   if (typeof v === 'number') return v;
+  if (v instanceof JDouble) return v.v;
   if (v === null || v === undefined) throw npe(`Number.${op}`);
   if (typeof v === 'string' && v.length === 1 && op !== '+') return v.charCodeAt(0);
   throw new RuntimeError('class_cast_exception', `Cannot apply [${op}] operation to type [${typeName(v)}].`);
@@ -227,6 +261,7 @@ export function truthy(v: unknown): boolean {
 /** Java's String.valueOf / toString of a value (lists `[a, b]`, maps `{k=v}`) */
 export function str(v: unknown): string {
   if (v === null || v === undefined) return 'null';
+  if (v instanceof JDouble) return javaDouble(v.v);
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return '[' + v.map(str).join(', ') + ']';
   if (v instanceof Set) return '[' + [...v].map(str).join(', ') + ']';
@@ -240,6 +275,8 @@ export function str(v: unknown): string {
 }
 
 export function painlessEquals(a: unknown, b: unknown): boolean {
+  if (a instanceof JDouble) a = a.v;
+  if (b instanceof JDouble) b = b.v;
   if (a === b) return true;
   if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
   if (a instanceof PainlessDateTime && b instanceof PainlessDateTime) return a.millis === b.millis;
@@ -269,6 +306,8 @@ function mapHas(m: unknown, k: unknown): boolean {
   return Object.prototype.hasOwnProperty.call(m, String(k));
 }
 function mapPut(m: unknown, k: unknown, v: unknown): unknown {
+  if (v instanceof JDouble) v = v.v;
+  if (k instanceof JDouble) k = k.v;
   const prev = mapGet(m, k);
   if (m instanceof HostMap) m.put(String(k), v);
   else if (m instanceof Map) m.set(k, v);
@@ -362,6 +401,7 @@ export function getIndex(obj: unknown, idx: unknown): unknown {
 }
 
 export function setIndex(obj: unknown, idx: unknown, value: unknown): void {
+  if (value instanceof JDouble) value = value.v;
   if (Array.isArray(obj)) {
     const n = Number(idx);
     const i = n < 0 ? obj.length + n : n;
@@ -394,6 +434,8 @@ function callLambda(fn: unknown, args: unknown[]): unknown {
 }
 
 export function compareValues(a: unknown, b: unknown): number {
+  if (a instanceof JDouble) a = a.v;
+  if (b instanceof JDouble) b = b.v;
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
@@ -423,6 +465,8 @@ export interface RuntimeOptions {
 }
 
 export function callMethod(obj: unknown, name: string, args: unknown[], opts: RuntimeOptions): unknown {
+  if (obj instanceof JDouble) obj = obj.v;
+  for (let i = 0; i < args.length; i++) if (args[i] instanceof JDouble) args[i] = (args[i] as JDouble).v;
   const a0 = args[0];
   if (typeof obj === 'string') return stringMethod(obj, name, args, opts);
   if (obj instanceof ScriptDocValues) {
@@ -538,6 +582,15 @@ function regexFromString(pattern: string, opts: RuntimeOptions): RegExp {
   }
 }
 
+/** Java's String.trim: strips code points <= U+0020 */
+function javaTrim(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 32) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 32) b--;
+  return s.slice(a, b);
+}
+
 function stringMethod(s: string, name: string, args: unknown[], opts: RuntimeOptions): unknown {
   const a0 = args[0];
   switch (name) {
@@ -552,7 +605,7 @@ function stringMethod(s: string, name: string, args: unknown[], opts: RuntimeOpt
     case 'toUpperCase':
       return s.toUpperCase();
     case 'trim':
-      return s.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+      return javaTrim(s);
     case 'strip':
       return s.trim();
     case 'length':
@@ -904,42 +957,42 @@ export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown
     random: () => Math.random(),
   },
   Integer: {
-    parseInt: (s) => parseNumber(s, true),
-    valueOf: (s) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
-    toString: (n) => str(n),
-    compare: (a, b) => compareValues(a, b),
-    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
-    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
-    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
+    parseInt: (s: unknown) => parseNumber(s, true),
+    valueOf: (s: unknown) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
+    toString: (n: unknown) => str(n),
+    compare: (a: unknown, b: unknown) => compareValues(a, b),
+    max: (a: unknown, b: unknown) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a: unknown, b: unknown) => Math.min(num(a, 'min'), num(b, 'min')),
+    sum: (a: unknown, b: unknown) => num(a, 'sum') + num(b, 'sum'),
   },
   Long: {
-    parseLong: (s) => parseNumber(s, true),
-    valueOf: (s) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
-    toString: (n) => str(n),
-    compare: (a, b) => compareValues(a, b),
-    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
-    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
-    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
+    parseLong: (s: unknown) => parseNumber(s, true),
+    valueOf: (s: unknown) => (typeof s === 'number' ? Math.trunc(s) : parseNumber(s, true)),
+    toString: (n: unknown) => str(n),
+    compare: (a: unknown, b: unknown) => compareValues(a, b),
+    max: (a: unknown, b: unknown) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a: unknown, b: unknown) => Math.min(num(a, 'min'), num(b, 'min')),
+    sum: (a: unknown, b: unknown) => num(a, 'sum') + num(b, 'sum'),
   },
   Double: {
-    parseDouble: (s) => parseNumber(s, false),
-    valueOf: (s) => (typeof s === 'number' ? s : parseNumber(s, false)),
-    toString: (n) => str(n),
-    compare: (a, b) => compareValues(a, b),
+    parseDouble: (s: unknown) => parseNumber(s, false),
+    valueOf: (s: unknown) => (typeof s === "number" ? s : parseNumber(s, false)),
+    toString: (n: unknown) => str(n),
+    compare: (a: unknown, b: unknown) => compareValues(a, b),
     isNaN: (a) => Number.isNaN(num(a, 'isNaN')),
     isInfinite: (a) => Math.abs(num(a, 'isInfinite')) === Infinity,
-    sum: (a, b) => num(a, 'sum') + num(b, 'sum'),
-    max: (a, b) => Math.max(num(a, 'max'), num(b, 'max')),
-    min: (a, b) => Math.min(num(a, 'min'), num(b, 'min')),
+    sum: (a: unknown, b: unknown) => num(a, 'sum') + num(b, 'sum'),
+    max: (a: unknown, b: unknown) => Math.max(num(a, 'max'), num(b, 'max')),
+    min: (a: unknown, b: unknown) => Math.min(num(a, 'min'), num(b, 'min')),
   },
-  Float: { parseFloat: (s) => parseNumber(s, false), valueOf: (s) => (typeof s === 'number' ? s : parseNumber(s, false)) },
+  Float: { parseFloat: (s: unknown) => parseNumber(s, false), valueOf: (s: unknown) => (typeof s === "number" ? s : parseNumber(s, false)) },
   Boolean: {
-    parseBoolean: (s) => typeof s === 'string' && s.toLowerCase() === 'true',
-    valueOf: (s) => s === true || (typeof s === 'string' && s.toLowerCase() === 'true'),
-    toString: (b) => str(b),
+    parseBoolean: (s: unknown) => typeof s === 'string' && s.toLowerCase() === 'true',
+    valueOf: (s: unknown) => s === true || (typeof s === 'string' && s.toLowerCase() === 'true'),
+    toString: (b: unknown) => str(b),
   },
   String: {
-    valueOf: (v) => str(v),
+    valueOf: (v: unknown) => str(v),
     join: (sep, list) => iterate(list).map(str).join(str(sep)),
     format: (fmt, ...rest) => {
       let i = 0;
@@ -953,15 +1006,15 @@ export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown
     },
   },
   Objects: {
-    isNull: (v) => v === null || v === undefined,
-    nonNull: (v) => v !== null && v !== undefined,
-    equals: (a, b) => painlessEquals(a, b),
+    isNull: (v: unknown) => v === null || v === undefined,
+    nonNull: (v: unknown) => v !== null && v !== undefined,
+    equals: (a: unknown, b: unknown) => painlessEquals(a, b),
     requireNonNull: (a) => {
       if (a === null || a === undefined) throw new RuntimeError('null_pointer_exception', 'null');
       return a;
     },
-    requireNonNullElse: (a, b) => a ?? b,
-    toString: (a, b) => (a === null || a === undefined ? (b === undefined ? 'null' : str(b)) : str(a)),
+    requireNonNullElse: (a: unknown, b: unknown) => a ?? b,
+    toString: (a: unknown, b: unknown) => (a === null || a === undefined ? (b === undefined ? 'null' : str(b)) : str(a)),
     hash: (...a) => a.length,
   },
   Collections: {
@@ -990,9 +1043,9 @@ export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown
     },
   },
   Collectors: { toList: () => LIST_COLLECTOR, toSet: () => SET_COLLECTOR },
-  Instant: { ofEpochMilli: (m) => new PainlessDateTime(num(m, 'ofEpochMilli')), ofEpochSecond: (s) => new PainlessDateTime(num(s, 'ofEpochSecond') * 1000) },
+  Instant: { ofEpochMilli: (m) => new PainlessDateTime(num(m, 'ofEpochMilli')), ofEpochSecond: (s: unknown) => new PainlessDateTime(num(s, 'ofEpochSecond') * 1000) },
   ZonedDateTime: {
-    parse: (s) => {
+    parse: (s: unknown) => {
       const t = Date.parse(str(s).replace(/\[.*\]$/, ''));
       if (Number.isNaN(t)) throw new RuntimeError('date_time_parse_exception', `Text '${str(s)}' could not be parsed at index 0`);
       return new PainlessDateTime(t);
@@ -1013,6 +1066,7 @@ export const STATIC_FIELDS: Record<string, Record<string, unknown>> = {
 };
 
 export function instanceOf(v: unknown, cls: string): boolean {
+  if (v instanceof JDouble) return ['Double', 'double', 'Number', 'Object', 'def'].includes(cls);
   switch (cls) {
     case 'String':
     case 'CharSequence':
@@ -1056,6 +1110,10 @@ export function instanceOf(v: unknown, cls: string): boolean {
 }
 
 export function cast(cls: string, v: unknown): unknown {
+  if (v instanceof JDouble) {
+    if (cls === 'double' || cls === 'float' || cls === 'Double' || cls === 'Float' || cls === 'Number' || cls === 'def' || cls === 'Object') return v;
+    v = v.v;
+  }
   switch (cls) {
     case 'int':
     case 'long':
@@ -1125,4 +1183,22 @@ export function newObject(cls: string, args: unknown[]): unknown {
       throw new RuntimeError('illegal_argument_exception', 'StringBuilder is not supported: use String concatenation');
   }
   throw new RuntimeError('illegal_argument_exception', `Not a type [${cls}].`);
+}
+
+/** a script result as JSON (dates as ISO strings, doc values and sets as lists, host maps as objects) */
+export function toJsonValue(v: unknown, depth = 0): unknown {
+  if (depth > 100) throw new RuntimeError('illegal_argument_exception', 'Iterable object is self-referencing itself');
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'object') return v;
+  if (v instanceof JDouble) return v.v;
+  if (v instanceof PainlessDateTime) return v.toString();
+  if (Array.isArray(v)) return v.map((x) => toJsonValue(x, depth + 1));
+  if (v instanceof ScriptDocValues) return v.values.map((x) => toJsonValue(x, depth + 1));
+  if (v instanceof Set) return [...v].map((x) => toJsonValue(x, depth + 1));
+  if (v instanceof HostMap || v instanceof Map || isPlainObject(v)) {
+    const o: Record<string, unknown> = {};
+    for (const k of mapKeys(v)) o[String(k)] = toJsonValue(mapGet(v, k), depth + 1);
+    return o;
+  }
+  return str(v);
 }

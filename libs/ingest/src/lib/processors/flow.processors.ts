@@ -3,8 +3,9 @@ import { EsError, Errors } from '@strata/core-common';
 import { isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, type Template } from '../template.js';
 import { defineProcessor, type Processor, type ProcessorFactory } from '../processor.js';
-import { compilePainless, isHostMap } from '../painless/painless.js';
-import { CtxMap } from '../painless/ctx-map.js';
+import { ScriptContexts } from '@strata/core-common';
+import { compilePainless, HostMap } from '@strata/core-painless';
+import { CtxMap } from '../ctx-map.js';
 
 // ------------------------------------------------------------------------------------------ foreach
 
@@ -178,7 +179,7 @@ export const scriptProcessor: ProcessorFactory = defineProcessor('script', (r) =
   }
   const params = r.optionalMap('params') ?? {};
   r.optionalMap('options');
-  const script = compilePainless(source);
+  const script = compilePainless(source, ScriptContexts.INGEST);
   return {
     execute(doc) {
       const ctx = new CtxMap(doc);
@@ -194,7 +195,7 @@ export function ensureNoSelfReferences(root: unknown): void {
   const ancestors = new Set<unknown>();
   const walk = (v: unknown): void => {
     if (v === null || typeof v !== 'object') return;
-    if (isHostMap(v) || ancestors.has(v)) {
+    if (v instanceof HostMap || ancestors.has(v)) {
       throw Errors.illegalArgument('Iterable object is self-referencing itself (ingest script)');
     }
     ancestors.add(v);

@@ -35,13 +35,6 @@ export const COMPAT_CLUSTER_SETTINGS: readonly SettingDef[] = [
     parse: SettingParsers.boolean('search.allow_expensive_queries'),
   }),
   setting({
-    key: 'script.max_compilations_rate',
-    scope: 'cluster',
-    dynamic: true,
-    defaultValue: 'use-context',
-    parse: SettingParsers.string(),
-  }),
-  setting({
     key: 'xpack.monitoring.collection.enabled',
     scope: 'cluster',
     dynamic: true,

@@ -2,6 +2,7 @@
  * CONTRACT (owned by the mapper; consumed by query parsing, search, sort, aggregations and fetch).
  * The search-time view of one mapped field.
  */
+import type { CompiledScript } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
 
 export type FieldTypeName =
@@ -64,6 +65,22 @@ export interface MappedFieldType {
   valueForDisplay(docValue: string | number): unknown;
   /** Formats a doc value as a string with an optional format (date formats for dates; DocValueFormat semantics). */
   formatValue(docValue: string | number, format?: string): string;
+  /** runtime fields (mapping `runtime` section or the request's `runtime_mappings`): how values are computed */
+  readonly runtime?: RuntimeFieldSpec;
   /** Parses a date/number with the field's format (dates: date math supported by the caller; returns epoch millis or nanos). */
   parseValue?(value: unknown, format?: string, roundUp?: boolean, timeZone?: string): number;
+}
+
+/** How a runtime field computes its values: a script that calls `emit`, or (without a script) its `_source` value. */
+export interface RuntimeFieldSpec {
+  /** boolean, composite, date, double, geo_point, ip, keyword, long */
+  readonly type: string;
+  readonly script?: CompiledScript;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** a composite's sub-field: the composite field's name (whose script emits a map) */
+  readonly parent?: string;
+  /** a composite field: its sub-fields and their types */
+  readonly fields?: Readonly<Record<string, string>>;
+  /** the definition as written */
+  readonly def: Readonly<Record<string, unknown>>;
 }

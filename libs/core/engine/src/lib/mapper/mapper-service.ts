@@ -3,7 +3,9 @@
  * document mappers and field types.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, type ScriptService } from '@strata/core-common';
+import { buildRuntimeFieldTypes } from '../script/runtime-fields.js';
+import { DEFAULT_SCRIPT_SERVICE } from '../script/search-scripts.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import { EngineTokens, type AnalysisRegistry, type DocumentMapper, type MapperService } from '../services.js';
 import type { Analyzer } from '../analysis/analyzer.js';
@@ -32,6 +34,8 @@ interface CacheEntry {
   compiled: CompiledMapping;
   docMapper: DefaultDocumentMapper;
   meta: Map<string, MappedFieldType>;
+  /** the mapping's runtime fields (compiled on first use) */
+  runtime?: Map<string, MappedFieldType>;
 }
 
 @injectable()
@@ -42,7 +46,9 @@ export class DefaultMapperService implements MapperService {
   constructor(
     @inject(EngineTokens.AnalysisRegistry) private readonly analysis: AnalysisRegistry,
     @multiInject(ExtensionPoints.FieldMapperType) @optional() extensions: FieldMapperType[] = [],
+    @inject(Tokens.ScriptService) @optional() private readonly scripts: ScriptService = DEFAULT_SCRIPT_SERVICE,
   ) {
+    this.scripts ??= DEFAULT_SCRIPT_SERVICE;
     this.extensions = new Map();
     for (const e of extensions ?? []) {
       if (this.extensions.has(e.type)) throw new Error(`field mapper type [${e.type}] is already registered`);
@@ -68,6 +74,7 @@ export class DefaultMapperService implements MapperService {
       const ctx = this.context(indexSettings);
       norm = normalizeRootMapping(mappings, ctx);
       compiled = compileMapping(norm, ctx);
+      buildRuntimeFieldTypes(compiled.runtime, ctx, this.scripts);
     } catch (e) {
       // MapperService.parseMapping wraps whatever the parser threw
       if (e instanceof EsError && (e.type === 'mapper_parsing_exception' || e.type === 'illegal_argument_exception')) {
@@ -86,6 +93,7 @@ export class DefaultMapperService implements MapperService {
     const norm = normalizeRootMapping(update, ctx);
     const merged = mergeRootMappings(existing, norm, ctx);
     const compiled = compileMapping(merged, ctx);
+    buildRuntimeFieldTypes(compiled.runtime, ctx, this.scripts);
     const before = Object.keys(existing).length ? compileMapping(existing, ctx).totalFields : 0;
     checkTotalFields(compiled, indexSettings, Math.max(0, compiled.totalFields - before));
     return merged;
@@ -137,8 +145,23 @@ export class DefaultMapperService implements MapperService {
     return this.entry(index).docMapper;
   }
 
+  private runtimeOf(e: CacheEntry, index: IndexMetadata): Map<string, MappedFieldType> {
+    if (!e.runtime) e.runtime = Object.keys(e.compiled.runtime).length === 0 ? new Map() : buildRuntimeFieldTypes(e.compiled.runtime, this.context(index.settings), this.scripts);
+    return e.runtime;
+  }
+
+  hasRuntimeFields(index: IndexMetadata): boolean {
+    return Object.keys(this.entry(index).compiled.runtime).length > 0;
+  }
+
+  runtimeFieldTypes(index: IndexMetadata | undefined, defs: Record<string, unknown>): Map<string, MappedFieldType> {
+    return buildRuntimeFieldTypes(defs as Json, this.context(index?.settings ?? {}), this.scripts, 'request');
+  }
+
   fieldType(index: IndexMetadata, field: string): MappedFieldType | undefined {
     const e = this.entry(index);
+    const rt = this.runtimeOf(e, index).get(field);
+    if (rt) return rt;
     const ft = e.compiled.fieldTypes.get(field) ?? e.meta.get(field);
     if (ft) return ft;
     if (e.compiled.flattened.size) {
@@ -161,6 +184,9 @@ export class DefaultMapperService implements MapperService {
         continue;
       }
       if (simpleMatch(pattern, name)) out.push(name);
+    }
+    for (const [name, ft] of this.runtimeOf(e, index)) {
+      if (ft.runtime?.type !== 'composite' && simpleMatch(pattern, name) && !out.includes(name)) out.push(name);
     }
     if (!pattern.includes('*') && out.length === 0 && e.meta.has(pattern)) out.push(pattern);
     return out.sort();

@@ -210,7 +210,11 @@ function normalizeRuntime(v: unknown): Json {
     const type = def['type'];
     if (type === undefined) throw mpe(`No type specified for runtime field [${name}]`);
     if (!RUNTIME_TYPES.has(String(type))) throw mpe(`No handler for type [${String(type)}] declared on runtime field [${name}]`);
-    out[name] = def;
+    // scripts are stored as Script objects: {source, lang[, params, options]}
+    const sc = def['script'];
+    if (typeof sc === 'string') out[name] = { ...def, script: { source: sc, lang: 'painless' } };
+    else if (isPlainObject(sc) && sc['lang'] === undefined && sc['id'] === undefined) out[name] = { ...def, script: { ...sc, lang: 'painless' } };
+    else out[name] = def;
   }
   return out;
 }

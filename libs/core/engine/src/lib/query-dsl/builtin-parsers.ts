@@ -1,7 +1,7 @@
 import type { QueryParser } from './query-parser.js';
 import { boolParser, boostingParser, constantScoreParser, disMaxParser, wrapperParser } from './parsers/compound.js';
 import { nestedParser } from './parsers/nested.js';
-import { functionScoreParser, scriptScoreParser } from './parsers/function-score.js';
+import { functionScoreParser, scriptQueryParser, scriptScoreParser } from './parsers/function-score.js';
 import { distanceFeatureParser, termsSetParser } from './parsers/feature.js';
 import { moreLikeThisParser } from './parsers/more-like-this.js';
 import { pinnedParser } from './parsers/pinned.js';
@@ -47,6 +47,7 @@ export const BUILTIN_QUERY_PARSERS: readonly QueryParser[] = [
   disMaxParser,
   nestedParser,
   functionScoreParser,
+  scriptQueryParser,
   matchParser,
   matchPhraseParser,
   matchPhrasePrefixParser,

@@ -1,5 +1,8 @@
 /** Builds the QueryParseContext for one concrete index (or a syntax-only context without an index). */
+import { wildcardRegExp, type ScriptService } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
+import type { DirectoryReader } from '../index/leaf-reader.js';
+import { RuntimeDirectoryReader } from '../script/runtime-fields.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { NestedLookup } from '../mapper/mapping.js';
@@ -15,10 +18,17 @@ export interface ParseContextDeps {
   /** the nested fields of the index mapping */
   nestedLookup?(index: IndexMetadata): NestedLookup;
   nowMillis: number;
+  scripts?: ScriptService;
+  /** runtime fields of the request (`runtime_mappings`), shadowing the index's */
+  runtimeFields?: ReadonlyMap<string, MappedFieldType>;
+  /** whether the index mapping has runtime fields */
+  hasMappingRuntime?(index: IndexMetadata): boolean;
 }
 
 export interface ParseContextHandle extends QueryParseContext {
   readonly nowUsed: boolean;
+  /** the reader searches of this context use: one that also serves runtime fields when there are any */
+  wrapReader(reader: DirectoryReader): DirectoryReader;
 }
 
 export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
@@ -28,7 +38,19 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
   const named = new Map<string, Query>();
   const scope: string[] = [];
   let nested: NestedLookup | undefined;
+  const runtime = deps.runtimeFields;
+  const wrapped = new WeakMap<DirectoryReader, DirectoryReader>();
   const ctx: ParseContextHandle = {
+    scripts: deps.scripts,
+    wrapReader(reader: DirectoryReader): DirectoryReader {
+      if (!(runtime && runtime.size > 0) && !(idx && deps.hasMappingRuntime?.(idx))) return reader;
+      let w = wrapped.get(reader);
+      if (!w) {
+        w = new RuntimeDirectoryReader(reader, (n) => ctx.fieldType(n));
+        wrapped.set(reader, w);
+      }
+      return w;
+    },
     namedQueries: named,
     get nowUsed() {
       return nowUsed;
@@ -41,12 +63,16 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
     fieldType(name: string) {
       if (!idx) return undefined;
       if (ftCache.has(name)) return ftCache.get(name);
-      const ft = deps.fieldType(idx, name);
+      const ft = runtime?.get(name) ?? deps.fieldType(idx, name);
       ftCache.set(name, ft);
       return ft;
     },
     matchingFieldNames(pattern: string) {
-      return idx ? deps.matchingFieldNames(idx, pattern) : [];
+      const mapped = idx ? deps.matchingFieldNames(idx, pattern) : [];
+      if (!runtime || runtime.size === 0) return mapped;
+      const re = wildcardRegExp(pattern);
+      const extra = [...runtime.keys()].filter((n) => (pattern.includes('*') ? re.test(n) : n === pattern) && runtime.get(n)!.runtime?.type !== 'composite');
+      return [...new Set([...mapped, ...extra])].sort();
     },
     nowMillis() {
       return deps.nowMillis;

@@ -2,6 +2,7 @@
  * The Query DSL contract: a QueryParser turns one clause (`{"term": {...}}` → its inner JSON) into a Query
  * for one index. Contributed through ExtensionPoints.QueryParser; core registers its built-ins the same way.
  */
+import type { ScriptService } from '@strata/core-common';
 import { EsError, Errors } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
@@ -34,6 +35,8 @@ export interface QueryParseContext {
   nestedScope(): string | undefined;
   /** runs `fn` (parsing an inner query) with `path` as the nested scope */
   withNestedScope<T>(path: string, fn: () => T): T;
+  /** the shared script engine (script, script_score, function_score, runtime fields); optional in unit tests */
+  readonly scripts?: ScriptService;
 }
 
 export interface QueryParser {

@@ -306,32 +306,17 @@ export function randomScoreFunction(seed: number, field: string | undefined, sal
 /** a scoring script as a score function (the script sees `_score` = the sub query score) */
 export function scriptScoreFunction(
   describe: string,
-  fn: (env: { score: number; doc: { values(field: string): number[] } }) => number,
-  rejectNegative: boolean,
+  bind: (ctx: LeafReaderContext) => (doc: number, subScore: number) => number,
+  invalid: (score: number, doc: number) => string | undefined,
 ): ScoreFunction {
   return {
     describe,
     leaf(ctx) {
-      const cache = new Map<string, ReturnType<typeof ctx.reader.numericDocValues>>();
-      let cur = -1;
-      const doc = {
-        values(field: string): number[] {
-          let dv = cache.get(field);
-          if (dv === undefined) {
-            dv = ctx.reader.numericDocValues(field);
-            cache.set(field, dv);
-          }
-          if (!dv) return [];
-          return Array.from(dv.values.subarray(dv.offsets[cur]!, dv.offsets[cur + 1]!));
-        },
-      };
+      const run = bind(ctx);
       return (d, subScore) => {
-        cur = d;
-        const v = fn({ score: subScore, doc });
-        if (rejectNegative && v < 0) {
-          throw Errors.illegalArgument(`script score function must not produce negative scores, but got: [${v}]`);
-        }
-        if (Number.isNaN(v)) throw Errors.illegalArgument('script score function must not produce NaN scores');
+        const v = run(d, subScore);
+        const bad = invalid(v, d);
+        if (bad !== undefined) throw Errors.illegalArgument(bad);
         return v;
       };
     },

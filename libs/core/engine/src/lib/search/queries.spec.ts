@@ -506,7 +506,7 @@ describe('script_score', () => {
     ]);
     const fs = run(parse({ function_score: { query: { match_all: {} }, script_score: { script: "doc['price'].value" }, boost_mode: 'replace' } }));
     expect(fs.map((h) => h.score)).toEqual([10, 20, 30, 5.5]);
-    expect(() => run(parse({ script_score: { query: { match_all: {} }, script: '0 - 1' } }))).toThrow('script score function must not produce negative scores, but got: [-1]');
+    expect(() => run(parse({ script_score: { query: { match_all: {} }, script: '0 - 1' } }))).toThrow('script_score script returned an invalid score [-1.0] for doc [0]. Must be a non-negative score!');
     expect(run(parse({ script_score: { query: { match_all: {} }, script: "doc['price'].value", min_score: 15 } })).map((h) => h.id)).toEqual(['2', '3']);
   });
 });

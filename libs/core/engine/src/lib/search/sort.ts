@@ -5,7 +5,9 @@
 import { EsError, Errors, RawJson } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
-import { compileScoreScript, parseScript } from '../query-dsl/script-expression.js';
+import { ScriptContexts, type ScriptService } from '@strata/core-common';
+import { parseScriptRef } from '@strata/core-painless';
+import { bindLeaf, compileSearchScript, toNumber } from '../script/search-scripts.js';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
@@ -19,7 +21,7 @@ export interface SortSpec {
   numericType?: 'long' | 'double' | 'date' | 'date_nanos';
   format?: string;
   /** `_script` sort: the script (source + params) and its type */
-  script?: { source: string; params: Record<string, unknown>; type: 'number' | 'string' };
+  script?: { json: unknown; type: 'number' | 'string' };
 }
 
 const SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter']);
@@ -91,8 +93,9 @@ function parseScriptSort(v: unknown): SortSpec {
   for (const k of Object.keys(o)) if (!['type', 'script', 'order', 'mode', 'nested'].includes(k)) throw Errors.parsing(`[_script] unknown field [${k}]`);
   const type = String(o['type'] ?? '');
   if (type !== 'number' && type !== 'string') throw Errors.parsing('[_script] script sort requires [type] to be [number] or [string]');
-  const { source, params } = parseScript(o['script']);
-  return { field: '_script', order: o['order'] === undefined ? 'asc' : parseOrder(String(o['order'])), script: { source, params, type } };
+  if (o['script'] === undefined) throw Errors.parsing('[_script] script sort requires a [script]');
+  parseScriptRef(o['script']);
+  return { field: '_script', order: o['order'] === undefined ? 'asc' : parseOrder(String(o['order'])), script: { json: o['script'], type } };
 }
 
 /** parses the URL `sort` param: `a:asc,b,_score` */
@@ -157,41 +160,35 @@ export function compileSort(
   specs: readonly SortSpec[],
   fieldType: (name: string) => MappedFieldType | undefined,
   index: string,
+  scripts?: ScriptService,
 ): CompiledSortField[] {
-  return specs.map((spec) => compileOne(spec, fieldType, index));
+  return specs.map((spec) => compileOne(spec, fieldType, index, scripts));
 }
 
-function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType | undefined, index: string): CompiledSortField {
+function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType | undefined, index: string, scripts?: ScriptService): CompiledSortField {
   const reverse: 1 | -1 = spec.order === 'desc' ? -1 : 1;
   const base = { spec, reverse, missingFirst: false, leaf: () => () => null, afterKey: (v: unknown) => v as SortKey };
   if (spec.field === '_score') return { ...base, kind: 'score', display: (k) => k };
   if (spec.field === '_doc') return { ...base, kind: 'doc', display: (k) => k, afterKey: (v) => Number(v) };
   if (spec.field === '_shard_doc') return { ...base, kind: 'shard_doc', display: (k) => k, afterKey: (v) => Number(v) };
   if (spec.field === '_script' && spec.script) {
-    if (spec.script.type === 'string') throw Errors.illegalArgument('[_script] sort of type [string] is not supported');
-    const compiled = compileScoreScript(spec.script.source, spec.script.params);
+    const script = compileSearchScript(scripts, spec.script.json, ScriptContexts.SORT);
+    const isString = spec.script.type === 'string';
     return {
       spec,
-      kind: 'number',
+      kind: isString ? 'string' : 'number',
       reverse,
       missingFirst: false,
       leaf(ctx) {
-        let cur = -1;
-        const dvs = new Map<string, ReturnType<typeof ctx.reader.numericDocValues>>();
-        const doc = {
-          values(field: string): number[] {
-            let dv = dvs.get(field);
-            if (dv === undefined) dvs.set(field, (dv = ctx.reader.numericDocValues(field)));
-            return dv ? Array.from(dv.values.subarray(dv.offsets[cur]!, dv.offsets[cur + 1]!)) : [];
-          },
-        };
+        const run = bindLeaf(script, ctx.reader, fieldType);
         return (d) => {
-          cur = d;
-          return compiled.fn({ score: 0, doc });
+          const v = run(d);
+          if (isString) return v === null || v === undefined ? null : typeof v === 'string' ? v : String(v);
+          return toNumber(v, 'sort script');
         };
       },
       display: (k) => k,
-      afterKey: (v) => Number(v),
+      afterKey: (v) => (isString ? (v === null || v === undefined ? null : String(v)) : Number(v)),
     };
   }
   const ft = fieldType(spec.field);

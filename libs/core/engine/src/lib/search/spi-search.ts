@@ -91,8 +91,10 @@ export interface SearchSource {
   indicesBoost?: Array<Record<string, number>>;
   /** values parsed by SearchSourceExtensions, by key (e.g. `pit`) */
   extensions: Record<string, unknown>;
-  /** script_fields: name → script (expression subset) */
-  scriptFields?: Record<string, { source: string; params: Record<string, unknown> }>;
+  /** script_fields: name → the request's script (compiled per shard on the shared Painless engine) */
+  scriptFields?: Record<string, { script: unknown; ignoreFailure: boolean }>;
+  /** runtime_mappings: runtime fields of this search, shadowing the mapping's */
+  runtimeMappings?: Record<string, unknown>;
   /** term suggestions */
   suggest?: TermSuggestSpec[];
   /** query rescorers, applied in order to the top window of each shard */

@@ -8,7 +8,10 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
-import { compileScoreScript, type CompiledScript } from '../../query-dsl/script-expression.js';
+import { toJsonValue } from '@strata/core-painless';
+import { isRuntimeValuesSource } from '../../script/doc-lookup.js';
+import { runtimeDisplayValue } from '../../script/runtime-fields.js';
+import { bindLeaf, type LeafRunner, type SearchScript } from '../../script/search-scripts.js';
 import type { FieldAndFormat, SearchSource, ShardHit } from '../../search/spi-search.js';
 import { extractValues, filterSearchSource } from './source-filter.js';
 import { highlightField, type HighlightTerms } from './highlighter.js';
@@ -24,6 +27,15 @@ export interface FetchDeps {
   query?: Query;
   /** named queries (`_name`) → matched_queries */
   namedQueries?: ReadonlyMap<string, Query>;
+  /** script_fields compiled for this shard */
+  scriptFields?: ReadonlyArray<{ name: string; script: SearchScript; ignoreFailure: boolean }>;
+}
+
+/** values of a runtime field for one document as `fields` shows them */
+function runtimeFieldValues(ft: MappedFieldType, leaf: LeafReaderContext, doc: number, format?: string): unknown[] {
+  const r = leaf.reader;
+  if (!isRuntimeValuesSource(r)) return [];
+  return (r.runtimeValues(ft.name, doc) ?? []).map((v) => runtimeDisplayValue(ft, v, format === 'use_field_mapping' ? undefined : format));
 }
 
 const decoder = new TextDecoder();
@@ -84,7 +96,7 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
   }
 }
 
-function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps): Record<string, unknown[]> {
+function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps, leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const spec of specs) {
     const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
@@ -95,6 +107,12 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
           const vals = sourceValues(source, name);
           if (vals.length) out[name] = vals;
         }
+        continue;
+      }
+      if (ft.runtime) {
+        if (ft.runtime.type === 'composite') continue;
+        const rv = runtimeFieldValues(ft, leaf, doc, spec.format);
+        if (rv.length) out[name] = rv;
         continue;
       }
       if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') continue;
@@ -128,6 +146,11 @@ function docValueFields(specs: FieldAndFormat[], leaf: LeafReaderContext, doc: n
     const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
     for (const name of names) {
       const ft = deps.fieldType(name);
+      if (ft?.runtime) {
+        const rv = runtimeFieldValues(ft, leaf, doc, spec.format);
+        if (rv.length) out[name] = rv;
+        continue;
+      }
       if (!ft || !ft.hasDocValues) continue;
       const vals: unknown[] = [];
       const ndv = leaf.reader.numericDocValues(name);
@@ -166,7 +189,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const needParsed = (wantSource && !rawSource) || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
-  let scripts: Array<readonly [string, CompiledScript]> | undefined;
+  const scriptRunners = new Map<LeafReaderContext, Array<{ name: string; run: LeafRunner; ignoreFailure: boolean }>>();
   return hits.map((h) => {
     const { leaf, doc } = leafOf(deps.reader, h.doc);
     const r = leaf.reader;
@@ -200,17 +223,26 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     }
     if (wantSource && !rawSource && parsed !== undefined) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
-    if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps);
+    if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc);
     if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
-    if (s.scriptFields) {
-      scripts ??= Object.entries(s.scriptFields).map(([name, sc]) => [name, compileScoreScript(sc.source, sc.params).fn] as const);
+    if (deps.scriptFields && deps.scriptFields.length > 0) {
+      let runners = scriptRunners.get(leaf);
+      if (!runners) {
+        const fieldType = (n: string) => deps.fieldType(n);
+        runners = deps.scriptFields.map((f) => ({ name: f.name, run: bindLeaf(f.script, leaf.reader, fieldType), ignoreFailure: f.ignoreFailure }));
+        scriptRunners.set(leaf, runners);
+      }
       fields ??= {};
-      for (const [name, fn] of scripts) {
-        const values = (field: string): number[] => {
-          const dv = leaf.reader.numericDocValues(field);
-          return dv ? Array.from(dv.values.subarray(dv.offsets[doc]!, dv.offsets[doc + 1]!)) : [];
-        };
-        fields[name] = [fn({ score: Number.isNaN(h.score) ? 0 : h.score, doc: { values } })];
+      for (const f of runners) {
+        let v: unknown;
+        try {
+          v = f.run(doc, Number.isNaN(h.score) ? 0 : h.score);
+        } catch (e) {
+          if (f.ignoreFailure) continue;
+          throw e;
+        }
+        const j = toJsonValue(v);
+        fields[f.name] = Array.isArray(j) ? j : [j];
       }
     }
     if (s.collapse && h.collapseKey !== undefined) {

@@ -257,15 +257,18 @@ describe('coordinator merge', () => {
 describe('fetch', () => {
   it('script_fields', () => {
     const reader = fakeReader([DOCS]);
-    const s = parseSearchSource({ script_fields: { double: { script: { source: "doc['price'].value * params.k", params: { k: 2 } } } }, _source: false });
-    const hits = executeFetchPhase([{ doc: 1, score: 1 }], s, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] });
-    expect(hits[0]!['fields']).toEqual({ double: [2] });
+    const s = parseSearchSource({ script_fields: { double: { script: { source: "doc['price'].value * params.k", params: { k: 2 } } }, src: { script: "params._source.price + ':' + doc['price'].size()" } }, _source: false });
+    const ctx = createParseContext({ registry: new QueryParserRegistry(BUILTIN_QUERY_PARSERS), index: fakeIndexMetadata('idx'), fieldType: (_i, n) => FIELDS[n], matchingFieldNames: () => [], nowMillis: 0 });
+    const prepared = prepareShardQuery({ index: 'idx', shardId: 0, shardIndex: 0, numShards: 1, source: s, scroll: false, nowMillis: 0, nowUsed: false } as ShardSearchRequest, ctx);
+    const hits = executeFetchPhase([{ doc: 1, score: 1.5 }], s, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [], scriptFields: prepared.scriptFields });
+    expect(hits[0]!['fields']).toEqual({ double: [2], src: ['1:1'] });
     const noSrc = parseSearchSource({ script_fields: { one: { script: '1' } } });
     const h2 = executeFetchPhase([{ doc: 1, score: 1 }], noSrc, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] });
     expect(h2[0]!['_source']).toBeUndefined();
     const withSrc = parseSearchSource({ script_fields: { one: { script: '1' } }, _source: true });
     expect(executeFetchPhase([{ doc: 1, score: 1 }], withSrc, { index: 'idx', reader, fieldType: (n) => FIELDS[n], matchingFieldNames: () => [] })[0]!['_source']).toBeDefined();
-    expect(() => parseSearchSource({ script_fields: { x: { script: 'nope(' } } })).toThrow('compile error');
+    const bad = parseSearchSource({ script_fields: { x: { script: 'nope(' } } });
+    expect(() => prepareShardQuery({ index: 'idx', shardId: 0, shardIndex: 0, numShards: 1, source: bad, scroll: false, nowMillis: 0, nowUsed: false } as ShardSearchRequest, ctx)).toThrow('compile error');
   });
 
   it('source filtering with wildcards and nested objects', () => {

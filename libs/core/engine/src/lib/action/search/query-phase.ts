@@ -26,6 +26,8 @@ import {
   type SliceSpec,
 } from '../../search/spi-search.js';
 import type { QueryParseContext } from '../../query-dsl/query-parser.js';
+import { ScriptContexts } from '@strata/core-common';
+import { compileSearchScript, type SearchScript } from '../../script/search-scripts.js';
 
 export interface QueryPhaseDeps {
   /** parse context for this index (the caller creates it; we read nowUsed afterwards) */
@@ -116,6 +118,8 @@ export interface PreparedShardQuery {
   query: Query;
   postFilter: Query | null;
   rescore?: Array<{ spec: RescoreSpec; query: Query }>;
+  /** script_fields compiled for this index */
+  scriptFields?: Array<{ name: string; script: SearchScript; ignoreFailure: boolean }>;
 }
 
 /** parses the query, post_filter and alias filter for this shard's index (sets the context's nowUsed) */
@@ -133,6 +137,9 @@ export function prepareShardQuery(req: ShardSearchRequest, ctx: QueryParseContex
   const postFilter = s.postFilter === undefined ? null : ctx.parseInnerQuery(s.postFilter);
   const out: PreparedShardQuery = { query, postFilter };
   if (s.rescore && s.rescore.length > 0) out.rescore = s.rescore.map((spec) => ({ spec, query: ctx.parseInnerQuery(spec.query) }));
+  if (s.scriptFields) {
+    out.scriptFields = Object.entries(s.scriptFields).map(([name, f]) => ({ name, script: compileSearchScript(ctx.scripts, f.script, ScriptContexts.FIELD), ignoreFailure: f.ignoreFailure }));
+  }
   return out;
 }
 
@@ -154,7 +161,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const s = req.source;
   const from = s.from < 0 ? 0 : s.from;
   const size = s.size;
-  const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index);
+  const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index, ctx.scripts);
   // an explicit sort (even `_score`) yields field docs with sort values, as in Elasticsearch
   const byField = sort.length > 0;
   const searcher = new IndexSearcher(deps.reader, req.dfs);

@@ -11,6 +11,7 @@ import {
   Tokens,
   type Clock,
   type HostConfig,
+  type ScriptService,
   wildcardRegExp,
 } from '@strata/core-common';
 import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
@@ -59,6 +60,7 @@ import {
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { parseSearchSource, validateSearchSource } from './search-source.js';
 import { shardIdForDoc } from '../../shard/routing.js';
+import { DEFAULT_SCRIPT_SERVICE } from '../../script/search-scripts.js';
 import { resolveMoreLikeThisDocs, resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
 export const DEFAULT_MAX_RESULT_WINDOW = 10000;
@@ -201,6 +203,8 @@ interface IndexPlan {
 @injectable()
 export class SearchService {
   readonly registry: QueryParserRegistry;
+  /** the shared script engine */
+  readonly scripts: ScriptService;
   private readonly shardInterceptors: ShardSearchInterceptor[];
   private readonly coordinatorInterceptors: CoordinatorSearchInterceptor[];
   private readonly extensions = new Map<string, SearchSourceExtension>();
@@ -220,7 +224,9 @@ export class SearchService {
     @inject(Tokens.Clock) @optional() clock?: Clock,
     @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
     @inject(EngineTokens.DocumentService) @optional() private readonly documents?: LookupDocumentGetter,
+    @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
   ) {
+    this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
     this.registry = registry;
     this.shardInterceptors = [...(shardInterceptors ?? [])].sort((a, b) => a.order - b.order);
     this.coordinatorInterceptors = [...(coordinatorInterceptors ?? [])].sort((a, b) => a.order - b.order);
@@ -378,8 +384,11 @@ export class SearchService {
     return { bool: { should: filters, minimum_should_match: 1 } };
   }
 
-  private parseContextFor(meta: IndexMetadata | undefined, nowMillis: number): ParseContextHandle {
+  private parseContextFor(meta: IndexMetadata | undefined, nowMillis: number, runtimeMappings?: Record<string, unknown>): ParseContextHandle {
     return createParseContext({
+      scripts: this.scripts,
+      runtimeFields: runtimeMappings && this.mappers.runtimeFieldTypes ? this.mappers.runtimeFieldTypes(meta, runtimeMappings) : undefined,
+      hasMappingRuntime: (i) => this.mappers.hasRuntimeFields?.(i) ?? false,
       registry: this.registry,
       index: meta,
       fieldType: (i, n) => this.mappers.fieldType(i, n),
@@ -477,7 +486,7 @@ export class SearchService {
     for (const t of targets) {
       if (plans.has(t.index)) continue;
       const meta = this.indices.indexMetadata(t.index);
-      const ctx = this.parseContextFor(meta, nowMillis);
+      const ctx = this.parseContextFor(meta, nowMillis, source.runtimeMappings);
       const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
       try {
         const prepared = prepareShardQuery(probe, ctx);
@@ -533,7 +542,7 @@ export class SearchService {
         const plan = plans.get(t.index)!;
         try {
           if (plan.failure) throw plan.failure;
-          const reader = readerFor(t);
+          const reader = plan.parse!.ctx.wrapReader(readerFor(t));
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
           if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
@@ -564,8 +573,8 @@ export class SearchService {
         const r = results[ri]!;
         const t = resultTargets[ri]!;
         const plan = plans.get(t.index)!;
-        const reader = readers.get(shardKey(t.index, t.shardId))!;
         const ctx = plan.parse!.ctx;
+        const reader = ctx.wrapReader(readers.get(shardKey(t.index, t.shardId))!);
         const hl = source.highlight
           ? extractHighlightTerms(
               source.highlight.highlightQuery !== undefined ? ctx.parseInnerQuery(source.highlight.highlightQuery) : plan.parse!.prepared.query,
@@ -582,6 +591,7 @@ export class SearchService {
             highlightTerms: hl,
             query: plan.parse!.prepared.query,
             namedQueries: ctx.namedQueries,
+            scriptFields: plan.parse!.prepared.scriptFields,
           },
         );
         positions.forEach((p, i) => (fetched[p] = hits[i]!));

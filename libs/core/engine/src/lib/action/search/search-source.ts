@@ -5,7 +5,7 @@
 import { Errors, parseTimeValue } from '@strata/core-common';
 import { parseSort, type SortSpec } from '../../search/sort.js';
 import { parseSuggest } from '../../search/term-suggester.js';
-import { compileScoreScript, parseScript } from '../../query-dsl/script-expression.js';
+import { parseScriptRef } from '@strata/core-painless';
 import {
   DEFAULT_TRACK_TOTAL_HITS,
   TRACK_TOTAL_HITS_ACCURATE,
@@ -168,7 +168,7 @@ function parseRescore(v: unknown): RescoreSpec {
   };
 }
 
-const IGNORED_KEYS = new Set(['stats', 'ext', 'runtime_mappings', 'knn', 'rank', 'retriever']);
+const IGNORED_KEYS = new Set(['stats', 'ext', 'knn', 'rank', 'retriever']);
 
 /** parses the JSON body of a search */
 export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string, SearchSourceExtension> = new Map()): SearchSource {
@@ -265,16 +265,22 @@ export function parseSearchSource(body: unknown, extensions: ReadonlyMap<string,
         break;
       case 'script_fields': {
         if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing('[script_fields] expected an object');
-        const out: Record<string, { source: string; params: Record<string, unknown> }> = {};
+        const out: Record<string, { script: unknown; ignoreFailure: boolean }> = {};
         for (const [name, def] of Object.entries(v as Record<string, unknown>)) {
-          if (!def || typeof def !== 'object' || !('script' in (def as object))) throw Errors.parsing(`[script_fields] [${name}] requires a [script]`);
-          const sc = parseScript((def as Record<string, unknown>)['script']);
-          compileScoreScript(sc.source, sc.params); // compile errors are request errors
-          out[name] = sc;
+          if (!def || typeof def !== 'object' || Array.isArray(def)) throw Errors.parsing(`[script_fields] [${name}] expected an object`);
+          const d = def as Record<string, unknown>;
+          for (const key of Object.keys(d)) if (key !== 'script' && key !== 'ignore_failure') throw Errors.parsing(`Unknown key for a ${tokenName(d[key])} in [${key}].`);
+          if (d['script'] === undefined) throw Errors.parsing(`[script_fields] [${name}] requires a [script]`);
+          parseScriptRef(d['script']);
+          out[name] = { script: d['script'], ignoreFailure: d['ignore_failure'] === true };
         }
         s.scriptFields = out;
         break;
       }
+      case 'runtime_mappings':
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing(`Expected [START_OBJECT] but found [${tokenName(v)}] in [runtime_mappings].`);
+        s.runtimeMappings = v as Record<string, unknown>;
+        break;
       case 'suggest':
         s.suggest = parseSuggest(v);
         break;

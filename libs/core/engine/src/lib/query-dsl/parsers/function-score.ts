@@ -1,4 +1,4 @@
-import { Errors, parseTimeValue } from '@strata/core-common';
+import { EsError, Errors, parseTimeValue } from '@strata/core-common';
 import { MatchAllDocsQuery } from '../../search/basic-queries.js';
 import {
   FunctionScoreQuery,
@@ -16,7 +16,12 @@ import {
 } from '../../search/function-score-query.js';
 import { boostOf, isObject, numberValue, pointValue, requireObject, withBoost, type Json } from '../parse-utils.js';
 import type { QueryParseContext, QueryParser } from '../query-parser.js';
-import { compileScoreScript, parseScript } from '../script-expression.js';
+import { ScriptContexts } from '@strata/core-common';
+import { bindLeaf, compileSearchScript, toNumber } from '../../script/search-scripts.js';
+import { DocIdSetBuilder } from '../../search/doc-id-set.js';
+import type { IndexSearcher } from '../../search/index-searcher.js';
+import { ConstantScoreWeight, Query, type Weight } from '../../search/query.js';
+import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 
 const FUNCTION_KEYS = new Set(['weight', 'field_value_factor', 'gauss', 'exp', 'linear', 'random_score', 'script_score']);
 const SCORE_MODES = ['multiply', 'sum', 'avg', 'first', 'max', 'min'];
@@ -32,9 +37,7 @@ function parseFunction(o: Json, ctx: QueryParseContext): ScoreFunction | null {
     else if (k === 'gauss' || k === 'exp' || k === 'linear') fn = parseDecay(k, v, ctx);
     else if (k === 'script_score') {
       const o = requireObject('script_score', v);
-      const { source, params } = parseScript(o['script']);
-      const compiled = compileScoreScript(source, params);
-      fn = scriptScoreFunction(`script[${source}]`, compiled.fn, true);
+      fn = scriptScore(o['script'], ctx, (v) => (v < 0 ? `script score function must not produce negative scores, but got: [${javaFloat(v)}]` : undefined));
     } else if (k === 'random_score') {
       const o = requireObject('random_score', v);
       const seed = o['seed'] === undefined ? Math.floor(ctx.nowMillis() % 2147483647) : typeof o['seed'] === 'string' ? hashSeed(o['seed']) : Math.trunc(numberValue('random_score', 'seed', o['seed']));
@@ -180,10 +183,71 @@ export const scriptScoreParser: QueryParser = {
     if (o['query'] === undefined) throw Errors.parsing('[script_score] requires \'query\' field');
     if (o['script'] === undefined) throw Errors.parsing('[script_score] requires \'script\' field');
     const query = ctx.parseInnerQuery(o['query']);
-    const { source, params } = parseScript(o['script']);
-    const compiled = compileScoreScript(source, params);
+    const fn = scriptScore(o['script'], ctx, (v, doc) => (v < 0 || Number.isNaN(v) ? `script_score script returned an invalid score [${javaFloat(v)}] for doc [${doc}]. Must be a non-negative score!` : undefined));
     const minScore = o['min_score'] === undefined ? null : numberValue('script_score', 'min_score', o['min_score']);
-    const q = new FunctionScoreQuery(query, [{ fn: scriptScoreFunction(`script[${source}]`, compiled.fn, true) }], 'multiply', 'replace', Number.MAX_VALUE, minScore);
+    const q = new FunctionScoreQuery(query, [{ fn }], 'multiply', 'replace', Number.MAX_VALUE, minScore);
     return withBoost(q, boostOf('script_score', o));
+  },
+};
+
+/** Java's Float.toString of a score (`-1.0`, `0.5`, `NaN`) */
+function javaFloat(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  const f = Math.fround(v);
+  return Number.isInteger(f) ? `${f}.0` : String(f);
+}
+
+function scriptScore(json: unknown, ctx: QueryParseContext, invalid: (score: number, doc: number) => string | undefined): ScoreFunction {
+  const script = compileSearchScript(ctx.scripts, json, ScriptContexts.SCORE);
+  const fieldType = (n: string) => ctx.fieldType(n);
+  return scriptScoreFunction(
+    script.describe,
+    (leaf) => {
+      const run = bindLeaf(script, leaf.reader, fieldType);
+      return (doc, score) => toNumber(run(doc, score), 'script_score script');
+    },
+    invalid,
+  );
+}
+
+/** `script` query: documents for which the filter script returns true (a scan of the segment, like ES) */
+export class ScriptQuery extends Query {
+  constructor(
+    readonly script: ReturnType<typeof compileSearchScript>,
+    private readonly fieldType: (name: string) => MappedFieldType | undefined,
+  ) {
+    super();
+  }
+  createWeight(_s: IndexSearcher, _needsScores: boolean, boost: number): Weight {
+    return new ConstantScoreWeight(this, boost, (ctx) => {
+      const run = bindLeaf(this.script, ctx.reader, this.fieldType);
+      const b = new DocIdSetBuilder(ctx.reader.maxDoc);
+      const max = ctx.reader.maxDoc;
+      for (let d = 0; d < max; d++) {
+        if (!ctx.reader.isLive(d)) continue;
+        const r = run(d);
+        if (r === true) b.add(d);
+        else if (r !== false) {
+          throw new EsError('class_cast_exception', 400, `Cannot cast ${r === null ? 'null' : typeof r === 'number' ? 'java.lang.Integer' : 'java.lang.Object'} to boolean`, { plain: true });
+        }
+      }
+      return b.build();
+    });
+  }
+  toString(): string {
+    return `ScriptQuery(${this.script.describe})`;
+  }
+}
+
+export const scriptQueryParser: QueryParser = {
+  name: 'script',
+  parse(json, ctx) {
+    const o = requireObject('script', json);
+    for (const k of Object.keys(o)) {
+      if (!['script', 'boost', '_name'].includes(k)) throw Errors.parsing(`[script] query does not support [${k}]`);
+    }
+    if (o['script'] === undefined) throw Errors.parsing('script must be provided with a [script] filter');
+    const script = compileSearchScript(ctx.scripts, o['script'], ScriptContexts.FILTER);
+    return withBoost(new ScriptQuery(script, (n) => ctx.fieldType(n)), boostOf('script', o));
   },
 };

@@ -1,9 +1,9 @@
-import type { IngestDocument } from '../ingest-document.js';
-import { isMetadataKey } from '../ingest-document.js';
-import { HostMapBase } from './painless.js';
+import type { IngestDocument } from './ingest-document.js';
+import { isMetadataKey } from './ingest-document.js';
+import { HostMap } from '@strata/core-painless';
 
 /** `ctx` inside conditions and scripts: source fields at the top level, plus metadata and `_ingest`, `_source`. */
-export class CtxMap extends HostMapBase {
+export class CtxMap extends HostMap {
   constructor(readonly doc: IngestDocument) {
     super();
   }

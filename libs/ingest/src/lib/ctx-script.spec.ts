@@ -1,15 +1,16 @@
 import type { EsError } from '@strata/core-common';
-import { compilePainless } from './painless.js';
+import { ScriptContexts } from '@strata/core-common';
+import { compilePainless } from '@strata/core-painless';
 import { CtxMap } from './ctx-map.js';
-import { doc } from '../testing/helpers.js';
+import { doc } from './testing/helpers.js';
 
 function evalWith(src: string, source: Record<string, unknown>, params: Record<string, unknown> = {}) {
   const d = doc(source);
-  const result = compilePainless(src).run({ ctx: new CtxMap(d), params });
+  const result = compilePainless(src, ScriptContexts.INGEST).run({ ctx: new CtxMap(d), params });
   return { result, d };
 }
 
-describe('painless subset', () => {
+describe('ingest scripts on the shared Painless engine', () => {
   it.each([
     ["ctx.a == 'x'", { a: 'x' }, true],
     ["ctx.a != 'x'", { a: 'x' }, false],
@@ -79,7 +80,7 @@ describe('painless subset', () => {
   it('compile errors are script_exception compile error', () => {
     let err: unknown;
     try {
-      compilePainless('ctx.a == ');
+      compilePainless('ctx.a == ', ScriptContexts.INGEST);
     } catch (e) {
       err = e;
     }
@@ -98,7 +99,7 @@ describe('painless subset', () => {
     const l = Array.from({ length: 100 }, (_, i) => i);
     let err: unknown;
     try {
-      compilePainless(src, 10000).run({ ctx: null, params: { l } });
+      compilePainless(src, ScriptContexts.INGEST, { maxLoopCounter: 10000 }).run({ ctx: null, params: { l } });
     } catch (e) {
       err = e;
     }
