@@ -83,6 +83,7 @@ export class CatIndicesRestHandler implements RestHandler {
     const names = this.cluster.resolve(req.optionalPathParam('index'), {
       expandWildcards: expandOptions(req, ['all']),
       allowNoIndices: true,
+      allowClosed: true,
     });
     const rows: CatRow[] = [];
     for (const name of names) {

@@ -89,7 +89,7 @@ export class ClusterHealthRestHandler implements RestHandler {
       names = [];
       for (const part of expression.split(',')) {
         try {
-          names.push(...this.cluster.resolve(part, { ignoreUnavailable: false, allowNoIndices: true }));
+          names.push(...this.cluster.resolve(part, { ignoreUnavailable: false, allowNoIndices: true, allowClosed: true }));
         } catch {
           missing++;
         }

@@ -59,14 +59,17 @@ export class ClusterView {
    * Concrete index names of an expression (comma list, wildcards, `_all`, aliases) through the engine's
    * resolver; a simple wildcard match over index names when no resolver is bound.
    */
-  resolve(expression: string | undefined, options: Partial<IndicesOptions> = {}): string[] {
+  resolve(expression: string | undefined, options: Partial<IndicesOptions> & { allowClosed?: boolean } = {}): string[] {
     const opts: IndicesOptions = {
       ignoreUnavailable: options.ignoreUnavailable ?? false,
       allowNoIndices: options.allowNoIndices ?? true,
       expandWildcards: options.expandWildcards ?? { open: true, closed: false, hidden: false },
     };
     const names = this.allIndices().map((m) => m.name);
-    if (this.resolver) return this.resolver.concreteIndices(expression ?? '_all', opts, 'read');
+    const r = this.resolver as (IndexNameExpressionResolver & { resolve?(e: string, o: IndicesOptions, p: 'read', x: { allowClosed?: boolean }): string[] }) | undefined;
+    // explicitly named closed indices are listed (not refused) where the monitoring APIs show them
+    if (r?.resolve && options.allowClosed) return r.resolve(expression ?? '_all', opts, 'read', { allowClosed: true });
+    if (r) return r.concreteIndices(expression ?? '_all', opts, 'read');
     if (!expression || expression === '_all' || expression === '*') return names;
     const out = new Set<string>();
     for (const part of expression.split(',')) {
