@@ -1,0 +1,33 @@
+/**
+ * The short, seeded run of the model-based durability test (tools/durability/model-run.mjs): random
+ * writes, bulks, refresh/flush/force-merge, close/open, index delete/re-create, graceful restarts and
+ * kill -9 of the real node with writes in flight, every document compared with the model after every
+ * restart. The long run is the same script with other --seed/--sequences/--time-limit values.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildHost, repoRoot } from './helpers.js';
+
+describe('model-based durability (short seeded run)', () => {
+  beforeAll(() => buildHost());
+
+  it('every acknowledged write survives graceful restarts and kill -9, with 0 divergences', () => {
+    const args = [join(repoRoot, 'tools/durability/model-run.mjs'), '--seed', '20261124', '--sequences', '300', '--time-limit', '90', '--no-build'];
+    // tmpfs keeps fsync cheap; a kill -9 does not need the disk (the page cache outlives the process)
+    if (existsSync('/dev/shm')) args.push('--data-root', '/dev/shm');
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JEST_WORKER_ID: '' } });
+    } catch (e) {
+      const err = e as { stdout?: string; stderr?: string };
+      throw new Error(`model run failed:\n${err.stderr ?? ''}\n${err.stdout ?? ''}`);
+    }
+    const stats = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+    expect(stats['divergences']).toBe(0);
+    // a slow machine may stop at the time limit, but never before a meaningful run
+    expect(stats['sequences']).toBeGreaterThanOrEqual(100);
+    expect(stats['kill9']).toBeGreaterThanOrEqual(10);
+    expect(stats['graceful']).toBeGreaterThanOrEqual(10);
+  }, 150_000);
+});
