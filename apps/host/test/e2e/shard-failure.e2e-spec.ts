@@ -171,6 +171,13 @@ describe('a shard that fails to open after a restart', () => {
     expect((await http(`${url}/_cluster/health`)).json.status).toBe('green');
     expect((await http(`${url}/t/_count`)).json).toMatchObject({ count: 30, _shards: { total: 2, successful: 2, failed: 0 } });
     expect((await http(`${url}/t/_doc/${lost}`)).json._source).toEqual({ n: Number(lost.slice(1)) });
+    // a closed index named explicitly is listed by the monitoring APIs, not refused
+    expect((await http(`${url}/t/_close`, { method: 'POST' })).json.acknowledged).toBe(true);
+    expect((await http(`${url}/_cat/indices/t?h=status,index`)).text).toBe('close t\n');
+    const closedHealth = await http(`${url}/_cluster/health/t`);
+    expect(closedHealth.status).toBe(200);
+    expect(closedHealth.json.status).toBe('green');
+    expect((await http(`${url}/t/_open`, { method: 'POST' })).json.acknowledged).toBe(true);
     expect((await http(`${url}/_cluster/allocation/explain`)).json.error).toMatchObject({
       type: 'illegal_argument_exception',
       reason: expect.stringMatching(/^unable to find any unassigned shards to explain/),
