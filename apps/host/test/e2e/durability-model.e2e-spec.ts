@@ -21,7 +21,7 @@ describe('model-based durability (short seeded run)', () => {
       out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JEST_WORKER_ID: '' } });
     } catch (e) {
       const err = e as { stdout?: string; stderr?: string };
-      throw new Error(`model run failed:\n${err.stderr ?? ''}\n${err.stdout ?? ''}`);
+      throw new Error(`model run failed:\n${err.stderr ?? ''}\n${err.stdout ?? ''}`, { cause: e });
     }
     const stats = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
     expect(stats['divergences']).toBe(0);
