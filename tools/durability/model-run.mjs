@@ -111,7 +111,7 @@ class Node {
         } catch {
           return;
         }
-        const msg = String(o.msg ?? '');
+        const msg = String(o.message ?? o.msg ?? '');
         if (/failed to open shard|older writer|failed to replay|flush failed/.test(msg)) this.badLog.push(`${msg} ${JSON.stringify(o)}`);
         if (msg.startsWith('started') && typeof o.url === 'string') {
           clearTimeout(timer);
