@@ -6,6 +6,7 @@ export * from './lib/settings-registry.js';
 export * from './lib/extension-points.js';
 export * from './lib/lifecycle.js';
 export * from './lib/auth.js';
+export * from './lib/access.js';
 export * from './lib/stats.js';
 export * from './lib/feature.js';
 export * from './lib/ingest-spi.js';

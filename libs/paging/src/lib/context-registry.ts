@@ -3,7 +3,7 @@
  * DirectoryReader per target shard (incRef'ed), never a copy of hits, and releases them when it is
  * freed or expires. Kept behind a small interface so a shared registry can replace it later.
  */
-import { currentRequestOrigin } from '@strata/core-common';
+import { RequestContexts, contextOwner, currentRequestOrigin, type ContextOwner, type Principal } from '@strata/core-common';
 import type { DirectoryReader, SearchRequest, ShardTarget } from '@strata/core-engine';
 
 export type ContextKind = 'pit' | 'scroll';
@@ -38,6 +38,8 @@ export interface ReaderContext {
   readonly openedAt: number;
   /** the user and request that opened it (from the request context; none outside a request) */
   readonly owner?: string;
+  /** who opened it (undefined with security off): only that principal may use or free it (sameOwner) */
+  readonly ownedBy?: ContextOwner;
   readonly origin?: { method: string; url: string; opaqueId?: string };
 }
 
@@ -48,9 +50,18 @@ export class ContextRegistry {
   private scrollTotal = 0;
   private scrollTimeMs = 0;
 
-  create(kind: ContextKind, readers: Map<string, DirectoryReader>, targets: ShardTarget[], keepAliveMs: number, now: number): ReaderContext {
+  create(
+    kind: ContextKind,
+    readers: Map<string, DirectoryReader>,
+    targets: ShardTarget[],
+    keepAliveMs: number,
+    now: number,
+    principal: Principal | undefined = RequestContexts.current()?.principal,
+  ): ReaderContext {
     const origin = currentRequestOrigin();
+    const ownedBy = contextOwner(principal);
     const ctx: ReaderContext = {
+      ...(ownedBy ? { ownedBy } : {}),
       id: this.nextId++,
       kind,
       readers,

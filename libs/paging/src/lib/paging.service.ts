@@ -10,7 +10,9 @@ import {
   Tokens,
   formatTimeValue,
   parseTimeValue,
+  sameOwner,
   type Clock,
+  type Principal,
   type HostConfig,
   type SettingDef,
 } from '@strata/core-common';
@@ -30,7 +32,7 @@ import {
   type ShardTarget,
   type SortSpec,
 } from '@strata/core-engine';
-import { ContextRegistry, type ScrollState } from './context-registry.js';
+import { ContextRegistry, type ReaderContext, type ScrollState } from './context-registry.js';
 import { decodePitId, decodeScrollId, encodePitId, encodeScrollId } from './context-id.js';
 import { DEFAULT_KEEP_ALIVE, MAX_KEEP_ALIVE, MAX_OPEN_SCROLL_CONTEXT } from './paging.settings.js';
 
@@ -139,13 +141,14 @@ export class PagingService {
     options: IndicesOptions,
     keepAlive: string | undefined,
     routing?: string[],
+    principal?: Principal,
   ): Record<string, unknown> {
     if (keepAlive === undefined) throw Errors.actionRequestValidation(['[keep_alive] is not specified']);
     const keepAliveMs = this.keepAlive(keepAlive);
     const probe = { indices, indicesOptions: options, routing } as unknown as SearchRequest;
     const targets = search.resolveTargets(probe);
     const readers = this.acquire(targets);
-    const ctx = this.registry.create('pit', readers, targets, keepAliveMs, this.clock.now());
+    const ctx = this.registry.create('pit', readers, targets, keepAliveMs, this.clock.now(), principal);
     return {
       id: encodePitId(ctx.id, this.node),
       _shards: { total: targets.length, successful: targets.length, skipped: 0, failed: 0 },
@@ -156,7 +159,7 @@ export class PagingService {
    * frees PITs by id. num_freed counts shard contexts (one per shard of the PIT), as ES does; succeeded is
    * false when some PIT was not found (already closed or expired).
    */
-  closePit(ids: string[]): { succeeded: boolean; numFreed: number } {
+  closePit(ids: string[], principal?: Principal): { succeeded: boolean; numFreed: number } {
     let n = 0;
     let succeeded = true;
     const now = this.clock.now();
@@ -164,10 +167,21 @@ export class PagingService {
       const d = decodePitId(id);
       const ctx = this.registry.get(d.contextId);
       const shards = ctx ? ctx.readers.size : 0;
-      if (ctx && ctx.kind === 'pit' && this.registry.free(d.contextId, now)) n += shards;
+      // another user's PIT counts as missing
+      if (ctx && ctx.kind === 'pit' && sameOwner(ctx.ownedBy, principal) && this.registry.free(d.contextId, now)) n += shards;
       else succeeded = false;
     }
     return { succeeded, numFreed: n };
+  }
+
+  /**
+   * A live context of `kind` that `principal` owns. Another user's context is reported as missing,
+   * as Elasticsearch does (search_context_missing_exception), so ids cannot be probed.
+   */
+  private ownedContext(id: number, kind: 'pit' | 'scroll', principal: Principal | undefined, now: number): ReaderContext {
+    const ctx = this.registry.live(id, now);
+    if (!ctx || ctx.kind !== kind || !sameOwner(ctx.ownedBy, principal)) throw contextMissing(id);
+    return ctx;
   }
 
   /** a search carrying `pit`: runs on the PIT's readers with the implicit tiebreaker */
@@ -188,8 +202,7 @@ export class PagingService {
     const d = decodePitId(pit.id);
     const now = this.clock.now();
     const keepAliveMs = pit.keepAlive !== undefined ? this.keepAlive(pit.keepAlive, 'keep_alive') : undefined;
-    const ctx = this.registry.live(d.contextId, now);
-    if (!ctx || ctx.kind !== 'pit') throw contextMissing(d.contextId);
+    const ctx = this.ownedContext(d.contextId, 'pit', request.principal, now);
     this.checkSlices(request, ctx.targets);
     if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
     const sort = withTiebreaker(request.source.sort, request.source.searchAfter);
@@ -256,7 +269,7 @@ export class PagingService {
       });
       if (!held) throw Errors.illegalState('scroll search did not report its readers');
       const h = held as { readers: Map<string, DirectoryReader>; targets: ShardTarget[] };
-      const ctx = this.registry.create('scroll', h.readers, h.targets, keepAliveMs, this.clock.now());
+      const ctx = this.registry.create('scroll', h.readers, h.targets, keepAliveMs, this.clock.now(), request.principal);
       held = undefined;
       ctx.scroll = state;
       return { ...res, body: { _scroll_id: encodeScrollId(ctx.id, this.node), ...res.body } };
@@ -272,12 +285,13 @@ export class PagingService {
     scrollId: string,
     scroll: string | undefined,
     restTotalHitsAsInt: boolean,
+    principal?: Principal,
   ): Promise<Record<string, unknown>> {
     const d = decodeScrollId(scrollId);
     const keepAliveMs = scroll !== undefined ? this.keepAlive(scroll, 'scroll') : undefined;
     const now = this.clock.now();
-    const ctx = this.registry.live(d.contextId, now);
-    if (!ctx || ctx.kind !== 'scroll' || !ctx.scroll) throw contextMissing(d.contextId);
+    const ctx = this.ownedContext(d.contextId, 'scroll', principal, now);
+    if (!ctx.scroll) throw contextMissing(d.contextId);
     ctx.inUse++;
     try {
       if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
@@ -295,8 +309,11 @@ export class PagingService {
     }
   }
 
-  /** frees scrolls by id (`_all` frees every scroll); returns how many shard contexts were freed (ES counts one per shard) */
-  clearScroll(ids: string[]): number {
+  /**
+   * frees scrolls by id (`_all`: every scroll of the caller, or every scroll with security off); another
+   * user's scroll counts as missing. Returns how many shard contexts were freed (ES counts one per shard).
+   */
+  clearScroll(ids: string[], principal?: Principal): number {
     const now = this.clock.now();
     const decoded = ids.includes('_all') ? null : ids.map((id) => decodeScrollId(id));
     const contextIds = decoded ? decoded.map((d) => d.contextId) : this.registry.ids('scroll');
@@ -304,7 +321,7 @@ export class PagingService {
     for (const id of contextIds) {
       const ctx = this.registry.get(id);
       const shards = ctx ? ctx.readers.size : 0;
-      if (ctx && ctx.kind === 'scroll' && this.registry.free(id, now)) n += shards;
+      if (ctx && ctx.kind === 'scroll' && sameOwner(ctx.ownedBy, principal) && this.registry.free(id, now)) n += shards;
     }
     return n;
   }

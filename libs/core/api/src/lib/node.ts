@@ -64,7 +64,9 @@ export const HOST_SETTINGS: readonly SettingDef[] = [
   setting({ key: 'cluster.initial_master_nodes', scope: 'node', dynamic: false, defaultValue: [], parse: SettingParsers.any() }),
   setting({ key: 'node.roles', scope: 'node', dynamic: false, defaultValue: [], parse: SettingParsers.any() }),
   setting({ key: 'bootstrap.memory_lock', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('bootstrap.memory_lock') }),
-  setting({ key: 'xpack.security.enabled', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('xpack.security.enabled') }),
+  // on by default, as in Elasticsearch 8 (takes effect when the auth-chain feature is loaded); the test
+  // hosts (createTestHost, the e2e helpers) default it to false unless a test asks for security
+  setting({ key: 'xpack.security.enabled', scope: 'node', dynamic: false, defaultValue: true, parse: SettingParsers.boolean('xpack.security.enabled') }),
   setting({ key: 'xpack.ml.enabled', scope: 'node', dynamic: false, defaultValue: false, parse: SettingParsers.boolean('xpack.ml.enabled') }),
   setting({
     key: 'logger.level',
@@ -87,6 +89,8 @@ export interface NodeOptions {
   overrides?: readonly ContainerModule[];
   /** a logger to use instead of pino (tests pass a silent one) */
   logger?: Logger;
+  /** the configuration directory (HostConfig.configDir) */
+  configDir?: string;
 }
 
 export interface StrataNode {
@@ -210,6 +214,7 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
   }
   settings['path.data'] = resolve(String(settings['path.data']));
   const config: HostConfig = { settings };
+  if (options.configDir !== undefined) config.configDir = resolve(options.configDir);
   // silent under jest unless a level is configured explicitly
   const level = options.settings?.['logger.level'] ?? (process.env['JEST_WORKER_ID'] ? 'silent' : settings['logger.level']);
   const logger = options.logger ?? (await pinoLogger(String(level ?? 'info')));

@@ -18,3 +18,38 @@ export interface Authenticator {
 export interface Authorizer {
   authorize(principal: Principal | undefined, action: string, req: RestRequest): Promise<void>;
 }
+
+/**
+ * The owner of a context (scroll, point in time, async search) as recorded when it was opened: the
+ * principal reduced to what identifies it. Undefined when security was off at creation time.
+ */
+export interface ContextOwner {
+  username: string;
+  realmName: string;
+  realmType: string;
+  /** contexts opened with an API key belong to that key */
+  apiKeyId?: string;
+}
+
+export function contextOwner(principal: Principal | undefined): ContextOwner | undefined {
+  if (!principal) return undefined;
+  const realm = principal.lookupRealm ?? principal.realm;
+  const owner: ContextOwner = { username: principal.username, realmName: realm.name, realmType: realm.type };
+  if (principal.apiKey) owner.apiKeyId = principal.apiKey.id;
+  return owner;
+}
+
+/**
+ * Whether `principal` may use a context owned by `owner`, as Elasticsearch's
+ * `Authentication#canAccessResourcesOf` decides: a context opened without security is anyone's;
+ * one opened with an API key only that key's; otherwise the same user of the same realm (an access
+ * token acts as the user it was issued to). A context made with security on is nobody's once
+ * security is off for the caller.
+ */
+export function sameOwner(owner: ContextOwner | undefined, principal: Principal | undefined): boolean {
+  if (!owner) return true;
+  const other = contextOwner(principal);
+  if (!other) return false;
+  if (owner.apiKeyId !== undefined || other.apiKeyId !== undefined) return owner.apiKeyId === other.apiKeyId;
+  return owner.username === other.username && owner.realmType === other.realmType && owner.realmName === other.realmName;
+}

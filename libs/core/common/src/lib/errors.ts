@@ -7,7 +7,8 @@ export interface EsErrorOptions {
   /** extra keys flattened into the error object, e.g. { index: 'logs', 'resource.type': 'index_or_alias' } */
   metadata?: Record<string, unknown>;
   cause?: EsError | Error;
-  headers?: Record<string, string>;
+  /** response headers; an array sends the header once per value (several `WWW-Authenticate` challenges) */
+  headers?: Record<string, string | string[]>;
   /** overrides the computed root_cause list (search_phase_execution_exception uses the shard failures' causes) */
   rootCauses?: EsError[];
   /** extra top-level keys of the error object after reason (e.g. phase, grouped, failed_shards) */
@@ -24,7 +25,7 @@ export class EsError extends Error {
   readonly status: number;
   readonly reason: string;
   readonly metadata: Record<string, unknown>;
-  readonly headers: Record<string, string>;
+  readonly headers: Record<string, string | string[]>;
   readonly rootCauses?: EsError[];
   readonly extra: Record<string, unknown>;
   override readonly cause?: EsError | Error;
@@ -170,8 +171,13 @@ export const Errors = {
   searchContextMissing(reason: string): EsError {
     return new EsError('search_context_missing_exception', 404, reason);
   },
-  security(reason: string, status = 401, headers?: Record<string, string>): EsError {
-    return new EsError('security_exception', status, reason, { headers });
+  /**
+   * `security_exception`. A 401 carries its WWW-Authenticate challenges both as response headers and,
+   * as Elasticsearch renders them, under `header` in the error body.
+   */
+  security(reason: string, status = 401, headers?: Record<string, string | string[]>, metadata: Record<string, unknown> = {}): EsError {
+    const md = headers && Object.keys(headers).length > 0 ? { ...metadata, header: headers } : metadata;
+    return new EsError('security_exception', status, reason, { headers, metadata: md });
   },
   verification(reason: string): EsError {
     return new EsError('verification_exception', 400, reason);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IndicesAccess } from './access.js';
 import type { Principal } from './rest.js';
 
 /**
@@ -17,6 +18,8 @@ export interface RequestContext {
   readonly opaqueId?: string;
   /** set by the pipeline once the authenticator chain has run */
   principal?: Principal;
+  /** set by the pipeline when the authorizer restricts the caller's indices (see access.ts) */
+  indicesAccess?: IndicesAccess;
   /** epoch millis when the request arrived */
   readonly startedAt: number;
   /** deprecation warnings to send back as `Warning` headers (deduplicated, in order) */

@@ -1,3 +1,5 @@
+import type { IndicesAccess } from './access.js';
+
 /**
  * The REST contract every feature programs against. core-http adapts it to Koa.
  * Routes are written in Elasticsearch's brace syntax: `/{index}/_doc/{id}`.
@@ -15,16 +17,29 @@ export interface RouteSpec {
    * and sends credentials with every API call). Only for content that reveals nothing.
    */
   public?: boolean;
+  /**
+   * the path parameter holding the request's index targets (a comma list of indices, aliases, data streams
+   * or patterns), checked against index privileges. Default: `index`. Data stream routes name theirs
+   * (`{ targets: 'name' }`).
+   */
+  targets?: string;
 }
 
-export function route(method: HttpMethod, path: string, action: string, options: { public?: boolean } = {}): RouteSpec {
-  return options.public ? { method, path, action, public: true } : { method, path, action };
+export function route(method: HttpMethod, path: string, action: string, options: { public?: boolean; targets?: string } = {}): RouteSpec {
+  const spec: RouteSpec = { method, path, action };
+  if (options.public) spec.public = true;
+  if (options.targets) spec.targets = options.targets;
+  return spec;
 }
 
 export interface RestRequest {
   readonly method: HttpMethod;
   /** the path as received (not decoded) */
   readonly path: string;
+  /** the request target as received, path and query string (`/_search?pretty`) */
+  readonly uri?: string;
+  /** the client's address and port (`127.0.0.1:53412`), for audit records */
+  readonly remoteAddress?: string;
   /** the matched route */
   readonly route: RouteSpec;
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -55,17 +70,37 @@ export interface RestRequest {
   ndjsonLines(): string[];
   /** authenticated principal (set by the authenticator chain), if any */
   principal?: Principal;
+  /** the caller's index-level access (set by the authorizer when security restricts it; see access.ts) */
+  indicesAccess?: IndicesAccess;
   /** per-request state for interceptors */
   readonly context: Map<string | symbol, unknown>;
 }
 
+/**
+ * Who is calling: the authenticated principal the authenticator chain puts on a request (undefined
+ * when security is off). Features read it without importing the security library — e.g. to tie a
+ * scroll, a point in time or an async search to its owner (see `sameOwner` in auth.ts) — and pass it
+ * down to search contexts (`SearchRequest.principal`). Plain data: it survives structured cloning.
+ */
 export interface Principal {
+  /** the effective user name (`elastic`, `elastic/fleet-server` for a service account) */
   username: string;
+  /** the user's role names (for an API key: empty; its role descriptors are carried by the security library) */
   roles: string[];
+  /** the realm that authenticated the credential (`reserved`, `default_native`, `_es_api_key`, `_service_account`, ...) */
   realm: { name: string; type: string };
+  /** the realm the user was looked up in, when it differs (run-as, tokens); defaults to `realm` */
+  lookupRealm?: { name: string; type: string };
+  /** `realm`, `api_key`, `token`, `anonymous`, `internal` */
   authenticationType: string;
+  fullName?: string | null;
+  email?: string | null;
   metadata?: Record<string, unknown>;
-  /** limits used by API keys / authorisation */
+  /** set when the caller authenticated with an API key */
+  apiKey?: { id: string; name: string | null };
+  /** set when the caller authenticated with a service account token */
+  token?: { name: string; type: string };
+  /** further data of the security library (never secrets) */
   [k: string]: unknown;
 }
 

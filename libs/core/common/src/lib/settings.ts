@@ -24,6 +24,8 @@ export interface SettingDef<T = unknown> {
    * `defaultValue` is a parsed number: a time or byte size (`30s`, `5m`, `100mb`)
    */
   defaultRaw?: string;
+  /** a secret (`bootstrap.password`): accepted and parsed, never shown by any API */
+  secure?: boolean;
 }
 
 export const SettingParsers = {

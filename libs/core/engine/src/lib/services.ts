@@ -82,6 +82,8 @@ export interface IndexNameExpressionResolver {
   aliasSearchRouting?(index: string, expression: string | string[] | undefined): string[] | undefined;
   /** true when `name` is a data stream (through the IndexNameResolver contributions) */
   isDataStream?(name: string): boolean;
+  /** the data stream (a name an IndexNameResolver owns) `index` is a backing index of, if any */
+  dataStreamOf?(index: string): string | undefined;
 }
 
 // ------------------------------------------------------------------ index metadata changes (owner: cluster metadata)

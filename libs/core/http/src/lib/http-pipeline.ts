@@ -195,10 +195,26 @@ export class HttpPipeline {
           ctx.body = '';
           return;
         }
-        if (match.kind === 'not-found') {
-          if (options.fallthrough) return await next();
-          throw noHandler(method, ctx.url);
+        if (match.kind === 'not-found' && options.fallthrough) return await next();
+        // every request is authenticated first, before its body is read and before an unknown path or a
+        // wrong method is reported, so an anonymous caller learns nothing (Elasticsearch does the same)
+        const req = new HttpRestRequest({
+          method: (KNOWN_METHODS.has(method) ? method : 'GET') as HttpMethod,
+          path,
+          uri: ctx.url,
+          remoteAddress: remoteAddress(ctx),
+          route: match.kind === 'found' ? match.route.spec : { method: method as HttpMethod, path, action: '' },
+          headers: ctx.headers as Record<string, string | undefined>,
+          pathParams: match.kind === 'found' ? match.params : {},
+          query: ctx.query as Record<string, string | string[] | undefined>,
+          body: undefined,
+        });
+        const isPublic = match.kind === 'found' && match.route.spec.public === true;
+        if (!isPublic) {
+          req.principal = await this.authn.authenticate(req);
+          rc.principal = req.principal;
         }
+        if (match.kind === 'not-found') throw noHandler(method, ctx.url);
         if (match.kind === 'method-not-allowed' || !KNOWN_METHODS.has(method)) {
           const allowed = match.kind === 'method-not-allowed' ? match.allowed : this.allowedFor(path);
           throw methodNotAllowed(method, ctx.url, allowed);
@@ -216,19 +232,11 @@ export class HttpPipeline {
         }
         const jsonType = responseJsonType(ctx.get('Accept') || undefined);
         if (body.length > 0) checkCompatibleVersions(ctx.get('Accept') || undefined, ctx.get('Content-Type') || undefined);
-        const req = new HttpRestRequest({
-          method: method as HttpMethod,
-          path,
-          route: match.route.spec,
-          headers: ctx.headers as Record<string, string | undefined>,
-          pathParams: match.params,
-          query: ctx.query as Record<string, string | string[] | undefined>,
-          body,
-        });
-        if (!match.route.spec.public) {
-          req.principal = await this.authn.authenticate(req);
-          rc.principal = req.principal;
+        req.setBody(body);
+        if (!isPublic) {
           await this.authz.authorize(req.principal, match.route.spec.action, req);
+          // the index-name resolver reads it from the request context (authorized wildcard expansion)
+          if (req.indicesAccess) rc.indicesAccess = req.indicesAccess;
         }
         const allowed = match.route.handler.params ?? [];
         const names = req.paramNames();
@@ -428,6 +436,12 @@ function noHandler(method: string, uri: string): PlainHttpError {
 function methodNotAllowed(method: string, uri: string, allowed: string[]): PlainHttpError {
   const e = Errors.methodNotAllowed(method, uri, allowed);
   return new PlainHttpError(e.status, e.reason, e.headers);
+}
+
+function remoteAddress(ctx: Koa.Context): string | undefined {
+  const s = ctx.req.socket;
+  if (!s?.remoteAddress) return undefined;
+  return s.remoteAddress.includes(':') ? `[${s.remoteAddress}]:${s.remotePort}` : `${s.remoteAddress}:${s.remotePort}`;
 }
 
 function last(v: string | string[] | undefined): string | undefined {

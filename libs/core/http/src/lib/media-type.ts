@@ -5,7 +5,7 @@ import { EsError, Errors } from '@strata/core-common';
  * Content-Type, for instance). Extends EsError so the renderer and callers treat it uniformly.
  */
 export class PlainHttpError extends EsError {
-  constructor(status: number, message: string, headers?: Record<string, string>) {
+  constructor(status: number, message: string, headers?: Record<string, string | string[]>) {
     super('exception', status, message, { headers });
     this.name = 'PlainHttpError';
   }

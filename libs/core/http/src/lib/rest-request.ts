@@ -4,6 +4,7 @@ import {
   findDuplicateKey,
   parseTimeValue,
   type HttpMethod,
+  type IndicesAccess,
   type Principal,
   type RestRequest,
   type RouteSpec,
@@ -19,6 +20,9 @@ export interface RestRequestInit {
   pathParams: Record<string, string>;
   query: Record<string, string | string[] | undefined>;
   body: Buffer | undefined;
+  /** the request target as received (path and query string) */
+  uri?: string;
+  remoteAddress?: string;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -56,12 +60,15 @@ export class HttpRestRequest implements RestRequest {
   readonly path: string;
   readonly route: RouteSpec;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly uri: string;
+  readonly remoteAddress?: string;
   readonly context = new Map<string | symbol, unknown>();
   principal?: Principal;
+  indicesAccess?: IndicesAccess;
 
   private readonly pathParams: Record<string, string>;
   private readonly query: Record<string, string | string[] | undefined>;
-  private readonly body: Buffer;
+  private body: Buffer;
   private text?: string;
   private json?: { value: unknown };
 
@@ -73,6 +80,15 @@ export class HttpRestRequest implements RestRequest {
     this.pathParams = init.pathParams;
     this.query = init.query;
     this.body = init.body ?? EMPTY;
+    this.uri = init.uri ?? init.path;
+    this.remoteAddress = init.remoteAddress;
+  }
+
+  /** the body, once read (the request is authenticated before its body is read, as in Elasticsearch) */
+  setBody(body: Buffer): void {
+    this.body = body;
+    this.text = undefined;
+    this.json = undefined;
   }
 
   pathParam(name: string): string {

@@ -11,7 +11,10 @@ import { MemoryLogger } from './test-doubles.js';
 
 export interface TestHostOptions {
   features?: readonly FeatureModule[];
-  /** extra node settings (path.data is a fresh temp dir unless given) */
+  /**
+   * extra node settings (path.data is a fresh temp dir unless given). `xpack.security.enabled` defaults
+   * to false here: pass true (and load the auth-chain feature) to test with security on.
+   */
   settings?: Record<string, unknown>;
   /** replaces Tokens.Clock (e.g. a ManualClock) */
   clock?: Clock;
@@ -21,6 +24,8 @@ export interface TestHostOptions {
   overrides?: readonly ContainerModule[];
   /** keep the data directory on close (crash/restart tests manage it themselves) */
   keepData?: boolean;
+  /** the configuration directory (HostConfig.configDir: security files such as `users`, `roles.yml`) */
+  configDir?: string;
 }
 
 export interface TestResponse {
@@ -106,10 +111,12 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   }
   overrides.push(...(options.overrides ?? []));
   const node = await createNode({
-    settings: { 'http.port': 0, ...options.settings, 'path.data': dataPath },
+    // security is off unless the test asks for it (`settings: { 'xpack.security.enabled': true }`)
+    settings: { 'http.port': 0, 'xpack.security.enabled': false, ...options.settings, 'path.data': dataPath },
     features: options.features ?? [],
     overrides,
     logger,
+    configDir: options.configDir,
   });
   await node.start();
   const server: Server = await new Promise((resolve, reject) => {

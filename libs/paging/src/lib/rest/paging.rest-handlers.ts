@@ -42,7 +42,7 @@ export class OpenPitRestHandler implements RestHandler {
   handle(req: RestRequest): RestResponse {
     const indices = req.pathParam('index').split(',').filter((s) => s.length > 0);
     const routing = req.listParam('routing');
-    const body = this.paging.openPit(this.search, indices, searchIndicesOptions(req), req.param('keep_alive'), routing);
+    const body = this.paging.openPit(this.search, indices, searchIndicesOptions(req), req.param('keep_alive'), routing, req.principal);
     return RestResponses.ok(body);
   }
 }
@@ -62,7 +62,7 @@ export class ClosePitRestHandler implements RestHandler {
     if (typeof body['id'] !== 'string' || body['id'].length === 0) {
       throw Errors.actionRequestValidation(['point in time id must be specified']);
     }
-    return pitClosed(this.paging.closePit([body['id']]));
+    return pitClosed(this.paging.closePit([body['id']], req.principal));
   }
 }
 
@@ -104,7 +104,7 @@ export class ScrollRestHandler implements RestHandler {
       }
     }
     if (!scrollId) throw Errors.actionRequestValidation(['scrollId is missing']);
-    const body = await this.paging.continueScroll(this.search, scrollId, scroll, req.boolParam('rest_total_hits_as_int', false));
+    const body = await this.paging.continueScroll(this.search, scrollId, scroll, req.boolParam('rest_total_hits_as_int', false), req.principal);
     return RestResponses.ok(body);
   }
 }
@@ -134,6 +134,6 @@ export class ClearScrollRestHandler implements RestHandler {
       }
     }
     if (ids.length === 0) throw Errors.actionRequestValidation(['no scroll ids specified']);
-    return freed(this.paging.clearScroll(ids));
+    return freed(this.paging.clearScroll(ids, req.principal));
   }
 }

@@ -47,7 +47,7 @@ export class ClusterSettingsRestHandler implements RestHandler {
       if (req.boolParam('include_defaults', false)) {
         const defaults: Record<string, unknown> = {};
         for (const def of [...this.registry.all('cluster'), ...this.registry.all('node')]) {
-          if (def.prefix) continue;
+          if (def.prefix || def.secure) continue;
           if (def.key in persistent || def.key in transient) continue;
           const v = def.defaultValue;
           defaults[def.key] = def.defaultRaw ?? (typeof v === 'object' && v !== null ? v : asSettingString(v));

@@ -357,7 +357,7 @@ export class OpenIndexRestHandler implements RestHandler {
 @injectable()
 export class ResolveIndexRestHandler implements RestHandler {
   readonly name = 'resolve_index_action';
-  readonly routes = [route('GET', '/_resolve/index/{name}', A.RESOLVE)];
+  readonly routes = [route('GET', '/_resolve/index/{name}', A.RESOLVE, { targets: 'name' })];
   readonly params = ['expand_wildcards', 'ignore_unavailable', 'allow_no_indices'];
 
   constructor(@inject(EngineTokens.MetadataStore) private readonly store: MetadataStore) {}

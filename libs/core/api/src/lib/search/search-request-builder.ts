@@ -170,6 +170,7 @@ export function buildSearchRequest(req: RestRequest, service: SearchService, bod
     allowPartialSearchResults: req.boolParam('allow_partial_search_results', true),
     attributes: {},
   };
+  if (req.principal) request.principal = req.principal;
   if (indices !== undefined) request.indices = indices;
   if (req.hasBody()) request.rawBody = req.rawBody();
   if (req.hasParam('request_cache')) request.requestCache = req.boolParam('request_cache', true);

@@ -201,6 +201,7 @@ export class MultiSearchRestHandler implements RestHandler {
       rawBody: raw,
       attributes: {},
     };
+    if (req.principal) request.principal = req.principal;
     if (request.restTotalHitsAsInt && source.trackTotalHitsUpTo === 10000) source.trackTotalHitsUpTo = 2147483647;
     if (indices !== undefined) request.indices = indices;
     if (header['request_cache'] !== undefined) request.requestCache = bool(header['request_cache'], true);

@@ -4,7 +4,7 @@
  * IndexNameExpressionResolver.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, systemClock, type Clock, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, Tokens, currentIndicesAccess, systemClock, type Clock, wildcardRegExp } from '@strata/core-common';
 import { resolveDateMathIndexName } from './index-name.js';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
 import { EngineTokens, type IndexNameExpressionResolver } from '../services.js';
@@ -199,11 +199,13 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
       if (hidden && !ew.hidden && !(dotPattern && name.startsWith('.'))) return false;
       return true;
     };
+    // with security on, a wildcard only reaches what the caller may use (indices, aliases, data streams)
+    const access = currentIndicesAccess();
     const names = Object.keys(md.indices).sort();
     const set = new Set<string>();
     for (const name of names) {
       const im = md.indices[name];
-      if ((re === null || re.test(name)) && visible(name, im)) set.add(name);
+      if ((re === null || re.test(name)) && visible(name, im) && (!access || access.allowed(name))) set.add(name);
     }
     // aliases matching the pattern contribute their indices
     for (const name of names) {
@@ -212,12 +214,13 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
         if (re === null || !re.test(alias)) continue;
         if (a.is_hidden && !ew.hidden && !(dotPattern && alias.startsWith('.'))) continue;
         if (im.state === 'open' ? !ew.open : !ew.closed) continue;
+        if (access && !access.allowed(alias)) continue;
         set.add(name);
       }
     }
     for (const r of this.resolvers) {
       const res = r.resolve(pattern, options, purpose);
-      if (res) for (const n of res) set.add(n);
+      if (res) for (const n of res) if (!access || access.allowed(n)) set.add(n);
     }
     for (const n of set) out.push(n);
     return out.sort();
@@ -303,6 +306,29 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
 
   isDataStream(name: string): boolean {
     return this.resolvers.some((r) => r.isDataStream?.(name) === true);
+  }
+
+  private ownersVersion = -1;
+  private owners = new Map<string, string>();
+
+  /**
+   * The name a contributed resolver owns (a data stream) that `index` is a backing index of, if any: the
+   * security layer authorizes a backing index through its data stream. Cached per metadata version.
+   */
+  dataStreamOf(index: string): string | undefined {
+    const md = this.store.current();
+    if (md.version !== this.ownersVersion) {
+      const owners = new Map<string, string>();
+      const lenient: IndicesOptions = { ...DEFAULT_INDICES_OPTIONS, ignoreUnavailable: true, expandWildcards: { open: true, closed: true, hidden: true } };
+      for (const r of this.resolvers) {
+        for (const name of r.names?.() ?? []) {
+          for (const backing of r.resolve(name, lenient, 'read') ?? []) if (backing !== name && !owners.has(backing)) owners.set(backing, name);
+        }
+      }
+      this.owners = owners;
+      this.ownersVersion = md.version;
+    }
+    return this.owners.get(index);
   }
 
   /** true when `name` is an index, an alias or a name a contributed resolver owns */

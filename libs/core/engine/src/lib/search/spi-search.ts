@@ -20,6 +20,7 @@
  *   `source.searchAfter` = last hit's sort values, `source.trackTotalHitsUpTo = -1` and `request.scroll`
  *   unset: the shard query phase then starts right after the last doc and stops after `size` hits.
  */
+import type { Principal } from '@strata/core-common';
 import type { DirectoryReader } from '../index/leaf-reader.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import type { IndicesOptions } from '../spi.js';
@@ -141,6 +142,8 @@ export interface SearchRequest {
   nowMillis?: number;
   /** free-form state for interceptors */
   attributes: Record<string, unknown>;
+  /** who is searching (RestRequest.principal); scroll and PIT contexts belong to it. Undefined with security off */
+  principal?: Principal;
 }
 
 /** one target shard of a search */
