@@ -18,6 +18,8 @@ export interface StartServerOptions {
   /** default: DEFAULT_FEATURES */
   features?: readonly FeatureModule[];
   logger?: NodeOptions['logger'];
+  /** the configuration directory (security files next to strata.yml) */
+  configDir?: string;
 }
 
 export interface RunningServer {
@@ -52,7 +54,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.port !== undefined) settings['http.port'] = options.port;
   if (options.host !== undefined) settings['network.host'] = options.host;
   if (options.dataPath !== undefined) settings['path.data'] = options.dataPath;
-  const node = await createNode({ settings, features: options.features ?? DEFAULT_FEATURES, logger: options.logger });
+  const node = await createNode({ settings, features: options.features ?? DEFAULT_FEATURES, logger: options.logger, configDir: options.configDir });
   const host = resolveHost(String(node.settings['http.host'] || node.settings['network.host'] || '127.0.0.1'));
   const ports = parsePortRange(node.settings['http.port'] ?? 9200, 'http.port');
   const [first, last] = typeof ports === 'number' ? [ports, ports] : ports;

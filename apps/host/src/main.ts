@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   }
   let server;
   try {
-    server = await startServer({ settings: config.settings });
+    server = await startServer({ settings: config.settings, configDir: config.configDir });
   } catch (e) {
     process.stderr.write(`strata: failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

@@ -1,1 +1,5 @@
 export * from './lib/auth-chain.module.js';
+export * from './lib/security-config.js';
+export * from './lib/security.settings.js';
+export { GENERATED_PASSWORD_SINK, generatedPasswordBanner, type GeneratedPasswordSink } from './lib/bootstrap/elastic-password.js';
+export { hasher, verifyHash } from './lib/crypto/hasher.js';

@@ -23,9 +23,10 @@ export function freePort() {
 }
 
 /** One GET / without keep-alive; resolves the status code (or rejects when nobody listens). */
-function probe(port) {
+function probe(port, auth) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/', method: 'GET', agent: false }, (res) => {
+    const headers = auth ? { Authorization: auth } : {};
+    const req = http.request({ host: '127.0.0.1', port, path: '/', method: 'GET', agent: false, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode));
     });
@@ -79,7 +80,8 @@ export function dirSize(dir) {
 }
 
 /**
- * Spawns `node <main> -E http.port=<port> -E path.data=<dataDir>` and waits for the first answered GET /.
+ * Spawns `node <main> -E http.port=<port> -E path.data=<dataDir> -E xpack.security.enabled=false` and waits
+ * for the first answered GET / (`probeAuth`: an Authorization header for a service started with security on).
  * Returns { pid, port, url, dataDir, startupMs, logFile, stop(), logTail() }.
  * startupMs = spawn -> first HTTP 200 on GET / (polling every 5 ms).
  */
@@ -87,7 +89,7 @@ export function dirSize(dir) {
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 export async function startService({
-  main = HOST_MAIN, port, dataDir, nodeArgs = SERVICE_NODE_FLAGS, extraArgs = [], timeoutMs = 30_000, logFile, env = {},
+  main = HOST_MAIN, port, dataDir, nodeArgs = SERVICE_NODE_FLAGS, extraArgs = [], timeoutMs = 30_000, logFile, env = {}, probeAuth,
 } = {}) {
   if (!fs.existsSync(main)) {
     throw new Error(`host bundle not found: ${main}\nbuild it first: node tools/scripts/build-host.mjs (npm run build)`);
@@ -97,7 +99,9 @@ export async function startService({
   dataDir = dataDir || fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-data-'));
   logFile = logFile || path.join(os.tmpdir(), `strata-bench-${port}.log`);
   const log = fs.openSync(logFile, 'w');
-  const args = [...nodeArgs, main, '-E', `http.port=${port}`, '-E', `path.data=${dataDir}`, ...extraArgs];
+  // the measurements run with security off unless the caller sets xpack.security.enabled (the auth run does)
+  const security = extraArgs.some((a) => String(a).includes('xpack.security.enabled')) ? [] : ['-E', 'xpack.security.enabled=false'];
+  const args = [...nodeArgs, main, '-E', `http.port=${port}`, '-E', `path.data=${dataDir}`, ...security, ...extraArgs];
   const t0 = process.hrtime.bigint();
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
@@ -136,7 +140,7 @@ export async function startService({
   while (Date.now() < deadline) {
     if (exited) break;
     try {
-      const status = await probe(port);
+      const status = await probe(port, probeAuth);
       if (status === 200) {
         startupMs = Number(process.hrtime.bigint() - t0) / 1e6;
         break;

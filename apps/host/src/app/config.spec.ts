@@ -13,6 +13,7 @@ describe('config loader', () => {
   it('uses the defaults when nothing is given', async () => {
     expect(await loadConfig([], {}, dir)).toEqual({
       file: undefined,
+      configDir: join(dir, 'config'),
       settings: { 'http.port': 9200, 'network.host': '127.0.0.1', 'path.data': './data', 'cluster.name': 'strata' },
     });
   });
@@ -40,6 +41,12 @@ describe('config loader', () => {
     expect(r.settings['http.port']).toBe(9600);
     expect(r.settings['logger.level']).toBe('warn');
     expect(r.settings['path.conf']).toBeUndefined();
+  });
+
+  it('maps ELASTIC_PASSWORD to bootstrap.password (below -E)', async () => {
+    expect((await loadConfig([], { ELASTIC_PASSWORD: 's3cret' }, dir)).settings['bootstrap.password']).toBe('s3cret');
+    expect((await loadConfig(['-E', 'bootstrap.password=flag'], { ELASTIC_PASSWORD: 's3cret' }, dir)).settings['bootstrap.password']).toBe('flag');
+    expect((await loadConfig([], {}, dir)).settings['bootstrap.password']).toBeUndefined();
   });
 
   it('reports a broken file', async () => {

@@ -82,17 +82,30 @@ export interface LoadedConfig {
   settings: Record<string, unknown>;
   /** the config file that was read, if any */
   file?: string;
+  /** the configuration directory (strata.yml and the security files) */
+  configDir: string;
 }
 
-/** Precedence, lowest first: defaults → config file → environment → `-E` flags. */
+/**
+ * `ELASTIC_PASSWORD` (as in Elasticsearch's docker image) sets the elastic superuser's bootstrap password,
+ * the `bootstrap.password` setting.
+ */
+export function bootstrapFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const pw = env['ELASTIC_PASSWORD'];
+  return pw ? { 'bootstrap.password': pw } : {};
+}
+
+/** Precedence, lowest first: defaults → config file → environment (`ELASTIC_PASSWORD`, `STRATA_*`) → `-E` flags. */
 export async function loadConfig(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
 ): Promise<LoadedConfig> {
-  const file = await readConfigFile(configDir(env, cwd));
+  const dir = configDir(env, cwd);
+  const file = await readConfigFile(dir);
   return {
     file: file.file,
-    settings: { ...DEFAULT_SETTINGS, ...file.settings, ...settingsFromEnv(env), ...settingsFromArgv(argv) },
+    configDir: dir,
+    settings: { ...DEFAULT_SETTINGS, ...file.settings, ...bootstrapFromEnv(env), ...settingsFromEnv(env), ...settingsFromArgv(argv) },
   };
 }

@@ -30,7 +30,8 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 
 export async function startConformanceHost(settings: Record<string, unknown> = {}): Promise<Conformance> {
   const dataPath = mkdtempSync(join(tmpdir(), 'strata-conf-'));
-  const server = await startServer({ port: 0, dataPath, settings, logger: silent });
+  // security off unless the test sets xpack.security.enabled
+  const server = await startServer({ port: 0, dataPath, settings: { 'xpack.security.enabled': false, ...settings }, logger: silent });
   const url = server.url;
   const req = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> =>
     new Promise((resolve, reject) => {

@@ -14,12 +14,27 @@ export interface E2eHost {
   close(): Promise<void>;
 }
 
+/** the elastic superuser's password of the test hosts (`bootstrap.password`) when a test turns security on */
+export const ELASTIC_PASSWORD = 'e2e-elastic-password';
+/** `Authorization` header of the elastic superuser for hosts started with security on */
+export const ELASTIC_AUTH = { Authorization: 'Basic ' + Buffer.from(`elastic:${ELASTIC_PASSWORD}`).toString('base64') };
+
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
-/** The full host (default features) on a free port with a temporary data path. */
+/**
+ * The full host (default features) on a free port with a temporary data path. Security is off unless
+ * the test passes `'xpack.security.enabled': true` (then `ELASTIC_AUTH` holds the elastic credentials).
+ */
 export async function startE2eHost(settings: Record<string, unknown> = {}, features?: readonly FeatureModule[]): Promise<E2eHost> {
   const dataPath = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const server = await startServer({ port: 0, dataPath, settings, logger: silent, ...(features ? { features } : {}) });
+  const secure = String(settings['xpack.security.enabled']) === 'true';
+  const server = await startServer({
+    port: 0,
+    dataPath,
+    settings: { 'xpack.security.enabled': false, ...(secure ? { 'bootstrap.password': ELASTIC_PASSWORD } : {}), ...settings },
+    logger: silent,
+    ...(features ? { features } : {}),
+  });
   return {
     server,
     url: server.url,
@@ -63,10 +78,17 @@ export interface HostProcess {
   url: string;
   /** the parsed "started" log line */
   started: Record<string, unknown>;
+  /** everything the process wrote to stderr so far */
+  stderr(): string;
 }
 
 /** Spawns the built host and resolves once it logged "started" (with the bound URL). */
 export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<HostProcess> {
+  // security is off unless the test sets xpack.security.enabled itself (flag or environment)
+  const env0 = opts.env ?? process.env;
+  if (!args.some((a) => a.includes('xpack.security.enabled')) && env0['STRATA_XPACK_SECURITY_ENABLED'] === undefined) {
+    args = ['-E', 'xpack.security.enabled=false', ...args];
+  }
   return new Promise((resolvePromise, reject) => {
     // the child is a real server process, not a jest worker (jest's variables would silence its log)
     const env = { ...(opts.env ?? process.env) };
@@ -88,7 +110,7 @@ export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?:
         const o = JSON.parse(line) as Record<string, unknown>;
         if (typeof o['message'] === 'string' && o['message'].startsWith('started') && typeof o['url'] === 'string') {
           clearTimeout(timer);
-          resolvePromise({ child, url: o['url'], started: o });
+          resolvePromise({ child, url: o['url'], started: o, stderr: () => stderr });
         }
       } catch {
         /* not a log line */

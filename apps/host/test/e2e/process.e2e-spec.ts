@@ -66,7 +66,7 @@ describe('built host process', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
     const port = (probe.address() as { port: number }).port;
     await new Promise((r) => probe.close(r));
-    const child = spawn(process.execPath, [bundlePath, '-E', `http.port=${port}`, '-E', `path.data=${join(dir, 'data5')}`, '-E', 'logger.level=silent'], {
+    const child = spawn(process.execPath, [bundlePath, '-E', `http.port=${port}`, '-E', `path.data=${join(dir, 'data5')}`, '-E', 'logger.level=silent', '-E', 'xpack.security.enabled=false'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: env({}),
     });

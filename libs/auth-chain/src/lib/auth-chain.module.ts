@@ -1,9 +1,44 @@
 import { ContainerModule } from 'inversify';
-import type { FeatureModule } from '@strata/core-common';
+import { ExtensionPoints, Tokens, type FeatureModule } from '@strata/core-common';
+import { AuditTrail } from './audit/audit-trail.js';
+import { AuthCache } from './authc/auth-cache.js';
+import { FileRealmFiles } from './authc/file-realm-files.js';
+import { RealmChain, ReservedRealm } from './authc/realms.js';
+import { RealmsAuthenticator } from './authc/realms.authenticator.js';
+import { RolesService } from './authz/roles-service.js';
+import { SecurityAuthorizer } from './authz/security-authorizer.js';
+import { ElasticPasswordBootstrap } from './bootstrap/elastic-password.js';
+import { AuthenticateRestHandler } from './rest/authenticate.rest-handler.js';
+import { SecurityConfig } from './security-config.js';
+import { securitySettings } from './security.settings.js';
+import { SecurityStore } from './store/security-store.js';
 
-/** The auth-chain feature: contributes nothing yet (a shell the host can load, swap or leave out). */
-export const authChainModule = new ContainerModule(() => {
-  /* contributions are bound here */
+/**
+ * The auth-chain feature: security on by default (`xpack.security.enabled`), the authenticator chain
+ * (service accounts 10, token service 20, API keys 30, realms 100) through the core's Authenticator
+ * extension point, the authorizer (Tokens.Authorizer) and the `/_security` APIs.
+ */
+export const authChainModule = new ContainerModule(({ bind, rebind, isBound }) => {
+  const services: Array<new (...args: never[]) => unknown> = [
+    SecurityConfig,
+    SecurityStore,
+    FileRealmFiles,
+    AuthCache,
+    ReservedRealm,
+    RealmChain,
+    RolesService,
+    AuditTrail,
+    ElasticPasswordBootstrap,
+  ];
+  for (const cls of services) bind(cls).toSelf().inSingletonScope();
+  bind(ExtensionPoints.LifecycleComponent).toService(FileRealmFiles);
+  bind(ExtensionPoints.LifecycleComponent).toService(AuditTrail);
+  bind(ExtensionPoints.LifecycleComponent).toService(ElasticPasswordBootstrap);
+  bind(ExtensionPoints.Authenticator).to(RealmsAuthenticator).inSingletonScope();
+  if (isBound(Tokens.Authorizer)) rebind(Tokens.Authorizer).to(SecurityAuthorizer).inSingletonScope();
+  else bind(Tokens.Authorizer).to(SecurityAuthorizer).inSingletonScope();
+  for (const h of [AuthenticateRestHandler]) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  for (const s of securitySettings) bind(ExtensionPoints.Setting).toConstantValue(s);
 });
 
 export const authChainFeature: FeatureModule = { name: 'auth-chain', module: authChainModule };
