@@ -83,8 +83,9 @@ describe('paging contexts belong to their owner', () => {
     expect((await search('carol#k2')).status).toBe(404);
     expect((await search('carol#k1')).status).toBe(200);
 
+    // another user's PIT is closed as if it did not exist
     const wrongClose = await host.request('DELETE', '/_pit', { id: pit }, as('carol'));
-    expect([wrongClose.status, wrongClose.body]).toEqual([404, { succeeded: true, num_freed: 0 }]);
+    expect([wrongClose.status, wrongClose.body]).toEqual([404, { succeeded: false, num_freed: 0 }]);
     const close = await host.request('DELETE', '/_pit', { id: pit }, as('carol#k1'));
     expect([close.status, close.body]).toEqual([200, { succeeded: true, num_freed: 1 }]);
   });

@@ -127,7 +127,7 @@ abstract class ConfiguredRealm implements Realm {
     return this.config.order;
   }
   protected ref(): { name: string; type: string } {
-    return this.ref();
+    return { name: this.name, type: this.type };
   }
   abstract lookup(username: string): Authentication | undefined;
   abstract authenticate(username: string, password: string): Promise<RealmResult>;
