@@ -16,3 +16,4 @@ export * from './lib/wildcard.js';
 export * from './lib/request-context.js';
 export * from './lib/search-contexts.js';
 export * from './lib/script-spi.js';
+export * from './lib/utf8-order.js';

@@ -1,4 +1,4 @@
-import { Errors } from '@strata/core-common';
+import { Errors, compareUtf8 } from '@strata/core-common';
 /**
  * Term-dictionary based queries: terms (set), prefix, wildcard, regexp, fuzzy, term range.
  * Each enumerates the matching terms of a segment and unions their postings (constant score,
@@ -280,6 +280,8 @@ export class RegexpQuery extends MultiTermQuery {
 }
 
 /** range over the terms dictionary (keyword / text fields) */
+const HIGH_CODE_UNIT = /[\ud800-\uffff]/;
+
 export class TermRangeQuery extends MultiTermQuery {
   constructor(
     field: string,
@@ -292,6 +294,24 @@ export class TermRangeQuery extends MultiTermQuery {
   }
   protected matcher(): TermMatcher {
     const { lower, upper, includeLower, includeUpper } = this;
+    if ((lower !== null && HIGH_CODE_UNIT.test(lower)) || (upper !== null && HIGH_CODE_UNIT.test(upper))) {
+      // the dictionary is in UTF-16 order; a bound at or above U+D800 may not cut it where UTF-8 byte
+      // order (Lucene's) does, so every term is compared (bounds below U+D800 agree in both orders)
+      return function* (dict) {
+        for (let o = 0; o < dict.size; o++) {
+          const t = dict.term(o);
+          if (lower !== null) {
+            const c = compareUtf8(t, lower);
+            if (c < 0 || (c === 0 && !includeLower)) continue;
+          }
+          if (upper !== null) {
+            const c = compareUtf8(t, upper);
+            if (c > 0 || (c === 0 && !includeUpper)) continue;
+          }
+          yield o;
+        }
+      };
+    }
     return function* (dict) {
       let o = lower === null ? 0 : dict.seekCeil(lower);
       if (lower !== null && !includeLower && o < dict.size && dict.term(o) === lower) o++;

@@ -2,7 +2,7 @@
  * Sort specification (parsed from the request, plain data) and its per-shard compiled form:
  * per-leaf comparable keys and Elasticsearch's formatting of `hits.hits[].sort` values.
  */
-import { EsError, Errors, RawJson } from '@strata/core-common';
+import { EsError, Errors, RawJson, compareUtf8 } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { ScriptContexts, type ScriptService } from '@strata/core-common';
@@ -236,7 +236,15 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
           const s = offsets[doc]!;
           const e = offsets[doc + 1]!;
           if (e <= s) return missingKey;
-          return terms[ords[mode === 'min' ? s : e - 1]!]!;
+          if (e - s === 1) return terms[ords[s]!]!;
+          // ords follow the dictionary's order; min/max are by UTF-8 bytes as in Lucene
+          let best = terms[ords[s]!]!;
+          for (let i = s + 1; i < e; i++) {
+            const t = terms[ords[i]!]!;
+            const c = compareUtf8(t, best);
+            if (mode === 'min' ? c < 0 : c > 0) best = t;
+          }
+          return best;
         };
       },
       display: (k) => (k === null ? null : ft && ft.kind === 'ip' ? ft.valueForDisplay(k) : k),
@@ -334,7 +342,7 @@ export function compareKeys(f: CompiledSortField, a: SortKey, b: SortKey): numbe
     if (a === b) return 0;
     if (a === null) return f.missingFirst ? -1 : 1;
     if (b === null) return f.missingFirst ? 1 : -1;
-    return (a < b ? -1 : 1) * f.reverse;
+    return (compareUtf8(a as string, b as string) < 0 ? -1 : 1) * f.reverse;
   }
   const x = a as number;
   const y = b as number;

@@ -2,6 +2,7 @@
  * Coordinator-side reduction, as pure functions over plain shard results (Elasticsearch's
  * SearchPhaseController): global top docs merge, total hits and max score reduction.
  */
+import { compareUtf8 } from '@strata/core-common';
 import type { ShardHit, ShardQueryResult, SortFieldMeta } from '../../search/spi-search.js';
 import { TRACK_TOTAL_HITS_DISABLED } from '../../search/spi-search.js';
 
@@ -17,7 +18,7 @@ function compareKey(m: SortFieldMeta, a: unknown, b: unknown): number {
     if (a === b) return 0;
     if (a === null || a === undefined) return m.missingFirst ? -1 : 1;
     if (b === null || b === undefined) return m.missingFirst ? 1 : -1;
-    return ((a as string) < (b as string) ? -1 : 1) * m.reverse;
+    return (compareUtf8(a as string, b as string) < 0 ? -1 : 1) * m.reverse;
   }
   const x = a as number;
   const y = b as number;

@@ -2,7 +2,7 @@
  * Bucket ordering (ES BucketOrder): `_count`, `_key` (`_term`, `_time` aliases), or a sub-aggregation path,
  * compounded and tie-broken by `_key asc`.
  */
-import { Errors } from '@strata/core-common';
+import { Errors, compareUtf8 } from '@strata/core-common';
 import type { InternalAggregations } from '../api.js';
 import { resolveBucketPath, type AggSpec } from '../framework.js';
 
@@ -79,6 +79,7 @@ export function compareKeys(a: Key, b: Key): number {
   }
   if (a === null) return -1;
   if (b === null) return 1;
+  if (typeof a === 'string' && typeof b === 'string') return Math.sign(compareUtf8(a, b));
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
