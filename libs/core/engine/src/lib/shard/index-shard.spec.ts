@@ -364,6 +364,40 @@ describe('background merge', () => {
   });
 });
 
+describe('force merge over a running background merge', () => {
+  it('does not delete the files the background merge still reads (found by the differential oracle)', async () => {
+    const s = newShard({
+      manualScheduling: false,
+      refreshIntervalMs: 3_600_000,
+      refreshIntervalExplicit: true,
+      mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
+    });
+    let n = 0;
+    for (let seg = 0; seg < 4; seg++) {
+      for (let i = 0; i < 500; i++, n++) idx(s, String(n), { msg: `w${n % 13} text`, n });
+      s.refreshInternal('t');
+    }
+    expect(s.stats().mergesCurrent).toBe(1);
+    // the force merge takes the same segments and finishes first
+    s.forceMerge(1);
+    expect(s.stats().segmentsCount).toBe(1);
+    await s.waitForMerges();
+    s.refreshInternal('t');
+    expect(s.stats().segmentsCount).toBe(1);
+    const r = s.acquireReader();
+    expect(ids(r)).toHaveLength(2000);
+    for (const l of r.leaves) {
+      const leaf = l.reader as SegmentReader;
+      for (let d = 0; d < leaf.maxDoc; d += 97) expect(JSON.parse(Buffer.from(leaf.source(d)!).toString()).n).toBe(Number(leaf.id(d)));
+    }
+    r.decRef();
+    // no file of a merged-away segment is left behind
+    s.flush();
+    const srcs = fs.readdirSync(dir).filter((f) => f.endsWith('.src'));
+    expect(srcs).toHaveLength(1);
+  });
+});
+
 describe('background flush', () => {
   it('commits a consistent snapshot while writes and merges go on, and recovers after a crash', async () => {
     let s = newShard({ mergePolicy: { segsPerTier: 2, maxMergeAtOnce: 10, floorSegmentDocs: 1 } });

@@ -1019,7 +1019,21 @@ export class IndexShardImpl implements IndexShard {
     }
   }
 
+  /**
+   * A merge holds a reference on its input segments while it reads them, so a merge that finishes first
+   * (a force merge over a running background merge) cannot delete the files it still reads.
+   */
   private *mergeGenerator(entries: SegmentEntry[]): Generator<void, void, void> {
+    const inputs = entries.map((e) => e.data);
+    for (const d of inputs) this.segRef(d);
+    try {
+      yield* this.mergeSteps(entries);
+    } finally {
+      if (!this.closed) for (const d of inputs) this.segDecRef(d);
+    }
+  }
+
+  private *mergeSteps(entries: SegmentEntry[]): Generator<void, void, void> {
     const t0 = this.now();
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
     const name = `_${(this.segmentCounter++).toString(36)}`;
