@@ -309,6 +309,19 @@ describe('conformance: issue 21 reproductions', () => {
     });
   });
 
+  it('keyword sort, terms _key order and range compare UTF-8 bytes, not UTF-16 code units (found by the oracle)', async () => {
+    await es.req('PUT', '/u8', { settings: { number_of_shards: 2 }, mappings: { properties: { k: { type: 'keyword' } } } });
+    await es.bulk('/u8/_bulk?refresh=true', [{ index: { _id: '1' } }, { k: '😀' }, { index: { _id: '2' } }, { k: ['ｚ', 'a'] }, { index: { _id: '3' } }, { k: 'b' }]);
+    const asc = await es.req('POST', '/u8/_search', { sort: [{ k: { order: 'asc', mode: 'max' } }] });
+    expect(hitIds(asc)).toEqual(['3', '2', '1']);
+    const after = await es.req('POST', '/u8/_search', { sort: [{ k: { order: 'asc', mode: 'max' } }], search_after: ['ｚ'] });
+    expect(hitIds(after)).toEqual(['1']);
+    const agg = await es.req('POST', '/u8/_search', { size: 0, aggs: { t: { terms: { field: 'k', order: { _key: 'asc' } } } } });
+    expect(agg.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).toEqual(['a', 'b', 'ｚ', '😀']);
+    const range = await es.req('POST', '/u8/_search', { query: { range: { k: { lt: 'ｚ' } } } });
+    expect(hitIds(range).sort()).toEqual(['2', '3']);
+  });
+
   describe('mappings and documents', () => {
     it('dynamic date detection does not turn numeric strings into dates', async () => {
       await es.req('PUT', '/dd/_doc/1?refresh=true', { s: '2024', t: '1234567890', f: '1.5', u: '2024-01-01' });
