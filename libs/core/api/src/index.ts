@@ -4,3 +4,4 @@ export * from './lib/documents/index.js';
 export * from './lib/search/index.js';
 export * from './lib/indices/index.js';
 export * from './lib/indices/index.js';
+export * from './lib/snapshots/snapshots.rest-handlers.js';

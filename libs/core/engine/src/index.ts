@@ -22,3 +22,5 @@ export * from './lib/action/search/index.js';
 export * from './lib/search.module.js';
 export * from './lib/cluster.module.js';
 export * from './lib/action/admin/resize-service.js';
+export * from './lib/snapshots/snapshots-service.js';
+export * from './lib/snapshots/fs-repository.js';

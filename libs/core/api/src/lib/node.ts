@@ -26,6 +26,7 @@ import { clusterApiModule } from './cluster/index.js';
 import { documentsApiModule } from './documents/index.js';
 import { indicesApiModule } from './indices/index.js';
 import { searchApiModule } from './search/index.js';
+import { snapshotsApiModule } from './snapshots/snapshots.rest-handlers.js';
 import { NodeInfo, NODE_INFO } from './cluster/node-info.js';
 
 /**
@@ -200,6 +201,7 @@ export function coreModules(): ContainerModule[] {
     indicesApiModule,
     documentsApiModule,
     searchApiModule,
+    snapshotsApiModule,
   ];
 }
 

@@ -106,6 +106,8 @@ export interface CreateIndexOptions {
   privateSettings?: Record<string, unknown>;
   /** feature-owned per-index state (IndexMetadata.custom) */
   custom?: Record<string, Record<string, unknown>>;
+  /** creation date of the index (a restored index keeps its source's) */
+  creationDate?: number;
   /** primary terms per shard (restored indices continue their source's terms) */
   primaryTerms?: number[];
   /**

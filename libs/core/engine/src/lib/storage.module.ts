@@ -18,6 +18,7 @@ import { IndicesServiceImpl } from './shard/indices-service.js';
 import { DocumentService } from './action/document/document-service.js';
 import { STORAGE_SETTINGS } from './shard/shard-settings.js';
 import { ResizeService } from './action/admin/resize-service.js';
+import { PATH_REPO_SETTING, SnapshotsService } from './snapshots/snapshots-service.js';
 
 export const storageModule = new ContainerModule((options) => {
   options.bind(IndicesServiceImpl).toSelf().inSingletonScope();
@@ -26,5 +27,7 @@ export const storageModule = new ContainerModule((options) => {
   options.bind(DocumentService).toSelf().inSingletonScope();
   options.bind(EngineTokens.DocumentService).toService(DocumentService);
   options.bind(ResizeService).toSelf().inSingletonScope();
+  options.bind(SnapshotsService).toSelf().inSingletonScope();
+  options.bind(ExtensionPoints.Setting).toConstantValue(PATH_REPO_SETTING);
   for (const s of STORAGE_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
 });

@@ -156,7 +156,7 @@ export class DefaultMetadataIndexService implements MetadataIndexService {
           state: 'open',
           numberOfShards: shards,
           numberOfReplicas: replicas,
-          creationDate: this.clock.now(),
+          creationDate: options.creationDate ?? this.clock.now(),
           primaryTerms: options.primaryTerms && options.primaryTerms.length === shards ? [...options.primaryTerms] : new Array<number>(shards).fill(1),
         };
         if (options.custom) im.custom = structuredClone(options.custom);
