@@ -79,7 +79,7 @@ export class FsRepository {
 
   /** the current repository data (an empty one for a new repository) */
   readRepositoryData(): RepositoryData {
-    let gen = -1;
+    let gen: number;
     try {
       gen = Number(fs.readFileSync(this.latestFile(), 'utf8').trim());
     } catch {
