@@ -66,6 +66,8 @@ export const ScriptContexts = {
   AGGS: { name: 'aggs', globals: ['doc', 'params', '_value', '_score'] },
   /** bucket_script / bucket_selector: buckets_path variables are in params */
   BUCKET_AGGREGATION: { name: 'bucket_aggregation', globals: ['params'] },
+  /** moving_fn: the window as `values` (MovingFunctions.*) */
+  MOVING_FUNCTION: { name: 'moving-function', globals: ['params', 'values'] },
   SCRIPTED_METRIC_INIT: { name: 'aggs_init', globals: ['params', 'state'] },
   SCRIPTED_METRIC_MAP: { name: 'aggs_map', globals: ['params', 'state', 'doc', '_score'] },
   SCRIPTED_METRIC_COMBINE: { name: 'aggs_combine', globals: ['params', 'state'] },

@@ -50,7 +50,7 @@ export interface MapperService {
   /** the `nested` fields of the index mapping (ES NestedLookup) */
   nestedLookup?(index: IndexMetadata): NestedLookup;
   /** field types of a request's `runtime_mappings` (scripts compiled); throws on a bad definition */
-  runtimeFieldTypes?(index: IndexMetadata | undefined, defs: Record<string, unknown>): Map<string, MappedFieldType>;
+  runtimeFieldTypes?(index: IndexMetadata | undefined, defs: Record<string, unknown>, where?: 'request' | 'aggregation'): Map<string, MappedFieldType>;
   /** whether the index mapping declares runtime fields */
   hasRuntimeFields?(index: IndexMetadata): boolean;
 }

@@ -1058,6 +1058,80 @@ export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown
   },
 };
 
+type ScriptValue = unknown;
+const movingNum = (v: unknown): number => (typeof v === 'number' ? v : v instanceof JDouble ? v.v : v === null || v === undefined ? NaN : Number(v));
+const finite = (v: unknown): number[] => (Array.isArray(v) ? v.map(movingNum).filter((x) => Number.isFinite(x)) : []);
+const num0 = movingNum;
+
+/** Elasticsearch MovingFunctions (moving_fn scripts); NaN for empty windows like ES */
+const MOVING: Record<string, (args: ScriptValue[]) => number> = {
+  max: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? Math.max(...a) : NaN;
+  },
+  min: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? Math.min(...a) : NaN;
+  },
+  sum: ([v]) => finite(v ?? null).reduce((s, x) => s + x, 0),
+  unweightedAvg: ([v]) => {
+    const a = finite(v ?? null);
+    return a.length ? a.reduce((s, x) => s + x, 0) / a.length : NaN;
+  },
+  linearWeightedAvg: ([v]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    let avg = 0;
+    let totalWeight = 1;
+    let current = 1;
+    for (const x of a) {
+      avg += x * current;
+      totalWeight += current;
+      current += 1;
+    }
+    return avg / totalWeight;
+  },
+  ewma: ([v, alpha]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const al = num0(alpha ?? null);
+    let avg = NaN;
+    for (const x of a) avg = Number.isNaN(avg) ? x : x * al + avg * (1 - al);
+    return avg;
+  },
+  stdDev: ([v, avg]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const m = num0(avg ?? null);
+    let sq = 0;
+    for (const x of a) sq += (x - m) * (x - m);
+    return Math.sqrt(sq / a.length);
+  },
+  holt: ([v, alpha, beta]) => {
+    const a = finite(v ?? null);
+    if (!a.length) return NaN;
+    const al = num0(alpha ?? null);
+    const be = num0(beta ?? null);
+    let s = 0, b = 0, lastS = 0, lastB = 0;
+    let count = 0;
+    for (const x of a) {
+      if (count === 0) {
+        s = x;
+        b = 0;
+      } else {
+        s = al * x + (1 - al) * (lastS + lastB);
+        b = be * (s - lastS) + (1 - be) * lastB;
+      }
+      count++;
+      lastS = s;
+      lastB = b;
+    }
+    return s + b;
+  },
+};
+
+STATICS['MovingFunctions'] = Object.fromEntries(Object.entries(MOVING).map(([k, f]) => [k, (...a: unknown[]) => f(a)]));
+
 export const STATIC_FIELDS: Record<string, Record<string, unknown>> = {
   Math: { PI: Math.PI, E: Math.E },
   Integer: { MAX_VALUE: 2147483647, MIN_VALUE: -2147483648 },

@@ -194,6 +194,72 @@ describe('scripting and runtime fields (black box)', () => {
     expect(badScript.body.error).toMatchObject({ type: 'mapper_parsing_exception', reason: 'compile error', caused_by: { type: 'script_exception', reason: 'compile error' } });
   });
 
+  it('aggregation scripts: terms, value scripts, metrics, histogram', async () => {
+    const r = await search({
+      size: 0,
+      aggs: {
+        first: { terms: { script: { source: "params._source.name.substring(0, params.n)", params: { n: 1 } }, order: { _key: 'asc' } } },
+        doubled: { terms: { field: 'qty', script: '_value * 2', order: { _key: 'asc' } } },
+        avg_total: { avg: { script: "doc['price'].value * doc['qty'].value" } },
+        max_plus: { max: { field: 'price', script: { source: '_value + params.d', params: { d: 100 } } } },
+        h: { histogram: { script: "doc['qty'].value", interval: 5 } },
+        kinds: { terms: { script: "doc['tags']", size: 10 } },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.aggregations).toEqual({
+      first: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: ['a', 'b', 'c', 'd'].map((key) => ({ key, doc_count: 1 })) },
+      doubled: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [2, 6, 14, 20].map((key) => ({ key, doc_count: 1 })) },
+      avg_total: { value: 42.5 / 4 },
+      max_plus: { value: 112 },
+      h: { buckets: [{ key: 0, doc_count: 2 }, { key: 5, doc_count: 1 }, { key: 10, doc_count: 1 }] },
+      kinds: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 'fruit', doc_count: 2 }, { key: 'red', doc_count: 1 }, { key: 'veg', doc_count: 1 }] },
+    });
+  });
+
+  it('bucket_script, bucket_selector and scripted_metric', async () => {
+    const r = await search({
+      size: 0,
+      aggs: {
+        by_day: {
+          terms: { field: 'day', order: { _key: 'asc' } },
+          aggs: {
+            revenue: { sum: { field: 'total' } },
+            items: { sum: { field: 'qty' } },
+            per_item: { bucket_script: { buckets_path: { r: 'revenue', n: 'items' }, script: 'params.r / params.n' } },
+            big: { bucket_selector: { buckets_path: { r: 'revenue' }, script: { source: 'params.r > params.min', params: { min: 5 } } } },
+          },
+        },
+        profit: {
+          scripted_metric: {
+            init_script: 'state.totals = []',
+            map_script: "state.totals.add(doc['price'].value * doc['qty'].value)",
+            combine_script: 'double t = 0; for (x in state.totals) { t += x } return t',
+            reduce_script: 'double t = 0; for (s in states) { t += s } return t',
+          },
+        },
+        counts: {
+          scripted_metric: {
+            params: { unit: 2 },
+            map_script: "state.n = (state.n ?: 0) + params.unit",
+            combine_script: 'return state.n',
+            reduce_script: "def out = [:]; out.total = 0; for (s in states) { out.total += s } return out",
+          },
+        },
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.aggregations.by_day.buckets).toEqual([
+      { key: 'MONDAY', doc_count: 2, revenue: { value: 27 }, items: { value: 11 }, per_item: { value: 27 / 11 } },
+      { key: 'SATURDAY', doc_count: 1, revenue: { value: 14 }, items: { value: 7 }, per_item: { value: 2 } },
+    ]);
+    expect(r.body.aggregations.profit).toEqual({ value: 42.5 });
+    expect(r.body.aggregations.counts).toEqual({ value: { total: 8 } });
+    const bad = await search({ size: 0, aggs: { m: { scripted_metric: { map_script: 'state.x = 1', reduce_script: 'states' } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.root_cause[0]).toEqual({ type: 'illegal_argument_exception', reason: '[combine_script] must not be null: [m]' });
+  });
+
   it('a runaway script is stopped by the loop counter, the node keeps serving', async () => {
     const r = await search({ query: { script: { script: 'int i = 0; while (true) { i++ } return true;' } } });
     expect(r.status).toBe(400);

@@ -2,6 +2,8 @@
  * Entry points of the aggregation framework (see api.ts for the flow): parsing, shard collection,
  * reduce and rendering.
  */
+import type { ScriptService } from '@strata/core-common';
+import { withAggregationScripts } from './support/scripts.js';
 import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type {
@@ -187,8 +189,8 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
 }
 
 /** Parses the `aggs` / `aggregations` object of a search body. undefined/null → empty factories. */
-export function parseAggregations(json: unknown): AggregatorFactories {
-  return new Factories(parseSpecs(json, 1));
+export function parseAggregations(json: unknown, opts: { scripts?: ScriptService } = {}): AggregatorFactories {
+  return withAggregationScripts(opts.scripts, () => new Factories(parseSpecs(json, 1)));
 }
 
 function specsOf(f: AggregatorFactories): AggSpec[] {

@@ -27,6 +27,7 @@ import {
   SerialDiffSpec,
   SiblingBucketSpec,
 } from './pipeline/pipelines.js';
+import { ScriptedMetricSpec } from './metrics/scripted-metric.js';
 import { AdjacencyMatrixSpec, FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
@@ -61,6 +62,7 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   derivative: (n, b) => DerivativeSpec.parse(n, b),
   cumulative_sum: (n, b) => CumulativeSumSpec.parse(n, b),
   bucket_script: (n, b) => BucketScriptSpec.parse(n, b),
+  scripted_metric: (n, b) => ScriptedMetricSpec.parse(n, b),
   bucket_selector: (n, b) => BucketSelectorSpec.parse(n, b),
   bucket_sort: (n, b) => BucketSortSpec.parse(n, b),
   avg_bucket: (n, b) => SiblingBucketSpec.parse('avg_bucket', n, b),

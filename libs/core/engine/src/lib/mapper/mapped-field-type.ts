@@ -83,4 +83,6 @@ export interface RuntimeFieldSpec {
   readonly fields?: Readonly<Record<string, string>>;
   /** the definition as written */
   readonly def: Readonly<Record<string, unknown>>;
+  /** an aggregation `script`: its return value(s) are the values; with `field` it is a value script (`_value`) */
+  readonly returns?: { readonly field?: string };
 }

@@ -154,8 +154,8 @@ export class DefaultMapperService implements MapperService {
     return Object.keys(this.entry(index).compiled.runtime).length > 0;
   }
 
-  runtimeFieldTypes(index: IndexMetadata | undefined, defs: Record<string, unknown>): Map<string, MappedFieldType> {
-    return buildRuntimeFieldTypes(defs as Json, this.context(index?.settings ?? {}), this.scripts, 'request');
+  runtimeFieldTypes(index: IndexMetadata | undefined, defs: Record<string, unknown>, where: 'request' | 'aggregation' = 'request'): Map<string, MappedFieldType> {
+    return buildRuntimeFieldTypes(defs as Json, this.context(index?.settings ?? {}), this.scripts, where);
   }
 
   fieldType(index: IndexMetadata, field: string): MappedFieldType | undefined {

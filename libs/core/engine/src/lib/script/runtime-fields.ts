@@ -6,7 +6,7 @@
  * `fields` work on it unchanged. A runtime field shadows a mapped field of the same name.
  */
 import { EsError, ScriptContexts, type ScriptService } from '@strata/core-common';
-import { painlessToString } from '@strata/core-painless';
+import { PainlessDateTime, painlessToString, ScriptDocValues, unbox } from '@strata/core-painless';
 import type { DirectoryReader, LeafReader, LeafReaderContext, NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict, FieldStats } from '../index/leaf-reader.js';
 import type { MappedFieldType, RuntimeFieldSpec } from '../mapper/mapped-field-type.js';
 import { buildFieldType, isPlainObject, type Json, type MappingContext } from '../mapper/mapping.js';
@@ -29,7 +29,7 @@ function mpe(reason: string, cause?: Error): EsError {
 }
 
 /** builds the field types of a `runtime` object (mapping section or request runtime_mappings) */
-export function buildRuntimeFieldTypes(defs: Json | undefined, ctx: MappingContext, scripts: ScriptService, where: 'mapping' | 'request' = 'mapping'): Map<string, MappedFieldType> {
+export function buildRuntimeFieldTypes(defs: Json | undefined, ctx: MappingContext, scripts: ScriptService, where: 'mapping' | 'request' | 'aggregation' = 'mapping'): Map<string, MappedFieldType> {
   const out = new Map<string, MappedFieldType>();
   if (!defs) return out;
   for (const [name, raw] of Object.entries(defs)) {
@@ -42,9 +42,16 @@ export function buildRuntimeFieldTypes(defs: Json | undefined, ctx: MappingConte
       throw mpe(`No handler for type [${String(type)}] declared on runtime field [${name}]`);
     }
     const t = String(type);
-    const allowed = PARAMS_BY_TYPE[t] ?? DEFAULT_PARAMS;
+    const allowed = where === 'aggregation' ? [...(PARAMS_BY_TYPE[t] ?? DEFAULT_PARAMS), '$agg'] : (PARAMS_BY_TYPE[t] ?? DEFAULT_PARAMS);
     for (const k of Object.keys(def)) {
       if (!allowed.includes(k)) throw mpe(`unknown parameter [${k}] on runtime field [${name}] of type [${t}]`);
+    }
+    if (where === 'aggregation') {
+      const ref = scripts.parse(def['script'], 'script');
+      const agg = (def['$agg'] ?? {}) as { field?: string };
+      const spec: RuntimeFieldSpec = { type: t, script: scripts.compile(ref, ScriptContexts.AGGS), params: ref.params, def, returns: agg.field !== undefined ? { field: agg.field } : {} };
+      out.set(name, withRuntime(concreteType(name, t, def, ctx), spec));
+      continue;
     }
     let script;
     let params: Record<string, unknown> = {};
@@ -183,6 +190,26 @@ function geoPoint(v: unknown): { lat: number; lon: number } | undefined {
     if (o['type'] === 'Point' && Array.isArray(o['coordinates'])) return { lat: Number(o['coordinates'][1]), lon: Number(o['coordinates'][0]) };
   }
   return undefined;
+}
+
+/** an aggregation script's returned value in doc-value form (numbers, dates, strings; null is no value) */
+function scriptResultValue(ft: MappedFieldType, type: string, v: unknown): unknown {
+  if (v === null || v === undefined) return undefined;
+  if (v instanceof PainlessDateTime) v = v.millis;
+  switch (type) {
+    case 'long':
+    case 'double':
+    case 'date':
+      if (typeof v === 'number') return type === 'long' ? Math.trunc(v) : v;
+      if (typeof v === 'boolean') return v ? 1 : 0;
+      if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+      throw new EsError('class_cast_exception', 400, `Cannot cast ${javaType(v)} to java.lang.Number`, { plain: true });
+    case 'boolean':
+      return v === true ? 1 : v === false ? 0 : undefined;
+    case 'ip':
+      return ft.termValue(String(v));
+  }
+  return painlessToString(v);
 }
 
 function javaType(v: unknown): string {
@@ -360,6 +387,7 @@ export class RuntimeLeafReader implements LeafReader, RuntimeValuesSource {
     if (this.evaluating.includes(field)) {
       throw new EsError('illegal_argument_exception', 400, `Cyclic dependency detected while resolving runtime fields: ${[...this.evaluating, field].join(' -> ')}`, { plain: true });
     }
+    if (spec.returns && spec.script) return this.evaluateReturns(field, ft, spec, doc);
     if (!spec.script) {
       const vars = this.scriptVars();
       vars.setDocument(doc);
@@ -417,6 +445,27 @@ export class RuntimeLeafReader implements LeafReader, RuntimeValuesSource {
     } finally {
       this.evaluating.pop();
     }
+  }
+
+  /** an aggregation script: the returned value (or list of values) are the field's values */
+  private evaluateReturns(field: string, ft: MappedFieldType, spec: RuntimeFieldSpec, doc: number): readonly unknown[] {
+    const vars = this.scriptVars(spec.params);
+    vars.setDocument(doc);
+    const out: unknown[] = [];
+    const add = (r: unknown) => {
+      const list = r instanceof ScriptDocValues ? r.values : Array.isArray(r) ? r : r instanceof Set ? [...r] : [r];
+      for (const x of list) {
+        const v = scriptResultValue(ft, spec.type, unbox(x));
+        if (v !== undefined) out.push(v);
+      }
+    };
+    const script = spec.script!;
+    if (spec.returns!.field !== undefined) {
+      const values = (vars.doc.get(spec.returns!.field) as { values: readonly unknown[] }).values;
+      for (const v of values) add(script.run({ doc: vars.doc, params: vars.params, _value: v }));
+    } else add(script.run({ doc: vars.doc, params: vars.params }));
+    void field;
+    return out;
   }
 
   private readonly paramVars = new Map<Readonly<Record<string, unknown>>, LeafScriptVars>();

@@ -61,6 +61,7 @@ import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-co
 import { parseSearchSource, validateSearchSource } from './search-source.js';
 import { shardIdForDoc } from '../../shard/routing.js';
 import { DEFAULT_SCRIPT_SERVICE } from '../../script/search-scripts.js';
+import { aggregationScriptRuntimeDefs, rewriteAggregationScripts, type AggregationScriptDef } from '../../script/aggregation-scripts.js';
 import { resolveMoreLikeThisDocs, resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
 export const DEFAULT_MAX_RESULT_WINDOW = 10000;
@@ -384,10 +385,16 @@ export class SearchService {
     return { bool: { should: filters, minimum_should_match: 1 } };
   }
 
-  private parseContextFor(meta: IndexMetadata | undefined, nowMillis: number, runtimeMappings?: Record<string, unknown>): ParseContextHandle {
+  private parseContextFor(meta: IndexMetadata | undefined, nowMillis: number, runtimeMappings?: Record<string, unknown>, aggScripts?: Record<string, AggregationScriptDef>): ParseContextHandle {
+    let runtimeFields = runtimeMappings && this.mappers.runtimeFieldTypes ? this.mappers.runtimeFieldTypes(meta, runtimeMappings) : undefined;
+    if (aggScripts && Object.keys(aggScripts).length > 0 && this.mappers.runtimeFieldTypes) {
+      const lookup = (n: string) => runtimeFields?.get(n) ?? (meta ? this.mappers.fieldType(meta, n) : undefined);
+      const aggTypes = this.mappers.runtimeFieldTypes(meta, aggregationScriptRuntimeDefs(aggScripts, lookup), 'aggregation');
+      runtimeFields = new Map([...(runtimeFields ?? []), ...aggTypes]);
+    }
     return createParseContext({
       scripts: this.scripts,
-      runtimeFields: runtimeMappings && this.mappers.runtimeFieldTypes ? this.mappers.runtimeFieldTypes(meta, runtimeMappings) : undefined,
+      runtimeFields,
       hasMappingRuntime: (i) => this.mappers.hasRuntimeFields?.(i) ?? false,
       registry: this.registry,
       index: meta,
@@ -474,8 +481,11 @@ export class SearchService {
     validateSearchSource(source, request.scroll !== undefined, options.readers !== undefined);
     const nowMillis = request.nowMillis ?? this.clock.now();
     let aggs;
+    let aggScripts: Record<string, AggregationScriptDef>;
     try {
-      aggs = parseAggregations(source.aggs);
+      const rewritten = rewriteAggregationScripts(source.aggs);
+      aggScripts = rewritten.defs;
+      aggs = parseAggregations(rewritten.aggs, { scripts: this.scripts });
     } catch (e) {
       throw withAggPosition(e, request.rawBody);
     }
@@ -486,7 +496,7 @@ export class SearchService {
     for (const t of targets) {
       if (plans.has(t.index)) continue;
       const meta = this.indices.indexMetadata(t.index);
-      const ctx = this.parseContextFor(meta, nowMillis, source.runtimeMappings);
+      const ctx = this.parseContextFor(meta, nowMillis, source.runtimeMappings, aggScripts);
       const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
       try {
         const prepared = prepareShardQuery(probe, ctx);

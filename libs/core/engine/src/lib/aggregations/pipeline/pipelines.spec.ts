@@ -1,6 +1,5 @@
 import { EsError } from '@strata/core-common';
 import { run, runShards, type Mapping } from '../test-support.js';
-import { compileScript } from './script-expression.js';
 
 const mapping: Mapping = { ts: 'date', price: 'double', tag: 'keyword' };
 const docs = [
@@ -219,20 +218,3 @@ describe('ES yaml 300_pipeline', () => {
   });
 });
 
-describe('script expressions', () => {
-  it('evaluates the painless subset', () => {
-    const p = { a: 6, b: 3, c: null };
-    expect(compileScript('params.a / params.b')(p)).toBe(2);
-    expect(compileScript('return params.a * 2 + 1;')(p)).toBe(13);
-    expect(compileScript("params['a'] > 5 && params.get('b') <= 3")(p)).toBe(true);
-    expect(compileScript('params.a > 10 ? 1 : Math.max(params.a, params.b) - -1')(p)).toBe(7);
-    expect(compileScript('params.c == null')(p)).toBe(true);
-    expect(compileScript('!(params.a % 2 == 0)')(p)).toBe(false);
-  });
-  it('compile errors are script_exception', () => {
-    const e = err(() => compileScript('params.a +* 2'));
-    expect(e.type).toBe('script_exception');
-    expect(e.reason).toBe('compile error');
-    expect(e.toBody().error['root_cause']).toEqual([expect.objectContaining({ type: 'script_exception', reason: 'compile error' })]);
-  });
-});

@@ -16,7 +16,11 @@ import {
 import { formatValue, javaDoubleString, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseFixedInterval } from '../support/rounding.js';
 import { addStatsStrings, statsValues } from '../support/stats-render.js';
-import { compileScript, type CompiledScript } from './script-expression.js';
+import { EsError, ScriptContexts, type ScriptContext } from '@strata/core-common';
+import { boxDouble } from '@strata/core-painless';
+import { aggregationScripts } from '../support/scripts.js';
+
+type CompiledScript = (vars: Record<string, unknown>) => unknown;
 
 type GapPolicy = 'skip' | 'insert_zeros' | 'keep_values';
 
@@ -209,19 +213,21 @@ function parsePathMap(type: string, name: string, p: unknown): Record<string, st
   throw Errors.parsing(`[buckets_path] must be a string, an array or an object for [${type}] aggregation [${name}]`);
 }
 
-function parseScript(type: string, name: string, v: unknown): CompiledScript {
-  let src: string | undefined;
-  let params: Record<string, unknown> = {};
-  if (typeof v === 'string') src = v;
-  else if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    src = (o['source'] ?? o['inline']) as string | undefined;
-    if (o['params'] && typeof o['params'] === 'object') params = o['params'] as Record<string, unknown>;
-    if (o['id'] !== undefined) throw Errors.illegalArgument(`stored scripts are not supported in [${type}] aggregation [${name}]`);
-  }
-  if (typeof src !== 'string') throw Errors.illegalArgument(`[script] must be set for aggregation [${name}]`);
-  const compiled = compileScript(src);
-  return (p) => compiled({ ...params, ...p });
+function parseScript(type: string, name: string, v: unknown, context: ScriptContext = ScriptContexts.BUCKET_AGGREGATION): CompiledScript {
+  if (v === undefined || v === null) throw Errors.illegalArgument(`[script] must be set for aggregation [${name}]`);
+  void type;
+  const svc = aggregationScripts();
+  const ref = svc.parse(v);
+  const compiled = svc.compile(ref, context);
+  const params = ref.params;
+  if (context === ScriptContexts.MOVING_FUNCTION) return (vars) => compiled.run({ params, values: vars['values'] });
+  // buckets_path variables are added to the script's params (ES BucketScriptPipelineAggregator)
+  return (vars) => {
+    const p: Record<string, unknown> = { ...params };
+    // bucket values are Doubles in Elasticsearch (10.0 / 4 is 2.5)
+    for (const [k, x] of Object.entries(vars)) p[k] = typeof x === 'number' ? boxDouble(x) : x;
+    return compiled.run({ params: p });
+  };
 }
 
 abstract class ScriptedParentSpec extends PipelineSpec {
@@ -264,7 +270,10 @@ export class BucketScriptSpec extends ScriptedParentSpec {
       if (!vars) continue;
       const r = this.script(vars);
       if (r === null) continue;
-      const v = typeof r === 'number' ? r : typeof r === 'boolean' ? (r ? 1 : 0) : Number(r);
+      if (typeof r !== 'number') {
+        throw new EsError('illegal_argument_exception', 400, `Invalid pipeline aggregation named [${this.name}] of type [bucket_script]. Script must return a number, but returned [${typeof r === 'string' ? 'java.lang.String' : typeof r === 'boolean' ? 'java.lang.Boolean' : 'java.util.HashMap'}]`);
+      }
+      const v = r;
       b.aggs = { ...b.aggs, [this.name]: { type: 'simple_value', value: v } satisfies SimpleValueInternal };
     }
     return buckets;
@@ -493,7 +502,7 @@ export class MovingFnSpec extends PipelineSpec {
     s.shift = optInt('moving_fn', body, 'shift') ?? 0;
     s.gap = parseGap('moving_fn', body);
     s.format = optString('moving_fn', body, 'format');
-    s.script = parseScript('moving_fn', name, body['script']);
+    s.script = parseScript('moving_fn', name, body['script'], ScriptContexts.MOVING_FUNCTION);
     return s;
   }
   override validateParent(parent: AggSpec | undefined): void {
@@ -505,7 +514,7 @@ export class MovingFnSpec extends PipelineSpec {
       if (Number.isNaN(values[index]!)) return;
       const from = Math.min(Math.max(index - this.window + this.shift, 0), values.length);
       const to = Math.min(Math.max(index + this.shift, 0), values.length);
-      const r = this.script({ values: values.slice(from, to) });
+      const r = this.script({ values: values.slice(from, to).filter((x) => !Number.isNaN(x)) });
       const v = typeof r === 'number' ? r : NaN;
       b.aggs = { ...b.aggs, [this.name]: { type: 'simple_value', value: v } satisfies SimpleValueInternal };
     });
