@@ -376,5 +376,16 @@ describe('conformance: issue 21 reproductions', () => {
       expect(del.status).toBe(400);
       expect(del.json.error).toMatchObject({ type: 'action_request_validation_exception', reason: 'Validation Failed: 1: id is missing;' });
     });
+
+    it('a _bulk item with an id over 512 bytes fails the whole request (BulkRequest.validate), every item listed', async () => {
+      const long = 'x'.repeat(513);
+      const r = await es.bulk('/_bulk', [{ index: { _index: 'ud', _id: 'ok' } }, { a: 1 }, { index: { _index: 'ud', _id: long } }, { a: 1 }, { delete: { _index: 'ud', _id: long + 'y' } }]);
+      expect(r.status).toBe(400);
+      expect(r.json.error.type).toBe('action_request_validation_exception');
+      expect(r.json.error.reason).toBe(
+        `Validation Failed: 1: id [${long}] is too long, must be no longer than 512 bytes but was: 513;2: id [${long}y] is too long, must be no longer than 512 bytes but was: 514;`,
+      );
+      expect((await es.req('GET', '/ud/_doc/ok')).status).toBe(404);
+    });
   });
 });

@@ -140,7 +140,8 @@ export const Errors = {
     return new EsError('x_content_parse_exception', 400, `[${line}:${col}] ${reason}`, { cause });
   },
   actionRequestValidation(errors: string[]): EsError {
-    const list = errors.map((e, i) => `${i + 1}: ${e};`).join(' ');
+    // ActionRequestValidationException.getMessage: "1: a;2: b;" (no space between the entries)
+    const list = errors.map((e, i) => `${i + 1}: ${e};`).join('');
     return new EsError('action_request_validation_exception', 400, `Validation Failed: ${list}`);
   },
   mapperParsing(reason: string, cause?: EsError | Error): EsError {

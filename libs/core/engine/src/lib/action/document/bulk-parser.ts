@@ -170,6 +170,10 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       }
     }
     if (item.index === undefined) validation.push('index is missing');
+    // DocWriteRequest.validateDocIdLength: part of BulkRequest.validate, so it fails the whole request
+    if (item.id !== undefined && Buffer.byteLength(item.id, 'utf8') > 512) {
+      validation.push(`id [${item.id}] is too long, must be no longer than 512 bytes but was: ${Buffer.byteLength(item.id, 'utf8')}`);
+    }
     if (op === 'delete') {
       if (item.id === undefined || item.id === '') validation.push('id is missing');
       items.push(item);
