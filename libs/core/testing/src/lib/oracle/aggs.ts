@@ -327,7 +327,38 @@ const metrics: AggKind = {
   },
 };
 
-export const CORE_AGG_KINDS: readonly AggKind[] = [terms, histogram, dateHistogram, range, filters, metrics];
+// ------------------------------------------------------------------------------------------ missing, global
+
+const missing: AggKind = {
+  names: ['missing'],
+  arbitrary(ctx, depth) {
+    const fields = ctx.mapping.fields.filter((f) => f.type !== 'text');
+    if (fields.length === 0) return null;
+    return fc
+      .record({ f: one(fields), subs: ctx.subAggs(depth - 1) })
+      .map(({ f, subs }) => (subs ? { missing: { field: f.name }, aggs: subs } : { missing: { field: f.name } }));
+  },
+  evaluate(_t, body, subs, docs, ctx) {
+    const field = String(body['field']);
+    const ds = docs.filter((d) => valuesOf(d, field).length === 0);
+    return { doc_count: ds.length, ...ctx.evaluateSubs(subs, ds) };
+  },
+};
+
+/** `global` ignores the query: its bucket is every live document (only at the top level) */
+const global: AggKind = {
+  names: ['global'],
+  weight: 0.5,
+  arbitrary(ctx, depth) {
+    if (depth < 2) return null; // top level only
+    return ctx.subAggs(depth - 1).map((subs) => (subs ? { global: {}, aggs: subs } : { global: {} }));
+  },
+  evaluate(_t, _body, subs, _docs, ctx) {
+    return { doc_count: ctx.allDocs.length, ...ctx.evaluateSubs(subs, ctx.allDocs) };
+  },
+};
+
+export const CORE_AGG_KINDS: readonly AggKind[] = [terms, histogram, dateHistogram, range, filters, metrics, missing, global];
 
 /** the keyword pool (for kinds added by features) */
 export const AGG_KEYWORDS = KEYWORDS;

@@ -37,6 +37,8 @@ export interface AggGenContext extends GenContext {
 }
 
 export interface AggEvalContext extends EvalContext {
+  /** every live document of the index, whatever the query (for `global`) */
+  readonly allDocs: Corpus;
   /** the expected rendering of a sub-aggregation object over a bucket's documents */
   evaluateSubs(subs: Record<string, Json> | undefined, docs: Corpus): Json;
 }

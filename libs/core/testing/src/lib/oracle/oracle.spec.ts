@@ -19,7 +19,6 @@ describe('differential oracle (short seeded run)', () => {
     const timeLimitMs = process.env['ORACLE_TIME_LIMIT_MS'] ? Number(process.env['ORACLE_TIME_LIMIT_MS']) : undefined;
     const report = await runOracle({ target: host, seed, runs, timeLimitMs });
     if (process.env['ORACLE_REPORT']) {
-      // eslint-disable-next-line no-console
       console.log(`ORACLE_REPORT ${JSON.stringify(report)}`);
     }
     expect(report.cases).toBeGreaterThan(0);
