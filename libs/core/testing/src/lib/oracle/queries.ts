@@ -231,6 +231,60 @@ const wildcard: QueryKind = {
   },
 };
 
+/** optimal string alignment distance over code points (Lucene's Levenshtein automata with transpositions) */
+function osaDistance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[x.length]![y.length]!;
+}
+
+const fuzzy: QueryKind = {
+  names: ['fuzzy'],
+  arbitrary(ctx) {
+    const fa = fieldArb(ctx.fields('keyword'));
+    if (!fa) return null;
+    return fa.chain((f) =>
+      fc
+        .record({ value: one(['abd', 'bac', 'x yz', 'a😀c', 'ab😀', 'bb', 'ab', 'zzz', 'é']), fuzziness: one(['AUTO', 0, 1, 2, '1']) })
+        .map(({ value, fuzziness }) => ({ fuzzy: { [f.name]: { value, fuzziness } } })),
+    );
+  },
+  matches(_n, body, doc, ctx) {
+    const [[field, spec]] = Object.entries(body as Json);
+    if (!fieldOf(ctx.mapping, field)) return false;
+    const s = spec as Json;
+    const value = String(s['value']);
+    // Fuzziness.AUTO: 0 edits up to 2 code points, 1 up to 5, then 2
+    const len = [...value].length;
+    const edits = s['fuzziness'] === 'AUTO' ? (len <= 2 ? 0 : len <= 5 ? 1 : 2) : Number(s['fuzziness']);
+    return valuesOf(doc, field).some((v) => osaDistance(String(v), value) <= edits);
+  },
+};
+
+const regexp: QueryKind = {
+  names: ['regexp'],
+  arbitrary(ctx) {
+    const fa = fieldArb(ctx.fields('keyword'));
+    if (!fa) return null;
+    return fa.chain((f) => one(['a.*', '[ab]+', 'ab?c?', 'x .', '.', '..', 'a|b', '😀', '.😀|ｚ', '[^a]', 'a{1,2}b?']).map((p) => ({ regexp: { [f.name]: p } })));
+  },
+  matches(_n, body, doc, ctx) {
+    const [[field, pattern]] = Object.entries(body as Json);
+    if (!fieldOf(ctx.mapping, field)) return false;
+    // Lucene regular expressions match the whole term, `.` is one code point
+    const re = new RegExp(`^(?:${String(pattern)})$`, 'u');
+    return valuesOf(doc, field).some((v) => re.test(String(v)));
+  },
+};
+
 const ids: QueryKind = {
   names: ['ids'],
   arbitrary() {
@@ -365,6 +419,8 @@ export const CORE_QUERY_KINDS: readonly QueryKind[] = [
   exists,
   prefix,
   wildcard,
+  fuzzy,
+  regexp,
   ids,
   match,
   matchPhrase,
