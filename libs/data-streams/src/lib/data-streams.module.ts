@@ -9,6 +9,10 @@ import { DataStreamMetadataParticipant } from './streams/data-stream.participant
 import { DATA_STREAM_REST_HANDLERS } from './streams/data-streams.rest-handlers.js';
 import { RolloverService } from './rollover/rollover-service.js';
 import { DATA_STREAMS_SETTINGS } from './data-streams.settings.js';
+import { IlmService } from './ilm/ilm-service.js';
+import { IlmRunner } from './ilm/ilm-runner.js';
+import { ILM_REST_HANDLERS } from './ilm/ilm.rest-handlers.js';
+import { DataStreamLifecycleRunner, ExplainDataLifecycleRestHandler } from './lifecycle/data-stream-lifecycle.js';
 
 /**
  * The data-streams feature: index templates (composable, component, legacy), data streams and rollover,
@@ -21,7 +25,14 @@ export const dataStreamsModule = new ContainerModule(({ bind }) => {
   bind(ExtensionPoints.IndexNameResolver).to(DataStreamIndexNameResolver).inSingletonScope();
   bind(ExtensionPoints.IndexRequestInterceptor).to(DataStreamIndexInterceptor).inSingletonScope();
   bind(ExtensionPoints.MetadataParticipant).to(DataStreamMetadataParticipant).inSingletonScope();
-  for (const h of [...TEMPLATE_REST_HANDLERS, ...DATA_STREAM_REST_HANDLERS]) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  bind(IlmService).toSelf().inSingletonScope();
+  bind(IlmRunner).toSelf().inSingletonScope();
+  bind(ExtensionPoints.LifecycleComponent).toService(IlmRunner);
+  bind(DataStreamLifecycleRunner).toSelf().inSingletonScope();
+  bind(ExtensionPoints.LifecycleComponent).toService(DataStreamLifecycleRunner);
+  for (const h of [...TEMPLATE_REST_HANDLERS, ...DATA_STREAM_REST_HANDLERS, ...ILM_REST_HANDLERS, ExplainDataLifecycleRestHandler]) {
+    bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  }
   for (const s of DATA_STREAMS_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
 });
 

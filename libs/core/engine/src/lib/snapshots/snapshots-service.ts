@@ -85,6 +85,8 @@ export interface MountRequest {
   indexSettings?: Json;
   ignoreIndexSettings?: string[];
   storage?: 'full_copy' | 'shared_cache';
+  /** per-index state the mounted index starts with (instead of the snapshotted index's) */
+  custom?: Record<string, Record<string, unknown>>;
 }
 
 export interface RestoreResult {
@@ -965,7 +967,7 @@ export class SnapshotsService {
         skipTemplates: true,
         creationDate: im.creationDate,
         primaryTerms: im.primaryTerms,
-        custom: im.custom,
+        custom: req.custom ?? im.custom,
         populate: (uuid) => this.populateShards(repo, id, info.uuid, im.numberOfShards, uuid, partial ? 'link' : 'copy'),
       },
     );

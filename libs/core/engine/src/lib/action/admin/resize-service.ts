@@ -30,7 +30,11 @@ export class ResizeService {
     @inject(Tokens.SettingsRegistry) private readonly registry: SettingsRegistry,
   ) {}
 
-  async resize(type: ResizeType, source: string, target: string, request: CreateIndexRequest = {}): Promise<IndexMetadata> {
+  /**
+   * `options.custom`: per-index state the target starts with (ILM hands its execution state over this way,
+   * so the new index is never seen unmanaged).
+   */
+  async resize(type: ResizeType, source: string, target: string, request: CreateIndexRequest = {}, options: { custom?: Record<string, Record<string, unknown>> } = {}): Promise<IndexMetadata> {
     const md = this.store.current();
     const src = md.indices[source];
     if (!src) throw Errors.indexNotFound(source);
@@ -69,6 +73,7 @@ export class ResizeService {
         `${type}_index`,
         {
           skipTemplates: true,
+          custom: options.custom,
           privateSettings: { 'index.resize.source.name': source, 'index.resize.source.uuid': src.uuid },
           primaryTerms: Array.from({ length: targetShards }, (_, t) => Math.max(...src.primaryTerms.slice(t * factor, (t + 1) * factor))),
           populate: (uuid) => {
