@@ -19,6 +19,7 @@ import {
   type StorageIndicesService,
 } from '@strata/core-engine';
 import { isObj, type Json } from '../util.js';
+import { PeriodicRunner } from '../lifecycle/periodic-runner.js';
 import { INDEXING_COMPLETE, LIFECYCLE_NAME, POLL_INTERVAL, ROLLOVER_ALIAS } from '../data-streams.settings.js';
 import { dataStreams, draftDataStreams, parentDataStream, writeIndexOf } from '../streams/data-stream-metadata.js';
 import { RolloverService, parseConditions } from '../rollover/rollover-service.js';
@@ -28,8 +29,6 @@ import { actionSteps, orderedActions, orderedPhases, type PhaseDef, type PhaseNa
 type StepResult = { kind: 'done'; state?: Partial<ExecutionState> } | { kind: 'wait'; info?: Json } | { kind: 'skip-action' } | { kind: 'moved' };
 
 const DEFAULT_POLL_MS = 600_000;
-/** how often the real-time timer checks whether a poll interval of the injected clock has passed */
-const CHECK_MS = 1000;
 
 function rand(n: number): string {
   return randomBytes(n).toString('base64url').replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, n) || 'x'.repeat(n);
@@ -41,66 +40,24 @@ function dateStamp(ms: number): string {
 }
 
 @injectable()
-export class IlmRunner implements LifecycleComponent {
+export class IlmRunner extends PeriodicRunner implements LifecycleComponent {
   readonly name = 'ilm-runner';
-  private timer: NodeJS.Timeout | null = null;
-  private lastRun = Number.NEGATIVE_INFINITY;
-  private running: Promise<void> | null = null;
-  private stopped = false;
 
   constructor(
-    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @inject(EngineTokens.MetadataStore) store: MetadataStore,
     @inject(IlmService) private readonly ilm: IlmService,
     @inject(RolloverService) private readonly rollovers: RolloverService,
     @inject(EngineTokens.MetadataIndexService) private readonly mis: MetadataIndexService,
     @inject(EngineTokens.IndicesService) private readonly indices: StorageIndicesService,
     @inject(ResizeService) private readonly resize: ResizeService,
     @inject(SnapshotsService) private readonly snapshots: SnapshotsService,
-    @inject(Tokens.Clock) private readonly clock: Clock,
+    @inject(Tokens.Clock) clock: Clock,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => void this.maybeRun(), CHECK_MS);
-    this.timer.unref();
+  ) {
+    super(store, clock, POLL_INTERVAL, DEFAULT_POLL_MS);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.running) await this.running.catch(() => undefined);
-  }
-
-  /** `indices.lifecycle.poll_interval` (dynamic cluster setting) */
-  pollInterval(md: ClusterMetadata = this.store.current()): number {
-    const raw = md.transientSettings[POLL_INTERVAL] ?? md.persistentSettings[POLL_INTERVAL];
-    if (raw === undefined || raw === null) return DEFAULT_POLL_MS;
-    try {
-      return parseTimeValue(raw, POLL_INTERVAL);
-    } catch {
-      return DEFAULT_POLL_MS;
-    }
-  }
-
-  private async maybeRun(): Promise<void> {
-    if (this.stopped || this.running) return;
-    if (this.clock.now() - this.lastRun < this.pollInterval()) return;
-    await this.runOnce();
-  }
-
-  /** one pass over every managed index (what a poll does); concurrent callers share the pass in flight */
-  runOnce(): Promise<void> {
-    if (this.running) return this.running;
-    this.lastRun = this.clock.now();
-    this.running = this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const mode = this.ilm.operationMode();
     if (mode === 'STOPPING') await this.ilm.setOperationMode('STOPPED');
     if (mode !== 'RUNNING') return;
@@ -254,9 +211,16 @@ export class IlmRunner implements LifecycleComponent {
     return false;
   }
 
-  private isWriteIndexOfStream(md: ClusterMetadata, index: string): string | undefined {
+  /** ES CheckNotDataStreamWriteIndexStep: a stream's write index waits until it is rolled over */
+  private waitWhileWriteIndex(md: ClusterMetadata, index: string, policy: string): StepResult | undefined {
     const ds = parentDataStream(md, index);
-    return ds && writeIndexOf(ds) === index ? ds.name : undefined;
+    if (!ds || writeIndexOf(ds) !== index) return undefined;
+    return {
+      kind: 'wait',
+      info: {
+        message: `index [${index}] is the write index for data stream [${ds.name}], pausing ILM execution of lifecycle [${policy}] until this index is no longer the write index for the data stream via manual or automated rollover`,
+      },
+    };
   }
 
   private async execute(im: IndexMetadata, policy: string, state: ExecutionState, body: Json): Promise<StepResult> {
@@ -294,16 +258,8 @@ export class IlmRunner implements LifecycleComponent {
         return { kind: 'done' };
 
       // guards and settings
-      case 'check-not-write-index': {
-        const ds = this.isWriteIndexOfStream(md, name);
-        if (ds) {
-          return {
-            kind: 'wait',
-            info: { message: `index [${name}] is the write index for data stream [${ds}], pausing ILM execution of lifecycle [${policy}] until this index is no longer the write index for the data stream via manual or automated rollover` },
-          };
-        }
-        return { kind: 'done' };
-      }
+      case 'check-not-write-index':
+        return this.waitWhileWriteIndex(md, name, policy) ?? { kind: 'done' };
       case 'readonly':
         if (im.settings['index.blocks.write'] !== true) await this.mis.updateSettings([name], { 'index.blocks.write': true });
         return { kind: 'done' };
@@ -418,13 +374,8 @@ export class IlmRunner implements LifecycleComponent {
 
       // delete
       case 'delete': {
-        const ds = this.isWriteIndexOfStream(md, name);
-        if (ds) {
-          return {
-            kind: 'wait',
-            info: { message: `index [${name}] is the write index for data stream [${ds}], pausing ILM execution of lifecycle [${policy}] until this index is no longer the write index for the data stream via manual or automated rollover` },
-          };
-        }
+        const waiting = this.waitWhileWriteIndex(md, name, policy);
+        if (waiting) return waiting;
         const repo = im.settings['index.store.snapshot.repository_name'];
         const snap = im.settings['index.store.snapshot.snapshot_name'];
         await this.mis.deleteIndices([name]);

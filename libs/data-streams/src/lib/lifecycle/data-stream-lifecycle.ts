@@ -9,6 +9,7 @@ import { RestResponses, Tokens, formatTimeValue, parseTimeValue, route, type Clo
 import { EngineTokens, indicesOptionsFromParams, type ClusterMetadata, type IndexMetadata, type IndexNameExpressionResolver, type MetadataIndexService, type MetadataStore } from '@strata/core-engine';
 import { DataStreamActions } from '../actions.js';
 import { isObj, type Json } from '../util.js';
+import { PeriodicRunner } from './periodic-runner.js';
 import { DSL_POLL_INTERVAL, LIFECYCLE_NAME, PREFER_ILM } from '../data-streams.settings.js';
 import { dataStreams, parentDataStream, writeIndexOf, type DataStreamMetadata } from '../streams/data-stream-metadata.js';
 import { renderLifecycle } from '../streams/data-stream-service.js';
@@ -54,52 +55,20 @@ function rolloverTime(im: IndexMetadata, stream: string): number | undefined {
 }
 
 @injectable()
-export class DataStreamLifecycleRunner implements LifecycleComponent {
+export class DataStreamLifecycleRunner extends PeriodicRunner implements LifecycleComponent {
   readonly name = 'data-stream-lifecycle';
-  private timer: NodeJS.Timeout | null = null;
-  private lastRun = Number.NEGATIVE_INFINITY;
-  private running: Promise<void> | null = null;
 
   constructor(
-    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @inject(EngineTokens.MetadataStore) store: MetadataStore,
     @inject(EngineTokens.MetadataIndexService) private readonly mis: MetadataIndexService,
     @inject(RolloverService) private readonly rollovers: RolloverService,
-    @inject(Tokens.Clock) private readonly clock: Clock,
+    @inject(Tokens.Clock) clock: Clock,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      if (!this.running && this.clock.now() - this.lastRun >= this.pollInterval()) void this.runOnce();
-    }, 1000);
-    this.timer.unref();
+  ) {
+    super(store, clock, DSL_POLL_INTERVAL, DEFAULT_POLL_MS);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.running) await this.running.catch(() => undefined);
-  }
-
-  pollInterval(md: ClusterMetadata = this.store.current()): number {
-    const raw = md.transientSettings[DSL_POLL_INTERVAL] ?? md.persistentSettings[DSL_POLL_INTERVAL];
-    try {
-      return raw === undefined || raw === null ? DEFAULT_POLL_MS : parseTimeValue(raw, DSL_POLL_INTERVAL);
-    } catch {
-      return DEFAULT_POLL_MS;
-    }
-  }
-
-  runOnce(): Promise<void> {
-    if (this.running) return this.running;
-    this.lastRun = this.clock.now();
-    this.running = this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     for (const ds of Object.values(dataStreams(this.store.current()))) {
       try {
         await this.runStream(ds.name);
