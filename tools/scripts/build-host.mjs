@@ -17,10 +17,8 @@ const tsconfigRaw = {
 // the console's static files, inlined so the bundle serves them with nothing beside it (libs/console)
 const consoleDir = join(root, 'libs/console/assets');
 const consoleAssets = Object.fromEntries(readdirSync(consoleDir).map((f) => [f, readFileSync(join(consoleDir, f), 'utf8')]));
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: [join(root, 'apps/host/src/main.ts')],
-  outfile,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -37,11 +35,21 @@ const result = await build({
   write: false,
   // pino's optional transports are worker-thread entry points, not needed for JSON to stdout
   external: ['elastic-apm-node', 'pino-pretty', 'thread-stream', 'pino-abstract-transport', 'sonic-boom/worker'],
+};
+const result = await build({ ...common, entryPoints: [join(root, 'apps/host/src/main.ts')], outfile });
+// the `strata` command (package.json bin): loads main.cjs beside it at run time for `strata start`
+const cli = await build({
+  ...common,
+  entryPoints: [join(root, 'apps/host/src/cli/bin.ts')],
+  outfile: join(root, 'apps/host/dist/strata.cjs'),
+  banner: { js: '#!/usr/bin/env node' },
+  sourcemap: false,
+  metafile: false,
 });
 // write each output to a temp file and rename it: a host started concurrently never sees half a bundle
-for (const f of result.outputFiles) {
+for (const f of [...result.outputFiles, ...cli.outputFiles]) {
   const tmp = `${f.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, f.contents);
+  writeFileSync(tmp, f.contents, { mode: f.path.endsWith('strata.cjs') ? 0o755 : 0o644 });
   renameSync(tmp, f.path);
 }
 writeFileSync(join(root, 'apps/host/dist/meta.json'), JSON.stringify(result.metafile));

@@ -67,6 +67,7 @@ export async function http(url: string, init: RequestInit = {}): Promise<Res> {
 
 export const repoRoot = resolve(__dirname, '../../../..');
 export const bundlePath = join(repoRoot, 'apps/host/dist/main.cjs');
+export const cliPath = join(repoRoot, 'apps/host/dist/strata.cjs');
 
 /** Builds apps/host/dist/main.cjs (esbuild, well under a second). */
 export function buildHost(): void {
@@ -83,17 +84,18 @@ export interface HostProcess {
 }
 
 /** Spawns the built host and resolves once it logged "started" (with the bound URL). */
-export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<HostProcess> {
+export function spawnHost(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; script?: string } = {}): Promise<HostProcess> {
   // security is off unless the test sets xpack.security.enabled itself (flag or environment)
   const env0 = opts.env ?? process.env;
   if (!args.some((a) => a.includes('xpack.security.enabled')) && env0['STRATA_XPACK_SECURITY_ENABLED'] === undefined) {
-    args = ['-E', 'xpack.security.enabled=false', ...args];
+    // appended: the first argument may be a command (`strata start`)
+    args = [...args, '-E', 'xpack.security.enabled=false'];
   }
   return new Promise((resolvePromise, reject) => {
     // the child is a real server process, not a jest worker (jest's variables would silence its log)
     const env = { ...(opts.env ?? process.env) };
     delete env['JEST_WORKER_ID'];
-    const child = spawn(process.execPath, [bundlePath, ...args], {
+    const child = spawn(process.execPath, [opts.script ?? bundlePath, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env,
       cwd: opts.cwd ?? repoRoot,

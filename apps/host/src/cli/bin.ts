@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { main } from './strata.js';
+
+main();
