@@ -3,6 +3,7 @@
  * health, manage service tokens. Bundled into apps/host/dist/strata.cjs beside the service.
  */
 import { join } from 'node:path';
+import * as auth from '@strata/auth-chain';
 import { CliError, NodeClient, connectionFrom, errorText, unreachable } from './connection.js';
 import { load } from './load.js';
 
@@ -141,8 +142,7 @@ export async function run(argv: string[], io = { out: process.stdout, err: proce
  * build carries it (`@strata/auth-chain` exporting `runServiceTokensTool(argv, io)`).
  */
 async function serviceTokens(argv: string[], io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
-  const auth = (await import('@strata/auth-chain')) as Record<string, unknown>;
-  const tool = auth['runServiceTokensTool'];
+  const tool = (auth as Record<string, unknown>)['runServiceTokensTool'];
   if (typeof tool !== 'function') throw new CliError('service-tokens: this build has no service token tool (the auth library does not provide one yet)', 69);
   return (await (tool as (a: string[], io: unknown) => Promise<number> | number)(argv, io)) ?? 0;
 }

@@ -39,12 +39,14 @@ export interface ApiTestNodeOptions extends Omit<NodeOptions, 'settings' | 'logg
   settings?: Record<string, unknown>;
   /** runs after start, before the node listens */
   beforeListen?: (node: StrataNode) => Promise<void>;
+  /** receives the node's log lines (default: dropped) */
+  logger?: NodeOptions['logger'];
 }
 
 export async function startApiTestNode(options: ApiTestNodeOptions): Promise<ApiTestNode> {
-  const { prefix, settings, beforeListen, ...rest } = options;
+  const { prefix, settings, beforeListen, logger, ...rest } = options;
   const dataPath = mkdtempSync(join(tmpdir(), prefix));
-  const node = await createNode({ ...rest, settings: { 'path.data': dataPath, ...settings }, logger: silent });
+  const node = await createNode({ ...rest, settings: { 'path.data': dataPath, ...settings }, logger: logger ?? silent });
   await node.start();
   if (beforeListen) await beforeListen(node);
   const server = await new Promise<Server>((r) => {

@@ -4,7 +4,8 @@
  */
 import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, RawJson, Tokens, toEsError, type IdGenerator } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, RawJson, Tokens, toEsError, type IdGenerator, type Logger } from '@strata/core-common';
+import { indexingSlowLog, slowLogThresholds } from '../../slowlog/slow-log.js';
 import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
 import {
   EngineTokens,
@@ -224,6 +225,7 @@ export class DocumentService {
     @inject(EngineTokens.IndicesService) private readonly indices: StorageIndicesService,
     @multiInject(ExtensionPoints.IndexRequestInterceptor) @optional() interceptors?: IndexRequestInterceptor[],
     @inject(Tokens.IdGenerator) @optional() ids?: IdGenerator,
+    @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
   ) {
     this.interceptors = [...(interceptors ?? [])].sort((a, b) => a.order - b.order);
     this.ids = ids ?? new TimeBasedIdGenerator();
@@ -443,6 +445,9 @@ export class DocumentService {
     if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
     // the source as sent is stored verbatim (like ES) unless an interceptor replaced the request
     const raw = req === reqIn ? rawSource : undefined;
+    // the indexing slow log times the parse and the shard write, only when the index sets a threshold
+    const slow = slowLogThresholds(meta.settings, 'index') !== undefined;
+    const t0 = slow ? process.hrtime.bigint() : 0n;
     let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
     if (parsed.dynamicMappingUpdate) {
       await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
@@ -475,6 +480,9 @@ export class DocumentService {
       throw err;
     }
     batch.shards.add(shard);
+    if (slow) {
+      indexingSlowLog(this.logger, meta.settings, { index: concrete, uuid: meta.uuid, id, routing: routing ?? undefined, tookNanos: process.hrtime.bigint() - t0, source });
+    }
     return {
       status: r.result === 'created' ? 201 : 200,
       body: this.writeBody(concrete, id, r, meta),

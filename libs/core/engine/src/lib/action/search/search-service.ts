@@ -12,6 +12,7 @@ import {
   type Clock,
   type HostConfig,
   type ScriptService,
+  type Logger,
   wildcardRegExp,
 } from '@strata/core-common';
 import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
@@ -50,6 +51,7 @@ import {
   type ShardTarget,
 } from '../../search/spi-search.js';
 import { executeFetchPhase, type FetchedHit } from './fetch-phase.js';
+import { searchSlowLog } from '../../slowlog/slow-log.js';
 import { extractHighlightTerms } from './highlighter.js';
 import {
   checkResultWindow,
@@ -226,6 +228,7 @@ export class SearchService {
     @inject(Tokens.HostConfig) @optional() hostConfig?: HostConfig,
     @inject(EngineTokens.DocumentService) @optional() private readonly documents?: LookupDocumentGetter,
     @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
+    @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
   ) {
     this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
     this.registry = registry;
@@ -436,6 +439,15 @@ export class SearchService {
         },
         prepared.prepared,
       );
+      searchSlowLog(this.logger, 'query', meta.settings, {
+        index: shardReq.index,
+        shardId: shardReq.shardId,
+        tookNanos: process.hrtime.bigint() - t0,
+        source: shardReq.rawBody,
+        totalHits: r.totalHits,
+        totalShards: shardReq.numShards,
+        searchType: 'query_then_fetch',
+      });
       if (shardReq.profile) {
         const nanos = Number(process.hrtime.bigint() - t0);
         const q = prepared.prepared.query;
@@ -590,6 +602,7 @@ export class SearchService {
               source.highlight.highlightQuery !== undefined ? ctx.parseInnerQuery(source.highlight.highlightQuery) : plan.parse!.prepared.query,
             )
           : undefined;
+        const f0 = process.hrtime.bigint();
         const hits = executeFetchPhase(
           positions.map((p) => merged[p]!.hit),
           source,
@@ -604,6 +617,18 @@ export class SearchService {
             scriptFields: plan.parse!.prepared.scriptFields,
           },
         );
+        const fetchSettings = this.metadata?.current().indices[t.index]?.settings;
+        if (fetchSettings) {
+          searchSlowLog(this.logger, 'fetch', fetchSettings, {
+            index: t.index,
+            shardId: t.shardId,
+            tookNanos: process.hrtime.bigint() - f0,
+            source: request.rawBody,
+            totalHits: r.totalHits,
+            totalShards: targets.length,
+            searchType: request.searchType,
+          });
+        }
         positions.forEach((p, i) => (fetched[p] = hits[i]!));
       }
       options.retainReaders?.(readers, targets);
