@@ -1,0 +1,2 @@
+import baseConfig from '../../eslint.config.mjs';
+export default [...baseConfig];

@@ -1,0 +1,1 @@
+module.exports = { displayName: '@strata/example-ingest-eql-service', preset: '../../jest.preset.js' };
