@@ -16,15 +16,13 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import {
   Errors,
   ExtensionPoints,
-  Tokens,
   type Authenticator,
-  type Authorizer,
   type FeatureModule,
   type Principal,
   type RestRequest,
 } from '@strata/core-common';
 import { DEFAULT_FEATURES } from '../../src/index.js';
-import { http, repoRoot, startE2eHost, type E2eHost } from './helpers.js';
+import { ELASTIC_AUTH, ELASTIC_PASSWORD, http, repoRoot, startE2eHost, type E2eHost } from './helpers.js';
 
 const CHROMIUM = process.env['STRATA_CHROMIUM'] ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'artifacts', 'console');
@@ -264,36 +262,32 @@ suite('console in headless Chromium (security off)', () => {
 // ------------------------------------------------------------------ security on
 
 /**
- * Until the auth library lands its realms: a minimal security feature that requires credentials for
- * every route (basic `elastic:changeme`, or the API key `k1:s3cret`), as security-on does.
+ * Security on with the auth library's realms (the elastic user, `bootstrap.password`). The auth library has
+ * no API keys yet: an extra authenticator stands in for the api-key service and accepts the key `k1:s3cret`
+ * as a superuser, so the console's API-key login is tested against the real authorizer.
  */
-const USERS: Record<string, Principal> = {
-  'Basic ZWxhc3RpYzpjaGFuZ2VtZQ==': { username: 'elastic', roles: ['superuser'], realm: { name: 'reserved', type: 'reserved' }, authenticationType: 'realm' },
-  [`ApiKey ${Buffer.from('k1:s3cret').toString('base64')}`]: { username: 'api-user', roles: [], realm: { name: '_es_api_key', type: '_es_api_key' }, authenticationType: 'api_key' },
+const apiKeyUser: Principal = {
+  username: 'api-user',
+  roles: ['superuser'],
+  realm: { name: '_es_api_key', type: '_es_api_key' },
+  authenticationType: 'api_key',
 };
-const testAuthenticator: Authenticator = {
-  name: 'console-test-realm',
-  order: 100,
-  extractCredentials: (req: RestRequest) => req.headers['authorization'],
-  authenticate: async (cred: unknown) => {
-    const p = USERS[String(cred)];
-    if (p) return { kind: 'success', principal: p };
-    return { kind: 'failure', error: Errors.security('unable to authenticate user [x] for REST request [/]', 401, { 'WWW-Authenticate': 'Basic realm="security" charset="UTF-8"' }) };
+const apiKeyStandIn: Authenticator = {
+  name: 'console-test-api-keys',
+  order: 30,
+  extractCredentials: (req: RestRequest) => {
+    const h = req.headers['authorization'];
+    return h && h.startsWith('ApiKey ') ? h.slice(7) : undefined;
   },
+  authenticate: async (cred: unknown) =>
+    cred === Buffer.from('k1:s3cret').toString('base64')
+      ? { kind: 'success', principal: apiKeyUser }
+      : { kind: 'failure', error: Errors.security('unable to authenticate with provided credentials and anonymous access is not allowed for this request', 401) },
 };
-const requireUser: Authorizer = {
-  async authorize(principal: Principal | undefined, action: string) {
-    if (!principal) {
-      throw Errors.security(`missing authentication credentials for REST request`, 401, { 'WWW-Authenticate': 'Basic realm="security" charset="UTF-8"' });
-    }
-    void action;
-  },
-};
-const testSecurity: FeatureModule = {
-  name: 'console-test-security',
-  module: new ContainerModule(({ bind, rebind }) => {
-    bind(ExtensionPoints.Authenticator).toConstantValue(testAuthenticator);
-    rebind(Tokens.Authorizer).toConstantValue(requireUser);
+const apiKeys: FeatureModule = {
+  name: 'console-test-api-keys',
+  module: new ContainerModule(({ bind }) => {
+    bind(ExtensionPoints.Authenticator).toConstantValue(apiKeyStandIn);
   }),
 };
 
@@ -303,7 +297,7 @@ suite('console in headless Chromium (security on)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    host = await startE2eHost({}, [...DEFAULT_FEATURES, testSecurity]);
+    host = await startE2eHost({ 'xpack.security.enabled': true }, [...DEFAULT_FEATURES, apiKeys]);
     browser = await launch();
     page = browser.page;
   }, 60_000);
@@ -317,6 +311,7 @@ suite('console in headless Chromium (security on)', () => {
     expect((await http(`${host.url}/_console/console.js`)).status).toBe(200);
     expect((await http(`${host.url}/_console/api/spec`)).status).toBe(401);
     expect((await http(`${host.url}/_strata/search_contexts`)).status).toBe(401);
+    expect((await http(`${host.url}/_strata/search_contexts`, { headers: ELASTIC_AUTH })).status).toBe(200);
   });
 
   it('asks for a login, refuses a wrong password, logs in with basic credentials and runs a request', async () => {
@@ -327,8 +322,8 @@ suite('console in headless Chromium (security on)', () => {
     await page.locator('#login-pass').fill('wrong');
     await page.click('#login-form button[type=submit]');
     await page.waitForFunction(() => document.querySelector('#login-error')!.textContent !== '');
-    expect(await page.locator('#login-error').textContent()).toBe('Login failed: security_exception: unable to authenticate user [x] for REST request [/]');
-    await page.locator('#login-pass').fill('changeme');
+    expect(await page.locator('#login-error').textContent()).toMatch(/^Login failed: security_exception: unable to authenticate user \[elastic\]/);
+    await page.locator('#login-pass').fill(ELASTIC_PASSWORD);
     await page.click('#login-form button[type=submit]');
     await page.waitForSelector('#login', { state: 'hidden' });
     expect(await page.locator('#who').textContent()).toBe('Logged in as elastic');
@@ -341,7 +336,10 @@ suite('console in headless Chromium (security on)', () => {
     await page.waitForSelector('#login:not([hidden])');
   });
 
-  it('logs in with an API key', async () => {
+  it('logs in with an API key; the live view shows who opened a PIT and closes it', async () => {
+    await http(`${host.url}/secure-logs/_doc/1?refresh=true`, { method: 'PUT', headers: { ...ELASTIC_AUTH, 'Content-Type': 'application/json' }, body: '{"a":1}' });
+    const pit = await http(`${host.url}/secure-logs/_pit?keep_alive=1m`, { method: 'POST', headers: ELASTIC_AUTH });
+    expect(pit.status).toBe(200);
     await page.goto(`${host.url}/_console#contexts`);
     await page.waitForSelector('#login:not([hidden])');
     await page.check('input[name=mode][value=apikey]');
@@ -349,6 +347,12 @@ suite('console in headless Chromium (security on)', () => {
     await page.click('#login-form button[type=submit]');
     await page.waitForSelector('#login', { state: 'hidden' });
     await page.waitForFunction(() => document.querySelector('#ctx-status')!.textContent!.includes('open search context'));
-    expect(await page.locator('#ctx-status').textContent()).toMatch(/^0 open search context\(s\)/);
+    expect(await page.locator('#ctx-status').textContent()).toMatch(/^1 open search context\(s\)/);
+    const row = page.locator(`#ctx-table tr[data-id="${pit.json.id}"]`);
+    expect(await row.locator('td').nth(3).textContent()).toBe('elastic');
+    expect(await page.locator('#who').textContent()).toBe('Logged in as api-user');
+    await row.locator('button:text("Close")').click();
+    await page.waitForSelector(`#ctx-table tr[data-id="${pit.json.id}"]`, { state: 'detached' });
+    expect((await http(`${host.url}/_strata/search_contexts`, { headers: ELASTIC_AUTH })).json.total).toBe(0);
   });
 });
