@@ -113,6 +113,81 @@ describe('nested fields (block join)', () => {
     expect(ids(await search({ query: q2 }))).toEqual(['3']);
   });
 
+  it('nested and reverse_nested aggregations with sub-aggregations', async () => {
+    const b = await search({
+      size: 0,
+      aggs: {
+        c: {
+          nested: { path: 'comments' },
+          aggs: {
+            who: {
+              terms: { field: 'comments.author' },
+              aggs: { stars: { avg: { field: 'comments.stars' } }, back: { reverse_nested: {}, aggs: { t: { terms: { field: 'title' } } } } },
+            },
+          },
+        },
+      },
+    });
+    const c = b.aggregations.c;
+    expect(c.doc_count).toBe(7);
+    expect(c.who.buckets.map((x: any) => [x.key, x.doc_count, x.stars.value, x.back.doc_count])).toEqual([
+      ['alice', 3, 8 / 3, 3],
+      ['bob', 1, 5, 1],
+      ['carol', 1, 4, 1],
+      ['dave', 1, 2, 1],
+      ['erin', 1, 3, 1],
+    ]);
+    expect(c.who.buckets[0].back.t.buckets.map((x: any) => [x.key, x.doc_count])).toEqual([['a', 1], ['b', 1], ['d', 1]]);
+  });
+
+  it('nested aggregations inside nested ones, reverse_nested to a nested path and to the root', async () => {
+    const b = await search({
+      size: 0,
+      query: { term: { title: 'd' } },
+      aggs: {
+        c: {
+          nested: { path: 'comments' },
+          aggs: {
+            r: {
+              nested: { path: 'comments.replies' },
+              aggs: {
+                who: {
+                  terms: { field: 'comments.replies.who' },
+                  aggs: {
+                    to_comment: { reverse_nested: { path: 'comments' }, aggs: { author: { terms: { field: 'comments.author' } } } },
+                    to_root: { reverse_nested: {} },
+                    likes: { sum: { field: 'comments.replies.likes' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    const r = b.aggregations.c.r;
+    expect(b.aggregations.c.doc_count).toBe(2);
+    expect(r.doc_count).toBe(3);
+    expect(r.who.buckets.map((x: any) => [x.key, x.doc_count, x.to_comment.doc_count, x.to_comment.author.buckets.map((a: any) => a.key), x.to_root.doc_count, x.likes.value])).toEqual([
+      ['alice', 1, 1, ['erin'], 1, 2],
+      ['bob', 1, 1, ['erin'], 1, 7],
+      ['carol', 1, 1, ['alice'], 1, 1],
+    ]);
+  });
+
+  it('nested aggregation: the query selects the parents; typed_keys; unmapped path; errors', async () => {
+    const b = await call('POST', '/blog/_search?typed_keys=true', { size: 0, query: { term: { title: 'a' } }, aggs: { n: { nested: { path: 'comments' }, aggs: { m: { max: { field: 'comments.stars' } } } } } });
+    expect(b.body.aggregations).toEqual({ 'nested#n': { doc_count: 2, 'max#m': { value: 5 } } });
+    const u = await search({ size: 0, aggs: { n: { nested: { path: 'nope' } }, o: { nested: { path: 'title' } } } });
+    expect(u.aggregations).toEqual({ n: { doc_count: 0 }, o: { doc_count: 0 } });
+    const top = await call('POST', '/blog/_search', { size: 0, aggs: { r: { reverse_nested: {} } } });
+    expect(top.status).toBe(400);
+    expect(top.body.error.root_cause[0]).toMatchObject({ type: 'illegal_argument_exception', reason: 'Reverse nested aggregation [r] can only be used inside a [nested] aggregation' });
+    const miss = await call('POST', '/blog/_search', { size: 0, aggs: { n: { nested: {} } } });
+    expect(miss.status).toBe(400);
+    expect(miss.body.error.root_cause[0]).toMatchObject({ type: 'parsing_exception', reason: 'Missing [path] field for nested aggregation [n]' });
+  });
+
   it('unmapped or non-nested path: query_shard_exception; ignore_unmapped matches nothing', async () => {
     for (const path of ['nope', 'title']) {
       const r = await call('POST', '/blog/_search', { query: { nested: { path, query: { match_all: {} } } } });

@@ -24,6 +24,7 @@
  */
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import type { NestedLookup } from '../mapper/mapping.js';
 
 /** Per-leaf doc matcher factory built from a query clause (used by filter / filters aggregations). */
 export type CompiledFilter = (leaf: LeafReaderContext) => (doc: number) => boolean;
@@ -43,6 +44,15 @@ export interface AggregationContext {
   leaves: readonly LeafReaderContext[];
   /** search.max_buckets (default 65536) */
   maxBuckets: number;
+  /** the nested fields of the mapping (nested / reverse_nested aggregations) */
+  nestedLookup?: NestedLookup;
+  /**
+   * the nested scope the aggregation collects documents of: undefined for root documents, else the nested
+   * path set by an enclosing `nested` (or `reverse_nested`) aggregation
+   */
+  nestedPath?: string;
+  /** true under a `nested` aggregation (reverse_nested is only valid there) */
+  insideNested?: boolean;
 }
 
 export interface LeafAggregationCollector {

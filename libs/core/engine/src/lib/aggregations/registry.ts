@@ -28,6 +28,7 @@ import {
   SiblingBucketSpec,
 } from './pipeline/pipelines.js';
 import { ScriptedMetricSpec } from './metrics/scripted-metric.js';
+import { NestedAggSpec, ReverseNestedAggSpec } from './bucket/nested.js';
 import { AdjacencyMatrixSpec, FilterSpec, FiltersSpec, GlobalSpec, MissingSpec, SamplerSpec } from './bucket/single-bucket.js';
 
 export type AggParser = (name: string, body: Record<string, unknown>) => AggSpec;
@@ -44,6 +45,8 @@ export const AGG_PARSERS: Record<string, AggParser> = {
   filters: (n, b) => FiltersSpec.parse(n, b),
   missing: (n, b) => MissingSpec.parse(n, b),
   global: (n, b) => GlobalSpec.parse(n, b),
+  nested: (n, b) => NestedAggSpec.parse(n, b),
+  reverse_nested: (n, b) => ReverseNestedAggSpec.parse(n, b),
   sampler: (n, b) => SamplerSpec.parse(n, b),
   adjacency_matrix: (n, b) => AdjacencyMatrixSpec.parse(n, b),
   boxplot: (n, b) => BoxplotSpec.parse(n, b),

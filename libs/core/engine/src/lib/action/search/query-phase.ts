@@ -189,6 +189,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       shardId: req.shardId,
       leaves: deps.reader.leaves,
       maxBuckets: deps.maxBuckets ?? 65536,
+      nestedLookup: ctx.nestedLookup,
     });
   }
   const needsScores =

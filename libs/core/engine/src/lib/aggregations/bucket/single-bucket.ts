@@ -30,12 +30,12 @@ import {
 } from '../framework.js';
 
 interface SingleInternal extends InternalAggregation {
-  type: 'filter' | 'missing' | 'global';
+  type: string;
   docCount: number;
   aggs: InternalAggregations;
 }
 
-abstract class SingleBucketSpec extends AggSpec {
+export abstract class SingleBucketSpec extends AggSpec {
   empty(): InternalAggregation {
     return { type: this.type as 'filter', docCount: 0, aggs: emptySubs(this.subs) } satisfies SingleInternal;
   }
@@ -61,12 +61,13 @@ abstract class SingleBucketSpec extends AggSpec {
 }
 
 /** counts per owning ordinal and forwards matching docs to sub-aggregations */
-abstract class SingleBucketAggregator extends Aggregator {
+export abstract class SingleBucketAggregator extends Aggregator {
   protected readonly subs: SubAggregators;
   protected readonly counts = new IntArray(16);
-  constructor(protected readonly spec: AggSpec, ctx: AggregationContext) {
+  /** `subCtx`: the context of the sub-aggregations when it differs (nested scopes) */
+  constructor(protected readonly spec: AggSpec, ctx: AggregationContext, subCtx: AggregationContext = ctx) {
     super();
-    this.subs = new SubAggregators(spec.subs, ctx);
+    this.subs = new SubAggregators(spec.subs, subCtx);
   }
   protected hit(doc: number, owningOrd: number, score: number): void {
     collectBucket(this.counts, this.subs, doc, owningOrd, score);
