@@ -188,6 +188,35 @@ describe('nested fields (block join)', () => {
     expect(miss.body.error.root_cause[0]).toMatchObject({ type: 'parsing_exception', reason: 'Missing [path] field for nested aggregation [n]' });
   });
 
+  it('sort by nested fields: mode, filter, max_children, nested in nested, keywords', async () => {
+    const sorted = async (sort: unknown) => (await search({ sort: [sort, { title: 'asc' }], _source: false })).hits.hits.map((h: any) => [h._id, h.sort[0]]);
+    const comments = { path: 'comments' };
+    expect(await sorted({ 'comments.stars': { order: 'asc', nested: comments } })).toEqual([['1', 1], ['2', 2], ['4', 2], ['3', 9223372036854775807]]);
+    expect(await sorted({ 'comments.stars': { order: 'desc', nested: comments } })).toEqual([['1', 5], ['2', 5], ['4', 3], ['3', -9223372036854775808]]);
+    expect(await sorted({ 'comments.stars': { order: 'asc', mode: 'sum', nested: comments } })).toEqual([['4', 5], ['1', 6], ['2', 11], ['3', 9223372036854775807]]);
+    // integer avg is rounded like ES MultiValueMode.AVG: 11/3 -> 4, 2.5 -> 3
+    expect(await sorted({ 'comments.stars': { order: 'desc', mode: 'avg', nested: comments } })).toEqual([['2', 4], ['1', 3], ['4', 3], ['3', -9223372036854775808]]);
+    const alice = { path: 'comments', filter: { term: { 'comments.author': 'alice' } } };
+    expect(await sorted({ 'comments.stars': { order: 'asc', nested: alice } })).toEqual([['1', 1], ['4', 2], ['2', 5], ['3', 9223372036854775807]]);
+    const first = { path: 'comments', max_children: 1 };
+    expect(await sorted({ 'comments.stars': { order: 'desc', nested: first } })).toEqual([['2', 5], ['4', 3], ['1', 1], ['3', -9223372036854775808]]);
+    expect(await sorted({ 'comments.author': { order: 'desc', nested: comments } })).toEqual([['4', 'erin'], ['2', 'dave'], ['1', 'bob'], ['3', null]]);
+    const deep = { path: 'comments', nested: { path: 'comments.replies' } };
+    expect(await sorted({ 'comments.replies.likes': { order: 'desc', nested: deep } })).toEqual([
+      ['4', 7],
+      ['1', -9223372036854775808],
+      ['2', -9223372036854775808],
+      ['3', -9223372036854775808],
+    ]);
+    const erinOnly = { path: 'comments', filter: { term: { 'comments.author': 'erin' } }, nested: { path: 'comments.replies', filter: { range: { 'comments.replies.likes': { lt: 5 } } } } };
+    expect((await sorted({ 'comments.replies.likes': { order: 'desc', nested: erinOnly } }))[0]).toEqual(['4', 2]);
+    const bad = await call('POST', '/blog/_search', { sort: [{ 'comments.stars': 'asc' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: 'it is mandatory to set the [nested] context on the nested sort field: [comments.stars].' });
+    const badPath = await call('POST', '/blog/_search', { sort: [{ 'comments.stars': { nested: { path: 'nope' } } }] });
+    expect(badPath.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: '[nested] failed to find nested object under path [nope]' });
+  });
+
   it('unmapped or non-nested path: query_shard_exception; ignore_unmapped matches nothing', async () => {
     for (const path of ['nope', 'title']) {
       const r = await call('POST', '/blog/_search', { query: { nested: { path, query: { match_all: {} } } } });

@@ -8,6 +8,8 @@ import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { ScriptContexts, type ScriptService } from '@strata/core-common';
 import { parseScriptRef } from '@strata/core-painless';
 import { bindLeaf, compileSearchScript, toNumber } from '../script/search-scripts.js';
+import type { NestedLookup } from '../mapper/mapping.js';
+import { nestedPathDocs, parentDocs } from './nested/nested-bitsets.js';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'avg' | 'sum' | 'median';
@@ -22,7 +24,38 @@ export interface SortSpec {
   format?: string;
   /** `_script` sort: the script (source + params) and its type */
   script?: { json: unknown; type: 'number' | 'string' };
+  /** sort by values of nested objects */
+  nested?: NestedSortSpec;
 }
+
+/** `nested: {path, filter, max_children, nested}` of a field sort (ES NestedSortBuilder) */
+export interface NestedSortSpec {
+  path: string;
+  /** query JSON selecting the nested objects whose values count */
+  filter?: unknown;
+  /** at most this many objects per document count (top level only) */
+  maxChildren?: number;
+  nested?: NestedSortSpec;
+}
+
+function parseNestedSort(v: unknown): NestedSortSpec {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw Errors.parsing('[nested] failed to parse field [nested]');
+  const o = v as Record<string, unknown>;
+  const out: Partial<NestedSortSpec> = {};
+  for (const [k, x] of Object.entries(o)) {
+    if (k === 'path') out.path = String(x);
+    else if (k === 'filter') out.filter = x;
+    else if (k === 'max_children') {
+      const n = typeof x === 'number' ? x : Number(x);
+      if (!Number.isInteger(n)) throw Errors.parsing('[nested] failed to parse field [max_children]');
+      out.maxChildren = n;
+    } else if (k === 'nested') out.nested = parseNestedSort(x);
+    else throw Errors.parsing(`[nested] unknown field [${k}]`);
+  }
+  if (out.path === undefined) throw Errors.illegalArgument('[nested] requires [path] field');
+  return out as NestedSortSpec;
+}
+
 
 const SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter']);
 
@@ -49,6 +82,7 @@ function parseOne(field: string, v: unknown): SortSpec {
         }
         spec.numericType = n as SortSpec['numericType'];
       } else if (k === 'format') spec.format = String(val);
+      else if (k === 'nested') spec.nested = parseNestedSort(val);
     }
     return spec;
   }
@@ -95,7 +129,9 @@ function parseScriptSort(v: unknown): SortSpec {
   if (type !== 'number' && type !== 'string') throw Errors.parsing('[_script] script sort requires [type] to be [number] or [string]');
   if (o['script'] === undefined) throw Errors.parsing('[_script] script sort requires a [script]');
   parseScriptRef(o['script']);
-  return { field: '_script', order: o['order'] === undefined ? 'asc' : parseOrder(String(o['order'])), script: { json: o['script'], type } };
+  const spec: SortSpec = { field: '_script', order: o['order'] === undefined ? 'asc' : parseOrder(String(o['order'])), script: { json: o['script'], type } };
+  if (o['nested'] !== undefined) spec.nested = parseNestedSort(o['nested']);
+  return spec;
 }
 
 /** parses the URL `sort` param: `a:asc,b,_score` */
@@ -156,16 +192,82 @@ function medianOf(values: Float64Array, s: number, e: number): number {
   return n % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
 }
 
+/** what a shard provides to compile `nested` sorts */
+export interface NestedSortContext {
+  readonly lookup: NestedLookup;
+  /** compiles a nested sort `filter` (query JSON) in the scope of a nested path to a per-leaf matcher */
+  compileFilter(json: unknown, path: string): (leaf: LeafReaderContext) => (doc: number) => boolean;
+}
+
 export function compileSort(
   specs: readonly SortSpec[],
   fieldType: (name: string) => MappedFieldType | undefined,
   index: string,
   scripts?: ScriptService,
+  nested?: NestedSortContext,
 ): CompiledSortField[] {
-  return specs.map((spec) => compileOne(spec, fieldType, index, scripts));
+  return specs.map((spec) => compileOne(spec, fieldType, index, scripts, nested));
 }
 
-function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType | undefined, index: string, scripts?: ScriptService): CompiledSortField {
+/**
+ * The nested objects whose values a document sorts by: per leaf, root doc → the matching objects of the
+ * innermost nested path (each level filtered, the top level capped by max_children); null without `nested`.
+ */
+function nestedSortDocs(
+  spec: SortSpec,
+  ctx: NestedSortContext | undefined,
+  index: string,
+): ((leaf: LeafReaderContext) => (doc: number) => number[]) | null {
+  const lookup = ctx?.lookup;
+  if (!spec.nested) {
+    // ES FieldSortBuilder#validateMissingNestedPath
+    if (lookup && spec.field !== '_script' && lookup.nestedParentOf(spec.field) !== null) {
+      throw Errors.queryShard(`it is mandatory to set the [nested] context on the nested sort field: [${spec.field}].`, index);
+    }
+    return null;
+  }
+  const levels: Array<{ path: string; parent: string | null; filter: ((leaf: LeafReaderContext) => (doc: number) => boolean) | null; max: number }> = [];
+  let parent: string | null = null;
+  for (let n: NestedSortSpec | undefined = spec.nested; n; n = n.nested) {
+    if (!lookup?.get(n.path)) throw Errors.queryShard(`[nested] failed to find nested object under path [${n.path}]`, index);
+    if (n.maxChildren !== undefined && n.nested) throw Errors.queryShard('max_children is only supported on last level of nested sort', index);
+    levels.push({ path: n.path, parent, filter: n.filter === undefined ? null : ctx!.compileFilter(n.filter, n.path), max: n.maxChildren ?? Infinity });
+    parent = n.path;
+  }
+  return (leaf) => {
+    const per = levels.map((l) => ({
+      parents: parentDocs(leaf.reader, l.parent),
+      children: nestedPathDocs(leaf.reader, l.path),
+      match: l.filter ? l.filter(leaf) : null,
+      max: l.max,
+    }));
+    return (doc) => {
+      let docs = [doc];
+      for (const l of per) {
+        const next: number[] = [];
+        if (!l.parents || !l.children) return next;
+        for (const p of docs) {
+          let taken = 0;
+          for (let c = l.parents.prevSetBit(p - 1) + 1; c < p && taken < l.max; c++) {
+            if (!l.children.get(c) || (l.match && !l.match(c))) continue;
+            next.push(c);
+            taken++;
+          }
+        }
+        docs = next;
+      }
+      return docs;
+    };
+  };
+}
+
+function compileOne(
+  spec: SortSpec,
+  fieldType: (name: string) => MappedFieldType | undefined,
+  index: string,
+  scripts?: ScriptService,
+  nestedCtx?: NestedSortContext,
+): CompiledSortField {
   const reverse: 1 | -1 = spec.order === 'desc' ? -1 : 1;
   const base = { spec, reverse, missingFirst: false, leaf: () => () => null, afterKey: (v: unknown) => v as SortKey };
   if (spec.field === '_score') return { ...base, kind: 'score', display: (k) => k };
@@ -211,6 +313,7 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
   }
   const kind = ft?.kind ?? (['keyword', 'ip', 'text'].includes(typeName) ? 'keyword' : 'numeric');
   const field = spec.field;
+  const nestedDocs = nestedSortDocs(spec, nestedCtx, index);
   const missing = spec.missing ?? '_last';
   if (kind === 'keyword' || kind === 'ip' || kind === 'text') {
     const mode = spec.mode ?? (spec.order === 'desc' ? 'max' : 'min');
@@ -232,6 +335,20 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
         const dv = ctx.reader.sortedSetDocValues(field);
         if (!dv) return () => missingKey;
         const { offsets, ords, terms } = dv;
+        if (nestedDocs) {
+          const docsOf = nestedDocs(ctx);
+          return (doc) => {
+            let best = -1;
+            for (const c of docsOf(doc)) {
+              const s = offsets[c]!;
+              const e = offsets[c + 1]!;
+              if (e <= s) continue;
+              const o = ords[mode === 'min' ? s : e - 1]!;
+              if (best < 0 || (mode === 'min' ? o < best : o > best)) best = o;
+            }
+            return best < 0 ? missingKey : terms[best]!;
+          };
+        }
         return (doc) => {
           const s = offsets[doc]!;
           const e = offsets[doc + 1]!;
@@ -282,6 +399,29 @@ function compileOne(spec: SortSpec, fieldType: (name: string) => MappedFieldType
       const dv = ctx.reader.numericDocValues(field);
       if (!dv) return () => missingKey;
       const { offsets, values } = dv;
+      if (nestedDocs) {
+        // MultiValueMode over the values of every selected nested object
+        const docsOf = nestedDocs(ctx);
+        return (doc) => {
+          const all: number[] = [];
+          for (const c of docsOf(doc)) for (let i = offsets[c]!; i < offsets[c + 1]!; i++) all.push(values[i]!);
+          if (all.length === 0) return missingKey;
+          let v: number;
+          if (mode === 'min') v = Math.min(...all);
+          else if (mode === 'max') v = Math.max(...all);
+          else if (mode === 'median') {
+            all.sort((a, b) => a - b);
+            v = medianOf(Float64Array.from(all), 0, all.length);
+          } else {
+            let sum = 0;
+            for (const x of all) sum += x;
+            v = mode === 'avg' ? sum / all.length : sum;
+            if (isInt && mode === 'avg') v = Math.round(v);
+          }
+          if (scale) v = v / scale;
+          return conv(v);
+        };
+      }
       return (doc) => {
         const s = offsets[doc]!;
         const e = offsets[doc + 1]!;

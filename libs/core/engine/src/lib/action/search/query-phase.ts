@@ -114,6 +114,20 @@ export function sliceFilter(
   return (leaf) => (doc) => floorMod(javaStringHashCode(leaf.reader.id(doc)), sliceMax) === sliceId;
 }
 
+/** a query as a per-leaf doc matcher (docs asked in increasing order per leaf) */
+export function leafMatcher(searcher: IndexSearcher, q: Query): (leaf: LeafReaderContext) => (doc: number) => boolean {
+  const w = searcher.createWeight(q, false, 1);
+  return (leaf) => {
+    const sc = w.scorer(leaf);
+    return (doc) => {
+      if (!sc) return false;
+      let d = sc.docID();
+      if (d < doc) d = sc.advance(doc);
+      return d === doc;
+    };
+  };
+}
+
 export interface PreparedShardQuery {
   query: Query;
   postFilter: Query | null;
@@ -161,29 +175,20 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const s = req.source;
   const from = s.from < 0 ? 0 : s.from;
   const size = s.size;
-  const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index, ctx.scripts);
+  const searcher = new IndexSearcher(deps.reader, req.dfs);
+  const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index, ctx.scripts, {
+    lookup: ctx.nestedLookup,
+    compileFilter: (json, path) => leafMatcher(searcher, ctx.withNestedScope(path, () => ctx.parseInnerQuery(json))),
+  });
   // an explicit sort (even `_score`) yields field docs with sort values, as in Elasticsearch
   const byField = sort.length > 0;
-  const searcher = new IndexSearcher(deps.reader, req.dfs);
 
   const aggFactories = deps.aggregations && !deps.aggregations.isEmpty ? deps.aggregations : undefined;
   let aggregator: ShardAggregator | undefined;
   if (aggFactories) {
     aggregator = aggFactories.createShardAggregator({
       fieldType: (n) => deps.fieldType(n),
-      compileFilter: (json) => {
-        const q = ctx.parseInnerQuery(json);
-        const w = searcher.createWeight(q, false, 1);
-        return (leaf) => {
-          const sc = w.scorer(leaf);
-          return (doc) => {
-            if (!sc) return false;
-            let d = sc.docID();
-            if (d < doc) d = sc.advance(doc);
-            return d === doc;
-          };
-        };
-      },
+      compileFilter: (json) => leafMatcher(searcher, ctx.parseInnerQuery(json)),
       nowMillis: req.nowMillis,
       index: req.index,
       shardId: req.shardId,
@@ -452,7 +457,7 @@ function pointSortShortcut(
   const primary = sort[0]!;
   if (primary.kind !== 'number') return null;
   const spec = primary.spec;
-  if (spec.script) return null;
+  if (spec.script || spec.nested) return null;
   if (spec.numericType !== undefined || (spec.mode !== undefined && spec.mode !== (primary.reverse === 1 ? 'min' : 'max'))) return null;
   if (spec.missing !== undefined && spec.missing !== '_last') return null;
   const q = unwrapConstant(rawQuery);
