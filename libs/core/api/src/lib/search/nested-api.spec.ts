@@ -217,6 +217,111 @@ describe('nested fields (block join)', () => {
     expect(badPath.body.error.root_cause[0]).toMatchObject({ type: 'query_shard_exception', reason: '[nested] failed to find nested object under path [nope]' });
   });
 
+  it('inner_hits: the matching objects with _nested offsets, scores and their own _source', async () => {
+    const q = { nested: { path: 'comments', query: { range: { 'comments.stars': { gte: 4 } } }, inner_hits: {} } };
+    const b = await search({ query: q, _source: false });
+    expect(b.hits.hits.map((h: any) => h._id)).toEqual(['1', '2']);
+    expect(b.hits.hits[0].inner_hits).toEqual({
+      comments: {
+        hits: {
+          total: { value: 1, relation: 'eq' },
+          max_score: 1,
+          hits: [{ _index: 'blog', _id: '1', _nested: { field: 'comments', offset: 1 }, _score: 1, _source: { author: 'bob', stars: 5 } }],
+        },
+      },
+    });
+    expect(b.hits.hits[1].inner_hits.comments.hits.hits.map((h: any) => [h._nested.offset, h._source.author])).toEqual([
+      [0, 'alice'],
+      [1, 'carol'],
+    ]);
+  });
+
+  it('inner_hits: name, from/size, sort, _source filtering, fields, docvalue_fields, highlight, version', async () => {
+    const q = {
+      nested: {
+        path: 'comments',
+        query: { match_all: {} },
+        inner_hits: {
+          name: 'best',
+          from: 1,
+          size: 1,
+          sort: [{ 'comments.stars': 'desc' }],
+          _source: ['comments.author'],
+          fields: ['comments.stars'],
+          docvalue_fields: ['comments.author'],
+        },
+      },
+    };
+    const b = await search({ query: { bool: { filter: [q, { term: { title: 'b' } }] } }, _source: false });
+    const ih = b.hits.hits[0].inner_hits.best.hits;
+    expect(ih.total).toEqual({ value: 3, relation: 'eq' });
+    expect(ih.max_score).toBeNull();
+    expect(ih.hits).toEqual([
+      {
+        _index: 'blog',
+        _id: '2',
+        _nested: { field: 'comments', offset: 1 },
+        _score: null,
+        _source: { author: 'carol' },
+        fields: { 'comments.stars': [4], 'comments.author': ['carol'] },
+        sort: [4],
+      },
+    ]);
+    const hl = await search({
+      query: { nested: { path: 'comments', query: { term: { 'comments.author': 'dave' } }, inner_hits: { highlight: { fields: { 'comments.author': {} } }, _source: false } } },
+      _source: false,
+    });
+    expect(hl.hits.hits[0].inner_hits.comments.hits.hits[0]).toMatchObject({ _nested: { field: 'comments', offset: 2 }, highlight: { 'comments.author': ['<em>dave</em>'] } });
+    expect(hl.hits.hits[0].inner_hits.comments.hits.hits[0]._source).toBeUndefined();
+  });
+
+  it('inner_hits of nested inside nested: hierarchical, with _nested chains', async () => {
+    const q = {
+      nested: {
+        path: 'comments',
+        query: { nested: { path: 'comments.replies', query: { term: { 'comments.replies.who': 'bob' } }, inner_hits: {} } },
+        inner_hits: { _source: ['comments.author'] },
+      },
+    };
+    const b = await search({ query: q, _source: false });
+    expect(b.hits.hits.map((h: any) => h._id)).toEqual(['4']);
+    const c = b.hits.hits[0].inner_hits.comments.hits;
+    expect(c.hits.length).toBe(1);
+    expect(c.hits[0]._nested).toEqual({ field: 'comments', offset: 0 });
+    expect(c.hits[0]._source).toEqual({ author: 'erin' });
+    expect(c.hits[0].inner_hits['comments.replies'].hits.hits).toEqual([
+      {
+        _index: 'blog',
+        _id: '4',
+        _nested: { field: 'comments', offset: 0, _nested: { field: 'replies', offset: 1 } },
+        _score: expect.any(Number),
+        _source: { who: 'bob', likes: 7 },
+      },
+    ]);
+    // inner hits directly on the deeper path from the top
+    const d = await search({ query: { nested: { path: 'comments.replies', query: { match_all: {} }, inner_hits: { size: 10 } } }, _source: false });
+    expect(d.hits.hits[0].inner_hits['comments.replies'].hits.hits.map((h: any) => [h._nested, h._source.who])).toEqual([
+      [{ field: 'comments', offset: 0, _nested: { field: 'replies', offset: 0 } }, 'alice'],
+      [{ field: 'comments', offset: 0, _nested: { field: 'replies', offset: 1 } }, 'bob'],
+      [{ field: 'comments', offset: 1, _nested: { field: 'replies', offset: 0 } }, 'carol'],
+    ]);
+  });
+
+  it('inner_hits errors: duplicate names, too large a window, unknown keys', async () => {
+    const ih = (inner_hits: unknown) => ({ nested: { path: 'comments', query: { match_all: {} }, inner_hits } });
+    const dup = await call('POST', '/blog/_search', { query: { bool: { should: [ih({}), ih({})] } } });
+    expect(dup.status).toBe(400);
+    expect(JSON.stringify(dup.body.error)).toContain('[inner_hits] already contains an entry for key [comments]');
+    const big = await call('POST', '/blog/_search', { query: ih({ size: 101 }) });
+    expect(big.status).toBe(400);
+    expect(JSON.stringify(big.body.error)).toContain(
+      "Inner result window is too large, the inner hit definition's [comments]'s from + size must be less than or equal to: [100] but was [101]. This limit can be set by changing the [index.max_inner_result_window] index level setting.",
+    );
+    const bad = await call('POST', '/blog/_search', { query: ih({ nope: 1 }) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.root_cause[0]).toMatchObject({ type: 'x_content_parse_exception', reason: '[1:1] [inner_hits] unknown field [nope]' });
+  });
+
   it('unmapped or non-nested path: query_shard_exception; ignore_unmapped matches nothing', async () => {
     for (const path of ['nope', 'title']) {
       const r = await call('POST', '/blog/_search', { query: { nested: { path, query: { match_all: {} } } } });

@@ -7,6 +7,8 @@ import type { IndexMetadata } from '../cluster/metadata.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { NestedLookup } from '../mapper/mapping.js';
 import type { Query } from '../search/query.js';
+import type { InnerHitsDefinition } from '../search/inner-hits.js';
+import { Errors } from '@strata/core-common';
 import type { QueryParseContext, QueryParserRegistry } from './query-parser.js';
 
 export interface ParseContextDeps {
@@ -37,6 +39,8 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
   const ftCache = new Map<string, MappedFieldType | undefined>();
   const named = new Map<string, Query>();
   const scope: string[] = [];
+  const topInnerHits: InnerHitsDefinition[] = [];
+  let innerHitsScope: InnerHitsDefinition[] = topInnerHits;
   let nested: NestedLookup | undefined;
   const runtime = deps.runtimeFields;
   const wrapped = new WeakMap<DirectoryReader, DirectoryReader>();
@@ -96,6 +100,23 @@ export function createParseContext(deps: ParseContextDeps): ParseContextHandle {
         return fn();
       } finally {
         scope.pop();
+      }
+    },
+    get innerHits() {
+      return topInnerHits;
+    },
+    addInnerHits(def: InnerHitsDefinition) {
+      if (innerHitsScope.some((d) => d.name === def.name)) throw Errors.illegalArgument(`[inner_hits] already contains an entry for key [${def.name}]`);
+      innerHitsScope.push(def);
+    },
+    collectInnerHits<T>(fn: () => T) {
+      const saved = innerHitsScope;
+      const mine: InnerHitsDefinition[] = [];
+      innerHitsScope = mine;
+      try {
+        return { result: fn(), innerHits: mine };
+      } finally {
+        innerHitsScope = saved;
       }
     },
     defaultFields() {

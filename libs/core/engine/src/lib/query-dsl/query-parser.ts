@@ -9,6 +9,7 @@ import type { IndexMetadata } from '../cluster/metadata.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { NestedLookup } from '../mapper/mapping.js';
 import type { Query } from '../search/query.js';
+import type { InnerHitsDefinition } from '../search/inner-hits.js';
 
 export interface QueryParseContext {
   /** parses a nested clause object (`{"match": {...}}`) */
@@ -37,6 +38,12 @@ export interface QueryParseContext {
   withNestedScope<T>(path: string, fn: () => T): T;
   /** the shared script engine (script, script_score, function_score, runtime fields); optional in unit tests */
   readonly scripts?: ScriptService;
+  /** registers the inner_hits of a clause (illegal_argument_exception on a duplicate name in the same scope) */
+  addInnerHits(def: InnerHitsDefinition): void;
+  /** runs `fn` with a fresh inner_hits scope and returns what it registered (inner hits of inner hits) */
+  collectInnerHits<T>(fn: () => T): { result: T; innerHits: InnerHitsDefinition[] };
+  /** the top-level inner_hits definitions registered so far */
+  readonly innerHits: readonly InnerHitsDefinition[];
 }
 
 export interface QueryParser {

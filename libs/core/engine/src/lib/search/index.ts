@@ -21,3 +21,5 @@ export * from './term-suggester.js';
 export * from './doc-values-query.js';
 export * from './nested/nested-bitsets.js';
 export * from './nested/block-join-query.js';
+export * from './inner-hits.js';
+export * from './nested/nested-inner-hits.js';

@@ -3,7 +3,14 @@
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
 import { RawJson } from '@strata/core-common';
-import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { DirectoryReader, LeafReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { NestedLookup } from '../../mapper/mapping.js';
+import { TopHitsHeap } from '../../search/collector.js';
+import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
+import type { InnerHitsDefinition } from '../../search/inner-hits.js';
+import { rootDocs } from '../../search/nested/nested-bitsets.js';
+import { nestedIdentity, nestedObject, unwrapAtPath, wrapAtPath, type NestedIdentity } from '../../search/nested/nested-inner-hits.js';
+import { compileSort, type CompiledSortField } from '../../search/sort.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
@@ -14,7 +21,7 @@ import { runtimeDisplayValue } from '../../script/runtime-fields.js';
 import { bindLeaf, type LeafRunner, type SearchScript } from '../../script/search-scripts.js';
 import type { FieldAndFormat, SearchSource, ShardHit } from '../../search/spi-search.js';
 import { extractValues, filterSearchSource } from './source-filter.js';
-import { highlightField, type HighlightTerms } from './highlighter.js';
+import { extractHighlightTerms, highlightField, type HighlightTerms } from './highlighter.js';
 
 export interface FetchDeps {
   index: string;
@@ -29,6 +36,14 @@ export interface FetchDeps {
   namedQueries?: ReadonlyMap<string, Query>;
   /** script_fields compiled for this shard */
   scriptFields?: ReadonlyArray<{ name: string; script: SearchScript; ignoreFailure: boolean }>;
+  /** inner_hits to compute for every hit */
+  innerHits?: readonly InnerHitsDefinition[];
+  /** the nested fields of the mapping (`_nested` identities of nested inner hits) */
+  nestedLookup?: NestedLookup;
+  /** the hits are nested objects of this path: `_source` is the object inside its root document, with `_nested` */
+  nestedPath?: string;
+  /** the search's IndexSearcher (inner hits score with it) */
+  searcher?: IndexSearcher;
 }
 
 /** values of a runtime field for one document as `fields` shows them */
@@ -176,6 +191,98 @@ export interface FetchedHit extends Record<string, unknown> {
   _id: string;
 }
 
+/** the nested paths from the outermost down to `path` */
+function nestedChain(path: string, lookup: NestedLookup | undefined): string[] {
+  const chain: string[] = [];
+  for (let p: string | null = path; p !== null; p = lookup?.get(p)?.parentPath ?? null) chain.unshift(p);
+  return chain;
+}
+
+/** `_nested` and the object of a nested inner hit (placed at its full path, for filtering and `fields`) */
+function nestedHitSource(r: LeafReader, doc: number, path: string, deps: FetchDeps, roots: Map<number, unknown>): { id: NestedIdentity | null; wrapped: unknown } {
+  const id = nestedIdentity(r, doc, nestedChain(path, deps.nestedLookup));
+  const root = rootDocs(r)?.nextSetBit(doc) ?? NO_MORE_DOCS;
+  if (!id || root === NO_MORE_DOCS) return { id, wrapped: undefined };
+  let parsedRoot = roots.get(root);
+  if (parsedRoot === undefined) {
+    const bytes = r.source(root);
+    parsedRoot = bytes ? JSON.parse(decoder.decode(bytes)) : null;
+    roots.set(root, parsedRoot);
+  }
+  const obj = parsedRoot === null ? undefined : nestedObject(parsedRoot, id);
+  return { id, wrapped: obj === undefined ? undefined : wrapAtPath(path, obj) };
+}
+
+const innerWeights = new WeakMap<InnerHitsDefinition, { reader: DirectoryReader; weight: Weight; sort: CompiledSortField[] }>();
+
+/** the best `from + size` inner hits of one hit among the definition's candidates (ES InnerHitSubContext#topDocs) */
+function innerTopDocs(def: InnerHitsDefinition, leaf: LeafReaderContext, doc: number, deps: FetchDeps): { total: number; maxScore: number | null; hits: ShardHit[] } {
+  const s = def.source;
+  let cached = innerWeights.get(def);
+  if (!cached || cached.reader !== deps.reader) {
+    const searcher = deps.searcher ?? new IndexSearcher(deps.reader);
+    const sort = compileSort(s.sort, (n) => deps.fieldType(n), deps.index);
+    const byField = sort.length > 0;
+    const needsScores = !byField || s.trackScores || sort.some((f) => f.kind === 'score');
+    cached = { reader: deps.reader, weight: searcher.createWeight(def.query, needsScores, 1), sort };
+    innerWeights.set(def, cached);
+  }
+  const { weight, sort } = cached;
+  const byField = sort.length > 0;
+  const showScores = !byField || s.trackScores || sort.some((f) => f.kind === 'score');
+  const heap = new TopHitsHeap(s.from + s.size, byField ? sort : null);
+  let total = 0;
+  let maxScore = -Infinity;
+  const cands = def.candidates(deps.reader, { leaf, doc });
+  let i = 0;
+  while (i < cands.length) {
+    const { leaf: cl } = leafOf(deps.reader, cands[i]!);
+    const end = cl.docBase + cl.reader.maxDoc;
+    const scorer = weight.scorer(cl);
+    const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(cl) : null)) : null;
+    for (; i < cands.length && cands[i]! < end; i++) {
+      const g = cands[i]!;
+      const d = g - cl.docBase;
+      if (!scorer || !cl.reader.isLive(d)) continue;
+      let at = scorer.docID();
+      if (at < d) at = scorer.advance(d);
+      if (at !== d) continue;
+      total++;
+      const score = showScores ? scorer.score() : NaN;
+      if (score > maxScore) maxScore = score;
+      const keys = keyFns ? sort.map((f, k) => (f.kind === 'score' ? score : f.kind === 'doc' || f.kind === 'shard_doc' ? g : keyFns[k]!(d))) : null;
+      heap.offer({ doc: g, score, keys });
+    }
+  }
+  const hits = heap
+    .sorted()
+    .slice(s.from)
+    .map((h) => {
+      const out: ShardHit = { doc: h.doc, score: showScores ? h.score : NaN };
+      if (byField) out.sortValues = h.keys!.map((k, j) => sort[j]!.display(k));
+      return out;
+    });
+  return { total, maxScore: showScores && maxScore !== -Infinity ? maxScore : null, hits };
+}
+
+/** the `inner_hits` of one hit */
+function innerHitsOf(defs: readonly InnerHitsDefinition[], leaf: LeafReaderContext, doc: number, deps: FetchDeps): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const def of defs) {
+    const td = innerTopDocs(def, leaf, doc, deps);
+    const sub: FetchDeps = {
+      ...deps,
+      highlightTerms: def.source.highlight ? extractHighlightTerms(def.query) : undefined,
+      query: def.query,
+      namedQueries: undefined,
+      innerHits: def.children,
+      nestedPath: def.nestedPath,
+    };
+    out[def.name] = { hits: { total: { value: td.total, relation: 'eq' }, max_score: td.maxScore, hits: executeFetchPhase(td.hits, def.source, sub) } };
+  }
+  return out;
+}
+
 export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, deps: FetchDeps): FetchedHit[] {
   const noStored = s.storedFields !== undefined && s.storedFields.length === 1 && s.storedFields[0] === '_none_';
   const wantSource =
@@ -190,20 +297,23 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
   const scriptRunners = new Map<LeafReaderContext, Array<{ name: string; run: LeafRunner; ignoreFailure: boolean }>>();
+  const roots = new Map<number, unknown>();
   return hits.map((h) => {
     const { leaf, doc } = leafOf(deps.reader, h.doc);
     const r = leaf.reader;
     const hit: FetchedHit = { _index: deps.index, _id: noStored ? undefined! : r.id(doc) };
     if (noStored) delete (hit as Record<string, unknown>)['_id'];
+    const nested = deps.nestedPath !== undefined ? nestedHitSource(r, doc, deps.nestedPath, deps, roots) : undefined;
+    if (nested?.id) hit['_nested'] = nested.id;
     if (s.version) hit['_version'] = r.version(doc);
     if (s.seqNoPrimaryTerm) {
       hit['_seq_no'] = r.seqNo(doc);
       hit['_primary_term'] = r.primaryTerm(doc);
     }
     hit['_score'] = Number.isNaN(h.score) ? null : h.score;
-    const routing = r.routing(doc);
+    const routing = nested ? undefined : r.routing(doc);
     if (routing !== undefined && !noStored) hit['_routing'] = routing;
-    if (!noStored) {
+    if (!noStored && !nested) {
       // the _ignored metadata field (fields skipped by ignore_above / ignore_malformed), from its doc values
       const ig = r.sortedSetDocValues('_ignored');
       if (ig && ig.offsets[doc]! < ig.offsets[doc + 1]!) {
@@ -213,7 +323,11 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
       }
     }
     let parsed: unknown;
-    if (needParsed || rawSource) {
+    if (nested) {
+      // a nested object: its `_source` is filtered on full paths, then shown without its path
+      parsed = nested.wrapped;
+      if (wantSource && parsed !== undefined) hit['_source'] = unwrapAtPath(deps.nestedPath!, filterSearchSource(parsed, s.source.includes, s.source.excludes));
+    } else if (needParsed || rawSource) {
       const bytes = r.source(doc);
       if (bytes) {
         const text = decoder.decode(bytes);
@@ -221,7 +335,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
         if (rawSource) hit['_source'] = new RawJson(text);
       }
     }
-    if (wantSource && !rawSource && parsed !== undefined) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
+    if (wantSource && !rawSource && parsed !== undefined && !nested) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc);
     if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
@@ -281,6 +395,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
       }
       hit['_explanation'] = e ?? { value: Number.isNaN(h.score) ? 0 : h.score, description: deps.query ? deps.query.toString() : 'score', details: [] };
     }
+    if (deps.innerHits && deps.innerHits.length > 0) hit['inner_hits'] = innerHitsOf(deps.innerHits, leaf, doc, deps);
     return hit;
   });
 }

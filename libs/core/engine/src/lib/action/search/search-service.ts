@@ -22,6 +22,7 @@ import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
+import { checkInnerResultWindow, type InnerHitsDefinition } from '../../search/inner-hits.js';
 import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader } from '../../index/leaf-reader.js';
@@ -512,6 +513,13 @@ export class SearchService {
       const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
       try {
         const prepared = prepareShardQuery(probe, ctx);
+        const checkWindows = (defs: readonly InnerHitsDefinition[]): void => {
+          for (const d of defs) {
+            checkInnerResultWindow(d, meta.settings);
+            checkWindows(d.children);
+          }
+        };
+        checkWindows(ctx.innerHits);
         const boost = indexBoost(source.indicesBoost, t.index, meta);
         if (boost !== 1) prepared.query = new BoostQuery(prepared.query, Math.fround(boost));
         plans.set(t.index, { meta, parse: { ctx, prepared } });
@@ -615,6 +623,8 @@ export class SearchService {
             query: plan.parse!.prepared.query,
             namedQueries: ctx.namedQueries,
             scriptFields: plan.parse!.prepared.scriptFields,
+            innerHits: ctx.innerHits,
+            nestedLookup: ctx.nestedLookup,
           },
         );
         const fetchSettings = this.metadata?.current().indices[t.index]?.settings;

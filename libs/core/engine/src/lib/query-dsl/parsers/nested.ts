@@ -3,6 +3,8 @@ import { EsError, Errors } from '@strata/core-common';
 import { MatchNoDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { NestedPathQuery, ToParentBlockJoinQuery, type NestedScoreMode } from '../../search/nested/block-join-query.js';
+import { parseInnerHits } from '../../search/inner-hits.js';
+import { NestedInnerHitsDefinition } from '../../search/nested/nested-inner-hits.js';
 import { boolValue, boostOf, checkKeys, isObject, requireObject, withBoost } from '../parse-utils.js';
 import type { QueryParser } from '../query-parser.js';
 
@@ -25,7 +27,6 @@ export const nestedParser: QueryParser = {
     const path = o['path'];
     const scoreMode = o['score_mode'] === undefined ? 'avg' : parseScoreMode(o['score_mode']);
     const ignoreUnmapped = o['ignore_unmapped'] === undefined ? false : boolValue('nested', 'ignore_unmapped', o['ignore_unmapped']);
-    if (o['inner_hits'] !== undefined && !isObject(o['inner_hits'])) throw Errors.parsing('[nested] query does not support [inner_hits]');
     const boost = boostOf('nested', o);
     const mapper = ctx.nestedLookup.get(path);
     if (!mapper) {
@@ -42,11 +43,17 @@ export const nestedParser: QueryParser = {
     }
     // the parents are the documents of the enclosing nested query's path (root documents at the top)
     const parentPath = ctx.nestedScope() ?? null;
-    const inner = ctx.withNestedScope(path, () => ctx.parseInnerQuery(o['query']));
+    const parseInner = () => ctx.withNestedScope(path, () => ctx.parseInnerQuery(o['query']));
+    // inner hits defined inside the query belong to this query's inner hits when it has some
+    const { result: inner, innerHits: children } = o['inner_hits'] !== undefined ? ctx.collectInnerHits(parseInner) : { result: parseInner(), innerHits: [] };
     const child = new BooleanQuery([
       { occur: 'must', query: inner },
       { occur: 'filter', query: new NestedPathQuery(path) },
     ]);
+    if (o['inner_hits'] !== undefined) {
+      const { name, source } = parseInnerHits(o['inner_hits'], path);
+      ctx.addInnerHits(new NestedInnerHitsDefinition(name, source, child, path, parentPath, children));
+    }
     return withBoost(new ToParentBlockJoinQuery(child, parentPath, scoreMode, path), boost);
   },
 };
