@@ -175,6 +175,18 @@ describe('nested fields (block join)', () => {
     ]);
   });
 
+  it('top_hits under a nested aggregation returns the nested objects with _nested', async () => {
+    const b = await search({
+      size: 0,
+      query: { term: { title: 'b' } },
+      aggs: { c: { nested: { path: 'comments' }, aggs: { top: { top_hits: { size: 2, sort: [{ 'comments.stars': 'desc' }], _source: ['comments.author'] } } } } },
+    });
+    expect(b.aggregations.c.top.hits.hits).toEqual([
+      { _index: 'blog', _id: '2', _nested: { field: 'comments', offset: 0 }, _score: null, _source: { author: 'alice' }, sort: [5] },
+      { _index: 'blog', _id: '2', _nested: { field: 'comments', offset: 1 }, _score: null, _source: { author: 'carol' }, sort: [4] },
+    ]);
+  });
+
   it('nested aggregation: the query selects the parents; typed_keys; unmapped path; errors', async () => {
     const b = await call('POST', '/blog/_search?typed_keys=true', { size: 0, query: { term: { title: 'a' } }, aggs: { n: { nested: { path: 'comments' }, aggs: { m: { max: { field: 'comments.stars' } } } } } });
     expect(b.body.aggregations).toEqual({ 'nested#n': { doc_count: 2, 'max#m': { value: 5 } } });
@@ -320,6 +332,25 @@ describe('nested fields (block join)', () => {
     const bad = await call('POST', '/blog/_search', { query: ih({ nope: 1 }) });
     expect(bad.status).toBe(400);
     expect(bad.body.error.root_cause[0]).toMatchObject({ type: 'x_content_parse_exception', reason: '[1:1] [inner_hits] unknown field [nope]' });
+  });
+
+  it('fields on nested fields come grouped per nested object, as ES returns them; highlighting nested fields', async () => {
+    const b = await search({ query: { term: { title: 'd' } }, _source: false, fields: ['comments.author', 'comments.replies.who', 'title'] });
+    expect(b.hits.hits[0].fields).toEqual({
+      title: ['d'],
+      comments: [
+        { author: ['erin'], replies: [{ who: ['alice'] }, { who: ['bob'] }] },
+        { author: ['alice'], replies: [{ who: ['carol'] }] },
+      ],
+    });
+    const star = await search({ query: { term: { title: 'a' } }, _source: false, fields: ['comments.*'] });
+    expect(star.hits.hits[0].fields).toEqual({ comments: [{ author: ['alice'], stars: [1] }, { author: ['bob'], stars: [5] }] });
+    const hl = await search({
+      query: { nested: { path: 'comments', query: { term: { 'comments.author': 'carol' } } } },
+      _source: false,
+      highlight: { fields: { 'comments.author': {} } },
+    });
+    expect(hl.hits.hits.map((h: any) => [h._id, h.highlight])).toEqual([['2', { 'comments.author': ['<em>carol</em>'] }]]);
   });
 
   it('unmapped or non-nested path: query_shard_exception; ignore_unmapped matches nothing', async () => {

@@ -4,6 +4,7 @@
 import { BoostQuery, BoostingQuery, ConstantScoreQuery, DisjunctionMaxQuery } from './basic-queries.js';
 import { BooleanQuery } from './boolean-query.js';
 import { FunctionScoreQuery } from './function-score-query.js';
+import { NonNestedDocsQuery, ToParentBlockJoinQuery } from './nested/block-join-query.js';
 import type { DfsStats, IndexSearcher } from './index-searcher.js';
 import { PhraseQuery } from './phrase-query.js';
 import type { Query } from './query.js';
@@ -23,6 +24,8 @@ export function scoringTerms(q: Query, out = new Map<string, Set<string>>()): Ma
   else if (q instanceof DisjunctionMaxQuery) for (const d of q.disjuncts) scoringTerms(d, out);
   else if (q instanceof BoostingQuery) scoringTerms(q.positive, out);
   else if (q instanceof FunctionScoreQuery) scoringTerms(q.query, out);
+  else if (q instanceof NonNestedDocsQuery) scoringTerms(q.inner, out);
+  else if (q instanceof ToParentBlockJoinQuery) scoringTerms(q.child, out);
   return out;
 }
 

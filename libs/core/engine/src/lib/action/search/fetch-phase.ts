@@ -3,13 +3,11 @@
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
 import { RawJson } from '@strata/core-common';
-import type { DirectoryReader, LeafReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
 import { TopHitsHeap } from '../../search/collector.js';
-import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import type { InnerHitsDefinition } from '../../search/inner-hits.js';
-import { rootDocs } from '../../search/nested/nested-bitsets.js';
-import { nestedIdentity, nestedObject, unwrapAtPath, wrapAtPath, type NestedIdentity } from '../../search/nested/nested-inner-hits.js';
+import { nestedHitSource, objectsAt, unwrapAtPath } from '../../search/nested/nested-inner-hits.js';
 import { compileSort, type CompiledSortField } from '../../search/sort.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
@@ -111,8 +109,67 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
   }
 }
 
+/** the values of one mapped field in a (part of a) source, as `fields` shows them */
+function fieldValues(ft: MappedFieldType, source: unknown, rel: string, format: string | undefined): unknown[] {
+  const vals: unknown[] = [];
+  for (const v of sourceValues(source, rel)) {
+    const fv = fetchValue(ft, v, format);
+    if (fv !== undefined) vals.push(fv);
+  }
+  if (vals.length === 0 && ft.params['null_value'] !== undefined && sourceValues(source, rel).length === 0 && hasNull(source, rel)) {
+    const fv = fetchValue(ft, ft.params['null_value'], format);
+    if (fv !== undefined) vals.push(fv);
+  }
+  return vals;
+}
+
+/**
+ * `fields` of nested fields (ES NestedValueFetcher): grouped under the nested field, one object per nested
+ * object with the values under names relative to it (and deeper nested fields grouped the same way inside)
+ */
+function nestedFieldGroup(
+  group: string,
+  objs: readonly Record<string, unknown>[],
+  wanted: ReadonlyArray<{ name: string; ft: MappedFieldType; format?: string }>,
+  lookup: NestedLookup,
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const obj of objs) {
+    const o: Record<string, unknown> = {};
+    const deeper = new Map<string, Array<{ name: string; ft: MappedFieldType; format?: string }>>();
+    for (const w of wanted) {
+      const inner = outermostNestedBelow(w.name, group, lookup);
+      if (inner !== null) {
+        let l = deeper.get(inner);
+        if (!l) deeper.set(inner, (l = []));
+        l.push(w);
+        continue;
+      }
+      const rel = w.name.substring(group.length + 1);
+      const vals = fieldValues(w.ft, obj, rel, w.format);
+      if (vals.length) o[rel] = vals;
+    }
+    for (const [inner, ws] of deeper) {
+      const sub = nestedFieldGroup(inner, objectsAt(obj, inner.substring(group.length + 1)), ws, lookup);
+      if (sub.length) o[inner.substring(group.length + 1)] = sub;
+    }
+    if (Object.keys(o).length) out.push(o);
+  }
+  return out;
+}
+
+/** the outermost nested field strictly inside `scope` (null: the root) that contains `name`, or null */
+function outermostNestedBelow(name: string, scope: string | null, lookup: NestedLookup): string | null {
+  let best: string | null = null;
+  for (let p = lookup.nestedParentOf(name); p !== null && p !== scope; p = lookup.get(p)?.parentPath ?? null) best = p;
+  return best;
+}
+
 function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps, leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
+  const lookup = deps.nestedLookup;
+  const scope = deps.nestedPath ?? null;
+  const groups = new Map<string, Array<{ name: string; ft: MappedFieldType; format?: string }>>();
   for (const spec of specs) {
     const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
     for (const name of names) {
@@ -131,17 +188,20 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
         continue;
       }
       if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') continue;
-      const vals: unknown[] = [];
-      for (const v of sourceValues(source, name)) {
-        const fv = fetchValue(ft, v, spec.format);
-        if (fv !== undefined) vals.push(fv);
+      const group = lookup?.hasNested ? outermostNestedBelow(name, scope, lookup) : null;
+      if (group !== null) {
+        let l = groups.get(group);
+        if (!l) groups.set(group, (l = []));
+        if (!l.some((w) => w.name === name)) l.push({ name, ft, format: spec.format });
+        continue;
       }
-      if (vals.length === 0 && ft.params['null_value'] !== undefined && sourceValues(source, name).length === 0 && hasNull(source, name)) {
-        const fv = fetchValue(ft, ft.params['null_value'], spec.format);
-        if (fv !== undefined) vals.push(fv);
-      }
+      const vals = fieldValues(ft, source, name, spec.format);
       if (vals.length) out[name] = vals;
     }
+  }
+  for (const [group, wanted] of groups) {
+    const objs = nestedFieldGroup(group, objectsAt(source, group), wanted, lookup!);
+    if (objs.length) out[group] = objs;
   }
   return out;
 }
@@ -189,28 +249,6 @@ function docValueFields(specs: FieldAndFormat[], leaf: LeafReaderContext, doc: n
 export interface FetchedHit extends Record<string, unknown> {
   _index: string;
   _id: string;
-}
-
-/** the nested paths from the outermost down to `path` */
-function nestedChain(path: string, lookup: NestedLookup | undefined): string[] {
-  const chain: string[] = [];
-  for (let p: string | null = path; p !== null; p = lookup?.get(p)?.parentPath ?? null) chain.unshift(p);
-  return chain;
-}
-
-/** `_nested` and the object of a nested inner hit (placed at its full path, for filtering and `fields`) */
-function nestedHitSource(r: LeafReader, doc: number, path: string, deps: FetchDeps, roots: Map<number, unknown>): { id: NestedIdentity | null; wrapped: unknown } {
-  const id = nestedIdentity(r, doc, nestedChain(path, deps.nestedLookup));
-  const root = rootDocs(r)?.nextSetBit(doc) ?? NO_MORE_DOCS;
-  if (!id || root === NO_MORE_DOCS) return { id, wrapped: undefined };
-  let parsedRoot = roots.get(root);
-  if (parsedRoot === undefined) {
-    const bytes = r.source(root);
-    parsedRoot = bytes ? JSON.parse(decoder.decode(bytes)) : null;
-    roots.set(root, parsedRoot);
-  }
-  const obj = parsedRoot === null ? undefined : nestedObject(parsedRoot, id);
-  return { id, wrapped: obj === undefined ? undefined : wrapAtPath(path, obj) };
 }
 
 const innerWeights = new WeakMap<InnerHitsDefinition, { reader: DirectoryReader; weight: Weight; sort: CompiledSortField[] }>();
@@ -303,7 +341,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     const r = leaf.reader;
     const hit: FetchedHit = { _index: deps.index, _id: noStored ? undefined! : r.id(doc) };
     if (noStored) delete (hit as Record<string, unknown>)['_id'];
-    const nested = deps.nestedPath !== undefined ? nestedHitSource(r, doc, deps.nestedPath, deps, roots) : undefined;
+    const nested = deps.nestedPath !== undefined ? nestedHitSource(r, doc, deps.nestedPath, deps.nestedLookup, roots) : undefined;
     if (nested?.id) hit['_nested'] = nested.id;
     if (s.version) hit['_version'] = r.version(doc);
     if (s.seqNoPrimaryTerm) {

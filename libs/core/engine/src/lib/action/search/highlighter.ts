@@ -4,6 +4,7 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { BoostQuery, BoostingQuery, ConstantScoreQuery, DisjunctionMaxQuery } from '../../search/basic-queries.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { FunctionScoreQuery } from '../../search/function-score-query.js';
+import { NonNestedDocsQuery, ToParentBlockJoinQuery } from '../../search/nested/block-join-query.js';
 import {
   CaseInsensitiveTermQuery,
   FuzzyQuery,
@@ -35,6 +36,7 @@ export function extractHighlightTerms(q: Query, out: HighlightTerms = new Map())
   else if (q instanceof DisjunctionMaxQuery) for (const d of q.disjuncts) extractHighlightTerms(d, out);
   else if (q instanceof BoostingQuery) extractHighlightTerms(q.positive, out);
   else if (q instanceof FunctionScoreQuery) extractHighlightTerms(q.query, out);
+  else if (q instanceof ToParentBlockJoinQuery || q instanceof NonNestedDocsQuery) extractHighlightTerms(q instanceof NonNestedDocsQuery ? q.inner : q.child, out);
   else if (q instanceof PhraseQuery || q instanceof PhrasePrefixQuery) {
     for (const alts of q.terms) for (const t of alts) entry(q.field).terms.add(t);
     if (q instanceof PhrasePrefixQuery) {

@@ -5,6 +5,8 @@
 import { Errors, wildcardRegExp } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
+import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
+import { nestedHitSource, unwrapAtPath } from '../../search/nested/nested-inner-hits.js';
 import {
   AggSpec,
   Aggregator,
@@ -356,16 +358,23 @@ class TopHitsAggregator extends Aggregator {
     const byScore = this.spec.sortsByScore;
     const showScore = byScore || this.spec.trackScores;
     const dec = new TextDecoder();
+    const nestedPath = this.ctx.nestedPath;
+    const roots = new Map<number, unknown>();
     const hits: HitEntry[] = top.map((c) => {
       const r = c.leaf.reader;
       const hit: Record<string, unknown> = { _index: this.ctx.index, _id: r.id(c.doc) };
+      // under a nested aggregation the hits are nested objects: `_nested` and the object as `_source`
+      const nested = nestedPath !== undefined && hiddenDocs(r)?.get(c.doc) ? nestedHitSource(r, c.doc, nestedPath, this.ctx.nestedLookup, roots) : undefined;
+      if (nested?.id) hit['_nested'] = nested.id;
       if (this.spec.version) hit['_version'] = r.version(c.doc);
       if (this.spec.seqNoPrimaryTerm) {
         hit['_seq_no'] = r.seqNo(c.doc);
         hit['_primary_term'] = r.primaryTerm(c.doc);
       }
       hit['_score'] = showScore ? c.score : null;
-      if (this.spec.source.enabled) {
+      if (nested) {
+        if (this.spec.source.enabled && nested.wrapped !== undefined) hit['_source'] = unwrapAtPath(nestedPath!, filterSource(nested.wrapped, this.spec.source));
+      } else if (this.spec.source.enabled) {
         const bytes = r.source(c.doc);
         if (bytes) hit['_source'] = filterSource(JSON.parse(dec.decode(bytes)), this.spec.source);
       }

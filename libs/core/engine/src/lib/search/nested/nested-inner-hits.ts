@@ -3,7 +3,9 @@ import type { DirectoryReader, LeafReader, LeafReaderContext } from '../../index
 import type { InnerHitsDefinition } from '../inner-hits.js';
 import type { Query } from '../query.js';
 import type { SearchSource } from '../spi-search.js';
-import { nestedPathDocs, parentDocs } from './nested-bitsets.js';
+import type { NestedLookup } from '../../mapper/mapping.js';
+import { NO_MORE_DOCS } from '../doc-id-set.js';
+import { nestedPathDocs, parentDocs, rootDocs } from './nested-bitsets.js';
 
 export class NestedInnerHitsDefinition implements InnerHitsDefinition {
   constructor(
@@ -61,7 +63,7 @@ export function nestedIdentity(reader: LeafReader, doc: number, chain: readonly 
 }
 
 /** the objects of `field` (a dotted path) in a parsed object: arrays flattened, non-objects skipped */
-function objectsAt(obj: unknown, field: string): Record<string, unknown>[] {
+export function objectsAt(obj: unknown, field: string): Record<string, unknown>[] {
   let vals: unknown[] = [obj];
   for (const part of field.split('.')) {
     const next: unknown[] = [];
@@ -108,4 +110,37 @@ export function unwrapAtPath(path: string, wrapped: unknown): unknown {
     if (cur === undefined) return {};
   }
   return cur;
+}
+
+/** the nested paths from the outermost down to `path` */
+function nestedChain(path: string, lookup: NestedLookup | undefined): string[] {
+  const chain: string[] = [];
+  for (let p: string | null = path; p !== null; p = lookup?.get(p)?.parentPath ?? null) chain.unshift(p);
+  return chain;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * `_nested` and the object of a nested hit (hidden doc `doc` of `path`), the object placed at its full path
+ * (for full-path `_source` filtering and `fields`); `roots` caches parsed root sources per root doc.
+ */
+export function nestedHitSource(
+  r: LeafReader,
+  doc: number,
+  path: string,
+  lookup: NestedLookup | undefined,
+  roots: Map<number, unknown>,
+): { id: NestedIdentity | null; wrapped: unknown } {
+  const id = nestedIdentity(r, doc, nestedChain(path, lookup));
+  const root = rootDocs(r)?.nextSetBit(doc) ?? NO_MORE_DOCS;
+  if (!id || root === NO_MORE_DOCS) return { id, wrapped: undefined };
+  let parsedRoot = roots.get(root);
+  if (parsedRoot === undefined) {
+    const bytes = r.source(root);
+    parsedRoot = bytes ? JSON.parse(decoder.decode(bytes)) : null;
+    roots.set(root, parsedRoot);
+  }
+  const obj = parsedRoot === null ? undefined : nestedObject(parsedRoot, id);
+  return { id, wrapped: obj === undefined ? undefined : wrapAtPath(path, obj) };
 }
