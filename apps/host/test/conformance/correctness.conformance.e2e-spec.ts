@@ -320,6 +320,9 @@ describe('conformance: issue 21 reproductions', () => {
     expect(agg.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).toEqual(['a', 'b', 'ｚ', '😀']);
     const range = await es.req('POST', '/u8/_search', { query: { range: { k: { lt: 'ｚ' } } } });
     expect(hitIds(range).sort()).toEqual(['2', '3']);
+    await es.req('PUT', '/u8/_doc/4?refresh=true', { k: ['😀', 'ｚ', 'a'] });
+    const dv = await es.req('POST', '/u8/_search', { query: { ids: { values: ['4'] } }, docvalue_fields: ['k'], _source: false });
+    expect(dv.json.hits.hits[0].fields).toEqual({ k: ['a', 'ｚ', '😀'] });
   });
 
   describe('mappings and documents', () => {

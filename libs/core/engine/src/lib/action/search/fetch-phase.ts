@@ -2,7 +2,7 @@
  * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
-import { RawJson } from '@strata/core-common';
+import { RawJson, compareUtf8 } from '@strata/core-common';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
 import { TopHitsHeap } from '../../search/collector.js';
@@ -238,7 +238,13 @@ function docValueFields(specs: FieldAndFormat[], leaf: LeafReaderContext, doc: n
         }
       } else {
         const sdv = leaf.reader.sortedSetDocValues(name);
-        if (sdv) for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) vals.push(ft.valueForDisplay(sdv.terms[sdv.ords[i]!]!));
+        if (sdv) {
+          // doc values list a document's terms in Lucene's order: UTF-8 bytes (the dictionary here is UTF-16 ordered)
+          const terms: string[] = [];
+          for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) terms.push(sdv.terms[sdv.ords[i]!]!);
+          if (terms.length > 1) terms.sort(compareUtf8);
+          for (const t of terms) vals.push(ft.valueForDisplay(t));
+        }
       }
       if (vals.length) out[name] = vals;
     }
