@@ -9,6 +9,9 @@ import { RolesService } from './authz/roles-service.js';
 import { SecurityAuthorizer } from './authz/security-authorizer.js';
 import { ElasticPasswordBootstrap } from './bootstrap/elastic-password.js';
 import { AuthenticateRestHandler } from './rest/authenticate.rest-handler.js';
+import { PRIVILEGE_HANDLERS } from './rest/privileges.rest-handlers.js';
+import { ROLE_HANDLERS } from './rest/roles.rest-handlers.js';
+import { USER_HANDLERS } from './rest/users.rest-handlers.js';
 import { SecurityConfig } from './security-config.js';
 import { securitySettings } from './security.settings.js';
 import { SecurityStore } from './store/security-store.js';
@@ -37,7 +40,8 @@ export const authChainModule = new ContainerModule(({ bind, rebind, isBound }) =
   bind(ExtensionPoints.Authenticator).to(RealmsAuthenticator).inSingletonScope();
   if (isBound(Tokens.Authorizer)) rebind(Tokens.Authorizer).to(SecurityAuthorizer).inSingletonScope();
   else bind(Tokens.Authorizer).to(SecurityAuthorizer).inSingletonScope();
-  for (const h of [AuthenticateRestHandler]) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
+  const handlers: Array<new (...args: never[]) => unknown> = [AuthenticateRestHandler, ...USER_HANDLERS, ...ROLE_HANDLERS, ...PRIVILEGE_HANDLERS];
+  for (const h of handlers) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   for (const s of securitySettings) bind(ExtensionPoints.Setting).toConstantValue(s);
 });
 

@@ -34,8 +34,8 @@ function compile(patterns: readonly string[]): RegExp | null {
   return new RegExp(patterns.map((p) => automatonRegExp(p).source).join('|'));
 }
 
-/** pattern p is contained in one of the patterns of set */
-function covered(p: string, set: readonly string[]): boolean {
+/** pattern p (an action or name pattern) is contained in one of the patterns of set */
+export function covered(p: string, set: readonly string[]): boolean {
   for (const s of set) {
     if (s === p) return true;
     if (s.endsWith('*') && !s.slice(0, -1).includes('*') && p.startsWith(s.slice(0, -1))) return true;

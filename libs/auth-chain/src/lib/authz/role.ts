@@ -3,7 +3,7 @@
  * An API key's permissions are its own role intersected with its creator's at creation (LimitedRole).
  */
 import { automatonRegExp } from '@strata/core-common';
-import { ActionPattern, MANAGE_OWN_API_KEY, resolveClusterPrivilege, resolveIndexPrivileges } from './privileges.js';
+import { ActionPattern, MANAGE_OWN_API_KEY, covered, resolveClusterPrivilege, resolveIndexPrivileges } from './privileges.js';
 import type { RoleDescriptor } from './role-descriptor.js';
 
 export interface IndexGroup {
@@ -29,6 +29,16 @@ export interface Permission {
   anyIndex(action: string): boolean;
   /** whether `runAs` may be impersonated */
   runAs(user: string): boolean;
+  /** whether every action the cluster privilege grants is granted (`_has_privileges`) */
+  clusterCovers(privilege: ActionPattern): boolean;
+  /** whether every action the index privilege grants is granted on `name` (a name or a pattern) */
+  indexCovers(name: string, privilege: ActionPattern): boolean;
+  /** whether the application privilege is granted on the resource */
+  applicationCovers(application: string, privilege: string, resource: string): boolean;
+}
+
+function eachInclude(p: ActionPattern, grants: readonly ActionPattern[]): boolean {
+  return p.includes.every((i) => grants.some((g) => g.implies(new ActionPattern([i]))));
 }
 
 function nameRegExp(patterns: readonly string[]): RegExp {
@@ -99,6 +109,30 @@ export class Role implements Permission {
   runAs(user: string): boolean {
     return this.runAsMatcher !== null && this.runAsMatcher.test(user);
   }
+
+  clusterCovers(privilege: ActionPattern): boolean {
+    return eachInclude(privilege, this.clusterGrants);
+  }
+
+  indexCovers(name: string, privilege: ActionPattern): boolean {
+    const literal = !/[*?]/.test(name) && !name.startsWith('/');
+    const groups = this.groups.filter((g) => (literal ? g.nameMatcher.test(name) : covered(name, g.names)));
+    return eachInclude(
+      privilege,
+      groups.map((g) => g.actions),
+    );
+  }
+
+  applicationCovers(application: string, privilege: string, resource: string): boolean {
+    return this.descriptors.some((d) =>
+      d.applications.some(
+        (a) =>
+          automatonRegExp(a.application).test(application) &&
+          a.privileges.some((p) => p === '*' || p === privilege) &&
+          a.resources.some((r) => automatonRegExp(r).test(resource)),
+      ),
+    );
+  }
 }
 
 /** an API key: what both its own role and its creator's role (at creation) allow */
@@ -127,5 +161,14 @@ export class LimitedRole implements Permission {
   }
   runAs(): boolean {
     return false;
+  }
+  clusterCovers(privilege: ActionPattern): boolean {
+    return this.own.clusterCovers(privilege) && this.limitedBy.clusterCovers(privilege);
+  }
+  indexCovers(name: string, privilege: ActionPattern): boolean {
+    return this.own.indexCovers(name, privilege) && this.limitedBy.indexCovers(name, privilege);
+  }
+  applicationCovers(application: string, privilege: string, resource: string): boolean {
+    return this.own.applicationCovers(application, privilege, resource) && this.limitedBy.applicationCovers(application, privilege, resource);
   }
 }

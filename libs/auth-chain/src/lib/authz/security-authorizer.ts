@@ -10,7 +10,7 @@
  * privileges that would grant the action.
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, type Authorizer, type IndicesAccess, type Principal, type RestRequest } from '@strata/core-common';
+import { EsError, Errors, explicitIndexNames, type Authorizer, type IndicesAccess, type Principal, type RestRequest } from '@strata/core-common';
 import { EngineTokens, resolveDateMathIndexName, type IndexNameExpressionResolver } from '@strata/core-engine';
 import type { Authentication } from '../authc/authentication.js';
 import { missingCredentials } from '../authc/auth-errors.js';
@@ -145,17 +145,7 @@ export class SecurityAuthorizer implements Authorizer {
   /** the names a request states explicitly (patterns, `_all` and exclusions are left to IndicesAccess) */
   private explicitTargets(req: RestRequest): string[] {
     const param = req.route.targets ?? (req.route.action.startsWith('indices:admin/data_stream/') ? 'name' : 'index');
-    const raw = req.optionalPathParam(param);
-    if (raw === undefined) return [];
-    const out: string[] = [];
-    for (let part of raw.split(',')) {
-      part = part.trim();
-      if (!part || part.startsWith('-') || part.includes('*') || part === '_all') continue;
-      if (part.startsWith('<')) part = resolveDateMathIndexName(part, Date.now());
-      if (part.includes('*')) continue;
-      out.push(part);
-    }
-    return out;
+    return explicitIndexNames(req.optionalPathParam(param), (n) => resolveDateMathIndexName(n, Date.now()));
   }
 
   private isSelf(auth: Authentication, req: RestRequest): boolean {

@@ -24,3 +24,33 @@ export interface IndicesAccess {
 export function currentIndicesAccess(): IndicesAccess | undefined {
   return RequestContexts.current()?.indicesAccess;
 }
+
+/**
+ * The names an index expression states explicitly — what must be authorized one by one. Patterns, `_all`
+ * and `-exclusions` are left out (the resolver expands patterns only to authorized names); date-math names
+ * (`<logs-{now/d}>`) are resolved with `resolveDateMath`.
+ */
+export function explicitIndexNames(expression: readonly string[] | string | undefined, resolveDateMath: (name: string) => string): string[] {
+  if (expression === undefined) return [];
+  const parts = typeof expression === 'string' ? expression.split(',') : expression.flatMap((e) => e.split(','));
+  const out: string[] = [];
+  for (let part of parts) {
+    part = part.trim();
+    if (!part || part.startsWith('-') || part === '_all') continue;
+    if (part.startsWith('<')) part = resolveDateMath(part);
+    if (part.includes('*')) continue;
+    out.push(part);
+  }
+  return out;
+}
+
+/**
+ * For composite requests: throws the 403 Elasticsearch answers when the current caller may not run `action`
+ * on one of the names `expression` states explicitly. Nothing happens without an IndicesAccess.
+ */
+export function checkIndicesAccess(action: string, expression: readonly string[] | string | undefined, resolveDateMath: (name: string) => string): void {
+  const access = currentIndicesAccess();
+  if (!access) return;
+  const denied = explicitIndexNames(expression, resolveDateMath).filter((n) => !access.allowedFor(action, n));
+  if (denied.length) throw access.denied(action, denied);
+}

@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, RestResponses, checkIndicesAccess, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -10,6 +10,7 @@ import {
   type MapperService,
   type MappedFieldType,
   type SearchRequest,
+  resolveDateMathIndexName,
 } from '@strata/core-engine';
 import { SEARCH_PARAMS, buildSearchRequest, expandWildcards, indicesOf, searchIndicesOptions, searchTypeParam } from './search-request-builder.js';
 
@@ -170,6 +171,8 @@ export class MultiSearchRestHandler implements RestHandler {
           throw Errors.xContentParse(`Unexpected character: ${(e as Error).message}`);
         }
         const request = this.itemRequest(req, header, b, defaultIndices, bodyLine);
+        // each search of an msearch is authorized on its own, as Elasticsearch does
+        checkIndicesAccess(SearchActions.SEARCH, request.indices, (n) => resolveDateMathIndexName(n, Date.now()));
         const res = await this.search.search(request);
         responses.push({ ...res.body, status: 200 });
       } catch (e) {

@@ -4,8 +4,9 @@
  */
 import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, RawJson, Tokens, toEsError, type IdGenerator, type Logger } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, RawJson, Tokens, currentIndicesAccess, toEsError, type IdGenerator, type Logger } from '@strata/core-common';
 import { indexingSlowLog, slowLogThresholds } from '../../slowlog/slow-log.js';
+
 import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
 import {
   EngineTokens,
@@ -23,6 +24,24 @@ import { TimeBasedIdGenerator } from './id-generator.js';
 import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
 import { checkImmenseTerms } from '../../index/immense-terms.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
+
+/**
+ * Item-level actions, as Elasticsearch authorizes each document of a write (TransportBulkAction#getAction):
+ * `create_doc` allows `op_type=create` only.
+ */
+export const ItemActions = {
+  INDEX: 'indices:data/write/index:op_type/index',
+  CREATE: 'indices:data/write/index:op_type/create',
+  DELETE: 'indices:data/write/delete',
+  UPDATE: 'indices:data/write/update',
+  MGET_SHARD: 'indices:data/read/mget[shard]',
+} as const;
+
+/** with security on, each item of a write or mget is authorized on its own (a denied item fails with 403) */
+function authorizeItem(action: string, index: string | undefined): void {
+  const access = currentIndicesAccess();
+  if (access && index !== undefined && !access.allowedFor(action, index)) throw access.denied(action, [index]);
+}
 
 export type RefreshPolicy = 'true' | 'false' | 'wait_for';
 
@@ -392,6 +411,7 @@ export class DocumentService {
 
   /** single-document index/create (REST `PUT /{index}/_doc/{id}` etc.) */
   async index(req: IndexRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    authorizeItem(req.opType === 'create' ? ItemActions.CREATE : ItemActions.INDEX, req.index);
     const batch = new WriteBatch();
     const res = await this.indexOne(req, batch, opts.rawSource);
     await this.finish(batch, opts.refresh);
@@ -504,6 +524,7 @@ export class DocumentService {
   // ------------------------------------------------------------------ delete
 
   async delete(req: DeleteRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    authorizeItem(ItemActions.DELETE, req.index);
     const batch = new WriteBatch();
     const res = await this.deleteOne(req, batch);
     await this.finish(batch, opts.refresh);
@@ -647,6 +668,7 @@ export class DocumentService {
     for (const it of items) {
       const id = String(it.id);
       try {
+        authorizeItem(ItemActions.MGET_SHARD, it.index);
         const r = await this.get({
           index: it.index as string,
           id,
@@ -670,6 +692,7 @@ export class DocumentService {
   // ------------------------------------------------------------------ update
 
   async update(req: UpdateRequest, opts: WriteOptions = {}): Promise<DocResult> {
+    authorizeItem(ItemActions.UPDATE, req.index);
     const batch = new WriteBatch();
     const res = await this.updateOne(req, batch);
     await this.finish(batch, opts.refresh);
@@ -805,6 +828,7 @@ export class DocumentService {
       let id: string | null = it.id ?? null;
       try {
         if (it.bodyError) throw it.bodyError;
+        authorizeItem(it.op === 'create' ? ItemActions.CREATE : it.op === 'index' ? ItemActions.INDEX : it.op === 'delete' ? ItemActions.DELETE : ItemActions.UPDATE, it.index);
         switch (it.op) {
           case 'index':
           case 'create':
