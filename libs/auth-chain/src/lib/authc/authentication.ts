@@ -9,6 +9,8 @@ export interface Authentication extends Principal {
   enabled?: boolean;
   /** API key (or a token created with one): its own role descriptors and the creator's at creation */
   apiKeyRoles?: { roleDescriptors: Record<string, RoleDescriptor>; limitedBy: Record<string, RoleDescriptor> };
+  /** API key: the realm of the user who owns it (ownership of keys, contexts) */
+  apiKeyOwnerRealm?: { name: string; type: string };
   /** service account: its fixed role */
   serviceAccountRole?: RoleDescriptor;
   /** epoch millis after which a cached authentication must be re-checked (token / API key expiry) */

@@ -57,7 +57,7 @@ export class PutUserRestHandler implements RestHandler {
     const username = req.pathParam('username');
     const what = 'add user request';
     const body = objectBody(req, what);
-    const allowed = ['password', 'password_hash', 'roles', 'full_name', 'email', 'metadata', 'enabled', 'profile_uid'];
+    const allowed = ['username', 'password', 'password_hash', 'roles', 'full_name', 'email', 'metadata', 'enabled', 'profile_uid'];
     for (const k of Object.keys(body)) if (!allowed.includes(k)) throw new EsError('parse_exception', 400, `failed to parse ${what}. unexpected field [${k}]`);
     const errors: string[] = [];
     if (!validName(username)) errors.push(USERNAME_RULES);

@@ -73,8 +73,10 @@ export interface TokenRecord {
   refresh_expiration: number | null;
   invalidated: boolean;
   refresh_invalidated: boolean;
-  /** set once the refresh token was used: the token pair it produced, for the grace window */
-  refreshed: { at: number; access_token: string; refresh_token: string | null; encrypted_pair?: string } | null;
+  /** set once the refresh token was used: when, and the pair it produced, encrypted with the refresh token (grace window) */
+  refreshed: { at: number; encrypted_pair?: string } | null;
+  /** who asked for the token (only they may refresh it) */
+  client?: { principal: string; realm: string };
   /** the authenticated subject the token acts as */
   subject: SubjectRecord;
   /** `realm`, `api_key`... of the original authentication */

@@ -1,0 +1,47 @@
+/** The API key element of the authenticator chain (order 30): `Authorization: ApiKey base64(id:key)`. */
+import { inject, injectable } from 'inversify';
+import type { Authenticator, AuthResult, RestRequest } from '@strata/core-common';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { AuthCache } from '../authc/auth-cache.js';
+import { failedCredentials } from '../authc/auth-errors.js';
+import { readCredential, type Credential } from '../authc/credentials.js';
+import { SecurityConfig } from '../security-config.js';
+import { ApiKeyAuthenticationError, ApiKeyService } from './api-key-service.js';
+
+@injectable()
+export class ApiKeyAuthenticator implements Authenticator {
+  readonly name = 'api-key-service';
+  readonly order = 30;
+
+  constructor(
+    @inject(SecurityConfig) private readonly config: SecurityConfig,
+    @inject(ApiKeyService) private readonly keys: ApiKeyService,
+    @inject(AuthCache) private readonly cache: AuthCache,
+    @inject(AuditTrail) private readonly audit: AuditTrail,
+  ) {}
+
+  extractCredentials(req: RestRequest): Extract<Credential, { scheme: 'apikey' }> | undefined {
+    if (!this.config.enabled || !this.config.apiKeyEnabled) return undefined;
+    const h = req.headers['authorization'];
+    if (!h || !/^apikey /i.test(h)) return undefined;
+    const c = readCredential(h);
+    return c?.scheme === 'apikey' ? c : undefined;
+  }
+
+  async authenticate(credentials: unknown, req: RestRequest): Promise<AuthResult> {
+    const cred = credentials as Extract<Credential, { scheme: 'apikey' }>;
+    const key = this.cache.keyOf(cred.header);
+    const cached = this.cache.get(key);
+    if (cached) return { kind: 'success', principal: cached };
+    try {
+      const auth = await this.keys.authenticate(cred.encoded);
+      this.cache.set(key, auth, this.config.apiKeyCacheTtlMs);
+      this.audit.authenticationSuccess(auth, req);
+      return { kind: 'success', principal: auth };
+    } catch (e) {
+      if (!(e instanceof ApiKeyAuthenticationError)) throw e;
+      this.audit.authenticationFailed(req);
+      return { kind: 'failure', error: failedCredentials(`API key: ${e.message}`) };
+    }
+  }
+}
