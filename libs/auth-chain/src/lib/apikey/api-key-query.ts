@@ -185,7 +185,7 @@ export function compareSortValues(a: Value[], b: Value[], sort: SortSpec[]): num
   for (let i = 0; i < sort.length; i++) {
     const x = a[i];
     const y = b[i];
-    let c = 0;
+    let c: number;
     if (x === y) c = 0;
     else if (x === null || x === undefined) c = 1;
     else if (y === null || y === undefined) c = -1;

@@ -30,13 +30,9 @@ export class ApiKeyAuthenticator implements Authenticator {
 
   async authenticate(credentials: unknown, req: RestRequest): Promise<AuthResult> {
     const cred = credentials as Extract<Credential, { scheme: 'apikey' }>;
-    const key = this.cache.keyOf(cred.header);
-    const cached = this.cache.get(key);
-    if (cached) return { kind: 'success', principal: cached };
     try {
-      const auth = await this.keys.authenticate(cred.encoded);
-      this.cache.set(key, auth, this.config.apiKeyCacheTtlMs);
-      this.audit.authenticationSuccess(auth, req);
+      const { auth, cached } = await this.cache.through(cred.header, this.config.apiKeyCacheTtlMs, () => this.keys.authenticate(cred.encoded));
+      if (!cached) this.audit.authenticationSuccess(auth, req);
       return { kind: 'success', principal: auth };
     } catch (e) {
       if (!(e instanceof ApiKeyAuthenticationError)) throw e;

@@ -60,6 +60,19 @@ export class AuthCache {
     if (expiresAt > now && ttlMs > 0) this.entries.set(key, { auth: Object.freeze(auth), expiresAt });
   }
 
+  /**
+   * The authentication of a credential header: from the cache, else `compute` (a hashed check) whose
+   * success is cached for `ttlMs` (bounded by the credential's own expiry).
+   */
+  async through(header: string, ttlMs: number, compute: () => Promise<Authentication>): Promise<{ auth: Authentication; cached: boolean }> {
+    const key = this.keyOf(header);
+    const hit = this.get(key);
+    if (hit) return { auth: hit, cached: true };
+    const auth = await compute();
+    this.set(key, auth, ttlMs);
+    return { auth, cached: false };
+  }
+
   clear(): void {
     this.entries.clear();
   }

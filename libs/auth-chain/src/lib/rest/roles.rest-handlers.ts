@@ -13,16 +13,24 @@ import { RESERVED_ROLES } from '../authz/reserved-roles.js';
 import { parseAndValidateRole, roleDescriptorToJson } from '../authz/role-descriptor.js';
 import { SecurityConfig } from '../security-config.js';
 import { SecurityStore, type RoleMappingRecord } from '../store/security-store.js';
-import { caller, nameList, nodesResponse, objectBody, objectField, refreshParam, requireSecurity, stringArrayField, validName } from './security-rest.js';
+import { caller, deleteEntry, nameList, nodesResponse, objectBody, objectField, refreshParam, requireSecurity, stringArrayField, validName } from './security-rest.js';
 import { SecurityActions as A } from './security-actions.js';
 
 const ROLE_NAME_RULES =
   'Role names must be at least 1 and no more than 507 characters. They can contain alphanumeric characters (a-z, A-Z, 0-9), spaces, punctuation, and printable symbols in the Basic Latin (ASCII) block. Leading or trailing whitespace is not allowed.';
 
+
+/** `PUT|POST|GET|DELETE /_security/role[/{name}]` */
 @injectable()
-export class PutRoleRestHandler implements RestHandler {
-  readonly name = 'security_put_role_action';
-  readonly routes = [route('PUT', '/_security/role/{name}', A.PUT_ROLE), route('POST', '/_security/role/{name}', A.PUT_ROLE)];
+export class RolesRestHandler implements RestHandler {
+  readonly name = 'security_roles_action';
+  readonly routes = [
+    route('PUT', '/_security/role/{name}', A.PUT_ROLE),
+    route('POST', '/_security/role/{name}', A.PUT_ROLE),
+    route('GET', '/_security/role', A.GET_ROLES),
+    route('GET', '/_security/role/{name}', A.GET_ROLES),
+    route('DELETE', '/_security/role/{name}', A.DELETE_ROLE),
+  ];
   readonly params = ['refresh'];
 
   constructor(
@@ -33,7 +41,12 @@ export class PutRoleRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     requireSecurity(this.config);
+    if (req.method === 'GET') return this.get(req);
     refreshParam(req);
+    return req.method === 'DELETE' ? this.delete(req) : this.put(req);
+  }
+
+  private async put(req: RestRequest): Promise<RestResponse> {
     const name = req.pathParam('name');
     const errors: string[] = [];
     if (!validName(name)) errors.push(ROLE_NAME_RULES);
@@ -48,20 +61,8 @@ export class PutRoleRestHandler implements RestHandler {
     this.audit.securityConfigChange(caller(req), 'put', { role: { name, role_descriptor: roleDescriptorToJson(rd) } }, req);
     return RestResponses.ok({ role: { created } });
   }
-}
 
-@injectable()
-export class GetRolesRestHandler implements RestHandler {
-  readonly name = 'security_get_roles_action';
-  readonly routes = [route('GET', '/_security/role', A.GET_ROLES), route('GET', '/_security/role/{name}', A.GET_ROLES)];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-  ) {}
-
-  handle(req: RestRequest): RestResponse {
-    requireSecurity(this.config);
+  private get(req: RestRequest): RestResponse {
     const all: Record<string, unknown> = {};
     for (const [n, rd] of RESERVED_ROLES) all[n] = roleDescriptorToJson(rd);
     const native = this.store.state().roles;
@@ -72,29 +73,11 @@ export class GetRolesRestHandler implements RestHandler {
     for (const n of wanted) if (all[n]) out[n] = all[n];
     return RestResponses.json(Object.keys(out).length === 0 ? 404 : 200, out);
   }
-}
 
-@injectable()
-export class DeleteRoleRestHandler implements RestHandler {
-  readonly name = 'security_delete_role_action';
-  readonly routes = [route('DELETE', '/_security/role/{name}', A.DELETE_ROLE)];
-  readonly params = ['refresh'];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-    @inject(AuditTrail) private readonly audit: AuditTrail,
-  ) {}
-
-  async handle(req: RestRequest): Promise<RestResponse> {
-    requireSecurity(this.config);
-    refreshParam(req);
+  private async delete(req: RestRequest): Promise<RestResponse> {
     const name = req.pathParam('name');
     if (RESERVED_ROLES.has(name)) throw Errors.illegalArgument(`role [${name}] is a reserved role and cannot be deleted`);
-    if (!this.store.state().roles[name]) return RestResponses.json(404, { found: false });
-    await this.store.update((d) => {
-      delete d.roles[name];
-    });
+    if (!(await deleteEntry(this.store, 'roles', name))) return RestResponses.json(404, { found: false });
     this.audit.securityConfigChange(caller(req), 'delete', { role: { name } }, req);
     return RestResponses.ok({ found: true });
   }
@@ -116,10 +99,17 @@ function validateRules(name: string, rules: unknown, depth = 0): void {
   } else throw bad();
 }
 
+/** `PUT|POST|GET|DELETE /_security/role_mapping[/{name}]` */
 @injectable()
-export class PutRoleMappingRestHandler implements RestHandler {
-  readonly name = 'security_put_role_mapping_action';
-  readonly routes = [route('PUT', '/_security/role_mapping/{name}', A.PUT_ROLE_MAPPING), route('POST', '/_security/role_mapping/{name}', A.PUT_ROLE_MAPPING)];
+export class RoleMappingsRestHandler implements RestHandler {
+  readonly name = 'security_role_mappings_action';
+  readonly routes = [
+    route('PUT', '/_security/role_mapping/{name}', A.PUT_ROLE_MAPPING),
+    route('POST', '/_security/role_mapping/{name}', A.PUT_ROLE_MAPPING),
+    route('GET', '/_security/role_mapping', A.GET_ROLE_MAPPINGS),
+    route('GET', '/_security/role_mapping/{name}', A.GET_ROLE_MAPPINGS),
+    route('DELETE', '/_security/role_mapping/{name}', A.DELETE_ROLE_MAPPING),
+  ];
   readonly params = ['refresh'];
 
   constructor(
@@ -130,7 +120,18 @@ export class PutRoleMappingRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     requireSecurity(this.config);
+    if (req.method === 'GET') return this.get(req);
     refreshParam(req);
+    if (req.method === 'DELETE') {
+      const name = req.pathParam('name');
+      if (!(await deleteEntry(this.store, 'role_mappings', name))) return RestResponses.json(404, { found: false });
+      this.audit.securityConfigChange(caller(req), 'delete', { role_mapping: { name } }, req);
+      return RestResponses.ok({ found: true });
+    }
+    return this.put(req);
+  }
+
+  private async put(req: RestRequest): Promise<RestResponse> {
     const name = req.pathParam('name');
     const what = `role-mapping [${name}]`;
     const body = objectBody(req, what);
@@ -164,51 +165,14 @@ export class PutRoleMappingRestHandler implements RestHandler {
     this.audit.securityConfigChange(caller(req), 'put', { role_mapping: { name, ...rec } }, req);
     return RestResponses.ok({ role_mapping: { created } });
   }
-}
 
-@injectable()
-export class GetRoleMappingsRestHandler implements RestHandler {
-  readonly name = 'security_get_role_mappings_action';
-  readonly routes = [route('GET', '/_security/role_mapping', A.GET_ROLE_MAPPINGS), route('GET', '/_security/role_mapping/{name}', A.GET_ROLE_MAPPINGS)];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-  ) {}
-
-  handle(req: RestRequest): RestResponse {
-    requireSecurity(this.config);
+  private get(req: RestRequest): RestResponse {
     const all = this.store.state().role_mappings;
     const wanted = nameList(req, 'name');
     const names = wanted.length ? wanted.filter((n) => all[n]) : Object.keys(all).sort();
     const out: Record<string, unknown> = {};
     for (const n of names) out[n] = all[n];
     return RestResponses.json(wanted.length && names.length === 0 ? 404 : 200, out);
-  }
-}
-
-@injectable()
-export class DeleteRoleMappingRestHandler implements RestHandler {
-  readonly name = 'security_delete_role_mapping_action';
-  readonly routes = [route('DELETE', '/_security/role_mapping/{name}', A.DELETE_ROLE_MAPPING)];
-  readonly params = ['refresh'];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-    @inject(AuditTrail) private readonly audit: AuditTrail,
-  ) {}
-
-  async handle(req: RestRequest): Promise<RestResponse> {
-    requireSecurity(this.config);
-    refreshParam(req);
-    const name = req.pathParam('name');
-    if (!this.store.state().role_mappings[name]) return RestResponses.json(404, { found: false });
-    await this.store.update((d) => {
-      delete d.role_mappings[name];
-    });
-    this.audit.securityConfigChange(caller(req), 'delete', { role_mapping: { name } }, req);
-    return RestResponses.ok({ found: true });
   }
 }
 
@@ -238,12 +202,4 @@ export class ClearCacheRestHandler implements RestHandler {
   }
 }
 
-export const ROLE_HANDLERS = [
-  PutRoleRestHandler,
-  GetRolesRestHandler,
-  DeleteRoleRestHandler,
-  PutRoleMappingRestHandler,
-  GetRoleMappingsRestHandler,
-  DeleteRoleMappingRestHandler,
-  ClearCacheRestHandler,
-];
+export const ROLE_HANDLERS = [RolesRestHandler, RoleMappingsRestHandler, ClearCacheRestHandler];

@@ -4,6 +4,7 @@ import { tokenName } from '@strata/core-engine';
 import type { Authentication } from '../authc/authentication.js';
 import { securityDisabled } from '../authc/auth-errors.js';
 import type { SecurityConfig } from '../security-config.js';
+import type { SecurityStore } from '../store/security-store.js';
 
 /** the caller of a request that passed the authenticator chain (security on) */
 export function caller(req: RestRequest): Authentication {
@@ -73,4 +74,14 @@ export function nodesResponse(config: SecurityConfig, nodeId: string): Record<st
     cluster_name: String(config.settings['cluster.name'] ?? 'strata'),
     nodes: { [nodeId]: { name: config.nodeName } },
   };
+}
+
+/** deletes a named entry of a security section; false when there was none */
+export async function deleteEntry(store: SecurityStore, section: 'users' | 'roles' | 'role_mappings', name: string): Promise<boolean> {
+  if (!store.state()[section][name]) return false;
+  return store.update((d) => {
+    const had = d[section][name] !== undefined;
+    delete d[section][name];
+    return had;
+  });
 }

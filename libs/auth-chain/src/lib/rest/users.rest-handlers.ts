@@ -10,7 +10,7 @@ import { RESERVED_USERS } from '../authc/realms.js';
 import { hasher, isKnownHash } from '../crypto/hasher.js';
 import { SecurityConfig } from '../security-config.js';
 import { SecurityStore, type NativeUserRecord } from '../store/security-store.js';
-import { caller, objectBody, objectField, refreshParam, requireSecurity, stringArrayField, stringField, validName } from './security-rest.js';
+import { caller, deleteEntry, objectBody, objectField, refreshParam, requireSecurity, stringArrayField, stringField, validName } from './security-rest.js';
 import { SecurityActions as A } from './security-actions.js';
 
 const USERNAME_RULES =
@@ -39,11 +39,18 @@ async function passwordHashOf(body: Record<string, unknown>, config: SecurityCon
   return hasher(config.passwordHashing).hash(pw);
 }
 
+/** `PUT|POST|GET|DELETE /_security/user[/{username}]` */
 @injectable()
-export class PutUserRestHandler implements RestHandler {
-  readonly name = 'security_put_user_action';
-  readonly routes = [route('PUT', '/_security/user/{username}', A.PUT_USER), route('POST', '/_security/user/{username}', A.PUT_USER)];
-  readonly params = ['refresh'];
+export class UsersRestHandler implements RestHandler {
+  readonly name = 'security_users_action';
+  readonly routes = [
+    route('PUT', '/_security/user/{username}', A.PUT_USER),
+    route('POST', '/_security/user/{username}', A.PUT_USER),
+    route('GET', '/_security/user', A.GET_USERS),
+    route('GET', '/_security/user/{username}', A.GET_USERS),
+    route('DELETE', '/_security/user/{username}', A.DELETE_USER),
+  ];
+  readonly params = ['refresh', 'with_profile_uid'];
 
   constructor(
     @inject(SecurityConfig) private readonly config: SecurityConfig,
@@ -53,7 +60,19 @@ export class PutUserRestHandler implements RestHandler {
 
   async handle(req: RestRequest): Promise<RestResponse> {
     requireSecurity(this.config);
+    if (req.method === 'GET') return this.get(req);
     refreshParam(req);
+    if (req.method === 'DELETE') {
+      const username = req.pathParam('username');
+      if (RESERVED_USERS.has(username)) throw Errors.illegalArgument(`user [${username}] is reserved and cannot be deleted`);
+      if (!(await deleteEntry(this.store, 'users', username))) return RestResponses.json(404, { found: false });
+      this.audit.securityConfigChange(caller(req), 'delete', { user: { name: username } }, req);
+      return RestResponses.ok({ found: true });
+    }
+    return this.put(req);
+  }
+
+  private async put(req: RestRequest): Promise<RestResponse> {
     const username = req.pathParam('username');
     const what = 'add user request';
     const body = objectBody(req, what);
@@ -86,21 +105,8 @@ export class PutUserRestHandler implements RestHandler {
     this.audit.securityConfigChange(caller(req), 'put', { user: { name: username, enabled: body['enabled'] ?? true, roles } }, req);
     return RestResponses.ok({ created });
   }
-}
 
-@injectable()
-export class GetUsersRestHandler implements RestHandler {
-  readonly name = 'security_get_users_action';
-  readonly routes = [route('GET', '/_security/user', A.GET_USERS), route('GET', '/_security/user/{username}', A.GET_USERS)];
-  readonly params = ['with_profile_uid'];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-  ) {}
-
-  handle(req: RestRequest): RestResponse {
-    requireSecurity(this.config);
+  private get(req: RestRequest): RestResponse {
     req.boolParam('with_profile_uid', false);
     const state = this.store.state();
     const all: Record<string, Record<string, unknown>> = {};
@@ -113,34 +119,6 @@ export class GetUsersRestHandler implements RestHandler {
     const out: Record<string, unknown> = {};
     for (const n of wanted.split(',').map((s) => s.trim()).filter(Boolean)) if (all[n]) out[n] = all[n];
     return RestResponses.json(Object.keys(out).length === 0 ? 404 : 200, out);
-  }
-}
-
-@injectable()
-export class DeleteUserRestHandler implements RestHandler {
-  readonly name = 'security_delete_user_action';
-  readonly routes = [route('DELETE', '/_security/user/{username}', A.DELETE_USER)];
-  readonly params = ['refresh'];
-
-  constructor(
-    @inject(SecurityConfig) private readonly config: SecurityConfig,
-    @inject(SecurityStore) private readonly store: SecurityStore,
-    @inject(AuditTrail) private readonly audit: AuditTrail,
-  ) {}
-
-  async handle(req: RestRequest): Promise<RestResponse> {
-    requireSecurity(this.config);
-    refreshParam(req);
-    const username = req.pathParam('username');
-    if (RESERVED_USERS.has(username)) throw Errors.illegalArgument(`user [${username}] is reserved and cannot be deleted`);
-    if (!this.store.state().users[username]) return RestResponses.json(404, { found: false });
-    const found = await this.store.update((d) => {
-      const had = d.users[username] !== undefined;
-      delete d.users[username];
-      return had;
-    });
-    this.audit.securityConfigChange(caller(req), 'delete', { user: { name: username } }, req);
-    return RestResponses.json(found ? 200 : 404, { found });
   }
 }
 
@@ -227,4 +205,4 @@ export class SetEnabledRestHandler implements RestHandler {
   }
 }
 
-export const USER_HANDLERS = [PutUserRestHandler, GetUsersRestHandler, DeleteUserRestHandler, ChangePasswordRestHandler, SetEnabledRestHandler];
+export const USER_HANDLERS = [UsersRestHandler, ChangePasswordRestHandler, SetEnabledRestHandler];

@@ -29,13 +29,9 @@ export class ServiceAccountAuthenticator implements Authenticator {
 
   async authenticate(credentials: unknown, req: RestRequest): Promise<AuthResult> {
     const c = credentials as { header: string; token: ServiceToken };
-    const key = this.cache.keyOf(c.header);
-    const cached = this.cache.get(key);
-    if (cached) return { kind: 'success', principal: cached };
     try {
-      const auth = await this.accounts.authenticate(c.token);
-      this.cache.set(key, auth, 20 * 60_000);
-      this.audit.authenticationSuccess(auth, req);
+      const { auth, cached } = await this.cache.through(c.header, 20 * 60_000, () => this.accounts.authenticate(c.token));
+      if (!cached) this.audit.authenticationSuccess(auth, req);
       return { kind: 'success', principal: auth };
     } catch (e) {
       if (!(e instanceof ServiceTokenError)) throw e;

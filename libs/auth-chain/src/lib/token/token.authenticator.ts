@@ -31,13 +31,9 @@ export class TokenAuthenticator implements Authenticator {
 
   async authenticate(credentials: unknown, req: RestRequest): Promise<AuthResult> {
     const cred = credentials as Extract<Credential, { scheme: 'bearer' }>;
-    const key = this.cache.keyOf(cred.header);
-    const cached = this.cache.get(key);
-    if (cached) return { kind: 'success', principal: cached };
     try {
-      const auth = await this.tokens.authenticateAccessToken(cred.token);
-      this.cache.set(key, auth, 20 * 60_000);
-      this.audit.authenticationSuccess(auth, req);
+      const { auth, cached } = await this.cache.through(cred.header, 20 * 60_000, () => this.tokens.authenticateAccessToken(cred.token));
+      if (!cached) this.audit.authenticationSuccess(auth, req);
       return { kind: 'success', principal: auth };
     } catch (e) {
       if (!(e instanceof TokenAuthenticationError)) throw e;
