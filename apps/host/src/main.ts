@@ -1,24 +1,9 @@
 import 'reflect-metadata';
 import { Tokens, type Logger } from '@strata/core-common';
-import { runServiceTokensCli } from '@strata/auth-chain';
 import { loadConfig } from './app/config.js';
 import { startServer } from './index.js';
 
-/** `main.cjs service-tokens create|list|delete ...`: the file-backed service account token tool */
-async function serviceTokens(argv: string[]): Promise<never> {
-  const config = await loadConfig([]);
-  const hashing = config.settings['xpack.security.authc.service_token_hashing.algorithm'];
-  const code = await runServiceTokensCli(argv, {
-    configDir: config.configDir,
-    hashing: hashing === undefined ? undefined : String(hashing),
-    out: (l) => process.stdout.write(l + '\n'),
-    err: (l) => process.stderr.write(l + '\n'),
-  });
-  process.exit(code);
-}
-
 async function main(): Promise<void> {
-  if (process.argv[2] === 'service-tokens') await serviceTokens(process.argv.slice(3));
   const t0 = performance.now();
   let config;
   try {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as auth from '@strata/auth-chain';
 import { CliError, NodeClient, connectionFrom, errorText, unreachable } from './connection.js';
 import { load } from './load.js';
+import { loadConfig } from '../app/config.js';
 
 const HELP = `Usage: strata <command> [options]
 
@@ -138,13 +139,18 @@ export async function run(argv: string[], io = { out: process.stdout, err: proce
 }
 
 /**
- * `strata service-tokens`: the auth library's tool for file-backed service account tokens, when the
- * build carries it (`@strata/auth-chain` exporting `runServiceTokensTool(argv, io)`).
+ * `strata service-tokens create|list|delete`: the auth library's tool for the file-backed service account
+ * tokens (`service_tokens` in the configuration directory: `$STRATA_PATH_CONF`, else `./config`).
  */
 async function serviceTokens(argv: string[], io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
-  const tool = (auth as Record<string, unknown>)['runServiceTokensTool'];
-  if (typeof tool !== 'function') throw new CliError('service-tokens: this build has no service token tool (the auth library does not provide one yet)', 69);
-  return (await (tool as (a: string[], io: unknown) => Promise<number> | number)(argv, io)) ?? 0;
+  const config = await loadConfig([]);
+  const hashing = config.settings['xpack.security.authc.service_token_hashing.algorithm'];
+  return auth.runServiceTokensCli(argv, {
+    configDir: config.configDir,
+    hashing: hashing === undefined ? undefined : String(hashing),
+    out: (line) => io.out.write(line + '\n'),
+    err: (line) => io.err.write(line + '\n'),
+  });
 }
 
 export function main(): void {

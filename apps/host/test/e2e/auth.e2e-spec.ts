@@ -78,7 +78,7 @@ describe('security on by default (built host)', () => {
   it('the service-tokens tool writes file tokens the node accepts', async () => {
     const conf = join(dir, 'conf');
     const env = envWithout({ STRATA_PATH_CONF: conf });
-    const tool = (...args: string[]) => execFileSync(process.execPath, [bundlePath, 'service-tokens', ...args], { env, encoding: 'utf8' });
+    const tool = (...args: string[]) => execFileSync(process.execPath, [join(bundlePath, '..', 'strata.cjs'), 'service-tokens', ...args], { env, encoding: 'utf8' });
     const line = tool('create', 'elastic/fleet-server', 'cli-token').trim();
     const m = /^SERVICE_TOKEN elastic\/fleet-server\/cli-token = (\S+)$/.exec(line);
     expect(m).not.toBeNull();

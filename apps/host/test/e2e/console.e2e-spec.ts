@@ -11,17 +11,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContainerModule } from 'inversify';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import {
-  Errors,
-  ExtensionPoints,
-  type Authenticator,
-  type FeatureModule,
-  type Principal,
-  type RestRequest,
-} from '@strata/core-common';
-import { DEFAULT_FEATURES } from '../../src/index.js';
 import { ELASTIC_AUTH, ELASTIC_PASSWORD, http, repoRoot, startE2eHost, type E2eHost } from './helpers.js';
 
 const CHROMIUM = process.env['STRATA_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -261,43 +251,21 @@ suite('console in headless Chromium (security off)', () => {
 
 // ------------------------------------------------------------------ security on
 
-/**
- * Security on with the auth library's realms (the elastic user, `bootstrap.password`). The auth library has
- * no API keys yet: an extra authenticator stands in for the api-key service and accepts the key `k1:s3cret`
- * as a superuser, so the console's API-key login is tested against the real authorizer.
- */
-const apiKeyUser: Principal = {
-  username: 'api-user',
-  roles: ['superuser'],
-  realm: { name: '_es_api_key', type: '_es_api_key' },
-  authenticationType: 'api_key',
-};
-const apiKeyStandIn: Authenticator = {
-  name: 'console-test-api-keys',
-  order: 30,
-  extractCredentials: (req: RestRequest) => {
-    const h = req.headers['authorization'];
-    return h && h.startsWith('ApiKey ') ? h.slice(7) : undefined;
-  },
-  authenticate: async (cred: unknown) =>
-    cred === Buffer.from('k1:s3cret').toString('base64')
-      ? { kind: 'success', principal: apiKeyUser }
-      : { kind: 'failure', error: Errors.security('unable to authenticate with provided credentials and anonymous access is not allowed for this request', 401) },
-};
-const apiKeys: FeatureModule = {
-  name: 'console-test-api-keys',
-  module: new ContainerModule(({ bind }) => {
-    bind(ExtensionPoints.Authenticator).toConstantValue(apiKeyStandIn);
-  }),
-};
-
+/** Security on with the auth library: the elastic user (`bootstrap.password`) and a real API key it creates. */
 suite('console in headless Chromium (security on)', () => {
   let host: E2eHost;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
+  let apiKey = '';
 
   beforeAll(async () => {
-    host = await startE2eHost({ 'xpack.security.enabled': true }, [...DEFAULT_FEATURES, apiKeys]);
+    host = await startE2eHost({ 'xpack.security.enabled': true });
+    const key = await http(`${host.url}/_security/api_key`, {
+      method: 'POST',
+      headers: { ...ELASTIC_AUTH, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'console-e2e' }),
+    });
+    apiKey = `${key.json.id}:${key.json.api_key}`;
     browser = await launch();
     page = browser.page;
   }, 60_000);
@@ -343,14 +311,14 @@ suite('console in headless Chromium (security on)', () => {
     await page.goto(`${host.url}/_console#contexts`);
     await page.waitForSelector('#login:not([hidden])');
     await page.check('input[name=mode][value=apikey]');
-    await page.locator('#login-key').fill('k1:s3cret');
+    await page.locator('#login-key').fill(apiKey);
     await page.click('#login-form button[type=submit]');
     await page.waitForSelector('#login', { state: 'hidden' });
     await page.waitForFunction(() => document.querySelector('#ctx-status')!.textContent!.includes('open search context'));
     expect(await page.locator('#ctx-status').textContent()).toMatch(/^1 open search context\(s\)/);
     const row = page.locator(`#ctx-table tr[data-id="${pit.json.id}"]`);
     expect(await row.locator('td').nth(3).textContent()).toBe('elastic');
-    expect(await page.locator('#who').textContent()).toBe('Logged in as api-user');
+    expect(await page.locator('#who').textContent()).toBe('Logged in as elastic');
     await row.locator('button:text("Close")').click();
     await page.waitForSelector(`#ctx-table tr[data-id="${pit.json.id}"]`, { state: 'detached' });
     expect((await http(`${host.url}/_strata/search_contexts`, { headers: ELASTIC_AUTH })).json.total).toBe(0);
