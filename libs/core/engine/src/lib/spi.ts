@@ -72,6 +72,16 @@ export interface IndexNameResolver {
   names?(): string[];
   /** true when `name` is a data stream this resolver owns (writes other than op_type create are refused) */
   isDataStream?(name: string): boolean;
+  /** the data streams this resolver owns, for listings (`_resolve/index`) */
+  dataStreams?(): DataStreamDescription[];
+}
+
+export interface DataStreamDescription {
+  name: string;
+  /** oldest first; the last is the write index */
+  backingIndices: string[];
+  timestampField: string;
+  hidden: boolean;
 }
 
 // ---------------------------------------------------------------- metadata participants

@@ -4,7 +4,7 @@
  * IndexNameExpressionResolver, so search, _count, EQL, the by-query APIs and authorization all see them.
  */
 import { inject, injectable } from 'inversify';
-import { EngineTokens, simpleMatch, type IndexNameResolver, type IndicesOptions, type MetadataStore } from '@strata/core-engine';
+import { EngineTokens, simpleMatch, type DataStreamDescription, type IndexNameResolver, type IndicesOptions, type MetadataStore } from '@strata/core-engine';
 import { dataStreams, writeIndexOf } from './data-stream-metadata.js';
 
 @injectable()
@@ -39,6 +39,15 @@ export class DataStreamIndexNameResolver implements IndexNameResolver {
 
   names(): string[] {
     return Object.keys(dataStreams(this.store.current()));
+  }
+
+  dataStreams(): DataStreamDescription[] {
+    return Object.values(dataStreams(this.store.current())).map((ds) => ({
+      name: ds.name,
+      backingIndices: ds.indices.map((b) => b.index_name),
+      timestampField: ds.timestamp_field.name,
+      hidden: ds.hidden,
+    }));
   }
 
   isDataStream(name: string): boolean {

@@ -64,6 +64,14 @@ describe('data streams over HTTP', () => {
     expect(search.body.hits.total.value).toBe(1);
     expect(search.body.hits.hits[0]._index).toBe('.ds-logs-app-2024.05.17-000001');
     expect((await host.request('GET', '/logs-*/_count')).body.count).toBe(1);
+    expect((await host.request('GET', '/_resolve/index/logs-*')).body).toEqual({
+      indices: [],
+      aliases: [],
+      data_streams: [{ name: 'logs-app', backing_indices: ['.ds-logs-app-2024.05.17-000001'], timestamp_field: '@timestamp' }],
+    });
+    expect((await host.request('GET', '/_resolve/index/*-app-*?expand_wildcards=all')).body.indices).toEqual([
+      { name: '.ds-logs-app-2024.05.17-000001', attributes: ['hidden', 'open'], data_stream: 'logs-app' },
+    ]);
   });
 
   it('refuses non-create writes, writes without a single @timestamp and append-only writes to backing indices', async () => {
@@ -248,6 +256,56 @@ describe('data streams over HTTP', () => {
     expect((await host.request('DELETE', '/_data_stream/hid-*?expand_wildcards=all')).body).toEqual({ acknowledged: true });
     expect((await host.request('GET', '/_cat/indices?h=index&expand_wildcards=all')).text).not.toContain('hid-one');
     expect((await host.request('DELETE', '/_index_template/hidden')).status).toBe(200);
+  });
+});
+
+describe('data streams in snapshots and templates with allow_auto_create', () => {
+  it('a snapshot of a data stream restores the stream with its backing indices', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'strata-ds-repo-'));
+    const host = await createTestHost({ features: [dataStreamsFeature], settings: { 'path.repo': repo } });
+    try {
+      await template(host);
+      await host.request('PUT', '/_snapshot/r', { type: 'fs', settings: { location: 'r' } });
+      for (let i = 0; i < 5; i++) await host.request('POST', '/logs-snap/_doc', { '@timestamp': '2024-03-01', i });
+      await host.request('POST', '/logs-snap/_rollover');
+      for (let i = 5; i < 8; i++) await host.request('POST', '/logs-snap/_doc', { '@timestamp': '2024-03-02', i });
+      const before = (await host.request('GET', '/_data_stream/logs-snap')).body.data_streams[0].indices.map((b: { index_name: string }) => b.index_name);
+      const snap = await host.request('PUT', '/_snapshot/r/s1?wait_for_completion=true', { indices: 'logs-snap' });
+      expect(snap.body.snapshot).toMatchObject({ data_streams: ['logs-snap'], indices: [...before].sort(), state: 'SUCCESS' });
+      expect((await host.request('DELETE', '/_data_stream/logs-snap')).status).toBe(200);
+      const restored = await host.request('POST', '/_snapshot/r/s1/_restore?wait_for_completion=true', { indices: 'logs-snap' });
+      expect(restored.body.snapshot.indices.sort()).toEqual([...before].sort());
+      const ds = (await host.request('GET', '/_data_stream/logs-snap')).body.data_streams[0];
+      expect(ds.indices.map((b: { index_name: string }) => b.index_name)).toEqual(before);
+      expect(ds.generation).toBe(2);
+      await host.request('POST', '/logs-snap/_refresh');
+      expect((await host.request('GET', '/logs-snap/_count')).body.count).toBe(8);
+      expect((await host.request('POST', '/logs-snap/_doc', { '@timestamp': '2024-03-03' })).body._index).toBe(before[1]);
+      // restored under another name: the stream and its backing indices are renamed
+      const renamed = await host.request('POST', '/_snapshot/r/s1/_restore?wait_for_completion=true', { indices: 'logs-snap', rename_pattern: 'logs-snap', rename_replacement: 'logs-copy' });
+      expect(renamed.status).toBe(200);
+      const copy = (await host.request('GET', '/_data_stream/logs-copy')).body.data_streams[0];
+      expect(copy.indices.map((b: { index_name: string }) => b.index_name)).toEqual(before.map((n: string) => n.replace('logs-snap', 'logs-copy')));
+    } finally {
+      await host.close();
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('allow_auto_create of a composable template overrides action.auto_create_index', async () => {
+    const host = await createTestHost({ features: [dataStreamsFeature] });
+    try {
+      await host.request('PUT', '/_cluster/settings', { persistent: { 'action.auto_create_index': 'false' } });
+      await host.request('PUT', '/_index_template/yes', { index_patterns: ['yes-*'], allow_auto_create: true });
+      await host.request('PUT', '/_index_template/no', { index_patterns: ['no-*'], allow_auto_create: false });
+      expect((await host.request('PUT', '/yes-1/_doc/1', { a: 1 })).status).toBe(201);
+      const no = await host.request('PUT', '/no-1/_doc/1', { a: 1 });
+      expect(no.status).toBe(404);
+      expect(no.body.error.reason).toBe('no such index [no-1] and composable template [no] forbids index auto creation');
+      expect((await host.request('PUT', '/other/_doc/1', { a: 1 })).status).toBe(404);
+    } finally {
+      await host.close();
+    }
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Index admin REST handlers: create, exists, get, delete, mappings, settings, open/close, resolve.
  */
-import { inject, injectable } from 'inversify';
+import { inject, injectable, multiInject, optional } from 'inversify';
 import {
   EsError,
   Errors,
+  ExtensionPoints,
   RestResponses,
   Tokens,
   route,
@@ -20,6 +21,7 @@ import {
   indicesOptionsFromParams,
   isHiddenIndex,
   type IndexNameExpressionResolver,
+  type IndexNameResolver,
   type MapperService,
   type MetadataIndexService,
   type MetadataStore,
@@ -360,12 +362,27 @@ export class ResolveIndexRestHandler implements RestHandler {
   readonly routes = [route('GET', '/_resolve/index/{name}', A.RESOLVE, { targets: 'name' })];
   readonly params = ['expand_wildcards', 'ignore_unavailable', 'allow_no_indices'];
 
-  constructor(@inject(EngineTokens.MetadataStore) private readonly store: MetadataStore) {}
+  private readonly resolvers: IndexNameResolver[];
+
+  constructor(
+    @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
+    @multiInject(ExtensionPoints.IndexNameResolver) @optional() resolvers: IndexNameResolver[] = [],
+  ) {
+    this.resolvers = resolvers ?? [];
+  }
 
   handle(req: RestRequest): RestResponse {
     const parts = req.pathParam('name').split(',').map((s) => s.trim()).filter(Boolean);
     const opts = indicesOptionsFromParams((n) => req.param(n));
     const md = this.store.current();
+    // data streams (contributed by IndexNameResolvers) matched by name, and the stream of each backing index
+    const streams = this.resolvers.flatMap((r) => r.dataStreams?.() ?? []);
+    const streamOf = new Map<string, string>();
+    for (const ds of streams) for (const b of ds.backingIndices) streamOf.set(b, ds.name);
+    const dataStreams = streams
+      .filter((ds) => parts.some((p) => p === ds.name || ((p === '_all' || p.includes('*')) && wildcardMatch(p, ds.name) && (!ds.hidden || opts.expandWildcards.hidden || (p.startsWith('.') && ds.name.startsWith('.'))))))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((ds) => ({ name: ds.name, backing_indices: ds.backingIndices, timestamp_field: ds.timestampField }));
     const indices: Array<Record<string, unknown>> = [];
     const aliases = new Map<string, string[]>();
     for (const [n, im] of Object.entries(md.indices).sort(([a], [b]) => a.localeCompare(b))) {
@@ -379,6 +396,8 @@ export class ResolveIndexRestHandler implements RestHandler {
         const attrs = [im.state === 'open' ? 'open' : 'closed'];
         if (hidden) attrs.unshift('hidden');
         o['attributes'] = attrs;
+        const ds = streamOf.get(n);
+        if (ds) o['data_stream'] = ds;
         indices.push(o);
       }
       for (const a of Object.keys(im.aliases)) {
@@ -388,7 +407,7 @@ export class ResolveIndexRestHandler implements RestHandler {
     return RestResponses.ok({
       indices,
       aliases: [...aliases.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, idx]) => ({ name, indices: idx.sort() })),
-      data_streams: [],
+      data_streams: dataStreams,
     });
   }
 }

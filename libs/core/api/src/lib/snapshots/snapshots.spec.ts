@@ -101,6 +101,19 @@ describe('snapshot repositories and snapshots', () => {
     expect(cs.settings.index.refresh_interval).toBe('7s');
   });
 
+  it('include_global_state: persistent settings come back only when asked for', async () => {
+    expect((await call('PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': 500 } })).status).toBe(200);
+    expect((await call('PUT', '/_snapshot/repo/global?wait_for_completion=true', { indices: 'books', include_global_state: true })).body.snapshot.include_global_state).toBe(true);
+    await call('PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': 700 } });
+    const setting = async () => (await call('GET', '/_cluster/settings')).body.persistent.cluster.max_shards_per_node;
+    await call('POST', '/_snapshot/repo/global/_restore?wait_for_completion=true', { indices: 'books', rename_pattern: 'books', rename_replacement: 'books-g1' });
+    expect(await setting()).toBe('700');
+    await call('POST', '/_snapshot/repo/global/_restore?wait_for_completion=true', { indices: 'books', rename_pattern: 'books', rename_replacement: 'books-g2', include_global_state: true });
+    expect(await setting()).toBe('500');
+    for (const n of ['books-g1', 'books-g2']) await call('DELETE', `/${n}`);
+    expect((await call('DELETE', '/_snapshot/repo/global')).status).toBe(200);
+  });
+
   it('deleting a snapshot keeps the blobs a remaining snapshot still uses', async () => {
     expect((await call('DELETE', '/_snapshot/repo/snap-1')).body).toEqual({ acknowledged: true });
     expect((await call('DELETE', '/_snapshot/repo/snap-1')).status).toBe(404);

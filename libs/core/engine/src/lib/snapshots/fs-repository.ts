@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from '../store/crc32.js';
-import { ensureDir, fsyncDir, linkOrCopyFile, removeQuietly, writeFileAtomic } from '../store/directory.js';
+import { ensureDir, fsyncDir, removeQuietly, writeFileAtomic } from '../store/directory.js';
 import { decodeStateFile, encodeStateFile } from '../store/state-file.js';
 import { CorruptIndexException } from '../store/segment-codec.js';
 
@@ -167,32 +167,44 @@ export class FsRepository {
     return { blob, length, crc32: crc };
   }
 
-  /** checks a blob against its manifest entry (length and crc32) */
-  async verify(dir: string, f: ShardFileEntry): Promise<void> {
-    const file = path.join(this.location, dir, f.blob);
-    const fd = await fs.promises.open(file, 'r');
+  /**
+   * Copies a blob out to `dest` in chunks (yielding between them), checking its length and crc32 against the
+   * manifest entry on the way: one read of the blob, and a corrupt blob never becomes an index file.
+   */
+  async copyOut(dir: string, f: ShardFileEntry, dest: string): Promise<void> {
+    const src = path.join(this.location, dir, f.blob);
+    const inFd = await fs.promises.open(src, 'r');
+    const outFd = await fs.promises.open(dest, 'w');
     let crc = 0;
     let length = 0;
     try {
       const buf = Buffer.allocUnsafe(COPY_CHUNK);
       for (;;) {
-        const { bytesRead } = await fd.read(buf, 0, COPY_CHUNK, length);
+        const { bytesRead } = await inFd.read(buf, 0, COPY_CHUNK, length);
         if (bytesRead === 0) break;
-        crc = crc32(buf.subarray(0, bytesRead), crc);
+        const chunk = buf.subarray(0, bytesRead);
+        crc = crc32(chunk, crc);
+        await outFd.write(chunk);
         length += bytesRead;
       }
+      await outFd.sync();
     } finally {
-      await fd.close();
+      await inFd.close();
+      await outFd.close();
     }
     if (length !== f.length || crc !== f.crc32) {
       throw new CorruptIndexException(`checksum failed for [${f.name}] in blob [${dir}/${f.blob}]: expected length ${f.length} crc32 ${f.crc32}, got ${length} ${crc}`);
     }
   }
 
-  /** materialises a blob as `dest`: hard link or copy (`mode: 'copy'`), or a symbolic link (`'link'`) */
-  placeBlob(dir: string, blob: string, dest: string, mode: 'copy' | 'link'): void {
-    const src = path.join(this.location, dir, blob);
-    if (mode === 'link') fs.symlinkSync(src, dest);
-    else linkOrCopyFile(src, dest);
+  /**
+   * Links `dest` to a blob (a shared_cache mount: the index is served from the repository); the blob's length
+   * is checked, its content is read (and checksummed by the segment codec) only when the shard opens it.
+   */
+  linkOut(dir: string, f: ShardFileEntry, dest: string): void {
+    const src = path.join(this.location, dir, f.blob);
+    const size = fs.statSync(src).size;
+    if (size !== f.length) throw new CorruptIndexException(`length of blob [${dir}/${f.blob}] for [${f.name}] is ${size}, expected ${f.length}`);
+    fs.symlinkSync(src, dest);
   }
 }

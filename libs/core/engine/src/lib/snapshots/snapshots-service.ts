@@ -799,8 +799,8 @@ export class SnapshotsService {
         const target = this.indices.shardPath(uuid, s);
         ensureDir(target);
         for (const f of man.files) {
-          await repo.verify(dir, f);
-          repo.placeBlob(dir, f.blob, path.join(target, f.name), mode);
+          if (mode === 'link') repo.linkOut(dir, f, path.join(target, f.name));
+          else await repo.copyOut(dir, f, path.join(target, f.name));
         }
         writeFileAtomic(path.join(target, COMMIT_POINT_FILE), Buffer.from(man.commit, 'base64'));
       }
