@@ -122,8 +122,20 @@ export class IlmRunner extends PeriodicRunner implements LifecycleComponent {
       let state = executionState(im);
       const stored = this.ilm.policies(md)[policy];
       if (!stored) {
-        if (state?.step !== 'ERROR') await this.ilm.writeState(name, this.errorState(state ?? this.initialState(im), Errors.illegalArgument(`policy [${policy}] does not exist`)));
+        if (state?.step !== 'ERROR') {
+          const err = this.errorState(state ?? this.initialState(im), Errors.illegalArgument(`policy [${policy}] does not exist`));
+          await this.ilm.writeState(name, { ...err, is_auto_retryable_error: true });
+        }
         return;
+      }
+      // a step that failed only because the policy was missing resumes once the policy exists
+      if (state?.step === 'ERROR' && state.is_auto_retryable_error && state.failed_step) {
+        const resumed: ExecutionState = { ...state, step: state.failed_step, step_time: this.clock.now(), failed_step_retry_count: (state.failed_step_retry_count ?? 0) + 1 };
+        delete resumed.failed_step;
+        delete resumed.step_info;
+        delete resumed.is_auto_retryable_error;
+        await this.ilm.writeState(name, resumed);
+        continue;
       }
       if (!state) {
         state = this.initialState(im);

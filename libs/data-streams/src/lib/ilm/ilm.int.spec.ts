@@ -187,6 +187,29 @@ describe('index lifecycle management', () => {
     expect((await host.request('GET', '/_alias/app')).body['app-000002'].aliases.app.is_write_index).toBe(true);
   });
 
+  it('an index whose policy does not exist yet waits in ERROR and resumes once it exists; move to step', async () => {
+    await host.request('PUT', '/early', { settings: { 'index.lifecycle.name': 'later', number_of_replicas: 0 } });
+    await run();
+    expect(await explain('early')).toMatchObject({
+      policy: 'later',
+      step: 'ERROR',
+      is_auto_retryable_error: true,
+      step_info: { type: 'illegal_argument_exception', reason: 'policy [later] does not exist' },
+    });
+    await host.request('PUT', '/_ilm/policy/later', { policy: { phases: { warm: { min_age: '10d', actions: { readonly: {} } } } } });
+    await run();
+    expect(await explain('early')).toMatchObject({ phase: 'new', action: 'complete', step: 'complete', failed_step_retry_count: 1 });
+    // move it on by hand, into the warm phase before its time
+    const wrong = await host.request('POST', '/_ilm/move/early', { current_step: { phase: 'hot', action: 'rollover', name: 'check-rollover-ready' }, next_step: { phase: 'warm' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.reason).toContain('is not on current step');
+    const moved = await host.request('POST', '/_ilm/move/early', { current_step: { phase: 'new', action: 'complete', name: 'complete' }, next_step: { phase: 'warm' } });
+    expect(moved.body).toEqual({ acknowledged: true });
+    await run();
+    expect(await explain('early')).toMatchObject({ phase: 'warm', action: 'complete', step: 'complete' });
+    expect((await host.request('GET', '/early/_settings?flat_settings')).body.early.settings['index.blocks.write']).toBe('true');
+  });
+
   it('stop and start: a stopped ILM moves nothing', async () => {
     await host.request('PUT', '/_ilm/policy/deleter', { policy: { phases: { delete: { min_age: '1h', actions: { delete: {} } } } } });
     await host.request('PUT', '/doomed', { settings: { 'index.lifecycle.name': 'deleter' } });
