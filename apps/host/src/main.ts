@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { Tokens, type Logger } from '@strata/core-common';
 import { loadConfig } from './app/config.js';
 import { startServer } from './index.js';
+import { runVerify } from './verify.js';
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'verify') process.exit(runVerify(process.argv.slice(3)));
   const t0 = performance.now();
   let config;
   try {

@@ -5,9 +5,12 @@
  * On-disk layout of a shard, `<path.data>/indices/<index-uuid>/<shard>/`:
  * - `commit.json`           the commit point (segments + their live-docs generation, local checkpoint,
  *                           translog generation), replaced atomically (temp + fsync + rename) by a flush
- * - `_N.seg`                an immutable segment (postings, norms, doc values, points, stored metadata),
- *                           written by a flush; `_N.src` its `_source` bytes, written at refresh/merge time
- *                           and read with positioned reads; `_N_G.liv` its live docs at generation G
+ * - `_N.seg`, `_N.src`     an immutable segment (index/disk-segment.ts, codec StrataSegment 4): postings,
+ *                           term blocks, norms, doc values, points and `_seq_no`/`_version` columns in `.seg`;
+ *                           compressed `_id`/routing/`_source` blocks in `.src`. Written at refresh and by
+ *                           merges, fsynced by a flush, read with positioned reads through the node's block
+ *                           cache (`indices.store.block_cache.size`); `_N_G.liv` its live docs at generation G.
+ *                           Every file has a header (codec, version) and a checksum footer.
  * - `translog/translog-K.tlog` checksummed frames of operations since the commit; replayed on start-up
  * Files not referenced by the commit are removed on start-up; old segment files go once no reader uses them.
  */
@@ -19,6 +22,7 @@ import { DocumentService } from './action/document/document-service.js';
 import { STORAGE_SETTINGS } from './shard/shard-settings.js';
 import { ResizeService } from './action/admin/resize-service.js';
 import { PATH_REPO_SETTING, SnapshotsService } from './snapshots/snapshots-service.js';
+import { BlockCacheNodeStats } from './shard/block-cache.stats.js';
 
 export const storageModule = new ContainerModule((options) => {
   options.bind(IndicesServiceImpl).toSelf().inSingletonScope();
@@ -29,5 +33,6 @@ export const storageModule = new ContainerModule((options) => {
   options.bind(ResizeService).toSelf().inSingletonScope();
   options.bind(SnapshotsService).toSelf().inSingletonScope();
   options.bind(ExtensionPoints.Setting).toConstantValue(PATH_REPO_SETTING);
+  options.bind(ExtensionPoints.NodeStatsContributor).to(BlockCacheNodeStats).inSingletonScope();
   for (const s of STORAGE_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
 });

@@ -1,12 +1,13 @@
 import { SegmentBuilder } from './segment-builder.js';
 import { SegmentReader } from './segment.js';
-import { mergeSync } from './segment-merger.js';
+import { MergedSource, mergeSync } from './segment-merger.js';
+import { DiskSegment, writeSegment } from './disk-segment.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { decodeSegment, encodeSegment } from '../store/segment-codec.js';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SourceFile, writeSourceFile } from './segment.js';
+import { MemorySegment } from './segment.js';
 
 /** a canonical per-live-doc view of everything a segment stores */
 function dump(r: SegmentReader): Record<string, unknown> {
@@ -82,30 +83,26 @@ describe('merge keeps results identical (randomised)', () => {
         for (let i = parts[p]; i < parts[p + 1]; i++) b.add(docs[i], { seqNo: i, primaryTerm: 1, version: 1 });
         for (const i of deleted) if (i >= parts[p] && i < parts[p + 1]) b.delete(i - parts[p]);
         const built = b.build(`_b${p}`);
-        inputs.push({ data: decodeSegment(encodeSegment(built.data, { includeSource: true })), liveDocs: built.liveDocs });
+        inputs.push({ data: new MemorySegment(decodeSegment(encodeSegment(built.data, { includeSource: true }))), liveDocs: built.liveDocs });
       }
       const merged = mergeSync('_m', inputs);
-      const ra = new SegmentReader(A.data, A.liveDocs, 1);
+      const ra = new SegmentReader(new MemorySegment(A.data), A.liveDocs, 1);
       const rb = new SegmentReader(merged.data, null, 0);
       expect(rb.numDocs).toBe(300 - deleted.size);
       expect(dump(rb)).toEqual(dump(ra));
-      // the same with `_source` on disk: inputs read from .src files, output streamed to a file
+      // the same through files: each input written in the current format and reopened, the merge streamed
+      // from those files into a new segment's files
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merge-src-'));
       try {
         const onDisk = inputs.map((inp, k) => {
-          const f = path.join(dir, `in${k}.src`);
-          writeSourceFile(f, [inp.data.sourceBytes!]);
-          return { data: { ...inp.data, sourceBytes: null, sourceFile: new SourceFile(f) }, liveDocs: inp.liveDocs };
+          writeSegment(dir, new MemorySegment({ ...inp.data.data, name: `_in${k}` }));
+          return { data: new DiskSegment(dir, `_in${k}`), liveDocs: inp.liveDocs };
         });
-        const out = path.join(dir, 'out.src');
-        const fd = fs.openSync(out, 'w');
-        const m2 = mergeSync('_m2', onDisk, { write: (b) => void fs.writeSync(fd, b) });
-        fs.closeSync(fd);
-        expect(m2.data.sourceBytes).toBeNull();
-        m2.data.sourceFile = new SourceFile(out);
-        expect(dump(new SegmentReader(m2.data, null, 0))).toEqual(dump(ra));
-        for (const i of onDisk) i.data.sourceFile!.close();
-        m2.data.sourceFile.close();
+        writeSegment(dir, new MergedSource('_m2', onDisk));
+        const m2 = new DiskSegment(dir, '_m2');
+        expect(dump(new SegmentReader(m2, null, 0))).toEqual(dump(ra));
+        for (const i of onDisk) i.data.close();
+        m2.close();
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

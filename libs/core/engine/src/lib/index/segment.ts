@@ -12,6 +12,7 @@ import type {
   TermsDict,
 } from './leaf-reader.js';
 import * as fs from 'node:fs';
+import { termsOf, type InvertedFieldInfo, type InvertedFieldStats, type SegmentCore, type TermPostings } from './segment-core.js';
 import { countLive, isLiveBit } from './live-docs.js';
 import { hiddenDocBits, NESTED_PATH_FIELD } from './nested-blocks.js';
 
@@ -255,20 +256,122 @@ class SegmentTermsDict implements TermsDict {
 
 const textDecoder = new TextDecoder();
 
+/** a segment held in memory as plain arrays: the older single-file format (read whole), and tests */
+export class MemorySegment implements SegmentCore {
+  private readonly dicts = new Map<string, SegmentTermsDict>();
+  readonly formatVersion: number;
+  constructor(
+    readonly data: SegmentData,
+    formatVersion = 3,
+  ) {
+    this.formatVersion = formatVersion;
+  }
+  get name(): string {
+    return this.data.name;
+  }
+  set name(n: string) {
+    this.data.name = n;
+  }
+  get maxDoc(): number {
+    return this.data.maxDoc;
+  }
+  get maxSeqNo(): number {
+    return this.data.maxSeqNo;
+  }
+  get sizeInBytes(): number {
+    return this.data.sizeInBytes;
+  }
+  get ramBytesUsed(): number {
+    return this.data.sizeInBytes;
+  }
+  get hasRouting(): boolean {
+    return this.data.routing !== null;
+  }
+  invertedFields(): string[] {
+    return [...this.data.inverted.keys()];
+  }
+  fieldInfo(field: string): InvertedFieldInfo | null {
+    const f = this.data.inverted.get(field);
+    return f ? { freqs: f.freqs !== null, positions: f.positions !== null, norms: f.norms !== null } : null;
+  }
+  terms(field: string): TermsDict | null {
+    let d = this.dicts.get(field);
+    if (!d) {
+      const f = this.data.inverted.get(field);
+      if (!f) return null;
+      d = new SegmentTermsDict(f);
+      this.dicts.set(field, d);
+    }
+    return d;
+  }
+  termIterator(field: string): Iterable<TermPostings> {
+    const d = this.terms(field);
+    const info = this.fieldInfo(field);
+    return d && info ? termsOf(d, info) : [];
+  }
+  fieldStats(field: string): InvertedFieldStats | null {
+    const f = this.data.inverted.get(field);
+    return f ? { docCount: f.docCount, sumTotalTermFreq: f.sumTotalTermFreq, sumDocFreq: f.sumDocFreq } : null;
+  }
+  norms(field: string): Uint8Array | null {
+    return this.data.inverted.get(field)?.norms ?? null;
+  }
+  numericFields(): string[] {
+    return [...this.data.numeric.keys()];
+  }
+  numeric(field: string): NumericDocValues | null {
+    return this.data.numeric.get(field) ?? null;
+  }
+  pointFields(): string[] {
+    return [...this.data.points.keys()];
+  }
+  points(field: string): PointIndex | null {
+    return this.data.points.get(field) ?? null;
+  }
+  sortedSetFields(): string[] {
+    return [...this.data.sortedSet.keys()];
+  }
+  sortedSet(field: string): SortedSetDocValues | null {
+    return this.data.sortedSet.get(field) ?? null;
+  }
+  id(doc: number): string {
+    return this.data.ids[doc];
+  }
+  routing(doc: number): string | null {
+    return this.data.routing?.[doc] ?? null;
+  }
+  source(doc: number): Uint8Array | null {
+    return readSource(this.data, doc);
+  }
+  seqNo(doc: number): number {
+    return this.data.seqNos[doc];
+  }
+  primaryTerm(doc: number): number {
+    return this.data.primaryTerms[doc];
+  }
+  version(doc: number): number {
+    return this.data.versions[doc];
+  }
+  sync(): void {
+    this.data.sourceFile?.fsync();
+  }
+  close(): void {
+    this.data.sourceFile?.close();
+  }
+}
+
 /** the hidden nested documents of a segment (bit set = hidden), null when it has none */
-export function segmentHiddenDocs(data: SegmentData): Uint32Array | null {
-  const f = data.inverted.get(NESTED_PATH_FIELD);
-  return hiddenDocBits(data, f ? new SegmentTermsDict(f) : null, data.maxDoc);
+export function segmentHiddenDocs(core: SegmentCore): Uint32Array | null {
+  return hiddenDocBits(core, core.terms(NESTED_PATH_FIELD), core.maxDoc);
 }
 
 export class SegmentReader implements LeafReader {
   readonly segmentName: string;
   readonly maxDoc: number;
   readonly numDocs: number;
-  private readonly dicts = new Map<string, SegmentTermsDict>();
 
   constructor(
-    readonly data: SegmentData,
+    readonly data: SegmentCore,
     readonly liveDocs: Uint32Array | null,
     readonly delGen: number,
     numDocs?: number,
@@ -286,17 +389,10 @@ export class SegmentReader implements LeafReader {
     return isLiveBit(this.liveDocs, doc);
   }
   fieldNames(): string[] {
-    return [...this.data.inverted.keys()];
+    return this.data.invertedFields();
   }
   terms(field: string): TermsDict | null {
-    let d = this.dicts.get(field);
-    if (!d) {
-      const f = this.data.inverted.get(field);
-      if (!f) return null;
-      d = new SegmentTermsDict(f);
-      this.dicts.set(field, d);
-    }
-    return d;
+    return this.data.terms(field);
   }
   postings(field: string, term: string): Postings | null {
     const t = this.terms(field);
@@ -305,31 +401,28 @@ export class SegmentReader implements LeafReader {
     return o < 0 ? null : t.postings(o);
   }
   fieldStats(field: string): FieldStats | null {
-    const f = this.data.inverted.get(field);
-    if (!f) return null;
-    return { docCount: f.docCount, sumTotalTermFreq: f.sumTotalTermFreq, sumDocFreq: f.sumDocFreq };
+    return this.data.fieldStats(field);
   }
   norms(field: string): Uint8Array | null {
-    return this.data.inverted.get(field)?.norms ?? null;
+    return this.data.norms(field);
   }
   numericDocValues(field: string): NumericDocValues | null {
-    return this.data.numeric.get(field) ?? null;
+    return this.data.numeric(field);
   }
   sortedSetDocValues(field: string): SortedSetDocValues | null {
-    return this.data.sortedSet.get(field) ?? null;
+    return this.data.sortedSet(field);
   }
   pointIndex(field: string): PointIndex | null {
-    return this.data.points.get(field) ?? null;
+    return this.data.points(field);
   }
   id(doc: number): string {
-    return this.data.ids[doc];
+    return this.data.id(doc);
   }
   routing(doc: number): string | undefined {
-    const r = this.data.routing?.[doc];
-    return r === null || r === undefined ? undefined : r;
+    return this.data.routing(doc) ?? undefined;
   }
   source(doc: number): Uint8Array | null {
-    return readSource(this.data, doc);
+    return this.data.source(doc);
   }
   /** convenience: _source as a string */
   sourceString(doc: number): string | null {
@@ -337,25 +430,31 @@ export class SegmentReader implements LeafReader {
     return b ? textDecoder.decode(b) : null;
   }
   seqNo(doc: number): number {
-    return this.data.seqNos[doc];
+    return this.data.seqNo(doc);
   }
   primaryTerm(doc: number): number {
-    return this.data.primaryTerms[doc];
+    return this.data.primaryTerm(doc);
   }
   version(doc: number): number {
-    return this.data.versions[doc];
+    return this.data.version(doc);
   }
 
   /** the doc with this _id in this segment (the live one if any, else the last), or -1 */
   lookupId(id: string, liveOnly = true): number {
-    const f = this.data.inverted.get('_id');
-    if (!f) return -1;
-    const o = binarySearchTerms(f.terms, id);
-    if (o < 0) return -1;
-    for (let p = f.postingStarts[o + 1] - 1; p >= f.postingStarts[o]; p--) {
-      const d = f.docs[p];
-      if (!liveOnly || isLiveBit(this.liveDocs, d)) return d;
-    }
-    return -1;
+    return lookupIdIn(this.data, this.liveDocs, id, liveOnly);
   }
+}
+
+/** the doc with this _id in a segment (the live one if any, else the last unless liveOnly), or -1 */
+export function lookupIdIn(core: SegmentCore, live: Uint32Array | null, id: string, liveOnly = true): number {
+  const t = core.terms('_id');
+  if (!t) return -1;
+  const o = t.ord(id);
+  if (o < 0) return -1;
+  const docs = t.postings(o).docs;
+  for (let p = docs.length - 1; p >= 0; p--) {
+    const d = docs[p];
+    if (!liveOnly || isLiveBit(live, d)) return d;
+  }
+  return -1;
 }

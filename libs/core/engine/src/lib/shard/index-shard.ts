@@ -9,14 +9,17 @@ import type { DirectoryReader, SortedSetDocValues } from '../index/leaf-reader.j
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import type { IndexShard } from '../services.js';
 import { SegmentBuilder } from '../index/segment-builder.js';
-import { SegmentReader, SourceFile, readSource, segmentHiddenDocs, writeSourceFile, type SegmentData } from '../index/segment.js';
+import { MemorySegment, SegmentReader, SourceFile, lookupIdIn, segmentHiddenDocs } from '../index/segment.js';
+import type { SegmentCore } from '../index/segment-core.js';
+import { DiskSegment, segmentFileNames, segmentFormatVersion, SEGMENT_VERSION, writeSegment, writeSegmentSteps } from '../index/disk-segment.js';
+import { defaultBlockCache, type BlockCache } from '../store/block-cache.js';
 import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
 import { clearBit, isLiveBit, newLiveDocs } from '../index/live-docs.js';
-import { mergeSegments, type MergeInput, type MergeResult } from '../index/segment-merger.js';
+import { MergedSource, type MergeInput } from '../index/segment-merger.js';
 import { Translog, type TranslogOp } from '../store/translog.js';
-import { ensureDir, removeQuietly, writeFileAtomic, dirSize } from '../store/directory.js';
-import { decodeLiveDocs, encodeLiveDocs, readSegmentFile, writeSegmentFileSteps } from '../store/segment-codec.js';
+import { ensureDir, removeQuietly, writeFileAtomic, dirSize, fsyncDir } from '../store/directory.js';
+import { decodeLiveDocs, encodeLiveDocs, readSegmentFile } from '../store/segment-codec.js';
 import { decodeStateFile, encodeStateFile } from '../store/state-file.js';
 import { resolveVersion, type CurrentDoc, type WriteConditions } from './versioning.js';
 import { findMerges, type MergePolicyConfig, DEFAULT_MERGE_POLICY } from './merge-policy.js';
@@ -53,6 +56,8 @@ export interface ShardConfig {
   /** disables background timers (tests drive refresh/merge explicitly) */
   manualScheduling?: boolean;
   logger?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
+  /** the node's block cache segment files are read through (default: a process-wide one) */
+  blockCache?: BlockCache;
 }
 
 export interface IndexOpRequest extends WriteConditions {
@@ -99,7 +104,7 @@ interface VersionValue extends CurrentDoc {
 }
 
 interface SegmentEntry {
-  data: SegmentData;
+  data: SegmentCore;
   live: Uint32Array | null;
   /** live docs referenced by a published reader: copy before modifying */
   liveShared: boolean;
@@ -108,7 +113,7 @@ interface SegmentEntry {
   /** delGen whose live docs file is on disk (-1: none needed / none) */
   committedDelGen: number;
   reader: SegmentReader | null;
-  /** segment file written */
+  /** segment files fsynced (a commit may name them) */
   onDisk: boolean;
 }
 
@@ -208,12 +213,12 @@ export class IndexShardImpl implements IndexShard {
   private current: ShardDirectoryReader;
   private dirty = false;
   /** file refcounts per segment: published readers + the commit */
-  private readonly segRefs = new Map<SegmentData, number>();
-  private committedSegments = new Set<SegmentData>();
+  private readonly segRefs = new Map<SegmentCore, number>();
+  private committedSegments = new Set<SegmentCore>();
   /** segments of a commit being written (their files must survive merges meanwhile) */
-  private readonly pendingCommit = new Set<SegmentData>();
+  private readonly pendingCommit = new Set<SegmentCore>();
   /** segments (and live-docs generations) of commits held open by acquireIndexCommit */
-  private readonly commitHolds = new Map<SegmentData, Map<number, number>>();
+  private readonly commitHolds = new Map<SegmentCore, Map<number, number>>();
   private activeFlush: Generator<void, void, void> | null = null;
   private activeFlushPromise: Promise<void> | null = null;
   private lastCommit: CommitPoint | null = null;
@@ -266,7 +271,7 @@ export class IndexShardImpl implements IndexShard {
       // a shard that cannot open releases what it opened and leaves its files as they are
       this.closed = true;
       this.translog.close();
-      for (const e of this.segments) e.data.sourceFile?.close();
+      for (const e of this.segments) e.data.close();
       throw err;
     }
     this.schedule();
@@ -286,11 +291,11 @@ export class IndexShardImpl implements IndexShard {
     if (this.closed) throw new EngineClosedException(this.shardName);
   }
 
-  private segRef(d: SegmentData): void {
+  private segRef(d: SegmentCore): void {
     this.segRefs.set(d, (this.segRefs.get(d) ?? 0) + 1);
   }
 
-  private segDecRef(d: SegmentData): void {
+  private segDecRef(d: SegmentCore): void {
     const n = (this.segRefs.get(d) ?? 0) - 1;
     if (n > 0) {
       this.segRefs.set(d, n);
@@ -299,26 +304,26 @@ export class IndexShardImpl implements IndexShard {
     this.segRefs.delete(d);
     // not referenced by any reader, nor the commit, nor the live list
     if (!this.segments.some((e) => e.data === d)) {
-      if (this.neededOnDisk(d)) d.sourceFile?.close();
+      if (this.neededOnDisk(d)) d.close();
       else this.deleteSegmentFiles(d);
     }
   }
 
   /** closes and deletes every file of a segment that nothing uses any more */
-  private deleteSegmentFiles(d: SegmentData): void {
-    d.sourceFile?.close();
-    removeQuietly(path.join(this.dir, `${d.name}.seg`));
-    removeQuietly(path.join(this.dir, `${d.name}.src`));
+  private deleteSegmentFiles(d: SegmentCore): void {
+    d.close();
+    for (const f of segmentFileNames(d.name)) removeQuietly(path.join(this.dir, f));
     this.removeLiveFiles(d.name, -1);
   }
 
-  /** moves a freshly built segment's `_source` bytes to its `.src` file (fsynced at the next commit) */
-  private spillSource(d: SegmentData): void {
-    if (!d.sourceBytes) return;
-    const file = path.join(this.dir, `${d.name}.src`);
-    writeSourceFile(file, [d.sourceBytes]);
-    d.sourceFile = new SourceFile(file);
-    d.sourceBytes = null;
+  private get blockCache(): BlockCache {
+    return this.cfg.blockCache ?? defaultBlockCache;
+  }
+
+  /** writes a freshly built segment's files (fsynced at the next commit) and opens them */
+  private writeAndOpen(mem: MemorySegment): DiskSegment {
+    writeSegment(this.dir, mem);
+    return new DiskSegment(this.dir, mem.name, { cache: this.blockCache });
   }
 
   private removeLiveFiles(segName: string, keepGen: number): void {
@@ -341,7 +346,7 @@ export class IndexShardImpl implements IndexShard {
 
   private newReader(): ShardDirectoryReader {
     const readers: SegmentReader[] = [];
-    const datas: SegmentData[] = [];
+    const datas: SegmentCore[] = [];
     for (const e of this.segments) {
       if (!e.reader || e.reader.delGen !== e.delGen) {
         e.reader = new SegmentReader(e.data, e.live, e.delGen, e.data.maxDoc - e.numDeleted);
@@ -425,9 +430,8 @@ export class IndexShardImpl implements IndexShard {
       const numDeleted = this.buffer.numDeleted;
       this.buffer = new SegmentBuilder();
       if (numDeleted < data.maxDoc) {
-        this.spillSource(data);
         this.segments.push({
-          data,
+          data: this.writeAndOpen(new MemorySegment(data, SEGMENT_VERSION)),
           live: liveDocs,
           liveShared: false,
           numDeleted,
@@ -481,12 +485,12 @@ export class IndexShardImpl implements IndexShard {
     if (v) return v;
     for (let i = this.segments.length - 1; i >= 0; i--) {
       const e = this.segments[i];
-      const doc = lookupId(e, id);
+      const doc = lookupIdIn(e.data, e.live, id);
       if (doc >= 0) {
         return {
-          version: e.data.versions[doc],
-          seqNo: e.data.seqNos[doc],
-          primaryTerm: e.data.primaryTerms[doc],
+          version: e.data.version(doc),
+          seqNo: e.data.seqNo(doc),
+          primaryTerm: e.data.primaryTerm(doc),
           deleted: false,
           loc: { kind: 'segment', entry: e, doc },
         };
@@ -507,9 +511,9 @@ export class IndexShardImpl implements IndexShard {
       const v = this.lookup(id);
       if (v && !v.deleted && v.loc) {
         const loc = v.loc;
-        const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : readSource(loc.entry.data, loc.doc);
-        const routing = loc.kind === 'buffer' ? this.buffer.storedRouting(loc.doc) : (loc.entry.data.routing?.[loc.doc] ?? undefined);
-        const ignored = loc.kind === 'buffer' ? this.buffer.storedIgnored(loc.doc) : ignoredOf(loc.entry.data.sortedSet.get('_ignored'), loc.doc);
+        const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : loc.entry.data.source(loc.doc);
+        const routing = loc.kind === 'buffer' ? this.buffer.storedRouting(loc.doc) : (loc.entry.data.routing(loc.doc) ?? undefined);
+        const ignored = loc.kind === 'buffer' ? this.buffer.storedIgnored(loc.doc) : ignoredOf(loc.entry.data.sortedSet('_ignored'), loc.doc);
         res = { found: true, id, version: v.version, seqNo: v.seqNo, primaryTerm: v.primaryTerm, source, routing };
         if (ignored) res.ignored = ignored;
       }
@@ -718,7 +722,7 @@ export class IndexShardImpl implements IndexShard {
   }
 
   /** files of a segment are still needed on disk by the last commit or a commit being written */
-  private neededOnDisk(d: SegmentData): boolean {
+  private neededOnDisk(d: SegmentCore): boolean {
     return this.committedSegments.has(d) || this.pendingCommit.has(d) || this.commitHolds.has(d);
   }
 
@@ -730,7 +734,7 @@ export class IndexShardImpl implements IndexShard {
     this.flush();
     const commit = this.lastCommit;
     if (!commit) throw new Error(`shard ${this.shardName} has no commit`);
-    const held: Array<[SegmentData, number]> = [];
+    const held: Array<[SegmentCore, number]> = [];
     const files: CommitFile[] = [];
     let numDocs = 0;
     for (const s of commit.segments) {
@@ -741,7 +745,7 @@ export class IndexShardImpl implements IndexShard {
       if (!gens) this.commitHolds.set(data, (gens = new Map()));
       gens.set(s.delGen, (gens.get(s.delGen) ?? 0) + 1);
       held.push([data, s.delGen]);
-      for (const f of [`${s.name}.seg`, `${s.name}.src`, ...(s.delGen >= 0 ? [`${s.name}_${s.delGen}.liv`] : [])]) {
+      for (const f of [...segmentFileNames(s.name), ...(s.delGen >= 0 ? [`${s.name}_${s.delGen}.liv`] : [])]) {
         files.push({ name: f, length: fs.statSync(path.join(this.dir, f)).size });
       }
       numDocs += data.maxDoc - (e && e.committedDelGen === s.delGen ? e.numDeleted : 0);
@@ -782,13 +786,13 @@ export class IndexShardImpl implements IndexShard {
     const snap = this.segments.map((e) => ({ e, live: e.live && e.numDeleted > 0 ? e.live : null, delGen: e.delGen }));
     for (const x of snap) this.pendingCommit.add(x.e.data);
     try {
+      let synced = false;
       for (const x of snap) {
         const e = x.e;
         if (!e.onDisk) {
-          this.spillSource(e.data);
-          e.data.sourceFile?.fsync();
-          yield* writeSegmentFileSteps(path.join(this.dir, `${e.data.name}.seg`), e.data);
+          e.data.sync();
           e.onDisk = true;
+          synced = true;
           yield;
         }
         if (x.live) {
@@ -796,6 +800,7 @@ export class IndexShardImpl implements IndexShard {
           if (!fs.existsSync(liv)) writeFileAtomic(liv, encodeLiveDocs(e.data.maxDoc, x.live));
         }
       }
+      if (synced) fsyncDir(this.dir);
       const commit: CommitPoint = {
         version: 1,
         generation: (this.lastCommit?.generation ?? 0) + 1,
@@ -838,16 +843,12 @@ export class IndexShardImpl implements IndexShard {
     const commitFile = path.join(this.dir, COMMIT_FILE);
     let commit: CommitPoint | null = null;
     const legacyChecksum: string[] = [];
+    const legacyFormat: string[] = [];
     if (fs.existsSync(commitFile)) {
       commit = decodeStateFile<CommitPoint>(fs.readFileSync(commitFile), `commit point of ${this.shardName}`);
       this.segmentCounter = commit.segmentCounter;
       for (const s of commit.segments) {
-        const data = readSegmentFile(path.join(this.dir, `${s.name}.seg`), (c) => {
-          if (c !== 'ok') legacyChecksum.push(s.name);
-        });
-        // the commit names the files (a shrunk index renames the segments it takes from its sources)
-        data.name = s.name;
-        if (!data.sourceBytes) data.sourceFile = new SourceFile(path.join(this.dir, `${s.name}.src`));
+        const data = this.openSegment(s.name, legacyChecksum, legacyFormat);
         let live: Uint32Array | null = null;
         let numDeleted = 0;
         if (s.delGen >= 0) {
@@ -872,8 +873,7 @@ export class IndexShardImpl implements IndexShard {
     // remove files a crashed flush or merge may have left behind
     const keep = new Set<string>([COMMIT_FILE, 'translog']);
     for (const e of this.segments) {
-      keep.add(`${e.data.name}.seg`);
-      keep.add(`${e.data.name}.src`);
+      for (const f of segmentFileNames(e.data.name)) keep.add(f);
       if (e.committedDelGen >= 0) keep.add(`${e.data.name}_${e.committedDelGen}.liv`);
     }
     for (const n of fs.readdirSync(this.dir)) if (!keep.has(n)) removeQuietly(path.join(this.dir, n));
@@ -893,6 +893,50 @@ export class IndexShardImpl implements IndexShard {
     this.refreshInternal('recovery');
     this.st.refreshTotal = 0;
     if (legacyChecksum.length > 0) this.rewriteLegacySegments(legacyChecksum);
+    const stillLegacy = legacyFormat.filter((n) => this.segments.some((e) => e.data.name === n && e.data.formatVersion < SEGMENT_VERSION));
+    if (stillLegacy.length > 0) this.migrateSegments(stillLegacy);
+  }
+
+  /**
+   * Opens a committed segment: the current format through the block cache; the older single-file format
+   * (version 3) read whole into memory, then migrated (see migrateSegments). Anything else is refused with
+   * a clear CorruptIndexException / format message, never misread.
+   */
+  private openSegment(name: string, legacyChecksum: string[], legacyFormat: string[]): SegmentCore {
+    const segFile = path.join(this.dir, `${name}.seg`);
+    const fd = fs.openSync(segFile, 'r');
+    const head = Buffer.alloc(64);
+    let n: number;
+    try {
+      n = fs.readSync(fd, head, 0, 64, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const version = segmentFormatVersion(head.subarray(0, n), segFile);
+    if (version === SEGMENT_VERSION) return new DiskSegment(this.dir, name, { cache: this.blockCache });
+    const data = readSegmentFile(segFile, (c) => {
+      if (c !== 'ok') legacyChecksum.push(name);
+    });
+    // the commit names the files (a shrunk index renames the segments it takes from its sources)
+    data.name = name;
+    if (!data.sourceBytes) data.sourceFile = new SourceFile(path.join(this.dir, `${name}.src`));
+    legacyFormat.push(name);
+    return new MemorySegment(data, version);
+  }
+
+  /**
+   * Segments of the older single-file format (read whole into memory) are rewritten in the current format
+   * at open — a one-segment merge each, then a commit — so memory goes back to the block cache's bound.
+   * The old files stay until the new commit no longer names them; a failure keeps the shard open on them.
+   */
+  private migrateSegments(names: readonly string[]): void {
+    this.cfg.logger?.info?.({ shard: this.shardName, segments: names, to: SEGMENT_VERSION }, 'migrating segments of an older format');
+    try {
+      for (const e of this.segments.filter((x) => names.includes(x.data.name))) drain(this.mergeGenerator([e]));
+      this.flush();
+    } catch (err) {
+      this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'failed to migrate segments of an older format');
+    }
   }
 
   /**
@@ -1037,27 +1081,20 @@ export class IndexShardImpl implements IndexShard {
     const t0 = this.now();
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
     const name = `_${(this.segmentCounter++).toString(36)}`;
-    const srcPath = path.join(this.dir, `${name}.src`);
-    let srcFd = fs.openSync(srcPath, 'w');
-    const sink = {
-      write: (bytes: Uint8Array): void => {
-        let o = 0;
-        while (o < bytes.length) o += fs.writeSync(srcFd, bytes, o, bytes.length - o);
-      },
-    };
+    const mergedSrc = new MergedSource(name, snapshot);
     const abandon = (): void => {
-      if (srcFd >= 0) fs.closeSync(srcFd);
-      srcFd = -1;
-      removeQuietly(srcPath);
+      for (const f of segmentFileNames(name)) removeQuietly(path.join(this.dir, f));
     };
-    const gen = mergeSegments(name, snapshot, sink);
-    let r: IteratorResult<void, MergeResult>;
+    yield;
+    if (this.closed) return;
+    const steps = writeSegmentSteps(this.dir, mergedSrc);
     try {
       for (;;) {
-        r = gen.next();
+        const r = steps.next();
         if (r.done) break;
         yield;
         if (this.closed) {
+          steps.return({ segBytes: 0, srcBytes: 0 });
           abandon();
           return;
         }
@@ -1066,15 +1103,19 @@ export class IndexShardImpl implements IndexShard {
       abandon();
       throw err;
     }
-    fs.closeSync(srcFd);
-    srcFd = -1;
-    const { data, docMaps } = r.value;
+    const docMaps = mergedSrc.docMaps;
     // entries may have been removed meanwhile (e.g. fully deleted): only commit if all still present
     if (!entries.every((e) => this.segments.includes(e))) {
       abandon();
       return;
     }
-    data.sourceFile = new SourceFile(srcPath);
+    let data: DiskSegment;
+    try {
+      data = new DiskSegment(this.dir, name, { cache: this.blockCache });
+    } catch (err) {
+      abandon();
+      throw err;
+    }
     // carry over deletes that happened during the merge
     let live: Uint32Array | null = null;
     let numDeleted = 0;
@@ -1113,7 +1154,7 @@ export class IndexShardImpl implements IndexShard {
     // the old segments' files go away when no reader nor the commit uses them
     for (const e of entries) {
       if (this.segRefs.has(e.data)) continue;
-      if (this.neededOnDisk(e.data)) e.data.sourceFile?.close();
+      if (this.neededOnDisk(e.data)) e.data.close();
       else this.deleteSegmentFiles(e.data);
     }
     this.dirty = true;
@@ -1189,7 +1230,7 @@ export class IndexShardImpl implements IndexShard {
     for (const e of this.segments) {
       docs += e.data.maxDoc - e.numDeleted;
       deleted += e.numDeleted;
-      mem += e.data.sizeInBytes;
+      mem += e.data.ramBytesUsed;
     }
     return {
       ...this.st,
@@ -1227,7 +1268,7 @@ export class IndexShardImpl implements IndexShard {
     } finally {
       this.translog.close();
       this.closed = true;
-      for (const e of this.segments) e.data.sourceFile?.close();
+      for (const e of this.segments) e.data.close();
       const waiters = this.refreshWaiters;
       this.refreshWaiters = [];
       for (const w of waiters) w();
@@ -1237,7 +1278,7 @@ export class IndexShardImpl implements IndexShard {
   /** closes without flushing and deletes all data */
   destroy(): void {
     this.clearTimers();
-    for (const e of this.segments) e.data.sourceFile?.close();
+    for (const e of this.segments) e.data.close();
     if (!this.closed) {
       try {
         this.translog.close();
@@ -1248,28 +1289,6 @@ export class IndexShardImpl implements IndexShard {
     }
     removeQuietly(this.dir);
   }
-}
-
-function lookupId(e: SegmentEntry, id: string): number {
-  const f = e.data.inverted.get('_id');
-  if (!f) return -1;
-  const terms = f.terms;
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const t = terms[mid];
-    if (t < id) lo = mid + 1;
-    else if (t > id) hi = mid - 1;
-    else {
-      for (let p = f.postingStarts[mid + 1] - 1; p >= f.postingStarts[mid]; p--) {
-        const d = f.docs[p];
-        if (isLiveBit(e.live, d)) return d;
-      }
-      return -1;
-    }
-  }
-  return -1;
 }
 
 function drain(it: Generator<void, void, void>): void {

@@ -11,7 +11,8 @@ import { EngineTokens, type IndicesService, type MapperService, type ShardFailur
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { IndexShardImpl, type IndexCommitRef, type ShardStats } from './index-shard.js';
-import { shardSettingsFrom } from './shard-settings.js';
+import { blockCacheBytesFrom, shardSettingsFrom } from './shard-settings.js';
+import { BlockCache } from '../store/block-cache.js';
 import { indexDataDir, removeQuietly } from '../store/directory.js';
 import * as fs from 'node:fs';
 
@@ -112,6 +113,8 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   private readonly dataPath: string;
   private readonly listeners: EngineEventListener[];
   private closed = false;
+  /** the node's block cache: every shard reads its segment files through it */
+  readonly blockCache: BlockCache;
 
   constructor(
     @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
@@ -121,6 +124,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
   ) {
     this.dataPath = String(hostConfig?.settings?.['path.data'] ?? './data');
+    this.blockCache = new BlockCache(blockCacheBytesFrom(hostConfig?.settings));
     this.listeners = listeners ?? [];
     this.store.onChange((next, prev) => this.apply(next, prev));
     this.sweepOrphans(this.store.current());
@@ -251,6 +255,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
           for (const l of this.listeners) this.safe(() => l.onRefresh?.(meta.name, i, gen));
         },
         logger: this.logger,
+        blockCache: this.blockCache,
       });
     } catch (err) {
       const reason = err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);

@@ -81,7 +81,25 @@ export const AUTO_CREATE_INDEX: SettingDef<string> = {
   parse: (raw) => String(raw),
 };
 
+/**
+ * `indices.store.block_cache.size` (node, static): bytes of decoded segment blocks (postings, term blocks,
+ * doc-value columns, `_source` blocks) kept in memory; segment files are read through it.
+ */
+export const BLOCK_CACHE_SIZE: SettingDef<number> = {
+  key: 'indices.store.block_cache.size',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 512 * 1024 * 1024,
+  parse: SettingParsers.bytes('indices.store.block_cache.size'),
+};
+
+/** the block cache size from node settings (default 512mb) */
+export function blockCacheBytesFrom(settings: Record<string, unknown> | undefined): number {
+  return bytes(settings?.['indices.store.block_cache.size'], 'indices.store.block_cache.size', '512mb');
+}
+
 export const STORAGE_SETTINGS: readonly SettingDef[] = [
+  BLOCK_CACHE_SIZE,
   REFRESH_INTERVAL,
   TRANSLOG_DURABILITY,
   TRANSLOG_SYNC_INTERVAL,

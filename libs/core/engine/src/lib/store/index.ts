@@ -3,3 +3,5 @@ export * from './crc32.js';
 export * from './segment-codec.js';
 export * from './directory.js';
 export * from './state-file.js';
+export * from './verify-index.js';
+export * from './block-cache.js';

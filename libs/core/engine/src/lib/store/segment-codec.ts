@@ -17,12 +17,8 @@ interface Block {
   n: number;
 }
 
-export class CorruptIndexException extends Error {
-  constructor(msg: string) {
-    super(msg);
-    this.name = 'CorruptIndexException';
-  }
-}
+export { CorruptIndexException } from './codec-util.js';
+import { CorruptIndexException } from './codec-util.js';
 
 export interface EncodeOptions {
   /** embed in-memory `_source` bytes (tests, tools); the engine keeps them in a separate `.src` file */

@@ -1,0 +1,122 @@
+/**
+ * The segment format's hygiene: header (codec, version) and checksum footer on every file, clear refusal of
+ * versions this build does not read, corruption found when a block is read and by the verify tool, and the
+ * block cache's bound.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SegmentBuilder } from './segment-builder.js';
+import { MemorySegment, SegmentReader } from './segment.js';
+import { DiskSegment, SEGMENT_CODEC, segmentFormatVersion, verifySegmentFiles, writeSegment } from './disk-segment.js';
+import { simpleParse } from '../shard/testing/simple-parser.js';
+import { BlockCache } from '../store/block-cache.js';
+import { CODEC_MAGIC, CorruptIndexException, readHeader } from '../store/codec-util.js';
+import { verifyShardDir } from '../store/verify-index.js';
+import { IndexShardImpl } from '../shard/index-shard.js';
+import { parseBytes } from '../shard/testing/simple-parser.js';
+
+let dir: string;
+beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'disk-seg-'))));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function writeDocs(name: string, n: number): void {
+  const b = new SegmentBuilder();
+  for (let i = 0; i < n; i++) {
+    b.add(simpleParse({ msg: `hello world number ${i % 17} ${'x'.repeat(i % 50)}`, n: i * 3, k: `k${i % 5}` }, `id${i}`), { seqNo: i, primaryTerm: 1, version: 1 + (i % 3) });
+  }
+  writeSegment(dir, new MemorySegment({ ...b.build(name).data, name }));
+}
+
+describe('segment files of the current format', () => {
+  it('carry a header with codec name and version, and read back every document', () => {
+    writeDocs('_0', 3000);
+    for (const f of ['_0.seg', '_0.src']) {
+      const h = readHeader(fs.readFileSync(path.join(dir, f)).subarray(0, 64))!;
+      expect(h.codec).toBe(f.endsWith('.seg') ? SEGMENT_CODEC : 'StrataStoredFields');
+      expect(h.version).toBe(f.endsWith('.seg') ? 4 : 2);
+    }
+    const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });
+    const r = new SegmentReader(s, null, 0);
+    for (let i = 0; i < 3000; i += 7) {
+      expect(r.id(i)).toBe(`id${i}`);
+      expect(JSON.parse(r.sourceString(i)!).n).toBe(i * 3);
+      expect(r.seqNo(i)).toBe(i);
+      expect(r.version(i)).toBe(1 + (i % 3));
+      expect(r.lookupId(`id${i}`)).toBe(i);
+    }
+    expect(Array.from(r.postings('msg', 'number')!.docs)).toHaveLength(3000);
+    expect(r.numericDocValues('n')!.values[2999]).toBe(2999 * 3);
+    s.close();
+    expect(verifySegmentFiles(dir, '_0')).toEqual({ version: 4, files: ['_0.seg', '_0.src'] });
+  });
+
+  it('stay within the block cache bound while serving data larger than the cache', () => {
+    writeDocs('_0', 5000);
+    const cache = new BlockCache(64 * 1024);
+    const s = new DiskSegment(dir, '_0', { cache });
+    const r = new SegmentReader(s, null, 0);
+    for (let i = 0; i < 5000; i++) expect(r.id(i)).toBe(`id${i}`);
+    for (let i = 0; i < 5000; i++) expect(r.seqNo(i)).toBe(i);
+    const st = cache.stats();
+    expect(st.sizeInBytes).toBeLessThanOrEqual(64 * 1024);
+    expect(st.evictions).toBeGreaterThan(0);
+    expect(st.misses).toBeGreaterThan(0);
+    s.close();
+  });
+
+  it('refuse a corrupt footer or metadata at open, and a corrupt block when it is read', () => {
+    writeDocs('_0', 2000);
+    const seg = path.join(dir, '_0.seg');
+    const good = fs.readFileSync(seg);
+    const bad = Buffer.from(good);
+    bad[bad.length - 8] ^= 0x01; // footer magic
+    fs.writeFileSync(seg, bad);
+    expect(() => new DiskSegment(dir, '_0')).toThrow(/codec footer mismatch/);
+    fs.writeFileSync(seg, good);
+    // a byte inside the `_source` blocks: open works (only metadata is read), the read fails, verify fails
+    const src = path.join(dir, '_0.src');
+    const sgood = fs.readFileSync(src);
+    const sbad = Buffer.from(sgood);
+    sbad[200] ^= 0x10;
+    fs.writeFileSync(src, sbad);
+    const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });
+    expect(() => s.source(0)).toThrow(CorruptIndexException);
+    s.close();
+    expect(() => verifySegmentFiles(dir, '_0')).toThrow(/checksum failed/);
+    fs.writeFileSync(src, sgood);
+    expect(verifySegmentFiles(dir, '_0').version).toBe(4);
+  });
+
+  it('refuse format versions this build does not read with a clear message', () => {
+    const head = Buffer.alloc(32);
+    head.write('STRSEG02', 0, 'latin1');
+    expect(() => segmentFormatVersion(head, 'x.seg')).toThrow('Format version is not supported (resource x.seg): 2 (needs to be between 3 and 4)');
+    head.fill(0);
+    head.writeUInt32LE(CODEC_MAGIC, 0);
+    head.writeUInt8(SEGMENT_CODEC.length, 4);
+    head.write(SEGMENT_CODEC, 5, 'latin1');
+    head.writeUInt32LE(5, 5 + SEGMENT_CODEC.length);
+    expect(() => segmentFormatVersion(head, 'y.seg')).toThrow('Format version is not supported (resource y.seg): 5 (needs to be between 3 and 4)');
+    head.write('Other', 5, 'latin1');
+    expect(() => segmentFormatVersion(head, 'z.seg')).toThrow(/codec mismatch/);
+  });
+});
+
+describe('a shard refuses to open a segment of a newer format, keeping it', () => {
+  it('fails with the format message and leaves the files untouched', () => {
+    const shardDir = path.join(dir, 'shard');
+    const s = new IndexShardImpl({ index: 'i', indexUuid: 'u', shardId: 0, dir: shardDir, parse: parseBytes, manualScheduling: true });
+    s.indexDoc({ id: 'a', opType: 'index', doc: simpleParse({ x: 1 }, 'a') });
+    s.close();
+    const seg = fs.readdirSync(shardDir).find((f) => f.endsWith('.seg'))!;
+    const buf = fs.readFileSync(path.join(shardDir, seg));
+    buf.writeUInt32LE(9, 5 + SEGMENT_CODEC.length);
+    fs.writeFileSync(path.join(shardDir, seg), buf);
+    expect(() => new IndexShardImpl({ index: 'i', indexUuid: 'u', shardId: 0, dir: shardDir, parse: parseBytes, manualScheduling: true })).toThrow(/Format version is not supported .*: 9/);
+    expect(fs.readFileSync(path.join(shardDir, seg))).toEqual(buf);
+    const v = verifyShardDir(shardDir);
+    expect(v.ok).toBe(false);
+    expect(v.problems[0]).toMatch(/Format version is not supported/);
+  });
+});

@@ -1,0 +1,808 @@
+/**
+ * The segment format (codec `StrataSegment` version 4): two immutable files per segment, read with
+ * positioned reads through the node's byte-bounded block cache; only small indexes stay resident.
+ *
+ * `<name>.seg`: header (codec name, version) | sections | meta (JSON) | footer (meta offset/length/crc,
+ * magic, crc32 of the whole file). Sections:
+ * - per inverted field, repeated per block of 64 terms: the postings of those terms (doc deltas, then freqs,
+ *   then positions as per-doc deltas; a term in one doc keeps its doc inline), then the term block
+ *   (prefix-coded terms + doc freq + byte lengths); after the field, its term index (first term, offset,
+ *   length and crc32 of every block) and its norms;
+ * - doc values, points, `_seq_no`/`_primary_term`/`_version`: number columns in blocks of 4096 values,
+ *   each block constant, delta-varint, bit-packed or raw doubles (whichever is smallest), with a block table;
+ * - keyword doc-value dictionaries: prefix-coded string blocks.
+ * `<name>.src`: stored fields (see stored-fields.ts).
+ *
+ * Opening reads the header, the footer and the meta section of each file (checksummed); the full-file
+ * checksum is verified by `verifySegmentFiles` (the `verify` tool) and every block read checks its own.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+import {
+  identityOffsets,
+  type InvertedFieldInfo,
+  type InvertedFieldStats,
+  type SegmentCore,
+  type SegmentSource,
+  type TermPostings,
+} from './segment-core.js';
+import { StoredFieldsReader, StoredFieldsWriter } from './stored-fields.js';
+import { defaultBlockCache, nextCacheUid, type BlockCache } from '../store/block-cache.js';
+import {
+  ByteReader,
+  ByteWriter,
+  ChecksumFileWriter,
+  CorruptIndexException,
+  FOOTER_LENGTH,
+  RandomAccessFile,
+  checkHeader,
+  parseFooter,
+  readDeltaInts,
+  readHeader,
+  readInts,
+  readNumberBlock,
+  readStringBlock,
+  verifyFileChecksum,
+  writeDeltaInts,
+  writeHeader,
+  writeNumberBlock,
+  writeStringBlock,
+} from '../store/codec-util.js';
+import { crc32 } from '../store/crc32.js';
+import { binarySearchTerms } from './segment.js';
+
+export const SEGMENT_CODEC = 'StrataSegment';
+export const SEGMENT_VERSION = 4;
+/** the oldest segment format still read (3: the single-file format, read whole into memory) */
+export const SEGMENT_MIN_VERSION = 3;
+const COL_BLOCK = 4096;
+const TERM_BLOCK = 64;
+
+/** a number column: n values in blocks at [o, o+len) (crc32 of that range), block table at idx */
+interface ColRef {
+  n: number;
+  o: number;
+  len: number;
+  crc: number;
+  idx: [number, number];
+}
+
+interface InvMeta {
+  id: number;
+  freqs: boolean;
+  positions: boolean;
+  docCount: number;
+  sttf: number;
+  sdf: number;
+  nTerms: number;
+  index: [number, number, number];
+  norms: [number, number, number] | null;
+}
+
+interface SegMeta {
+  name: string;
+  maxDoc: number;
+  maxSeqNo: number;
+  hasRouting: boolean;
+  cols: { seq: ColRef; term: ColRef; ver: ColRef };
+  inv: Record<string, InvMeta>;
+  num: Record<string, { id: number; counts: ColRef | null; values: ColRef }>;
+  pts: Record<string, { id: number; values: ColRef; docs: ColRef }>;
+  ss: Record<string, { id: number; counts: ColRef | null; ords: ColRef; terms: [number, number, number, number] }>;
+}
+
+// ------------------------------------------------------------------ writing
+
+class SegWriter {
+  readonly out: ChecksumFileWriter;
+  constructor(file: string) {
+    this.out = new ChecksumFileWriter(file);
+    const h = new ByteWriter(64);
+    writeHeader(h, SEGMENT_CODEC, SEGMENT_VERSION);
+    this.out.write(h.result());
+  }
+
+  /** a section written whole: [offset, length, crc] */
+  section(b: Uint8Array): [number, number, number] {
+    const o = this.out.offset;
+    this.out.write(b);
+    return [o, b.length, crc32(b)];
+  }
+
+  *column(n: number, get: (i: number) => number): Generator<void, ColRef, void> {
+    const o = this.out.offset;
+    const offs: number[] = [];
+    const block = new Float64Array(COL_BLOCK);
+    const w = new ByteWriter(COL_BLOCK * 2);
+    let crc = 0;
+    for (let i = 0; i < n; i += COL_BLOCK) {
+      const m = Math.min(COL_BLOCK, n - i);
+      for (let j = 0; j < m; j++) block[j] = get(i + j);
+      w.reset();
+      writeNumberBlock(w, block, 0, m);
+      offs.push(this.out.offset - o);
+      const b = w.result();
+      crc = crc32(b, crc);
+      this.out.write(b);
+      if ((i / COL_BLOCK) % 16 === 15) yield;
+    }
+    const len = this.out.offset - o;
+    const iw = new ByteWriter(offs.length * 3 + 8);
+    writeNumbers(iw, offs);
+    const idx = this.section(iw.result());
+    return { n, o, len, crc, idx: [idx[0], idx[1]] };
+  }
+
+  *inverted(id: number, info: InvertedFieldInfo, terms: Iterable<TermPostings>, maxDoc: number, norms: Uint8Array | null): Generator<void, InvMeta, void> {
+    const firsts: string[] = [];
+    const offs: number[] = [];
+    const lens: number[] = [];
+    const crcs: number[] = [];
+    const seen = new Uint8Array(maxDoc);
+    let docCount = 0;
+    let sttf = 0;
+    let sdf = 0;
+    let nTerms = 0;
+    let pending: TermPostings[] = [];
+    let blocks = 0;
+    const pw = new ByteWriter(1 << 16);
+    const tb = new ByteWriter(4096);
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      const base = this.out.offset;
+      tb.reset();
+      tb.vint(base);
+      writeStringBlock(
+        tb,
+        pending.map((p) => p.term),
+        0,
+        pending.length,
+      );
+      for (const p of pending) {
+        const df = p.docs.length;
+        pw.reset();
+        tb.vint(df);
+        if (df === 1) {
+          tb.vint(p.docs[0]);
+          if (info.freqs) tb.vint(p.freqs ? p.freqs[0] : 1);
+          tb.vint(0);
+        } else {
+          writeDeltaInts(pw, p.docs, 0, df);
+          if (info.freqs) for (let i = 0; i < df; i++) pw.vint(p.freqs ? p.freqs[i] : 1);
+          tb.vint(pw.len);
+        }
+        const docsLen = pw.len;
+        if (info.positions) {
+          const ps = p.positions;
+          let at = 0;
+          for (let i = 0; i < df; i++) {
+            const fr = p.freqs ? p.freqs[i] : 1;
+            let prev = 0;
+            for (let k = 0; k < fr; k++) {
+              const v = ps ? ps[at + k] : 0;
+              pw.vint(v - prev);
+              prev = v;
+            }
+            at += fr;
+          }
+          tb.vint(pw.len - docsLen);
+        }
+        this.out.write(pw.result());
+      }
+      firsts.push(pending[0].term);
+      offs.push(this.out.offset);
+      lens.push(tb.len);
+      crcs.push(crc32(tb.result()));
+      this.out.write(tb.result());
+      pending = [];
+    };
+    for (const t of terms) {
+      const df = t.docs.length;
+      if (df === 0) continue;
+      nTerms++;
+      sdf += df;
+      for (let i = 0; i < df; i++) {
+        const d = t.docs[i];
+        if (!seen[d]) {
+          seen[d] = 1;
+          docCount++;
+        }
+        sttf += t.freqs && info.freqs ? t.freqs[i] : 1;
+      }
+      pending.push(t);
+      if (pending.length === TERM_BLOCK) {
+        flush();
+        if (++blocks % 32 === 0) yield;
+      }
+    }
+    flush();
+    const iw = new ByteWriter(firsts.length * 16 + 16);
+    iw.vint(firsts.length);
+    writeNumbers(iw, offs);
+    writeNumbers(iw, lens);
+    writeNumbers(iw, crcs);
+    for (let i = 0; i < firsts.length; i += TERM_BLOCK) writeStringBlock(iw, firsts, i, Math.min(firsts.length, i + TERM_BLOCK));
+    const index = this.section(iw.result());
+    const n = info.norms && norms ? this.section(norms) : null;
+    return { id, freqs: info.freqs, positions: info.positions, docCount, sttf, sdf, nTerms, index, norms: n };
+  }
+
+  strings(terms: readonly string[]): [number, number, number, number] {
+    const w = new ByteWriter(terms.length * 8 + 16);
+    for (let i = 0; i < terms.length; i += TERM_BLOCK) writeStringBlock(w, terms, i, Math.min(terms.length, i + TERM_BLOCK));
+    const s = this.section(w.result());
+    return [s[0], s[1], s[2], terms.length];
+  }
+}
+
+function writeNumbers(out: ByteWriter, v: readonly number[]): void {
+  out.vint(v.length);
+  for (let i = 0; i < v.length; i += COL_BLOCK) writeNumberBlock(out, v, i, Math.min(v.length, i + COL_BLOCK));
+}
+
+function readNumbers(inp: ByteReader): Float64Array {
+  const n = inp.vint();
+  const out = new Float64Array(n);
+  let at = 0;
+  while (at < n) at += readNumberBlock(inp, out, at);
+  return out;
+}
+
+/** counts per doc from offsets, or null when every doc has exactly one value */
+function countsOf(offsets: Uint32Array, maxDoc: number): ((i: number) => number) | null {
+  let single = offsets[maxDoc] === maxDoc;
+  if (single) for (let d = 0; d < maxDoc && single; d++) if (offsets[d + 1] - offsets[d] !== 1) single = false;
+  return single ? null : (d) => offsets[d + 1] - offsets[d];
+}
+
+export interface WrittenSegment {
+  segBytes: number;
+  srcBytes: number;
+}
+
+/** the files of segment `name` in a shard directory */
+export function segmentFileNames(name: string): string[] {
+  return [`${name}.seg`, `${name}.src`];
+}
+
+/**
+ * Writes a segment's two files (`.src` then `.seg`), streaming: stored fields doc by doc, postings term by
+ * term, one doc-values field at a time. fsync is left to the commit unless asked.
+ */
+export function writeSegment(dir: string, src: SegmentSource, opts: { fsync?: boolean } = {}): WrittenSegment {
+  const it = writeSegmentSteps(dir, src, opts);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** the same, yielding between slices of work (merges on the event loop) */
+export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: { fsync?: boolean } = {}): Generator<void, WrittenSegment, void> {
+  const name = src.name;
+  const maxDoc = src.maxDoc;
+  const sw = new StoredFieldsWriter(path.join(dir, `${name}.src`));
+  let srcBytes: number;
+  let done = false;
+  try {
+    for (let d = 0; d < maxDoc; d++) {
+      sw.add(src.id(d), src.routing(d), src.source(d));
+      if ((d & 2047) === 2047) yield;
+    }
+    srcBytes = sw.finish(opts.fsync ?? false);
+    done = true;
+  } finally {
+    if (!done) sw.abort();
+  }
+  const w = new SegWriter(path.join(dir, `${name}.seg`));
+  done = false;
+  try {
+    let id = 0;
+    const cols = {
+      seq: yield* w.column(maxDoc, (d) => src.seqNo(d)),
+      term: yield* w.column(maxDoc, (d) => src.primaryTerm(d)),
+      ver: yield* w.column(maxDoc, (d) => src.version(d)),
+    };
+    const inv: Record<string, InvMeta> = {};
+    for (const f of src.invertedFields()) {
+      const info = src.fieldInfo(f);
+      if (!info) continue;
+      inv[f] = yield* w.inverted(id++, info, src.termIterator(f), maxDoc, src.norms(f));
+    }
+    const num: SegMeta['num'] = {};
+    for (const f of src.numericFields()) {
+      const dv = src.numeric(f);
+      if (!dv) continue;
+      const c = countsOf(dv.offsets, maxDoc);
+      num[f] = { id: id++, counts: c ? yield* w.column(maxDoc, c) : null, values: yield* w.column(dv.values.length, (i) => dv.values[i]) };
+    }
+    const pts: SegMeta['pts'] = {};
+    for (const f of src.pointFields()) {
+      const p = src.points(f);
+      if (!p) continue;
+      pts[f] = { id: id++, values: yield* w.column(p.values.length, (i) => p.values[i]), docs: yield* w.column(p.docs.length, (i) => p.docs[i]) };
+    }
+    const ss: SegMeta['ss'] = {};
+    for (const f of src.sortedSetFields()) {
+      const dv = src.sortedSet(f);
+      if (!dv) continue;
+      const c = countsOf(dv.offsets, maxDoc);
+      ss[f] = { id: id++, counts: c ? yield* w.column(maxDoc, c) : null, ords: yield* w.column(dv.ords.length, (i) => dv.ords[i]), terms: w.strings(dv.terms) };
+      yield;
+    }
+    const meta: SegMeta = { name, maxDoc, maxSeqNo: src.maxSeqNo, hasRouting: src.hasRouting, cols, inv, num, pts, ss };
+    const segBytes = w.out.finish(Buffer.from(JSON.stringify(meta), 'utf8'), opts.fsync ?? false);
+    done = true;
+    return { segBytes, srcBytes };
+  } finally {
+    if (!done) {
+      w.out.abort();
+      fs.rmSync(path.join(dir, `${name}.src`), { force: true });
+    }
+  }
+}
+
+// ------------------------------------------------------------------ reading
+
+/** the format version of a `.seg` file from its first bytes (3 = the single-file format) */
+export function segmentFormatVersion(head: Uint8Array, resource: string): number {
+  const legacy = Buffer.from(head.subarray(0, 8)).toString('latin1');
+  if (/^STRSEG0\d$/.test(legacy)) {
+    const v = Number(legacy.slice(7));
+    if (v < SEGMENT_MIN_VERSION) throw new IndexFormatTooOld(resource, v);
+    return v;
+  }
+  return checkHeader(readHeader(head), resource, SEGMENT_CODEC, SEGMENT_MIN_VERSION, SEGMENT_VERSION);
+}
+
+class IndexFormatTooOld extends CorruptIndexException {
+  constructor(resource: string, v: number) {
+    super(`Format version is not supported (resource ${resource}): ${v} (needs to be between ${SEGMENT_MIN_VERSION} and ${SEGMENT_VERSION}). This version of Strata only supports segments written by its own or the previous format; reindex the data`);
+    this.name = 'IndexFormatException';
+  }
+}
+
+interface TermBlock {
+  terms: string[];
+  df: Uint32Array;
+  inlineDoc: Int32Array;
+  inlineFreq: Uint32Array;
+  start: Float64Array;
+  docsLen: Uint32Array;
+  posLen: Uint32Array;
+}
+
+interface TermIndex {
+  firsts: string[];
+  offs: Float64Array;
+  lens: Float64Array;
+  crcs: Float64Array;
+}
+
+interface DecodedPostings {
+  docs: Uint32Array;
+  freqs: Uint32Array | null;
+}
+
+class DiskPostings implements Postings {
+  readonly docFreq: number;
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
+  private ttf = -1;
+  private pos: { all: Uint32Array; starts: Uint32Array } | null = null;
+  constructor(
+    private readonly dict: DiskTermsDict,
+    private readonly ord: number,
+    p: DecodedPostings,
+  ) {
+    this.docFreq = p.docs.length;
+    this.docs = p.docs;
+    this.freqs = p.freqs;
+  }
+  positions(i: number): Uint32Array | null {
+    if (!this.dict.m.positions) return null;
+    if (!this.pos) this.pos = this.dict.positionsOf(this.ord, this.freqs);
+    return this.pos.all.subarray(this.pos.starts[i], this.pos.starts[i + 1]);
+  }
+  get totalTermFreq(): number {
+    if (this.ttf < 0) {
+      if (!this.freqs) this.ttf = this.docFreq;
+      else {
+        let s = 0;
+        for (let i = 0; i < this.freqs.length; i++) s += this.freqs[i];
+        this.ttf = s;
+      }
+    }
+    return this.ttf;
+  }
+}
+
+class DiskTermsDict implements TermsDict {
+  private index: TermIndex | null = null;
+  readonly size: number;
+  constructor(
+    private readonly seg: DiskSegment,
+    readonly m: InvMeta,
+  ) {
+    this.size = m.nTerms;
+  }
+  private idx(): TermIndex {
+    if (!this.index) {
+      const [o, len, crc] = this.m.index;
+      const raw = this.seg.readChecked(o, len, crc, 'term index');
+      const r = new ByteReader(raw);
+      const n = r.vint();
+      const offs = readNumbers(r);
+      const lens = readNumbers(r);
+      const crcs = readNumbers(r);
+      const firsts: string[] = [];
+      while (firsts.length < n) readStringBlock(r, firsts);
+      if (offs.length !== n || lens.length !== n || crcs.length !== n) throw new CorruptIndexException(`term index is inconsistent (resource ${this.seg.segPath})`);
+      this.index = { firsts, offs, lens, crcs };
+      let bytes = offs.byteLength * 3;
+      for (const t of firsts) bytes += 40 + t.length * 2;
+      this.seg.addResident(bytes);
+    }
+    return this.index;
+  }
+  private block(b: number): TermBlock {
+    return this.seg.cache.get(`${this.seg.uid}t${this.m.id}:${b}`, () => {
+      const ix = this.idx();
+      const raw = this.seg.readChecked(ix.offs[b], ix.lens[b], ix.crcs[b], 'term block');
+      const r = new ByteReader(raw);
+      let at = r.vint();
+      const terms: string[] = [];
+      readStringBlock(r, terms);
+      const n = terms.length;
+      const df = new Uint32Array(n);
+      const inlineDoc = new Int32Array(n).fill(-1);
+      const inlineFreq = new Uint32Array(n);
+      const start = new Float64Array(n);
+      const docsLen = new Uint32Array(n);
+      const posLen = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        df[i] = r.vint();
+        if (df[i] === 1) {
+          inlineDoc[i] = r.vint();
+          inlineFreq[i] = this.m.freqs ? r.vint() : 1;
+        }
+        docsLen[i] = r.vint();
+        if (this.m.positions) posLen[i] = r.vint();
+        start[i] = at;
+        at += docsLen[i] + posLen[i];
+      }
+      let bytes = n * 40 + 200;
+      for (const t of terms) bytes += 40 + t.length * 2;
+      return { value: { terms, df, inlineDoc, inlineFreq, start, docsLen, posLen }, bytes, readBytes: raw.length };
+    });
+  }
+  term(ord: number): string {
+    return this.block(ord >>> 6).terms[ord & 63];
+  }
+  /** index of the last block whose first term <= target (-1 when target precedes every term) */
+  private blockFor(target: string): number {
+    const f = this.idx().firsts;
+    let lo = 0;
+    let hi = f.length - 1;
+    let ans = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (f[mid] <= target) {
+        ans = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return ans;
+  }
+  ord(term: string): number {
+    if (this.size === 0) return -1;
+    const b = this.blockFor(term);
+    if (b < 0) return -1;
+    const i = binarySearchTerms(this.block(b).terms, term);
+    return i >= 0 ? b * TERM_BLOCK + i : -1;
+  }
+  seekCeil(target: string): number {
+    if (this.size === 0) return 0;
+    const b = this.blockFor(target);
+    if (b < 0) return 0;
+    const i = binarySearchTerms(this.block(b).terms, target);
+    return b * TERM_BLOCK + (i >= 0 ? i : -(i + 1));
+  }
+  docFreq(ord: number): number {
+    return this.block(ord >>> 6).df[ord & 63];
+  }
+  postings(ord: number): Postings {
+    const blk = this.block(ord >>> 6);
+    const i = ord & 63;
+    const df = blk.df[i];
+    let p: DecodedPostings;
+    if (df === 1) {
+      p = { docs: Uint32Array.of(blk.inlineDoc[i]), freqs: this.m.freqs ? Uint32Array.of(blk.inlineFreq[i]) : null };
+    } else {
+      p = this.seg.cache.get(`${this.seg.uid}p${this.m.id}:${ord}`, () => {
+        const raw = this.seg.read(blk.start[i], blk.docsLen[i]);
+        const r = new ByteReader(raw);
+        const docs = new Uint32Array(df);
+        readDeltaInts(r, docs, 0, df);
+        let freqs: Uint32Array | null = null;
+        if (this.m.freqs) {
+          freqs = new Uint32Array(df);
+          readInts(r, freqs, 0, df);
+        }
+        if (r.pos !== raw.length || (df > 0 && docs[df - 1] >= this.seg.maxDoc)) throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.seg.segPath})`);
+        return { value: { docs, freqs }, bytes: docs.byteLength + (freqs?.byteLength ?? 0) + 100, readBytes: raw.length };
+      });
+    }
+    return new DiskPostings(this, ord, p);
+  }
+  positionsOf(ord: number, freqs: Uint32Array | null): { all: Uint32Array; starts: Uint32Array } {
+    return this.seg.cache.get(`${this.seg.uid}q${this.m.id}:${ord}`, () => {
+      const blk = this.block(ord >>> 6);
+      const i = ord & 63;
+      const df = blk.df[i];
+      const raw = this.seg.read(blk.start[i] + blk.docsLen[i], blk.posLen[i]);
+      const r = new ByteReader(raw);
+      const starts = new Uint32Array(df + 1);
+      for (let k = 0; k < df; k++) starts[k + 1] = starts[k] + (freqs ? freqs[k] : 1);
+      const all = new Uint32Array(starts[df]);
+      for (let k = 0; k < df; k++) {
+        let prev = 0;
+        for (let j = starts[k]; j < starts[k + 1]; j++) {
+          prev += r.vint();
+          all[j] = prev;
+        }
+      }
+      return { value: { all, starts }, bytes: all.byteLength + starts.byteLength + 100, readBytes: raw.length };
+    });
+  }
+}
+
+export interface DiskSegmentOptions {
+  cache?: BlockCache;
+}
+
+/** a segment of the current format, opened from its two files */
+export class DiskSegment implements SegmentCore {
+  name: string;
+  readonly maxDoc: number;
+  readonly maxSeqNo: number;
+  readonly hasRouting: boolean;
+  readonly formatVersion = SEGMENT_VERSION;
+  readonly cache: BlockCache;
+  readonly uid: string;
+  readonly segPath: string;
+  private readonly seg: RandomAccessFile;
+  private readonly stored: StoredFieldsReader;
+  private readonly meta: SegMeta;
+  private readonly dicts = new Map<string, DiskTermsDict>();
+  private readonly colIndexes = new Map<string, Float64Array>();
+  private resident: number;
+  readonly sizeInBytes: number;
+
+  constructor(dir: string, name: string, opts: DiskSegmentOptions = {}) {
+    this.name = name;
+    this.cache = opts.cache ?? defaultBlockCache;
+    this.uid = nextCacheUid();
+    this.segPath = path.join(dir, `${name}.seg`);
+    this.seg = new RandomAccessFile(this.segPath);
+    try {
+      const len = this.seg.length;
+      if (len < FOOTER_LENGTH + 12) throw new CorruptIndexException(`file too short to be a segment (resource ${this.segPath})`);
+      const v = segmentFormatVersion(this.seg.read(0, Math.min(len, 64)), this.segPath);
+      if (v !== SEGMENT_VERSION) throw new CorruptIndexException(`segment format ${v} must be opened as a legacy segment (resource ${this.segPath})`);
+      const f = parseFooter(this.seg.read(len - FOOTER_LENGTH, FOOTER_LENGTH), len, this.segPath);
+      const mb = this.seg.read(f.metaOffset, f.metaLength);
+      if (crc32(mb) !== f.metaCrc) throw new CorruptIndexException(`checksum failed for the segment metadata (resource ${this.segPath})`);
+      try {
+        this.meta = JSON.parse(Buffer.from(mb).toString('utf8')) as SegMeta;
+      } catch {
+        throw new CorruptIndexException(`unreadable segment metadata (resource ${this.segPath})`);
+      }
+      this.maxDoc = this.meta.maxDoc;
+      this.maxSeqNo = this.meta.maxSeqNo;
+      this.hasRouting = this.meta.hasRouting;
+      this.stored = new StoredFieldsReader(path.join(dir, `${name}.src`), this.cache, `${this.uid}`);
+    } catch (err) {
+      this.seg.close();
+      throw err;
+    }
+    if (this.stored.maxDoc !== this.maxDoc) {
+      this.close();
+      throw new CorruptIndexException(`stored fields hold ${this.stored.maxDoc} docs, the segment ${this.maxDoc} (resource ${this.segPath})`);
+    }
+    this.sizeInBytes = this.seg.length + fs.statSync(this.stored.path).size;
+    this.resident = mbLen(this.meta) + this.stored.ramBytesUsed;
+  }
+
+  get ramBytesUsed(): number {
+    return this.resident;
+  }
+  addResident(n: number): void {
+    this.resident += n;
+  }
+
+  read(pos: number, len: number): Uint8Array {
+    return this.seg.read(pos, len);
+  }
+  readChecked(pos: number, len: number, crc: number, what: string): Uint8Array {
+    const b = this.seg.read(pos, len);
+    if (crc32(b) !== crc >>> 0) throw new CorruptIndexException(`checksum failed for a ${what} (resource ${this.segPath})`);
+    return b;
+  }
+
+  /** a whole number column (checksummed) */
+  private column<T extends Float64Array | Uint32Array>(c: ColRef, make: (n: number) => T): T {
+    const raw = this.readChecked(c.o, c.len, c.crc, 'number column');
+    const out = make(c.n);
+    const r = new ByteReader(raw);
+    let at = 0;
+    while (at < c.n) at += readNumberBlock(r, out, at);
+    if (at !== c.n || r.pos !== raw.length) throw new CorruptIndexException(`number column is inconsistent (resource ${this.segPath})`);
+    return out;
+  }
+
+  /** one value of a per-doc column, through the cache (one block of 4096 values) */
+  private colValue(key: string, c: ColRef, i: number): number {
+    if (i < 0 || i >= c.n) throw new RangeError(`doc ${i} out of bounds [0, ${c.n})`);
+    const b = Math.floor(i / COL_BLOCK);
+    const block = this.cache.get(`${this.uid}c${key}:${b}`, () => {
+      let idx = this.colIndexes.get(key);
+      if (!idx) {
+        idx = readNumbers(new ByteReader(this.read(c.idx[0], c.idx[1])));
+        this.colIndexes.set(key, idx);
+        this.resident += idx.byteLength;
+      }
+      const start = idx[b];
+      const end = b + 1 < idx.length ? idx[b + 1] : c.len;
+      const raw = this.read(c.o + start, end - start);
+      const out = new Float64Array(Math.min(COL_BLOCK, c.n - b * COL_BLOCK));
+      readNumberBlock(new ByteReader(raw), out, 0);
+      return { value: out, bytes: out.byteLength + 64, readBytes: raw.length };
+    });
+    return block[i - b * COL_BLOCK];
+  }
+
+  private offsetsOf(counts: ColRef | null, key: string): Uint32Array {
+    if (!counts) return identityOffsets(this.maxDoc);
+    return this.cache.get(`${this.uid}o${key}`, () => {
+      const c = this.column(counts, (n) => new Uint32Array(n));
+      const offsets = new Uint32Array(this.maxDoc + 1);
+      for (let d = 0; d < this.maxDoc; d++) offsets[d + 1] = offsets[d] + c[d];
+      return { value: offsets, bytes: offsets.byteLength, readBytes: counts.len };
+    });
+  }
+
+  invertedFields(): string[] {
+    return Object.keys(this.meta.inv);
+  }
+  fieldInfo(field: string): InvertedFieldInfo | null {
+    const m = this.meta.inv[field];
+    return m ? { freqs: m.freqs, positions: m.positions, norms: m.norms !== null } : null;
+  }
+  terms(field: string): TermsDict | null {
+    let d = this.dicts.get(field);
+    if (!d) {
+      const m = Object.prototype.hasOwnProperty.call(this.meta.inv, field) ? this.meta.inv[field] : undefined;
+      if (!m) return null;
+      d = new DiskTermsDict(this, m);
+      this.dicts.set(field, d);
+    }
+    return d;
+  }
+  *termIterator(field: string): Generator<TermPostings> {
+    const d = this.terms(field) as DiskTermsDict | null;
+    const info = this.fieldInfo(field);
+    if (!d || !info) return;
+    for (let o = 0; o < d.size; o++) {
+      const p = d.postings(o);
+      const positions = info.positions ? d.positionsOf(o, p.freqs).all : null;
+      yield { term: d.term(o), docs: p.docs, freqs: p.freqs, positions };
+    }
+  }
+  fieldStats(field: string): InvertedFieldStats | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.inv, field) ? this.meta.inv[field] : undefined;
+    return m ? { docCount: m.docCount, sumTotalTermFreq: m.sttf, sumDocFreq: m.sdf } : null;
+  }
+  norms(field: string): Uint8Array | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.inv, field) ? this.meta.inv[field] : undefined;
+    const n = m?.norms;
+    if (!m || !n) return null;
+    return this.cache.get(`${this.uid}N${m.id}`, () => ({ value: new Uint8Array(this.readChecked(n[0], n[1], n[2], 'norms')), bytes: n[1], readBytes: n[1] }));
+  }
+  numericFields(): string[] {
+    return Object.keys(this.meta.num);
+  }
+  numeric(field: string): NumericDocValues | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.num, field) ? this.meta.num[field] : undefined;
+    if (!m) return null;
+    return this.cache.get(`${this.uid}n${m.id}`, () => {
+      const values = this.column(m.values, (n) => new Float64Array(n));
+      const offsets = this.offsetsOf(m.counts, `n${m.id}`);
+      if (offsets[this.maxDoc] !== values.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
+      return { value: { offsets, values }, bytes: values.byteLength + 64, readBytes: m.values.len };
+    });
+  }
+  pointFields(): string[] {
+    return Object.keys(this.meta.pts);
+  }
+  points(field: string): PointIndex | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.pts, field) ? this.meta.pts[field] : undefined;
+    if (!m) return null;
+    return this.cache.get(`${this.uid}P${m.id}`, () => {
+      const values = this.column(m.values, (n) => new Float64Array(n));
+      const docs = this.column(m.docs, (n) => new Uint32Array(n));
+      return { value: { values, docs }, bytes: values.byteLength + docs.byteLength + 64, readBytes: m.values.len + m.docs.len };
+    });
+  }
+  sortedSetFields(): string[] {
+    return Object.keys(this.meta.ss);
+  }
+  sortedSet(field: string): SortedSetDocValues | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.ss, field) ? this.meta.ss[field] : undefined;
+    if (!m) return null;
+    return this.cache.get(`${this.uid}S${m.id}`, () => {
+      const ords = this.column(m.ords, (n) => new Uint32Array(n));
+      const offsets = this.offsetsOf(m.counts, `S${m.id}`);
+      const [o, len, crc, n] = m.terms;
+      const r = new ByteReader(this.readChecked(o, len, crc, 'keyword dictionary'));
+      const terms: string[] = [];
+      while (terms.length < n) readStringBlock(r, terms);
+      if (offsets[this.maxDoc] !== ords.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
+      let bytes = ords.byteLength + 64;
+      for (const t of terms) bytes += 40 + t.length * 2;
+      return { value: { offsets, ords, terms }, bytes, readBytes: len + m.ords.len };
+    });
+  }
+  id(doc: number): string {
+    return this.stored.id(doc);
+  }
+  routing(doc: number): string | null {
+    return this.hasRouting ? this.stored.routing(doc) : null;
+  }
+  source(doc: number): Uint8Array | null {
+    return this.stored.source(doc);
+  }
+  seqNo(doc: number): number {
+    return this.colValue('seq', this.meta.cols.seq, doc);
+  }
+  primaryTerm(doc: number): number {
+    return this.colValue('term', this.meta.cols.term, doc);
+  }
+  version(doc: number): number {
+    return this.colValue('ver', this.meta.cols.ver, doc);
+  }
+  sync(): void {
+    this.stored.fsync();
+    this.seg.fsync();
+  }
+  close(): void {
+    this.seg.close();
+    this.stored.close();
+    this.cache.invalidatePrefix(this.uid);
+  }
+}
+
+function mbLen(m: SegMeta): number {
+  return 2048 + Object.keys(m.inv).length * 200 + Object.keys(m.num).length * 200 + Object.keys(m.pts).length * 200 + Object.keys(m.ss).length * 200;
+}
+
+/**
+ * Full verification of a segment's files: header, footer and the checksum of every byte (the `verify`
+ * tool; opening a segment checks the header, the footer and the metadata only). Throws CorruptIndexException.
+ */
+export function verifySegmentFiles(dir: string, name: string): { version: number; files: string[] } {
+  const seg = path.join(dir, `${name}.seg`);
+  const fd = fs.openSync(seg, 'r');
+  const head = Buffer.alloc(64);
+  const n = fs.readSync(fd, head, 0, 64, 0);
+  fs.closeSync(fd);
+  const v = segmentFormatVersion(head.subarray(0, n), seg);
+  if (v < SEGMENT_VERSION) return { version: v, files: [`${name}.seg`] };
+  verifyFileChecksum(seg);
+  verifyFileChecksum(path.join(dir, `${name}.src`));
+  // opening checks headers, footers, metadata and that both files agree
+  const s = new DiskSegment(dir, name);
+  s.close();
+  return { version: v, files: segmentFileNames(name) };
+}

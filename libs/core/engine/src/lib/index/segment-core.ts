@@ -1,0 +1,99 @@
+/**
+ * The immutable core of one segment, whatever holds it: files read through the block cache (`DiskSegment`,
+ * the format written today) or plain arrays in memory (`MemorySegment`: segments of the older single-file
+ * format, and tests). Readers, merges and the shard only use this interface.
+ */
+import type { NumericDocValues, PointIndex, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+
+/** what an inverted field records (the writer computes the statistics) */
+export interface InvertedFieldInfo {
+  freqs: boolean;
+  positions: boolean;
+  norms: boolean;
+}
+
+export interface InvertedFieldStats {
+  docCount: number;
+  sumTotalTermFreq: number;
+  sumDocFreq: number;
+}
+
+/** one term with its postings, as a writer consumes them (positions concatenated in doc order) */
+export interface TermPostings {
+  term: string;
+  docs: Uint32Array;
+  freqs: Uint32Array | null;
+  positions: Uint32Array | null;
+}
+
+/** what a segment writer reads: a built buffer, a segment, or the merged view of several */
+export interface SegmentSource {
+  readonly name: string;
+  readonly maxDoc: number;
+  readonly maxSeqNo: number;
+  invertedFields(): string[];
+  fieldInfo(field: string): InvertedFieldInfo | null;
+  /** the field's terms in ascending (UTF-16 code unit) order, each with its postings */
+  termIterator(field: string): Iterable<TermPostings>;
+  norms(field: string): Uint8Array | null;
+  numericFields(): string[];
+  numeric(field: string): NumericDocValues | null;
+  pointFields(): string[];
+  points(field: string): PointIndex | null;
+  sortedSetFields(): string[];
+  sortedSet(field: string): SortedSetDocValues | null;
+  readonly hasRouting: boolean;
+  id(doc: number): string;
+  routing(doc: number): string | null;
+  source(doc: number): Uint8Array | null;
+  seqNo(doc: number): number;
+  primaryTerm(doc: number): number;
+  version(doc: number): number;
+}
+
+export interface SegmentCore extends SegmentSource {
+  /** the commit names the segment (a shrunk index renames the segments it takes) */
+  name: string;
+  /** bytes on disk (memory for a segment that has no file) */
+  readonly sizeInBytes: number;
+  /** bytes kept resident while open (term indexes, block tables), not counting the block cache */
+  readonly ramBytesUsed: number;
+  /** format version of the files (4 = block files; 3 = the older single file read into memory) */
+  readonly formatVersion: number;
+  terms(field: string): TermsDict | null;
+  fieldStats(field: string): InvertedFieldStats | null;
+  /** fsyncs the segment's files (before a commit names them) */
+  sync(): void;
+  close(): void;
+}
+
+/** the terms of a dictionary, in order, with their postings */
+export function* termsOf(dict: TermsDict, info: InvertedFieldInfo): Generator<TermPostings> {
+  for (let o = 0; o < dict.size; o++) {
+    const p = dict.postings(o);
+    let positions: Uint32Array | null = null;
+    if (info.positions && p.freqs) {
+      let total = 0;
+      for (let i = 0; i < p.docFreq; i++) total += p.freqs[i];
+      positions = new Uint32Array(total);
+      let w = 0;
+      for (let i = 0; i < p.docFreq; i++) {
+        const ps = p.positions(i);
+        if (ps) positions.set(ps, w);
+        w += p.freqs[i];
+      }
+    }
+    yield { term: dict.term(o), docs: p.docs, freqs: info.freqs ? p.freqs : null, positions };
+  }
+}
+
+let identity = new Uint32Array(0);
+/** offsets 0..n (one value per doc): shared, never written to */
+export function identityOffsets(n: number): Uint32Array {
+  if (identity.length < n + 1) {
+    const len = Math.max(n + 1, identity.length * 2, 1024);
+    identity = new Uint32Array(len);
+    for (let i = 0; i < len; i++) identity[i] = i;
+  }
+  return identity.subarray(0, n + 1);
+}
