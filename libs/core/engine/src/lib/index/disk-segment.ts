@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import type { NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import {
   identityOffsets,
+  totalTermFreqOf,
   type InvertedFieldInfo,
   type InvertedFieldStats,
   type SegmentCore,
@@ -42,11 +43,13 @@ import {
   readHeader,
   readInts,
   readNumberBlock,
+  readNumberList,
   readStringBlock,
   verifyFileChecksum,
   writeDeltaInts,
   writeHeader,
   writeNumberBlock,
+  writeNumberList,
   writeStringBlock,
 } from '../store/codec-util.js';
 import { crc32 } from '../store/crc32.js';
@@ -129,7 +132,7 @@ class SegWriter {
     }
     const len = this.out.offset - o;
     const iw = new ByteWriter(offs.length * 3 + 8);
-    writeNumbers(iw, offs);
+    writeNumberList(iw, offs);
     const idx = this.section(iw.result());
     return { n, o, len, crc, idx: [idx[0], idx[1]] };
   }
@@ -219,9 +222,9 @@ class SegWriter {
     flush();
     const iw = new ByteWriter(firsts.length * 16 + 16);
     iw.vint(firsts.length);
-    writeNumbers(iw, offs);
-    writeNumbers(iw, lens);
-    writeNumbers(iw, crcs);
+    writeNumberList(iw, offs);
+    writeNumberList(iw, lens);
+    writeNumberList(iw, crcs);
     for (let i = 0; i < firsts.length; i += TERM_BLOCK) writeStringBlock(iw, firsts, i, Math.min(firsts.length, i + TERM_BLOCK));
     const index = this.section(iw.result());
     const n = info.norms && norms ? this.section(norms) : null;
@@ -234,19 +237,6 @@ class SegWriter {
     const s = this.section(w.result());
     return [s[0], s[1], s[2], terms.length];
   }
-}
-
-function writeNumbers(out: ByteWriter, v: readonly number[]): void {
-  out.vint(v.length);
-  for (let i = 0; i < v.length; i += COL_BLOCK) writeNumberBlock(out, v, i, Math.min(v.length, i + COL_BLOCK));
-}
-
-function readNumbers(inp: ByteReader): Float64Array {
-  const n = inp.vint();
-  const out = new Float64Array(n);
-  let at = 0;
-  while (at < n) at += readNumberBlock(inp, out, at);
-  return out;
 }
 
 /** counts per doc from offsets, or null when every doc has exactly one value */
@@ -406,14 +396,7 @@ class DiskPostings implements Postings {
     return this.pos.all.subarray(this.pos.starts[i], this.pos.starts[i + 1]);
   }
   get totalTermFreq(): number {
-    if (this.ttf < 0) {
-      if (!this.freqs) this.ttf = this.docFreq;
-      else {
-        let s = 0;
-        for (let i = 0; i < this.freqs.length; i++) s += this.freqs[i];
-        this.ttf = s;
-      }
-    }
+    if (this.ttf < 0) this.ttf = totalTermFreqOf(this.freqs, this.docFreq);
     return this.ttf;
   }
 }
@@ -433,9 +416,9 @@ class DiskTermsDict implements TermsDict {
       const raw = this.seg.readChecked(o, len, crc, 'term index');
       const r = new ByteReader(raw);
       const n = r.vint();
-      const offs = readNumbers(r);
-      const lens = readNumbers(r);
-      const crcs = readNumbers(r);
+      const offs = readNumberList(r);
+      const lens = readNumberList(r);
+      const crcs = readNumberList(r);
       const firsts: string[] = [];
       while (firsts.length < n) readStringBlock(r, firsts);
       if (offs.length !== n || lens.length !== n || crcs.length !== n) throw new CorruptIndexException(`term index is inconsistent (resource ${this.seg.segPath})`);
@@ -649,7 +632,7 @@ export class DiskSegment implements SegmentCore {
     const block = this.cache.get(`${this.uid}c${key}:${b}`, () => {
       let idx = this.colIndexes.get(key);
       if (!idx) {
-        idx = readNumbers(new ByteReader(this.read(c.idx[0], c.idx[1])));
+        idx = readNumberList(new ByteReader(this.read(c.idx[0], c.idx[1])));
         this.colIndexes.set(key, idx);
         this.resident += idx.byteLength;
       }

@@ -97,3 +97,11 @@ export function identityOffsets(n: number): Uint32Array {
   }
   return identity.subarray(0, n + 1);
 }
+
+/** sum of a postings list's freqs (its doc count when the field records no freqs) */
+export function totalTermFreqOf(freqs: Uint32Array | null, docFreq: number): number {
+  if (!freqs) return docFreq;
+  let s = 0;
+  for (let i = 0; i < freqs.length; i++) s += freqs[i];
+  return s;
+}

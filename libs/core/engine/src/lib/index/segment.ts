@@ -12,7 +12,7 @@ import type {
   TermsDict,
 } from './leaf-reader.js';
 import * as fs from 'node:fs';
-import { termsOf, type InvertedFieldInfo, type InvertedFieldStats, type SegmentCore, type TermPostings } from './segment-core.js';
+import { termsOf, totalTermFreqOf, type InvertedFieldInfo, type InvertedFieldStats, type SegmentCore, type TermPostings } from './segment-core.js';
 import { countLive, isLiveBit } from './live-docs.js';
 import { hiddenDocBits, NESTED_PATH_FIELD } from './nested-blocks.js';
 
@@ -218,14 +218,7 @@ class SegmentPostings implements Postings {
     return f.positions.subarray(off, off + freqs[i]);
   }
   get totalTermFreq(): number {
-    if (this.ttf < 0) {
-      if (!this.freqs) this.ttf = this.docFreq;
-      else {
-        let s = 0;
-        for (let i = 0; i < this.freqs.length; i++) s += this.freqs[i];
-        this.ttf = s;
-      }
-    }
+    if (this.ttf < 0) this.ttf = totalTermFreqOf(this.freqs, this.docFreq);
     return this.ttf;
   }
 }

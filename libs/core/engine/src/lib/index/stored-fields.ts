@@ -21,9 +21,9 @@ import {
   encodeUtf8,
   parseFooter,
   readHeader,
-  readNumberBlock,
+  readNumberList,
   writeHeader,
-  writeNumberBlock,
+  writeNumberList,
 } from '../store/codec-util.js';
 import { crc32 } from '../store/crc32.js';
 
@@ -110,8 +110,8 @@ export class StoredFieldsWriter {
     this.flushBlock();
     const tableAt = this.out.offset;
     const t = new ByteWriter(1024);
-    writeNumberColumn(t, this.firstDocs);
-    writeNumberColumn(t, this.offsets);
+    writeNumberList(t, this.firstDocs);
+    writeNumberList(t, this.offsets);
     this.out.write(t.result());
     const meta = Buffer.from(JSON.stringify({ maxDoc: this.docs, blocks: this.firstDocs.length, table: [tableAt, t.len], end: tableAt }), 'utf8');
     return this.out.finish(meta, fsync);
@@ -120,19 +120,6 @@ export class StoredFieldsWriter {
   abort(): void {
     this.out.abort();
   }
-}
-
-function writeNumberColumn(out: ByteWriter, v: readonly number[]): void {
-  out.vint(v.length);
-  for (let i = 0; i < v.length; i += 4096) writeNumberBlock(out, v, i, Math.min(v.length, i + 4096));
-}
-
-function readNumberColumn(inp: ByteReader): Float64Array {
-  const n = inp.vint();
-  const out = new Float64Array(n);
-  let at = 0;
-  while (at < n) at += readNumberBlock(inp, out, at);
-  return out;
 }
 
 interface DecodedBlock {
@@ -177,8 +164,8 @@ export class StoredFieldsReader {
       this.maxDoc = meta.maxDoc;
       this.end = meta.end;
       const t = new ByteReader(this.file.read(meta.table[0], meta.table[1]));
-      this.firstDocs = readNumberColumn(t);
-      this.offsets = readNumberColumn(t);
+      this.firstDocs = readNumberList(t);
+      this.offsets = readNumberList(t);
       if (this.firstDocs.length !== meta.blocks || this.offsets.length !== meta.blocks) throw new CorruptIndexException(`stored fields block table is inconsistent (resource ${path})`);
       this.ramBytesUsed = this.firstDocs.byteLength + this.offsets.byteLength + 256;
     } catch (err) {

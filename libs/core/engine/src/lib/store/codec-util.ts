@@ -288,6 +288,20 @@ export function readNumberBlock(inp: ByteReader, dst: { [i: number]: number }, a
   return n;
 }
 
+/** a list of numbers (length, then blocks of 4096) */
+export function writeNumberList(out: ByteWriter, v: ArrayLike<number>): void {
+  out.vint(v.length);
+  for (let i = 0; i < v.length; i += 4096) writeNumberBlock(out, v, i, Math.min(v.length, i + 4096));
+}
+
+export function readNumberList(inp: ByteReader): Float64Array {
+  const n = inp.vint();
+  const out = new Float64Array(n);
+  let at = 0;
+  while (at < n) at += readNumberBlock(inp, out, at);
+  return out;
+}
+
 // ------------------------------------------------------------------ varint runs (postings)
 
 /** ascending ints as deltas */
