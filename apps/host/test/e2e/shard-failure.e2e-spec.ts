@@ -68,7 +68,8 @@ describe('a shard that fails to open after a restart', () => {
 
     await start();
     url = server!.url;
-    const reason = 'CorruptIndexException: segment checksum mismatch';
+    // the byte lies in the segment's metadata, which opening a segment checks (data blocks: when read, and by `verify`)
+    const reason = `CorruptIndexException: checksum failed for the segment metadata (resource ${segFile})`;
 
     const health = await http(`${url}/_cluster/health`);
     expect(health.status).toBe(200);
