@@ -51,6 +51,30 @@ describe('segment files of the current format', () => {
     expect(verifySegmentFiles(dir, '_0')).toEqual({ version: 4, files: ['_0.seg', '_0.src'] });
   });
 
+  it('keep large columns and big documents intact (blocks of raw doubles, sources over 32 KB)', () => {
+    const b = new SegmentBuilder();
+    const n = 20_000;
+    for (let i = 0; i < n; i++) {
+      const src: Record<string, unknown> = { d: i * 1.1 + 0.3, l: i * 1_000_003 };
+      if (i % 5000 === 7) src['big'] = 'y'.repeat(70_000 + i);
+      b.add(simpleParse(src, `id${i}`), { seqNo: i, primaryTerm: 1, version: 1 });
+    }
+    writeSegment(dir, new MemorySegment({ ...b.build('_big').data, name: '_big' }));
+    const s = new DiskSegment(dir, '_big', { cache: new BlockCache(64 << 20) });
+    const d = s.numeric('d')!.values;
+    const l = s.numeric('l')!.values;
+    for (let i = 0; i < n; i++) {
+      expect(d[i]).toBe(i * 1.1 + 0.3);
+      expect(l[i]).toBe(i * 1_000_003);
+    }
+    const p = s.points('d')!;
+    expect(p.values.length).toBe(n);
+    for (let i = 1; i < n; i++) expect(p.values[i]).toBeGreaterThanOrEqual(p.values[i - 1]!);
+    for (let i = 7; i < n; i += 5000) expect(JSON.parse(Buffer.from(s.source(i)!).toString()).big).toHaveLength(70_000 + i);
+    s.close();
+    expect(verifySegmentFiles(dir, '_big').version).toBe(4);
+  });
+
   it('stay within the block cache bound while serving data larger than the cache', () => {
     writeDocs('_0', 5000);
     const cache = new BlockCache(64 * 1024);

@@ -990,9 +990,14 @@ export class IndexShardImpl implements IndexShard {
     if (!sel) return;
     const entries = sel.map((i) => this.segments[i]);
     if (this.cfg.manualScheduling) return;
-    this.mergeRunning = this.runMerge(entries, true).finally(() => {
-      this.mergeRunning = null;
-    });
+    this.mergeRunning = this.runMerge(entries, true)
+      .catch((err: unknown) => {
+        // the inputs stay as they are; the next refresh may select the merge again
+        this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'merge failed');
+      })
+      .finally(() => {
+        this.mergeRunning = null;
+      });
   }
 
   /**

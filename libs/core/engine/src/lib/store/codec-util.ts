@@ -468,7 +468,8 @@ export class ChecksumFileWriter {
   }
   write(b: Uint8Array): void {
     if (b.length === 0) return;
-    if (this.pending.len + b.length > 1 << 16) this.flushPending();
+    // bytes reach the file in the order they were written: pending bytes always go first
+    if (this.pending.len + b.length > 1 << 16 || b.length >= 1 << 15) this.flushPending();
     if (b.length >= 1 << 15) this.writeNow(b);
     else this.pending.bytes(b);
     this.offset += b.length;
