@@ -48,14 +48,20 @@ class TopLevelAggregator implements ShardAggregator {
   getLeafCollector(leaf: LeafReaderContext): LeafAggregationCollector {
     const aggs = this.aggs;
     for (const a of aggs) a.setLeaf(leaf);
+    const collectAll = (live: Uint32Array | null): boolean => {
+      if (!aggs.every((a) => a.canCollectAll())) return false;
+      for (const a of aggs) a.collectAll(live);
+      return true;
+    };
     if (aggs.length === 1) {
       const a = aggs[0]!;
-      return { collect: (doc: number, score: number) => a.collect(doc, 0, score) };
+      return { collect: (doc: number, score: number) => a.collect(doc, 0, score), collectAll };
     }
     return {
       collect: (doc: number, score: number) => {
         for (let i = 0; i < aggs.length; i++) aggs[i]!.collect(doc, 0, score);
       },
+      collectAll,
     };
   }
   buildShardResult(): InternalAggregations {

@@ -58,6 +58,11 @@ export interface AggregationContext {
 export interface LeafAggregationCollector {
   /** doc: segment-local id of a live, matching document */
   collect(doc: number, score: number): void;
+  /**
+   * collects every live document of the leaf at once (a match-all query without scores), column-wise;
+   * false when an aggregation cannot, and nothing was collected (the caller then collects doc by doc)
+   */
+  collectAll?(live: Uint32Array | null): boolean;
 }
 
 export interface ShardAggregator {

@@ -105,6 +105,18 @@ export abstract class Aggregator {
   abstract collect(doc: number, owningOrd: number, score: number): void;
   /** result for one parent bucket */
   abstract build(owningOrd: number): InternalAggregation;
+  /**
+   * top level only: can every live doc of the current leaf be collected at once by collectAll (checked
+   * before any is collected, so a mix of aggregations never collects twice)
+   */
+  canCollectAll(): boolean {
+    return false;
+  }
+  /** collects every live doc of the current leaf (only after canCollectAll() said yes) */
+  collectAll(live: Uint32Array | null): void {
+    void live;
+    throw new Error('collectAll is not supported');
+  }
 }
 
 /** Sub-aggregators of a bucket aggregator; each bucket ordinal is an owning ordinal for them. */

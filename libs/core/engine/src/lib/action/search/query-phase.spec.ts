@@ -12,6 +12,7 @@ import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-co
 import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
 import { executeFetchPhase } from './fetch-phase.js';
 import { filterSearchSource } from './source-filter.js';
+import { parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
 
 const FIELDS: Record<string, MappedFieldType> = {
   body: fieldTypes.text('body'),
@@ -449,3 +450,35 @@ describe('timeout', () => {
     expect(parseSearchSource({ timeout: '2s' }).timeoutMs).toBe(2000);
   });
 });
+
+describe('size-0 aggregations over every document (column-wise collection)', () => {
+  const many: FakeDoc[] = Array.from({ length: 500 }, (_, i) => ({
+    id: `d${i}`,
+    keyword: { tag: i % 7 === 0 ? ['p', 'q', `t${i % 5}`] : i % 11 === 0 ? [] : `t${i % 5}` },
+    num: { ts: i % 13 === 0 ? [i * 3_600_000, i * 3_600_000 + 60_000, (i + 3) * 3_600_000] : i * 1_800_000 + (i % 3) * 1000 },
+    deleted: i % 9 === 4,
+  }));
+  const aggs = {
+    t: { terms: { field: 'tag', size: 20 } },
+    h: { date_histogram: { field: 'ts', fixed_interval: '2h' } },
+    c: { date_histogram: { field: 'ts', calendar_interval: 'day', time_zone: 'Europe/Paris', offset: '+3h' } },
+    f: { terms: { field: 'tag', include: 't[0-3]' } },
+  };
+  function aggRun(size: number, segments: FakeDoc[][]): Record<string, unknown> {
+    const reader = fakeReader(segments);
+    const factories = parseAggregations(aggs);
+    const ctx = createParseContext({ registry, index: meta, fieldType: (_i, n) => FIELDS[n], matchingFieldNames: () => Object.keys(FIELDS), nowMillis: 0 });
+    const req = request({ size, aggregations: aggs } as Partial<SearchSource>);
+    const r = executeQueryPhase(req, { parseContext: ctx, indexMetadata: meta, reader, fieldType: (n) => FIELDS[n], aggregations: factories }, prepareShardQuery(req, ctx));
+    expect(r.totalHits!.value).toBe(many.filter((d) => !d.deleted).length);
+    return renderAggregations(factories, reduceAggregations(factories, [r.aggregations!]), { typedKeys: false });
+  }
+  it('count exactly what doc-by-doc collection counts (deletes, multi-valued and missing values)', () => {
+    for (const segs of [[many], [many.slice(0, 123), many.slice(123, 400), many.slice(400)]]) {
+      const bulk = aggRun(0, segs);
+      expect(bulk).toEqual(aggRun(1, segs));
+      expect((bulk['t'] as { buckets: unknown[] }).buckets.length).toBeGreaterThan(3);
+    }
+  });
+});
+

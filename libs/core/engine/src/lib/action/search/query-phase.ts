@@ -274,6 +274,9 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       if (first && first.nextDoc() !== NO_MORE_DOCS) maxScore = first.score();
     }
   } else if (slice !== 'none') {
+    const bulkAggs =
+      aggregator !== undefined && k === 0 && slice === 'all' && !collapse && !postWeight && !(aggFactories?.needsScores() ?? false) && s.minScore === undefined &&
+      terminateAfter === 0 && startDoc === 0 && deadline === Infinity && unwrapConstant(query) instanceof MatchAllDocsQuery;
     leaves: for (const leaf of deps.reader.leaves) {
       if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
       const scorer = weight.scorer(leaf);
@@ -284,6 +287,19 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       const docBase = leaf.docBase;
       const inSlice = slice === 'all' ? null : slice(leaf);
       const lc = aggregator ? aggregator.getLeafCollector(leaf) : null;
+      // size-0 aggregations over every document: column-wise, without visiting docs one by one
+      if (lc?.collectAll && bulkAggs && lc.collectAll(live)) {
+        totalHits += leaf.reader.numDocs;
+        if (needsScores && leaf.reader.numDocs > 0) {
+          // a match-all query scores every doc alike: the first live doc's score is the max
+          for (let d = scorer.nextDoc(); d !== NO_MORE_DOCS; d = scorer.nextDoc()) {
+            if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+            maxScore = Math.max(maxScore, scorer.score());
+            break;
+          }
+        }
+        continue;
+      }
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
       const groupOf = collapse ? collapse.leaf(leaf) : null;
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();

@@ -447,6 +447,65 @@ class HistogramAggregator extends Aggregator {
     }
   }
 
+  canCollectAll(): boolean {
+    return this.subs.empty && this.missing === undefined && this.src.kind === 'numeric';
+  }
+
+  /**
+   * every live doc of the leaf, column-wise: values of consecutive docs that fall in the current bucket
+   * ([key, next key)) are counted as one run, so the rounding runs once per bucket change, not per value
+   */
+  collectAll(live: Uint32Array | null): void {
+    const dv = this.dv;
+    if (!dv) return;
+    const r = this.r;
+    const offsets = dv.offsets;
+    const values = dv.values;
+    const scale = this.src.scale;
+    const maxDoc = offsets.length - 1;
+    let key = NaN;
+    let start = Infinity;
+    let end = -Infinity;
+    let run = 0;
+    const flush = (): void => {
+      if (run === 0) return;
+      const hard = this.hard;
+      if (!(key < hard[0] || key > hard[1])) {
+        const b = this.bucket(0, key);
+        this.counts.ensure(b)[b]! += run;
+      }
+      run = 0;
+    };
+    for (let doc = 0; doc < maxDoc; doc++) {
+      if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+      const s0 = offsets[doc]!;
+      const e0 = offsets[doc + 1]!;
+      if (e0 - s0 !== 1) {
+        if (e0 > s0) {
+          flush();
+          this.collect(doc, 0, 0);
+        }
+        continue;
+      }
+      const v = values[s0]! * scale;
+      if (v >= start && v < end) {
+        run++;
+        continue;
+      }
+      flush();
+      key = r.round(v);
+      start = key;
+      end = r.next(key);
+      if (!(v >= start && v < end) || r.round(end - 1) !== key) {
+        // a rounding whose bucket does not contain the value as [key, next): no runs for it
+        start = Infinity;
+        end = -Infinity;
+      }
+      run = 1;
+    }
+    flush();
+  }
+
   private add(doc: number, owningOrd: number, key: number, score: number): void {
     const hard = this.hard;
     if (key < hard[0] || key > hard[1]) return;

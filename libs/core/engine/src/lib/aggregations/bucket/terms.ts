@@ -459,6 +459,34 @@ class BytesTermsAggregator extends Aggregator {
     }
   }
 
+  canCollectAll(): boolean {
+    return this.direct && this.missingKey === undefined;
+  }
+
+  /** every live doc of the leaf: ordinals counted straight from the column (per-segment ordinal counting) */
+  collectAll(live: Uint32Array | null): void {
+    const dv = this.dv;
+    const sc = this.segCounts;
+    if (!dv || !sc) return;
+    const ords = dv.ords;
+    const acc = this.segAccept;
+    if (live === null) {
+      // every value of every doc (ordinals are unique within a doc)
+      if (acc === null) for (let i = 0; i < ords.length; i++) sc[ords[i]!]! += 1;
+      else for (let i = 0; i < ords.length; i++) if (acc[ords[i]!] === 1) sc[ords[i]!]! += 1;
+      return;
+    }
+    const offsets = dv.offsets;
+    const maxDoc = offsets.length - 1;
+    for (let doc = 0; doc < maxDoc; doc++) {
+      if ((live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+      for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) {
+        const o = ords[i]!;
+        if (acc === null || acc[o] === 1) sc[o]! += 1;
+      }
+    }
+  }
+
   collect(doc: number, owningOrd: number, score: number): void {
     const dv = this.dv;
     let s = 0, e = 0;
