@@ -49,8 +49,8 @@ class TopLevelAggregator implements ShardAggregator {
     const aggs = this.aggs;
     for (const a of aggs) a.setLeaf(leaf);
     const collectAll = (live: Uint32Array | null): boolean => {
-      if (!aggs.every((a) => a.canCollectAll())) return false;
-      for (const a of aggs) a.collectAll(live);
+      if (!aggs.every((a) => a.canCollectAll?.() === true)) return false;
+      for (const a of aggs) a.collectAll!(live);
       return true;
     };
     if (aggs.length === 1) {

@@ -109,14 +109,9 @@ export abstract class Aggregator {
    * top level only: can every live doc of the current leaf be collected at once by collectAll (checked
    * before any is collected, so a mix of aggregations never collects twice)
    */
-  canCollectAll(): boolean {
-    return false;
-  }
+  canCollectAll?(): boolean;
   /** collects every live doc of the current leaf (only after canCollectAll() said yes) */
-  collectAll(live: Uint32Array | null): void {
-    void live;
-    throw new Error('collectAll is not supported');
-  }
+  collectAll?(live: Uint32Array | null): void;
 }
 
 /** Sub-aggregators of a bucket aggregator; each bucket ordinal is an owning ordinal for them. */

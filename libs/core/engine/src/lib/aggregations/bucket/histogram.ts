@@ -447,7 +447,7 @@ class HistogramAggregator extends Aggregator {
     }
   }
 
-  canCollectAll(): boolean {
+  override canCollectAll(): boolean {
     return this.subs.empty && this.missing === undefined && this.src.kind === 'numeric';
   }
 
@@ -455,7 +455,7 @@ class HistogramAggregator extends Aggregator {
    * every live doc of the leaf, column-wise: values of consecutive docs that fall in the current bucket
    * ([key, next key)) are counted as one run, so the rounding runs once per bucket change, not per value
    */
-  collectAll(live: Uint32Array | null): void {
+  override collectAll(live: Uint32Array | null): void {
     const dv = this.dv;
     if (!dv) return;
     const r = this.r;

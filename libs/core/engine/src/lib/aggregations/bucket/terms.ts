@@ -459,12 +459,12 @@ class BytesTermsAggregator extends Aggregator {
     }
   }
 
-  canCollectAll(): boolean {
+  override canCollectAll(): boolean {
     return this.direct && this.missingKey === undefined;
   }
 
   /** every live doc of the leaf: ordinals counted straight from the column (per-segment ordinal counting) */
-  collectAll(live: Uint32Array | null): void {
+  override collectAll(live: Uint32Array | null): void {
     const dv = this.dv;
     const sc = this.segCounts;
     if (!dv || !sc) return;
