@@ -77,13 +77,13 @@ describe('segment files of the current format', () => {
 
   it('stay within the block cache bound while serving data larger than the cache', () => {
     writeDocs('_0', 5000);
-    const cache = new BlockCache(64 * 1024);
+    const cache = new BlockCache(1024 * 1024);
     const s = new DiskSegment(dir, '_0', { cache });
     const r = new SegmentReader(s, null, 0);
     for (let i = 0; i < 5000; i++) expect(r.id(i)).toBe(`id${i}`);
     for (let i = 0; i < 5000; i++) expect(r.seqNo(i)).toBe(i);
     const st = cache.stats();
-    expect(st.sizeInBytes).toBeLessThanOrEqual(64 * 1024);
+    expect(st.sizeInBytes).toBeLessThanOrEqual(1024 * 1024);
     expect(st.evictions).toBeGreaterThan(0);
     expect(st.misses).toBeGreaterThan(0);
     s.close();

@@ -233,7 +233,7 @@ export class StoredFieldsReader {
       if (p !== data.length || d.pos !== bodyAt) throw new CorruptIndexException(`stored fields block ${b} is inconsistent (resource ${this.path})`);
       const value: DecodedBlock = { first: this.firstDocs[b], n, data, flags, idStart, idLen, rStart, rLen, sStart, sLen };
       return { value, bytes: data.length + n * 25 + 200, readBytes: raw.length };
-    });
+    }, 'stored');
   }
 
   private at(doc: number): { blk: DecodedBlock; i: number } {
