@@ -482,3 +482,27 @@ describe('size-0 aggregations over every document (column-wise collection)', () 
   });
 });
 
+
+describe('sorted deep paging over points (search_after on a numeric field)', () => {
+  const docs: FakeDoc[] = Array.from({ length: 300 }, (_, i) => ({ id: `p${i}`, num: { n: (i * 7) % 23 }, deleted: i % 17 === 3 }));
+  const segs = [docs.slice(0, 100), docs.slice(100, 250), docs.slice(250)];
+  for (const order of ['asc', 'desc'] as const) {
+    it(`visits every live document exactly once, in order, ties included (${order})`, () => {
+      const reader = fakeReader(segs);
+      const expected = docs
+        .map((d, i) => ({ id: d.id, n: d.num!['n'] as number, i, deleted: d.deleted }))
+        .filter((d) => !d.deleted)
+        .sort((a, b) => (order === 'asc' ? a.n - b.n : b.n - a.n) || a.i - b.i)
+        .map((d) => d.id);
+      const seen: string[] = [];
+      let after: unknown[] | undefined;
+      for (let page = 0; page < 200; page++) {
+        const r = run({ size: 7, sort: parseSort([{ n: order }, '_doc']), trackTotalHitsUpTo: -1, ...(after ? { searchAfter: after } : {}) }, reader);
+        if (r.hits.length === 0) break;
+        seen.push(...idsOf(r, reader));
+        after = r.hits[r.hits.length - 1]!.sortValues as unknown[];
+      }
+      expect(seen).toEqual(expected);
+    });
+  }
+});

@@ -245,8 +245,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
   const shardDocBase = req.shardIndex * 4294967296;
 
   const shortcut =
-    slice === 'all' && !collapse && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && afterKeys === null && terminateAfter === 0 && k > 0
-      ? pointSortShortcut(query, sort, deps.reader, heap, k, shardDocBase)
+    slice === 'all' && !collapse && byField && !needsScores && !postWeight && !aggregator && s.minScore === undefined && terminateAfter === 0 && k > 0
+      ? pointSortShortcut(query, sort, deps.reader, heap, k, shardDocBase, afterKeys)
       : null;
   const matchAllShortcut =
     shortcut === null && !collapse && !byField && slice === 'all' && !postWeight && !aggregator && s.minScore === undefined && terminateAfter === 0 &&
@@ -469,9 +469,13 @@ function pointSortShortcut(
   heap: TopHitsHeap,
   k: number,
   shardDocBase: number,
+  afterKeys: readonly SortKey[] | null,
 ): { total: number } | null {
   const primary = sort[0]!;
   if (primary.kind !== 'number') return null;
+  // search_after (PIT / scroll deep paging): start at the after value in the sorted points, not at the first doc
+  const afterV = afterKeys === null ? null : afterKeys[0];
+  if (afterV !== null && (typeof afterV !== 'number' || !Number.isFinite(afterV))) return null;
   const spec = primary.spec;
   if (spec.script || spec.nested) return null;
   if (spec.numericType !== undefined || (spec.mode !== undefined && spec.mode !== (primary.reverse === 1 ? 'min' : 'max'))) return null;
@@ -510,29 +514,36 @@ function pointSortShortcut(
     }
     const keyFns = sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null));
     const docBase = leaf.docBase;
-    const take = (i: number): void => {
+    /** offers entry i; false when it does not sort after the search_after keys (ties on the after value) */
+    const take = (i: number): boolean => {
       const d = pi.docs[i]!;
       const gdoc = docBase + d;
-      heap.offer({ doc: gdoc, score: NaN, keys: sortKeysOf(sort, keyFns, d, gdoc, shardDocBase, NaN) });
+      const keys = sortKeysOf(sort, keyFns, d, gdoc, shardDocBase, NaN);
+      if (afterKeys !== null && pi.values[i] === afterV && !sortsAfter(sort, keys, afterKeys)) return false;
+      heap.offer({ doc: gdoc, score: NaN, keys });
+      return true;
     };
     let taken = 0;
     let boundary = NaN;
     if (primary.reverse === -1) {
-      for (let i = to - 1; i >= from; i--) {
+      // values after afterV in descending order are the ones <= afterV (ties checked one by one)
+      const top = afterV === null ? to : Math.min(to, lowerBound(pi.values, afterV, true));
+      for (let i = top - 1; i >= from; i--) {
         const v = pi.values[i]!;
         if (taken >= k && v !== boundary) break;
         const d = pi.docs[i]!;
         if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
-        take(i);
+        if (!take(i)) continue;
         if (++taken === k) boundary = v;
       }
     } else {
-      for (let i = from; i < to; i++) {
+      const start = afterV === null ? from : Math.max(from, lowerBound(pi.values, afterV, false));
+      for (let i = start; i < to; i++) {
         const v = pi.values[i]!;
         if (taken >= k && v !== boundary) break;
         const d = pi.docs[i]!;
         if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
-        take(i);
+        if (!take(i)) continue;
         if (++taken === k) boundary = v;
       }
     }
