@@ -1,8 +1,9 @@
 // The table of named run groups, in execution order. Each group: { name, createTruth?(gen), runs: [...] }.
 import cache from './cache.mjs';
 import ingest from './ingest.mjs';
+import nested from './nested.mjs';
 import paging from './paging.mjs';
 import queries from './queries.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache, throughput, ingest];
+export const GROUPS = [queries, paging, cache, throughput, ingest, nested];

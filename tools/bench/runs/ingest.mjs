@@ -5,6 +5,7 @@
 // the documents already in the pipeline's output shape (transformed here, before timing), so both runs index
 // the same fields and the difference is the pipeline's own cost. Checks counts and one processed document.
 import { createGenerator } from '../generate.mjs';
+import { loadBulk } from '../lib/bulk-load.mjs';
 import { assert } from './checks.mjs';
 
 const PIPELINE = {
@@ -39,29 +40,11 @@ function transformBulk(body) {
 }
 
 async function load(ctx, index, docs, pipeline) {
-  const del = await ctx.client.request('DELETE', `/${index}`);
-  assert(del.status === 200 || del.status === 404, `DELETE /${index} -> HTTP ${del.status}`);
-  const c = await ctx.client.request('PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '-1' } });
-  assert(c.status === 200, `PUT /${index} -> HTTP ${c.status} ${c.text.slice(0, 200)}`);
   const gen = createGenerator({ seed: 7, docs });
   const bodies = [];
   for (let b; (b = gen.nextBulk(5000)) !== null; ) bodies.push(Buffer.from(pipeline ? b : transformBulk(b)));
-  const path = `/${index}/_bulk${pipeline ? '?pipeline=bench-5' : ''}`;
-  let next = 0;
-  const t0 = process.hrtime.bigint();
-  async function worker() {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const res = await ctx.client.request('POST', path, body, { contentType: 'application/x-ndjson' });
-      assert(res.status === 200, `_bulk -> HTTP ${res.status}`);
-      assert(res.json.errors === false, `_bulk item errors: ${res.text.slice(0, 300)}`);
-    }
-  }
-  await Promise.all([worker(), worker()]);
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  await ctx.client.request('POST', `/${index}/_refresh`);
-  const count = await ctx.client.request('GET', `/${index}/_count`);
-  assert(count.json?.count === docs, `${index}: count ${count.json?.count}, expected ${docs}`);
+  const body = { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '-1' } };
+  const { ms } = await loadBulk(ctx, { index, body, bodies, path: `/${index}/_bulk${pipeline ? '?pipeline=bench-5' : ''}`, expectCount: docs });
   return ms;
 }
 
