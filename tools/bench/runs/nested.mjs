@@ -114,6 +114,7 @@ async function run(ctx) {
     await measureRequest(ctx, {
       group: 'nested',
       name: 'nested_query',
+      params: { request_cache: 'false' },
       description: `nested query (author a7 AND 5 stars in one object) over ${parents} parents × ${PER_DOC}`,
       request: () => ({ method: 'POST', path: `/${NESTED}/_search`, body: { query: QUERY, size: 10, track_total_hits: true } }),
       check(res) {
@@ -127,6 +128,7 @@ async function run(ctx) {
     await measureRequest(ctx, {
       group: 'nested',
       name: 'nested_terms_agg',
+      params: { request_cache: 'false' },
       description: `nested aggregation + terms on comments.author (size 10) over ${parents} parents × ${PER_DOC}`,
       request: () => ({ method: 'POST', path: `/${NESTED}/_search`, body: { size: 0, aggs: { c: { nested: { path: 'comments' }, aggs: { a: { terms: { field: 'comments.author', size: 10 } } } } } } }),
       check(res) {

@@ -14,6 +14,8 @@ export const ExtensionPoints = {
   QueryParser: Symbol.for('strata.ext.QueryParser'),
   /** FieldMapperType (core-engine) */
   FieldMapperType: Symbol.for('strata.ext.FieldMapperType'),
+  /** AggregationTypeParser (core-engine): aggregation types contributed by features (children, parent) */
+  AggregationType: Symbol.for('strata.ext.AggregationType'),
   /** IngestProcessorFactory (core-common ingest-spi.ts) */
   IngestProcessor: Symbol.for('strata.ext.IngestProcessor'),
   /** IndexRequestInterceptor (core-engine) */

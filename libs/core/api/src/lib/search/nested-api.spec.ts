@@ -369,8 +369,7 @@ describe('nested fields (block join)', () => {
     }
     const bad = await call('POST', '/blog/_search', { query: { nested: { path: 'comments', score_mode: 'total', query: { match_all: {} } } } });
     expect(bad.status).toBe(400);
-    // (ES reports the parse-time illegal_argument_exception itself as the root cause; here it is the cause of a query_shard_exception)
-    expect(JSON.stringify(bad.body.error)).toContain('"type":"illegal_argument_exception","reason":"No score mode for child query [total] found"');
+    expect(bad.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'No score mode for child query [total] found' });
   });
 
   it('include_in_parent / include_in_root also index the objects flat in the parent / root document', async () => {

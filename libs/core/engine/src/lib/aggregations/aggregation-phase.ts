@@ -8,6 +8,7 @@ import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type {
   AggregationContext,
+  AggregationTypeParser,
   AggregatorFactories,
   InternalAggregations,
   LeafAggregationCollector,
@@ -85,8 +86,8 @@ function levenshtein(a: string, b: string): number {
   return dp[b.length]!;
 }
 
-function unknownType(type: string): EsError {
-  const candidates = Object.keys(AGG_PARSERS)
+function unknownType(type: string, extra: Iterable<string> = []): EsError {
+  const candidates = [...Object.keys(AGG_PARSERS), ...extra]
     .map((k) => ({ k, sim: 1 - levenshtein(type, k) / Math.max(type.length, k.length) }))
     .filter((c) => c.sim > 0.7)
     .sort((a, b) => b.sim - a.sim || a.k.localeCompare(b.k))
@@ -112,7 +113,7 @@ export function aggParseErrorPath(e: unknown): string[] | undefined {
   return e instanceof EsError ? ERROR_PATHS.get(e) : undefined;
 }
 
-function parseSpecs(json: unknown, depth: number): AggSpec[] {
+function parseSpecs(json: unknown, depth: number, extra: ReadonlyMap<string, AggregationTypeParser>): AggSpec[] {
   if (json === undefined || json === null) return [];
   if (typeof json !== 'object' || Array.isArray(json)) {
     throw Errors.parsing(`Unexpected token ${Array.isArray(json) ? 'START_ARRAY' : 'VALUE'} in [aggs].`);
@@ -154,7 +155,7 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
         if (type !== undefined) {
           throw Errors.parsing(`Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`);
         }
-        if (!AGG_PARSERS[k]) throw unknownType(k);
+        if (!AGG_PARSERS[k] && !extra.has(k)) throw unknownType(k, extra.keys());
         if (v === null || typeof v !== 'object' || Array.isArray(v)) {
           throw Errors.parsing(`Expected [START_OBJECT] under [${k}], but got a [${Array.isArray(v) ? 'START_ARRAY' : 'VALUE'}] in [${name}]`);
         }
@@ -165,7 +166,8 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
     if (type === undefined) throw Errors.parsing(`Missing definition for aggregation [${name}]`);
     let spec: AggSpec;
     try {
-      spec = AGG_PARSERS[type]!(name, body as Record<string, unknown>);
+      const parser = AGG_PARSERS[type];
+      spec = parser ? parser(name, body as Record<string, unknown>) : extra.get(type)!.parse(name, body as Record<string, unknown>);
     } catch (e) {
       if (e instanceof EsError && !ERROR_PATHS.has(e)) ERROR_PATHS.set(e, [name, type]);
       throw e;
@@ -173,7 +175,7 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
     spec.meta = meta;
     let subs: AggSpec[];
     try {
-      subs = parseSpecs(subsJson, depth + 1);
+      subs = parseSpecs(subsJson, depth + 1, extra);
     } catch (e) {
       const inner = aggParseErrorPath(e);
       if (inner) ERROR_PATHS.set(e as EsError, [name, subsKey!, ...inner]);
@@ -195,8 +197,11 @@ function parseSpecs(json: unknown, depth: number): AggSpec[] {
 }
 
 /** Parses the `aggs` / `aggregations` object of a search body. undefined/null → empty factories. */
-export function parseAggregations(json: unknown, opts: { scripts?: ScriptService } = {}): AggregatorFactories {
-  return withAggregationScripts(opts.scripts, () => new Factories(parseSpecs(json, 1)));
+export function parseAggregations(
+  json: unknown,
+  opts: { scripts?: ScriptService; types?: ReadonlyMap<string, AggregationTypeParser> } = {},
+): AggregatorFactories {
+  return withAggregationScripts(opts.scripts, () => new Factories(parseSpecs(json, 1, opts.types ?? new Map())));
 }
 
 function specsOf(f: AggregatorFactories): AggSpec[] {

@@ -25,6 +25,7 @@
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { NestedLookup } from '../mapper/mapping.js';
+import type { AggSpec } from './framework.js';
 
 /** Per-leaf doc matcher factory built from a query clause (used by filter / filters aggregations). */
 export type CompiledFilter = (leaf: LeafReaderContext) => (doc: number) => boolean;
@@ -53,6 +54,17 @@ export interface AggregationContext {
   nestedPath?: string;
   /** true under a `nested` aggregation (reverse_nested is only valid there) */
   insideNested?: boolean;
+  /** concrete mapped field names matching a pattern with `*` */
+  matchingFieldNames?(pattern: string): string[];
+}
+
+/**
+ * An aggregation type contributed by a feature through ExtensionPoints.AggregationType (e.g. join-queries'
+ * `children` and `parent`): parses the type's body into a spec (an AggSpec subclass, see framework.ts).
+ */
+export interface AggregationTypeParser {
+  readonly type: string;
+  parse(name: string, body: Record<string, unknown>): AggSpec;
 }
 
 export interface LeafAggregationCollector {

@@ -406,6 +406,8 @@ export class DefaultDocumentMapper implements DocumentMapper {
       this.indexValue(m, value, st);
     } catch (e) {
       if (e instanceof EsError && (e.type === 'document_parsing_exception' || e.type === 'strict_dynamic_mapping_exception')) throw e;
+      // mappers that parse their own value (ES: they override FieldMapper#parse) report their error as it is
+      if (m.ext?.ownParseErrors) throw this.docError(st, e instanceof EsError ? e.reason : String((e as Error).message ?? e), e as Error);
       if (m.def['ignore_malformed'] === true || (this.ctx.indexSettings['index.mapping.ignore_malformed'] === true && m.def['ignore_malformed'] !== false)) {
         st.ignored.add(m.name);
         return;

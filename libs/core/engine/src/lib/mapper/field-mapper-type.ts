@@ -38,4 +38,11 @@ export interface FieldMapperType {
   merge?(name: string, existing: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
   /** At most one field of this type per index (join). */
   readonly singleton?: boolean;
+  /** the error for a second field of a singleton type (`names`: every field of the type); default mapper_parsing_exception */
+  singletonError?(names: string[]): Error;
+  /**
+   * index() errors are reported as they are (a document_parsing_exception with the error's reason), not as
+   * "failed to parse field [..] of type [..]" (ES: mappers that override FieldMapper#parse, like join)
+   */
+  readonly ownParseErrors?: boolean;
 }

@@ -4,6 +4,7 @@
  */
 import type { CompiledScript } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
+import type { LeafReaderContext } from '../index/leaf-reader.js';
 
 export type FieldTypeName =
   | 'text'
@@ -69,6 +70,12 @@ export interface MappedFieldType {
   readonly runtime?: RuntimeFieldSpec;
   /** Parses a date/number with the field's format (dates: date math supported by the caller; returns epoch millis or nanos). */
   parseValue?(value: unknown, format?: string, roundUp?: boolean, timeZone?: string): number;
+  /**
+   * The values `fields` returns for a document (ES ValueFetcher), when the field's own rules apply instead of
+   * the `_source` values: `sourceValues` are the raw values at the field's path (field types contributed by
+   * features, e.g. join's relation name and `<join>#<parent>` ids from doc values).
+   */
+  fetchValues?(sourceValues: readonly unknown[], leaf: LeafReaderContext, doc: number): unknown[];
 }
 
 /** How a runtime field computes its values: a script that calls `emit`, or (without a script) its `_source` value. */

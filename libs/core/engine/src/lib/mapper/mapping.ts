@@ -117,7 +117,6 @@ function parseDynamic(v: unknown, where: string): Dynamic {
 
 export interface NormalizeState {
   ctx: MappingContext;
-  singletons: Set<string>;
 }
 
 /** Validates a root mapping and returns its normalised form (dots expanded, `type: object` dropped). */
@@ -129,7 +128,7 @@ export function normalizeRootMapping(input: unknown, ctx: MappingContext): Json 
     throw mpe(`Root mapping definition has unsupported parameters:  ${unsupported.map(([k, v]) => `[${k} : ${javaString(v)}]`).join(' ')}`);
   }
   const out: Json = {};
-  const st: NormalizeState = { ctx, singletons: new Set() };
+  const st: NormalizeState = { ctx };
   for (const [k, v] of Object.entries(input)) {
     switch (k) {
       case 'properties':
@@ -335,10 +334,6 @@ export function normalizeField(name: string, def: Json, st: NormalizeState, dept
   }
   const ext = st.ctx.extensions.get(type);
   if (ext) {
-    if (ext.singleton) {
-      if (st.singletons.has(type)) throw mpe(`Only one [${type}] field can be defined per index, got [${[...st.singletons].join(', ')}, ${name}]`);
-      st.singletons.add(type);
-    }
     return ext.parse(name, def, st.ctx);
   }
   if (ACCEPT_ONLY_TYPES.has(type)) return { ...def };
@@ -982,8 +977,24 @@ export function simpleMatch(pattern: string, value: string): boolean {
   return value.length - pos >= last.length && value.endsWith(last);
 }
 
-/** Validates `index.mapping.total_fields.limit` and `index.mapping.nested_fields.limit` for a compiled mapping. */
+/**
+ * The checks ES makes once a mapping is parsed (MappingLookup / doValidate, errors not wrapped as parse errors):
+ * at most one field of a singleton extension type (join), `index.mapping.nested_fields.limit` and
+ * `index.mapping.total_fields.limit`.
+ */
 export function checkTotalFields(c: CompiledMapping, settings: Record<string, unknown>, added = 0): void {
+  // at most one field of a singleton extension type in the whole mapping (ES: join's doValidate)
+  const singletons = new Map<FieldMapperType, string[]>();
+  for (const leaf of c.leaves.values()) {
+    if (!leaf.ext?.singleton) continue;
+    const names = singletons.get(leaf.ext) ?? [];
+    names.push(leaf.name);
+    singletons.set(leaf.ext, names);
+  }
+  for (const [ext, names] of singletons) {
+    if (names.length > 1) throw ext.singletonError?.(names) ?? mpe(`Only one [${ext.type}] field can be defined per index, got [${names.join(', ')}]`);
+  }
+
   const nestedLimit = Number(settings['index.mapping.nested_fields.limit'] ?? 50);
   if (c.nested.mappers.size > nestedLimit) throw Errors.illegalArgument(`Limit of nested fields [${nestedLimit}] has been exceeded`);
   const limit = Number(settings['index.mapping.total_fields.limit'] ?? 1000);

@@ -24,6 +24,22 @@ function offsetOf(tz: string, t: number): number {
 
 export type Json = Record<string, unknown>;
 
+const REQUEST_LEVEL = new WeakSet<EsError>();
+
+/**
+ * Marks an error of a query parser as a request-level one: ES raises it while parsing the request body
+ * (e.g. an IllegalArgumentException from a query builder's constructor), so it is reported as it is, not as
+ * the shard's "failed to create query" query_shard_exception.
+ */
+export function requestLevel<E extends EsError>(e: E): E {
+  REQUEST_LEVEL.add(e);
+  return e;
+}
+
+export function isRequestLevel(e: unknown): boolean {
+  return e instanceof EsError && REQUEST_LEVEL.has(e);
+}
+
 export function isObject(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

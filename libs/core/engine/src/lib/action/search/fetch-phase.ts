@@ -187,6 +187,11 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
         if (rv.length) out[name] = rv;
         continue;
       }
+      if (ft.fetchValues) {
+        const vals = ft.fetchValues(sourceValues(source, name), leaf, doc);
+        if (vals.length) out[name] = vals;
+        continue;
+      }
       if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') continue;
       const group = lookup?.hasNested ? outermostNestedBelow(name, scope, lookup) : null;
       if (group !== null) {

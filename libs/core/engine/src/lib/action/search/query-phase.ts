@@ -195,6 +195,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       leaves: deps.reader.leaves,
       maxBuckets: deps.maxBuckets ?? 65536,
       nestedLookup: ctx.nestedLookup,
+      matchingFieldNames: (p) => ctx.matchingFieldNames(p),
     });
   }
   const needsScores =

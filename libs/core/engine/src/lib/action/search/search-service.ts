@@ -22,8 +22,10 @@ import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
+import { isRequestLevel } from '../../query-dsl/parse-utils.js';
 import { checkInnerResultWindow, type InnerHitsDefinition } from '../../search/inner-hits.js';
-import type { AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
+import type { AggregationTypeParser, AggregatorFactories, InternalAggregations } from '../../aggregations/api.js';
+import { AGG_PARSERS } from '../../aggregations/registry.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader } from '../../index/leaf-reader.js';
 import { createParseContext, type ParseContextHandle } from '../../query-dsl/parse-context.js';
@@ -71,7 +73,7 @@ export const DEFAULT_MAX_RESULT_WINDOW = 10000;
 
 /** errors that are request-level (thrown before any shard runs in Elasticsearch) */
 function isRequestLevelError(e: unknown): boolean {
-  return e instanceof EsError && (e.type === 'parsing_exception' || e.type === 'x_content_parse_exception' || e.type === 'named_object_not_found_exception');
+  return e instanceof EsError && (e.type === 'parsing_exception' || e.type === 'x_content_parse_exception' || e.type === 'named_object_not_found_exception' || isRequestLevel(e));
 }
 
 /** line/col (1-based) of the value following `"name":` in a raw JSON body, as the JSON parser reports positions */
@@ -212,6 +214,8 @@ export class SearchService {
   private readonly shardInterceptors: ShardSearchInterceptor[];
   private readonly coordinatorInterceptors: CoordinatorSearchInterceptor[];
   private readonly extensions = new Map<string, SearchSourceExtension>();
+  /** aggregation types contributed by features (ExtensionPoints.AggregationType) */
+  readonly aggregationTypes = new Map<string, AggregationTypeParser>();
   private readonly clock: Clock;
   private readonly nodeId: string;
 
@@ -230,7 +234,12 @@ export class SearchService {
     @inject(EngineTokens.DocumentService) @optional() private readonly documents?: LookupDocumentGetter,
     @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
+    @multiInject(ExtensionPoints.AggregationType) @optional() aggregationTypes?: AggregationTypeParser[],
   ) {
+    for (const t of aggregationTypes ?? []) {
+      if (this.aggregationTypes.has(t.type) || AGG_PARSERS[t.type]) throw new Error(`aggregation type [${t.type}] is already registered`);
+      this.aggregationTypes.set(t.type, t);
+    }
     this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
     this.registry = registry;
     this.shardInterceptors = [...(shardInterceptors ?? [])].sort((a, b) => a.order - b.order);
@@ -498,7 +507,7 @@ export class SearchService {
     try {
       const rewritten = rewriteAggregationScripts(source.aggs);
       aggScripts = rewritten.defs;
-      aggs = parseAggregations(rewritten.aggs, { scripts: this.scripts });
+      aggs = parseAggregations(rewritten.aggs, { scripts: this.scripts, types: this.aggregationTypes });
     } catch (e) {
       throw withAggPosition(e, request.rawBody);
     }

@@ -5,7 +5,7 @@ import { BooleanQuery } from '../../search/boolean-query.js';
 import { NestedPathQuery, ToParentBlockJoinQuery, type NestedScoreMode } from '../../search/nested/block-join-query.js';
 import { parseInnerHits } from '../../search/inner-hits.js';
 import { NestedInnerHitsDefinition } from '../../search/nested/nested-inner-hits.js';
-import { boolValue, boostOf, checkKeys, isObject, requireObject, withBoost } from '../parse-utils.js';
+import { boolValue, boostOf, requestLevel, checkKeys, isObject, requireObject, withBoost } from '../parse-utils.js';
 import type { QueryParser } from '../query-parser.js';
 
 const SCORE_MODES: Record<string, NestedScoreMode> = { avg: 'avg', sum: 'sum', min: 'min', max: 'max', none: 'none' };
@@ -13,7 +13,7 @@ const SCORE_MODES: Record<string, NestedScoreMode> = { avg: 'avg', sum: 'sum', m
 /** ES's score_mode values of nested / has_child ("total" is not accepted on the wire) */
 export function parseScoreMode(v: unknown): NestedScoreMode {
   const m = typeof v === 'string' ? SCORE_MODES[v] : undefined;
-  if (!m) throw Errors.illegalArgument(`No score mode for child query [${String(v)}] found`);
+  if (!m) throw requestLevel(Errors.illegalArgument(`No score mode for child query [${String(v)}] found`));
   return m;
 }
 
