@@ -3,7 +3,7 @@
 // it), polls GET / every 5 ms, then sends one search; prints spawn → first 200 on GET /, spawn → first search
 // answered, that search's own time, and the node's RSS right after. The node is stopped with SIGTERM.
 //   node tools/bench/restart.mjs --data DIR [--index logs] [--query '{"query":{"term":{"http.response.status_code":404}}}']
-//   [--main apps/host/dist/main.cjs] [--user elastic --password changeme]
+//   [--main apps/host/dist/main.cjs] [--user elastic --password changeme] [--cache 64mb]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,7 +25,10 @@ const port = await new Promise((res) => {
 });
 const url = `http://127.0.0.1:${port}`;
 const t0 = performance.now();
-const child = spawn(process.execPath, ['--max-semi-space-size=32', main, '-E', `http.port=${port}`, '-E', `path.data=${data}`, '-E', 'logger.level=warn'], { stdio: 'ignore' });
+// without --user the node runs with security off, as the other bench scripts start it
+const extra = user ? [] : ['-E', 'xpack.security.enabled=false'];
+const cache = arg('--cache') ? ['-E', `indices.store.block_cache.size=${arg('--cache')}`] : [];
+const child = spawn(process.execPath, ['--max-semi-space-size=32', main, '-E', `http.port=${port}`, '-E', `path.data=${data}`, '-E', 'logger.level=warn', ...extra, ...cache], { stdio: 'ignore' });
 let up = 0;
 for (;;) {
   try {

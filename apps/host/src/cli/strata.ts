@@ -7,6 +7,7 @@ import * as auth from '@strata/auth-chain';
 import { CliError, NodeClient, connectionFrom, errorText, unreachable } from './connection.js';
 import { load } from './load.js';
 import { loadConfig } from '../app/config.js';
+import { runVerify } from '../verify.js';
 
 const HELP = `Usage: strata <command> [options]
 
@@ -18,6 +19,9 @@ Commands:
        [--id-field <field>] [--resume | --restart] [--no-progress]
   health                            the cluster health; exit 0 for green or yellow, 1 for red
        [--json]
+  verify [path]                     check the files of a stopped node's data path (default ./data), an
+                                    index or a shard directory: commit points, segment headers, format
+                                    versions, footers and checksums; exit 0 intact, 1 corrupt, 2 none found
   service-tokens <create|list|delete> ...
                                     manage service account tokens (the auth library's tool)
 
@@ -131,6 +135,8 @@ export async function run(argv: string[], io = { out: process.stdout, err: proce
     }
     case 'health':
       return health(parseArgs(rest), io.out);
+    case 'verify':
+      return runVerify(rest);
     case 'service-tokens':
       return serviceTokens(rest, io);
     default:

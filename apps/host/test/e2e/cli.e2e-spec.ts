@@ -3,10 +3,10 @@
  * (NDJSON, _bulk pairs, JSON, CSV, per-item failures, resume after a kill -9), connection errors.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildHost, cliPath, http, spawnHost, startE2eHost, type E2eHost } from './helpers.js';
+import { buildHost, cliPath, http, spawnHost, startE2eHost, stopHost, type E2eHost } from './helpers.js';
 
 /** runs the command (asynchronously: the node under test lives in this process) */
 function strata(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
@@ -50,6 +50,28 @@ describe('strata command', () => {
     const bad = await strata(['frobnicate']);
     expect(bad.status).toBe(64);
     expect(bad.stderr).toBe('strata: unknown command [frobnicate]; try strata help\n');
+  });
+
+  it('verify: a stopped node\'s files intact (exit 0), a corrupt _source block (exit 1), nothing there (exit 2)', async () => {
+    const data = join(dir, 'verify-data');
+    const p = await spawnHost(['start', '-E', 'http.port=0', '-E', `path.data=${data}`], { script: cliPath });
+    const docs = Array.from({ length: 300 }, (_, i) => `{"index":{"_id":"v${i}"}}\n{"n":${i},"s":"${'x'.repeat(i)}"}\n`).join('');
+    expect((await http(`${p.url}/v/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: docs })).status).toBe(200);
+    await stopHost(p, 'SIGTERM');
+    const ok = await strata(['verify', data]);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/^OK {6}\S+ \(1 segments, format 4\)$/m);
+    expect(JSON.parse(ok.stdout.trim().split('\n').pop()!)).toEqual({ shards: 1, corrupt_shards: 0, segments: 1 });
+    const shard = join(data, 'indices', readdirSync(join(data, 'indices'))[0]!, '0');
+    const src = join(shard, readdirSync(shard).find((f) => f.endsWith('.src'))!);
+    const bytes = readFileSync(src);
+    bytes[100] ^= 0x01;
+    writeFileSync(src, bytes);
+    const bad = await strata(['verify', data]);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain('CORRUPT');
+    expect(bad.stdout).toContain('checksum failed');
+    expect((await strata(['verify', join(dir, 'nothing-here')])).status).toBe(2);
   });
 
   it('health: one line, exit 0 on green; --json; ES_URL; an unreachable node is exit 69', async () => {
