@@ -65,7 +65,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     for (let port = first; port <= last && !server; port++) {
       try {
         server = await new Promise<Server>((resolve, reject) => {
-          const s = node.app.listen(port, host);
+          const s = node.createServer().listen(port, host);
           s.once('listening', () => resolve(s));
           s.once('error', reject);
         });
@@ -92,7 +92,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   info.publishAddress = `${displayHost}:${bound}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${displayHost}:${bound}`,
+    url: `${node.scheme}://${displayHost}:${bound}`,
     port: bound,
     host,
     node,

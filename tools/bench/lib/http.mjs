@@ -9,7 +9,8 @@ export class HttpError extends Error {
   }
 }
 
-export function createClient(baseUrl, { maxSockets = 8 } = {}) {
+/** headers: extra headers sent with every request (e.g. an Authorization of a secured service) */
+export function createClient(baseUrl, { maxSockets = 8, headers: extraHeaders = {} } = {}) {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const auth = url.username ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64') : undefined;
@@ -24,7 +25,7 @@ export function createClient(baseUrl, { maxSockets = 8 } = {}) {
     if (body === undefined || body === null) payload = undefined;
     else if (typeof body === 'string' || Buffer.isBuffer(body)) payload = body;
     else payload = JSON.stringify(body);
-    const headers = { accept: 'application/json' };
+    const headers = { accept: 'application/json', ...extraHeaders };
     if (auth) headers.authorization = auth;
     if (payload !== undefined) {
       headers['content-type'] = contentType ?? 'application/json';

@@ -1,4 +1,5 @@
 // The table of named run groups, in execution order. Each group: { name, createTruth?(gen), runs: [...] }.
+import auth from './auth.mjs';
 import cache from './cache.mjs';
 import ingest from './ingest.mjs';
 import nested from './nested.mjs';
@@ -6,4 +7,4 @@ import paging from './paging.mjs';
 import queries from './queries.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache, throughput, ingest, nested];
+export const GROUPS = [queries, paging, cache, throughput, ingest, nested, auth];

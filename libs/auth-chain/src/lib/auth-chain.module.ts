@@ -19,6 +19,7 @@ import { ROLE_HANDLERS } from './rest/roles.rest-handlers.js';
 import { USER_HANDLERS } from './rest/users.rest-handlers.js';
 import { SecurityConfig } from './security-config.js';
 import { securitySettings } from './security.settings.js';
+import { httpsOptions } from './tls/http-ssl.js';
 import { ServiceAccountService } from './service/service-account-service.js';
 import { ServiceAccountAuthenticator } from './service/service-account.authenticator.js';
 import { SecurityStore } from './store/security-store.js';
@@ -69,6 +70,10 @@ export const authChainModule = new ContainerModule(({ bind, rebind, isBound }) =
   ];
   for (const h of handlers) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   for (const s of securitySettings) bind(ExtensionPoints.Setting).toConstantValue(s);
+  // `xpack.security.http.ssl.*`: the host serves HTTPS when enabled (undefined: plain HTTP)
+  bind(Tokens.HttpsServerOptions)
+    .toDynamicValue((ctx) => httpsOptions(ctx.get(SecurityConfig)))
+    .inSingletonScope();
 });
 
 export const authChainFeature: FeatureModule = { name: 'auth-chain', module: authChainModule };

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Koa from 'koa';
 import { Container, ContainerModule } from 'inversify';
 import {
@@ -15,6 +17,7 @@ import {
   systemClock,
   type FeatureModule,
   type HostConfig,
+  type HttpsServerOptions,
   type IdGenerator,
   type LifecycleComponent,
   type Logger,
@@ -96,6 +99,10 @@ export interface NodeOptions {
 
 export interface StrataNode {
   readonly app: Koa;
+  /** `https` when a feature bound Tokens.HttpsServerOptions (`xpack.security.http.ssl.enabled`), else `http` */
+  readonly scheme: 'http' | 'https';
+  /** a server for the app (HTTPS with the contributed TLS options); listen on it */
+  createServer(): Server;
   readonly container: Container;
   readonly settings: Record<string, unknown>;
   /** starts lifecycle components (call once, before listening) */
@@ -285,12 +292,18 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
   app.on('error', (err: unknown) => logger.debug({ err: String(err) }, 'http error'));
   app.use(pipeline.middleware());
 
+  // TLS options are read (and their files checked) now, so a bad configuration fails the start
+  const tls = container.isBound(Tokens.HttpsServerOptions) ? container.get<HttpsServerOptions | undefined>(Tokens.HttpsServerOptions) : undefined;
   let started: LifecycleComponent[] = [];
   let closed = false;
   return {
     app,
     container,
     settings,
+    scheme: tls ? 'https' : 'http',
+    createServer(): Server {
+      return tls ? (createHttpsServer(tls, app.callback()) as unknown as Server) : createHttpServer(app.callback());
+    },
     async start() {
       // open every index's shards (recovery) before the first request
       if (container.isBound(EngineTokens.IndicesService)) container.get(EngineTokens.IndicesService);

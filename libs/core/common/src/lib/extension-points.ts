@@ -60,6 +60,8 @@ export const Tokens = {
   Authorizer: Symbol.for('strata.Authorizer'),
   /** IdGenerator */
   IdGenerator: Symbol.for('strata.IdGenerator'),
+  /** HttpsServerOptions (feature.ts), optional: when bound to a value the node serves HTTPS only */
+  HttpsServerOptions: Symbol.for('strata.HttpsServerOptions'),
   /** ScriptService (script-spi.ts): the shared Painless engine */
   ScriptService: Symbol.for('strata.ScriptService'),
 } as const;

@@ -16,3 +16,19 @@ export interface HostConfig {
    */
   configDir?: string;
 }
+
+/**
+ * TLS of the HTTP server (node:https options), contributed by a feature through Tokens.HttpsServerOptions
+ * (the security library maps `xpack.security.http.ssl.*` to it). Undefined: plain HTTP.
+ */
+export interface HttpsServerOptions {
+  key?: Buffer | string;
+  cert?: Buffer | string;
+  ca?: Array<Buffer | string>;
+  pfx?: Buffer;
+  passphrase?: string;
+  requestCert?: boolean;
+  rejectUnauthorized?: boolean;
+  minVersion?: 'TLSv1.3' | 'TLSv1.2' | 'TLSv1.1' | 'TLSv1';
+  maxVersion?: 'TLSv1.3' | 'TLSv1.2' | 'TLSv1.1' | 'TLSv1';
+}

@@ -120,11 +120,11 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   });
   await node.start();
   const server: Server = await new Promise((resolve, reject) => {
-    const s = node.app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = node.createServer().listen(0, '127.0.0.1', () => resolve(s));
     s.on('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${node.scheme}://127.0.0.1:${port}`;
   (node.container.get(NODE_INFO) as NodeInfo).publishAddress = `127.0.0.1:${port}`;
   let closed = false;
   return {
