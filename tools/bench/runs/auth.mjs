@@ -67,7 +67,7 @@ export async function measureAuthOverhead({ rounds = 3000, warmup = 300, main, l
     const offP50 = summarize(samples[0]).p50;
     const rows = modes.map((m, i) => {
       const s = summarize(samples[i]);
-      const row = { group: 'auth', name: m.name, description: `${m.description}: GET ${path}, ${rounds} requests`, status: 'ok', notes: [], ...s };
+      const row = { group: 'auth', name: m.name, description: `${m.description}: GET ${path}, ${s.n} requests`, status: 'ok', notes: [], ...s };
       if (i > 0) {
         row.addedP50Ms = s.p50 - offP50;
         row.notes.push(`p50 added over security off: ${(row.addedP50Ms * 1000).toFixed(0)} µs`);
