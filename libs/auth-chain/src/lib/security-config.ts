@@ -107,6 +107,8 @@ export class SecurityConfig {
   readonly configDir: string;
   readonly dataPath: string;
   readonly nodeName: string;
+  /** `xpack.security.authc.anonymous.*`: requests without credentials act as this user when roles are set */
+  readonly anonymous?: { username: string; roles: string[]; authzException: boolean };
 
   constructor(@inject(Tokens.HostConfig) @optional() config?: HostConfig) {
     const s = config?.settings ?? {};
@@ -127,5 +129,20 @@ export class SecurityConfig {
     this.dataPath = resolve(String(s['path.data'] ?? './data'));
     this.configDir = resolve(config?.configDir ?? join(process.cwd(), 'config'));
     this.nodeName = String(s['node.name'] || 'strata');
+    const anonRoles = s['xpack.security.authc.anonymous.roles'];
+    const roles = anonRoles === undefined ? [] : Array.isArray(anonRoles) ? anonRoles.map(String) : String(anonRoles).split(',').map((r) => r.trim()).filter(Boolean);
+    for (const k of Object.keys(s)) {
+      if (k.startsWith('xpack.security.authc.anonymous.') && !['username', 'roles', 'authz_exception'].includes(k.slice('xpack.security.authc.anonymous.'.length))) {
+        throw new Error(`unknown setting [${k}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`);
+      }
+    }
+    if (this.enabled && roles.length > 0) {
+      const authz = s['xpack.security.authc.anonymous.authz_exception'];
+      this.anonymous = {
+        username: String(s['xpack.security.authc.anonymous.username'] ?? '_anonymous'),
+        roles,
+        authzException: authz === undefined ? true : SettingParsers.boolean('xpack.security.authc.anonymous.authz_exception')(authz),
+      };
+    }
   }
 }

@@ -19,6 +19,7 @@ export interface Authentication extends Principal {
 
 export const REALM_RESERVED = { name: 'reserved', type: 'reserved' } as const;
 export const REALM_API_KEY = { name: '_es_api_key', type: '_es_api_key' } as const;
+export const REALM_ANONYMOUS = { name: '__anonymous', type: '__anonymous' } as const;
 export const REALM_SERVICE_ACCOUNT = { name: '_service_account', type: '_service_account' } as const;
 
 /** `GET /_security/_authenticate` body */

@@ -8,6 +8,7 @@ import type { Authenticator, AuthResult, RestRequest } from '@strata/core-common
 import { AuditTrail } from '../audit/audit-trail.js';
 import { SecurityConfig } from '../security-config.js';
 import { AuthCache } from './auth-cache.js';
+import { REALM_ANONYMOUS, type Authentication } from './authentication.js';
 import { failedUser, missingCredentials } from './auth-errors.js';
 import { readCredential, type Credential } from './credentials.js';
 import { RealmChain } from './realms.js';
@@ -39,6 +40,20 @@ export class RealmsAuthenticator implements Authenticator {
   async authenticate(credentials: unknown, req: RestRequest): Promise<AuthResult> {
     const c = credentials as RealmCredential;
     if (c.kind === 'missing') {
+      const anon = this.config.anonymous;
+      if (anon) {
+        const principal: Authentication = {
+          username: anon.username,
+          roles: [...anon.roles],
+          realm: { ...REALM_ANONYMOUS },
+          authenticationType: 'anonymous',
+          fullName: null,
+          email: null,
+          metadata: { _reserved: true },
+          enabled: true,
+        };
+        return { kind: 'success', principal };
+      }
       this.audit.anonymousAccessDenied(req);
       return { kind: 'failure', error: missingCredentials(req) };
     }

@@ -110,6 +110,8 @@ describe('realms over HTTP (security on)', () => {
     expect(all.body.hits.hits.map((h: { _index: string }) => h._index)).toEqual(['logs-a', 'logs-b']);
     const star = await host.request('GET', '/*/_count', undefined, reader);
     expect(star.body.count).toBe(2);
+    const resolved = await host.request('GET', '/_resolve/index/*', undefined, reader);
+    expect(resolved.body.indices.map((i: { name: string }) => i.name)).toEqual(['logs-a', 'logs-b']);
     const mixed = await host.request('GET', '/logs-a,secret/_search', undefined, reader);
     expect(mixed.status).toBe(403);
     expect(mixed.body.error.reason).toContain('on indices [secret]');
@@ -174,5 +176,53 @@ describe('the generated elastic password', () => {
     } finally {
       await host.close();
     }
+  });
+});
+
+describe('anonymous access (xpack.security.authc.anonymous.*)', () => {
+  it('lets requests without credentials act as the anonymous user with its roles', async () => {
+    const conf = mkdtempSync(join(tmpdir(), 'strata-sec-anon-'));
+    writeFileSync(join(conf, 'roles.yml'), 'public_reader:\n  cluster: [monitor]\n  indices:\n    - names: ["public-*"]\n      privileges: [read]\n');
+    const start = (authz: boolean) =>
+      createTestHost({
+        features: [authChainFeature],
+        configDir: conf,
+        settings: {
+          'xpack.security.enabled': true,
+          'bootstrap.password': PASSWORD,
+          'xpack.security.authc.anonymous.roles': 'public_reader',
+          'xpack.security.authc.anonymous.authz_exception': authz,
+        },
+      });
+    const host = await start(true);
+    try {
+      await host.request('PUT', '/public-1/_doc/1?refresh=true', { v: 1 }, ELASTIC);
+      await host.request('PUT', '/private/_doc/1?refresh=true', { v: 1 }, ELASTIC);
+      const me = await host.request('GET', '/_security/_authenticate');
+      expect(me.body).toMatchObject({ username: '_anonymous', roles: ['public_reader'], authentication_realm: { name: '__anonymous', type: '__anonymous' }, authentication_type: 'anonymous' });
+      expect((await host.request('GET', '/public-1/_search')).status).toBe(200);
+      const denied = await host.request('GET', '/private/_search');
+      expect(denied.status).toBe(403);
+      expect(denied.body.error.reason).toContain('is unauthorized for user [_anonymous] with effective roles [public_reader] on indices [private]');
+      // wrong credentials are still refused, not treated as anonymous
+      expect((await host.request('GET', '/', undefined, basic('elastic', 'wrong'))).status).toBe(401);
+    } finally {
+      await host.close();
+    }
+    const challenging = await start(false);
+    try {
+      const denied = await challenging.request('GET', '/private/_search');
+      expect(denied.status).toBe(401);
+      expect(denied.body.error.reason).toBe('missing authentication credentials for REST request [/private/_search]');
+    } finally {
+      await challenging.close();
+      rmSync(conf, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a token timeout above one hour at start', async () => {
+    await expect(createTestHost({ features: [authChainFeature], settings: { 'xpack.security.enabled': true, 'xpack.security.authc.token.timeout': '2h' } })).rejects.toThrow(
+      'failed to parse value [2h] for setting [xpack.security.authc.token.timeout], must be <= [1h]',
+    );
   });
 });

@@ -116,6 +116,8 @@ export class SecurityAuthorizer implements Authorizer {
       this.check(auth, resolved, p, action, req);
     } catch (e) {
       this.audit.accessDenied(auth, action, req);
+      // an anonymous caller is asked for credentials instead, unless anonymous.authz_exception is true
+      if (auth.authenticationType === 'anonymous' && this.config.anonymous?.authzException === false) throw missingCredentials(req);
       throw e;
     }
     this.audit.accessGranted(auth, action, req);

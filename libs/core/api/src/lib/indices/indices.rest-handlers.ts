@@ -8,6 +8,7 @@ import {
   ExtensionPoints,
   RestResponses,
   Tokens,
+  currentIndicesAccess,
   route,
   type RestHandler,
   type RestRequest,
@@ -375,11 +376,15 @@ export class ResolveIndexRestHandler implements RestHandler {
     const parts = req.pathParam('name').split(',').map((s) => s.trim()).filter(Boolean);
     const opts = indicesOptionsFromParams((n) => req.param(n));
     const md = this.store.current();
+    // with security on, only what the caller may see (indices, aliases and data streams it is authorized for)
+    const access = currentIndicesAccess();
+    const visible = (name: string) => !access || access.allowed(name);
     // data streams (contributed by IndexNameResolvers) matched by name, and the stream of each backing index
     const streams = this.resolvers.flatMap((r) => r.dataStreams?.() ?? []);
     const streamOf = new Map<string, string>();
     for (const ds of streams) for (const b of ds.backingIndices) streamOf.set(b, ds.name);
     const dataStreams = streams
+      .filter((ds) => visible(ds.name))
       .filter((ds) => parts.some((p) => p === ds.name || ((p === '_all' || p.includes('*')) && wildcardMatch(p, ds.name) && (!ds.hidden || opts.expandWildcards.hidden || (p.startsWith('.') && ds.name.startsWith('.'))))))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((ds) => ({ name: ds.name, backing_indices: ds.backingIndices, timestamp_field: ds.timestampField }));
@@ -389,7 +394,7 @@ export class ResolveIndexRestHandler implements RestHandler {
       const hidden = isHiddenIndex(im) || n.startsWith('.');
       const explicit = parts.some((p) => p === n);
       const matched = explicit || parts.some((p) => (p === '_all' || p.includes('*')) && wildcardMatch(p, n) && (!hidden || opts.expandWildcards.hidden || (p.startsWith('.') && n.startsWith('.'))) && (im.state === 'open' ? opts.expandWildcards.open : opts.expandWildcards.closed));
-      if (matched) {
+      if (matched && visible(n)) {
         const o: Record<string, unknown> = { name: n };
         const al = Object.keys(im.aliases).sort();
         if (al.length) o['aliases'] = al;
@@ -401,7 +406,7 @@ export class ResolveIndexRestHandler implements RestHandler {
         indices.push(o);
       }
       for (const a of Object.keys(im.aliases)) {
-        if (parts.some((p) => wildcardMatch(p, a))) aliases.set(a, [...(aliases.get(a) ?? []), n]);
+        if (parts.some((p) => wildcardMatch(p, a)) && visible(a)) aliases.set(a, [...(aliases.get(a) ?? []), n]);
       }
     }
     return RestResponses.ok({
