@@ -72,6 +72,7 @@ export function httpsOptions(config: SecurityConfig): HttpsServerOptions | undef
       const code = (e as NodeJS.ErrnoException).code;
       throw new Error(
         `failed to load SSL configuration [xpack.security.http.ssl] - cannot read configured ${what} [${file}] because ${code === 'ENOENT' ? 'the file does not exist' : `access failed: ${code}`}`,
+        { cause: e },
       );
     }
   };
