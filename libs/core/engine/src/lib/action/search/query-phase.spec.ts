@@ -506,3 +506,25 @@ describe('sorted deep paging over points (search_after on a numeric field)', () 
     });
   }
 });
+
+describe('constant-score queries ranked by score stop counting at track_total_hits', () => {
+  const docs: FakeDoc[] = Array.from({ length: 400 }, (_, i) => ({ id: `c${i}`, num: { n: i % 10 }, deleted: i % 13 === 0 }));
+  const reader = fakeReader([docs.slice(0, 150), docs.slice(150)]);
+  const matching = docs.filter((d) => !d.deleted && (d.num!['n'] as number) >= 5).length;
+  it('same top hits as a full count, total a lower bound', () => {
+    const q = { range: { n: { gte: 5 } } };
+    const exact = run({ query: q, size: 10, trackTotalHitsUpTo: 2147483647 }, reader);
+    expect(exact.totalHits).toEqual({ value: matching, relation: 'eq' });
+    const capped = run({ query: q, size: 10, trackTotalHitsUpTo: 50 }, reader);
+    expect(capped.totalHits).toEqual({ value: 50, relation: 'gte' });
+    expect(idsOf(capped, reader)).toEqual(idsOf(exact, reader));
+    expect(capped.maxScore).toBe(exact.maxScore);
+    const none = run({ query: q, size: 3, trackTotalHitsUpTo: -1 }, reader);
+    expect(none.totalHits).toBeUndefined();
+    expect(idsOf(none, reader)).toEqual(idsOf(exact, reader).slice(0, 3));
+    // more hits wanted than the threshold: the count goes on until the top k are full
+    const wide = run({ query: q, size: 120, trackTotalHitsUpTo: 50 }, reader);
+    expect(wide.totalHits).toEqual({ value: 120, relation: 'gte' });
+    expect(wide.hits).toHaveLength(120);
+  });
+});

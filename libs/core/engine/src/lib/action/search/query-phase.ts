@@ -16,7 +16,7 @@ import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collec
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
-import type { Query } from '../../search/query.js';
+import { ConstantScoreWeight, type Query } from '../../search/query.js';
 import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type LeafKeyFn, type SortKey } from '../../search/sort.js';
 import {
   TRACK_TOTAL_HITS_DISABLED,
@@ -278,6 +278,11 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     const bulkAggs =
       aggregator !== undefined && k === 0 && slice === 'all' && !collapse && !postWeight && !(aggFactories?.needsScores() ?? false) && s.minScore === undefined &&
       terminateAfter === 0 && startDoc === 0 && deadline === Infinity && unwrapConstant(query) instanceof MatchAllDocsQuery;
+    // a constant-score query ranked by score: once the top k are full, a later doc (same score, higher doc id)
+    // never enters them, so counting stops at track_total_hits (the total is then a lower bound, as in ES)
+    const constantScoreTopK =
+      !byField && !collapse && afterKeys === null && !postWeight && !aggregator && s.minScore === undefined && slice === 'all' &&
+      rescoreWindow === 0 && weight instanceof ConstantScoreWeight;
     leaves: for (const leaf of deps.reader.leaves) {
       if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
       const scorer = weight.scorer(leaf);
@@ -354,7 +359,7 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
           terminatedEarly = true;
           break leaves;
         }
-        if (earlyTerminable && heap.full && trackUpTo !== undefined && totalHits >= Math.max(trackUpTo, 0) && !aggregator) {
+        if ((earlyTerminable || constantScoreTopK) && heap.full && trackUpTo !== undefined && totalHits >= Math.max(trackUpTo, 0) && !aggregator) {
           countIncomplete = true;
           break leaves;
         }
