@@ -2,9 +2,10 @@
 import auth from './auth.mjs';
 import cache from './cache.mjs';
 import ingest from './ingest.mjs';
+import join from './join.mjs';
 import nested from './nested.mjs';
 import paging from './paging.mjs';
 import queries from './queries.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache, throughput, ingest, nested, auth];
+export const GROUPS = [queries, paging, cache, throughput, ingest, nested, join, auth];
