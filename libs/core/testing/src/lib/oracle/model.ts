@@ -13,10 +13,14 @@ export type OracleFieldType = 'keyword' | 'text' | 'long' | 'integer' | 'double'
 export interface OracleField {
   name: string;
   type: OracleFieldType;
+  /** the `nested` field this one lives in (its full name starts with `<nested>.`); undefined at the root */
+  nested?: string;
 }
 
 export interface OracleMapping {
   fields: OracleField[];
+  /** `nested` fields (each object a hidden document); their sub-fields are in `fields` with `nested` set */
+  nested?: string[];
 }
 
 export interface ModelDoc {

@@ -11,6 +11,7 @@ import type { Corpus, Json, ModelDoc, OracleField, OracleFieldType, OracleMappin
 import { AGG_KINDS, QUERY_KINDS } from './registry.js';
 import { SEQ_FIELD, renderSort, sortArbitrary, sortDocs, type SortSpecItem } from './sorting.js';
 import { fieldValue } from './values.js';
+import { NESTED_FIELDS, NESTED_PATH, nestedValue } from './nested.js';
 
 /** what the oracle needs of a running service (a TestHost fits) */
 export interface OracleTarget {
@@ -83,15 +84,23 @@ export interface Scenario {
 }
 
 const mappingArbitrary: fc.Arbitrary<OracleMapping> = fc
-  .tuple(...FIELD_DEFS.map((d) => fc.option(fc.constantFrom(...d.types), { nil: undefined, freq: 5 })))
-  .map((types) => ({
-    fields: FIELD_DEFS.flatMap((d, i) => (types[i] ? [{ name: d.name, type: types[i]! } as OracleField] : [])),
-  }))
+  .tuple(...FIELD_DEFS.map((d) => fc.option(fc.constantFrom(...d.types), { nil: undefined, freq: 5 })), fc.boolean())
+  .map(([...picked]) => {
+    const withNested = picked.pop() as boolean;
+    const types = picked as Array<OracleFieldType | undefined>;
+    const m: OracleMapping = { fields: FIELD_DEFS.flatMap((d, i) => (types[i] ? [{ name: d.name, type: types[i]! } as OracleField] : [])) };
+    if (withNested) {
+      m.nested = [NESTED_PATH];
+      m.fields.push(...NESTED_FIELDS.map((f) => ({ ...f, name: `${NESTED_PATH}.${f.name}`, nested: NESTED_PATH })));
+    }
+    return m;
+  })
   .filter((m) => m.fields.length > 0);
 
 function sourceArbitrary(mapping: OracleMapping, partial: boolean): fc.Arbitrary<Json> {
   const rec: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const f of mapping.fields) rec[f.name] = fieldValue(f.type);
+  for (const f of mapping.fields) if (!f.nested) rec[f.name] = fieldValue(f.type);
+  for (const path of mapping.nested ?? []) rec[path] = nestedValue(mapping.fields.filter((f) => f.nested === path), path);
   return fc.record(rec, { requiredKeys: [] }).filter((s) => !partial || Object.keys(s).length > 0);
 }
 
@@ -255,7 +264,12 @@ class Mismatch extends Error {}
 
 function indexBody(s: Scenario): Json {
   const properties: Json = { [SEQ_FIELD]: { type: 'long' } };
-  for (const f of s.mapping.fields) properties[f.name] = { type: f.type };
+  for (const f of s.mapping.fields) if (!f.nested) properties[f.name] = { type: f.type };
+  for (const path of s.mapping.nested ?? []) {
+    const sub: Json = {};
+    for (const f of s.mapping.fields) if (f.nested === path) sub[f.name.substring(path.length + 1)] = { type: f.type };
+    properties[path] = { type: 'nested', properties: sub };
+  }
   return { settings: { number_of_shards: s.shards, number_of_replicas: 0, refresh_interval: -1 }, mappings: { properties } };
 }
 

@@ -18,7 +18,8 @@ export interface SortSpecItem {
 const SORTABLE = ['keyword', 'long', 'integer', 'double', 'float', 'date', 'ip', 'boolean'];
 
 export function sortArbitrary(mapping: OracleMapping): fc.Arbitrary<SortSpecItem[]> {
-  const fields = mapping.fields.filter((f) => SORTABLE.includes(f.type));
+  // (fields inside nested objects need a `nested` sort context: not generated)
+  const fields = mapping.fields.filter((f) => SORTABLE.includes(f.type) && !f.nested);
   if (fields.length === 0) return fc.constant([{ field: SEQ_FIELD, order: 'asc' }]);
   const item = fc.record(
     {
