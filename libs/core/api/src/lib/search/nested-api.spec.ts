@@ -367,6 +367,11 @@ describe('nested fields (block join)', () => {
       expect(r.body.error.caused_by.caused_by).toMatchObject({ type: 'illegal_state_exception', reason: `[nested] failed to find nested object under path [${path}]` });
       expect((await search({ query: { nested: { path, ignore_unmapped: true, query: { match_all: {} } } } })).hits.total.value).toBe(0);
     }
+    // a nested query on the path of the scope it is in: Lucene's block join refuses children that are parents
+    const same = await call('POST', '/blog/_search', { query: { nested: { path: 'comments', query: { nested: { path: 'comments', query: { match_all: {} } } } } } });
+    expect(same.status).toBe(500);
+    expect(same.body.error.root_cause[0].type).toBe('illegal_state_exception');
+    expect(same.body.error.root_cause[0].reason).toMatch(/^Child query must not match same docs with parent filter\. Combine them as must clauses \(\+\) to find a problem doc\. docId=\d+/);
     const bad = await call('POST', '/blog/_search', { query: { nested: { path: 'comments', score_mode: 'total', query: { match_all: {} } } } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'No score mode for child query [total] found' });

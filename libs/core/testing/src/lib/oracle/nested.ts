@@ -52,7 +52,8 @@ const nestedQuery: QueryKind = {
       .record(
         {
           path: fc.constantFrom(...paths),
-          query: ctx.query(depth - 1),
+          // (a nested query on the path of the scope it is in is an error in Lucene/ES: not generated)
+          query: ctx.query(depth - 1).filter((q) => !JSON.stringify(q).includes('"nested":')),
           score_mode: fc.constantFrom('avg', 'sum', 'min', 'max', 'none'),
           ignore_unmapped: fc.boolean(),
         },

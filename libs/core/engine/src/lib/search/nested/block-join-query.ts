@@ -2,6 +2,7 @@
  * Block-join queries over nested documents (Lucene's join module): a nested object is a hidden document
  * stored right before its parent, so a parent's children are the documents between the previous parent and it.
  */
+import { Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../../index/leaf-reader.js';
 import { BitSetIterator, NO_MORE_DOCS, type FixedBitSet } from '../doc-id-set.js';
 import type { IndexSearcher } from '../index-searcher.js';
@@ -161,6 +162,10 @@ class BlockJoinScorer extends Scorer {
     if (c === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
     const parent = this.parents.nextSetBit(c);
     if (parent === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+    // Lucene's check (e.g. a nested query on the path of the nested scope it is in)
+    if (parent === c) {
+      throw Errors.illegalState(`Child query must not match same docs with parent filter. Combine them as must clauses (+) to find a problem doc. docId=${c}, class ${this.child.constructor.name}`);
+    }
     const mode = this.mode;
     const child = this.child;
     let score = mode === 'none' ? 0 : child.score();
