@@ -46,9 +46,28 @@ export class ArrayScorer extends Scorer {
   }
 }
 
-/** sorts (doc, score) pairs by doc into a scorer; null when empty */
-function scorerOf(docs: number[], scores: number[]): Scorer | null {
-  if (docs.length === 0) return null;
+/**
+ * (doc, score) pairs (docs distinct) as a scorer in doc order; null when empty. Many matches (at least 1/16
+ * of the segment) are placed by doc id in one pass, few are sorted.
+ */
+function scorerOf(docs: number[], scores: number[], maxDoc: number): Scorer | null {
+  const n = docs.length;
+  if (n === 0) return null;
+  if (n * 16 >= maxDoc) {
+    const byDoc = new Float64Array(maxDoc).fill(NaN);
+    for (let i = 0; i < n; i++) byDoc[docs[i]!] = scores[i]!;
+    const outDocs = new Int32Array(n);
+    const outScores = new Float64Array(n);
+    let w = 0;
+    for (let d = 0; d < maxDoc; d++) {
+      const s = byDoc[d]!;
+      if (s === s) {
+        outDocs[w] = d;
+        outScores[w++] = s;
+      }
+    }
+    return new ArrayScorer(outDocs, outScores);
+  }
   const order = docs.map((_, i) => i).sort((a, b) => docs[a]! - docs[b]!);
   return new ArrayScorer(Int32Array.from(order, (i) => docs[i]!), Float64Array.from(order, (i) => scores[i]!));
 }
@@ -122,7 +141,7 @@ export class HasChildQuery extends Query {
         if (!scoring) scores.push(cb);
         else scores.push(f((mode === 'avg' ? f(a.score / a.count) : a.score) * cb));
       }
-      return scorerOf(docs, scores);
+      return scorerOf(docs, scores, leaf.reader.maxDoc);
     };
     return { query: this, scorer, explain: (ctx, doc) => explainFrom({ query: this, scorer }, ctx, doc, `A match, join value ${this.toString()}`) };
   }
@@ -179,7 +198,7 @@ export class HasParentQuery extends Query {
           scores.push(score);
         }
       }
-      return scorerOf(docs, scores);
+      return scorerOf(docs, scores, leaf.reader.maxDoc);
     };
     return { query: this, scorer, explain: (ctx, doc) => explainFrom({ query: this, scorer }, ctx, doc, `A match, join value ${this.toString()}`) };
   }
