@@ -6,3 +6,5 @@ export * from './aggs.js';
 export * from './sorting.js';
 export * from './registry.js';
 export * from './runner.js';
+export * from './nested.js';
+export * from './join.js';

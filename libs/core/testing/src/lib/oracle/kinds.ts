@@ -16,6 +16,8 @@ export interface GenContext {
 
 export interface EvalContext {
   readonly mapping: OracleMapping;
+  /** every live document of the index (join kinds look up parents and children) */
+  readonly corpus: Corpus;
   /** whether a document matches any registered query (for compound kinds) */
   matches(query: Json, doc: ModelDoc): boolean;
 }
@@ -37,7 +39,7 @@ export interface AggGenContext extends GenContext {
 }
 
 export interface AggEvalContext extends EvalContext {
-  /** every live document of the index, whatever the query (for `global`) */
+  /** every live document of the index, whatever the query (for `global`); the same as `corpus` */
   readonly allDocs: Corpus;
   /** the expected rendering of a sub-aggregation object over a bucket's documents */
   evaluateSubs(subs: Record<string, Json> | undefined, docs: Corpus): Json;

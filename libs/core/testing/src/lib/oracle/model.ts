@@ -21,6 +21,8 @@ export interface OracleMapping {
   fields: OracleField[];
   /** `nested` fields (each object a hidden document); their sub-fields are in `fields` with `nested` set */
   nested?: string[];
+  /** a join field (join.ts) is mapped: parents and children of the `p` → `c` relation */
+  join?: boolean;
 }
 
 export interface ModelDoc {

@@ -12,6 +12,7 @@ import { AGG_KINDS, QUERY_KINDS } from './registry.js';
 import { SEQ_FIELD, renderSort, sortArbitrary, sortDocs, type SortSpecItem } from './sorting.js';
 import { fieldValue } from './values.js';
 import { NESTED_FIELDS, NESTED_PATH, nestedValue } from './nested.js';
+import { JOIN_CHILD, JOIN_FIELD, JOIN_PARENT, joinRouting, joinValue } from './join.js';
 
 /** what the oracle needs of a running service (a TestHost fits) */
 export interface OracleTarget {
@@ -26,6 +27,8 @@ export interface OracleOptions {
   timeLimitMs?: number;
   /** kinds added on top of the registry (features living in their own lib) */
   queryKinds?: readonly QueryKind[];
+  /** also generate mappings with a join field (join.ts; the target must have the join-queries feature) */
+  join?: boolean;
   aggKinds?: readonly AggKind[];
 }
 
@@ -126,6 +129,8 @@ class Kinds {
 
   readonly gen: AggGenContext;
   readonly evalCtx: EvalContext;
+  /** the live documents of the case being checked */
+  corpus: Corpus = [];
 
   constructor(
     readonly mapping: OracleMapping,
@@ -140,7 +145,14 @@ class Kinds {
       query: (depth) => this.query(depth),
       subAggs: (depth) => (depth <= 0 ? fc.constant(undefined) : fc.option(this.named(this.agg(depth), 2), { nil: undefined, freq: 2 })),
     };
-    this.evalCtx = { mapping, matches: (q, d) => this.matches(q, d) };
+    const corpus = (): Corpus => this.corpus;
+    this.evalCtx = {
+      mapping,
+      matches: (q, d) => this.matches(q, d),
+      get corpus() {
+        return corpus();
+      },
+    };
   }
 
   query(depth: number): fc.Arbitrary<Json> {
@@ -202,8 +214,9 @@ function kindsFor(mapping: OracleMapping, queryKinds: readonly QueryKind[], aggK
   return k;
 }
 
-function scenarioArbitrary(queryKinds: readonly QueryKind[], aggKinds: readonly AggKind[], cache: Map<string, Kinds>): fc.Arbitrary<Scenario> {
-  return mappingArbitrary.chain((mapping) => {
+function scenarioArbitrary(queryKinds: readonly QueryKind[], aggKinds: readonly AggKind[], cache: Map<string, Kinds>, join: boolean): fc.Arbitrary<Scenario> {
+  const mappings = join ? fc.tuple(mappingArbitrary, fc.boolean()).map(([m, j]) => (j ? { ...m, join: true } : m)) : mappingArbitrary;
+  return mappings.chain((mapping) => {
     const kinds = kindsFor(mapping, queryKinds, aggKinds, cache);
     const search: fc.Arbitrary<SearchCase> = fc.record(
       {
@@ -270,6 +283,7 @@ function indexBody(s: Scenario): Json {
     for (const f of s.mapping.fields) if (f.nested === path) sub[f.name.substring(path.length + 1)] = { type: f.type };
     properties[path] = { type: 'nested', properties: sub };
   }
+  if (s.mapping.join) properties[JOIN_FIELD] = { type: 'join', relations: { [JOIN_PARENT]: JOIN_CHILD } };
   return { settings: { number_of_shards: s.shards, number_of_replicas: 0, refresh_interval: -1 }, mappings: { properties } };
 }
 
@@ -280,7 +294,16 @@ async function ok(target: OracleTarget, method: string, path: string, body?: unk
 }
 
 /** applies the writes to the service and to the model; returns the live documents */
-async function applyWrites(target: OracleTarget, index: string, ops: WriteOp[]): Promise<Map<string, ModelDoc>> {
+async function applyWrites(target: OracleTarget, index: string, ops: WriteOp[], join = false): Promise<Map<string, ModelDoc>> {
+  // with a join field every write of a child is routed to its parent (join.ts)
+  const routing = (id: string): Json => {
+    const r = join ? joinRouting(id) : undefined;
+    return r === undefined ? {} : { routing: r };
+  };
+  const routingParam = (id: string): string => {
+    const r = join ? joinRouting(id) : undefined;
+    return r === undefined ? '' : `?routing=${r}`;
+  };
   const model = new Map<string, ModelDoc>();
   let bulk: Json[] = [];
   const flushBulk = async () => {
@@ -292,20 +315,20 @@ async function applyWrites(target: OracleTarget, index: string, ops: WriteOp[]):
   for (const o of ops) {
     switch (o.op) {
       case 'index': {
-        const source = { ...o.source, [SEQ_FIELD]: Number(o.id) };
-        bulk.push({ index: { _id: o.id } }, source);
+        const source = { ...o.source, [SEQ_FIELD]: Number(o.id), ...(join ? { [JOIN_FIELD]: joinValue(o.id) } : {}) };
+        bulk.push({ index: { _id: o.id, ...routing(o.id) } }, source);
         model.set(o.id, { id: o.id, source });
         break;
       }
       case 'delete':
-        bulk.push({ delete: { _id: o.id } });
+        bulk.push({ delete: { _id: o.id, ...routing(o.id) } });
         model.delete(o.id);
         break;
       case 'update': {
         const old = model.get(o.id);
         if (!old) break;
         await flushBulk();
-        await ok(target, 'POST', `/${index}/_update/${o.id}`, { doc: o.doc });
+        await ok(target, 'POST', `/${index}/_update/${o.id}${routingParam(o.id)}`, { doc: o.doc });
         model.set(o.id, { id: o.id, source: { ...old.source, ...o.doc } });
         break;
       }
@@ -407,13 +430,14 @@ export async function runOracle(opts: OracleOptions): Promise<OracleReport> {
   const aggKinds = [...AGG_KINDS, ...(opts.aggKinds ?? [])];
   const report: OracleReport = { seed: opts.seed, cases: 0, searches: 0, checks: 0, kinds: {} };
   const cache = new Map<string, Kinds>();
-  const prop = fc.asyncProperty(scenarioArbitrary(queryKinds, aggKinds, cache), async (scenario) => {
+  const prop = fc.asyncProperty(scenarioArbitrary(queryKinds, aggKinds, cache, opts.join === true), async (scenario) => {
     const kinds = kindsFor(scenario.mapping, queryKinds, aggKinds, cache);
     const index = `oracle-${process.pid}-${++indexCounter}`;
     await ok(opts.target, 'PUT', `/${index}`, indexBody(scenario));
     try {
-      const model = await applyWrites(opts.target, index, scenario.ops);
+      const model = await applyWrites(opts.target, index, scenario.ops, scenario.mapping.join === true);
       const docs = [...model.values()];
+      kinds.corpus = docs;
       for (const c of scenario.searches) {
         countKinds(c.query, c.aggs, report.kinds, kinds);
         await checkSearch(opts.target, index, c, docs, kinds, report);
