@@ -17,3 +17,4 @@ export * from './lib/request-context.js';
 export * from './lib/search-contexts.js';
 export * from './lib/script-spi.js';
 export * from './lib/utf8-order.js';
+export * from './lib/regex/index.js';

@@ -3,12 +3,12 @@
  * IndexPrivilege). Every route carries an action name; a role grants an action when one of its privileges'
  * patterns matches it. Action names may also be used as privileges directly (`indices:data/read/*`).
  */
-import { automatonRegExp } from '@strata/core-common';
+import { automatonMatcher, automatonRegExp, type StringMatcher } from '@strata/core-common';
 
 /** a set of action patterns (with exclusions) compiled to one predicate */
 export class ActionPattern {
-  private readonly include: RegExp | null;
-  private readonly exclude: RegExp | null;
+  private readonly include: StringMatcher | null;
+  private readonly exclude: StringMatcher | null;
 
   constructor(
     readonly includes: readonly string[],
@@ -29,9 +29,9 @@ export class ActionPattern {
   }
 }
 
-function compile(patterns: readonly string[]): RegExp | null {
+function compile(patterns: readonly string[]): StringMatcher | null {
   if (patterns.length === 0) return null;
-  return new RegExp(patterns.map((p) => automatonRegExp(p).source).join('|'));
+  return automatonMatcher(patterns);
 }
 
 /** pattern p (an action or name pattern) is contained in one of the patterns of set */

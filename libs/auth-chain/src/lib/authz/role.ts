@@ -2,14 +2,14 @@
  * A compiled role: cluster privileges and index groups as predicates over action names and index names.
  * An API key's permissions are its own role intersected with its creator's at creation (LimitedRole).
  */
-import { automatonRegExp } from '@strata/core-common';
+import { automatonMatcher, automatonRegExp, type StringMatcher } from '@strata/core-common';
 import { ActionPattern, MANAGE_OWN_API_KEY, covered, resolveClusterPrivilege, resolveIndexPrivileges } from './privileges.js';
 import type { RoleDescriptor } from './role-descriptor.js';
 
 export interface IndexGroup {
   readonly names: readonly string[];
   readonly privileges: readonly string[];
-  readonly nameMatcher: RegExp;
+  readonly nameMatcher: StringMatcher;
   readonly actions: ActionPattern;
   readonly allowRestricted: boolean;
 }
@@ -41,8 +41,8 @@ function eachInclude(p: ActionPattern, grants: readonly ActionPattern[]): boolea
   return p.includes.every((i) => grants.some((g) => g.implies(new ActionPattern([i]))));
 }
 
-function nameRegExp(patterns: readonly string[]): RegExp {
-  return new RegExp(patterns.map((p) => automatonRegExp(p).source).join('|'));
+function nameRegExp(patterns: readonly string[]): StringMatcher {
+  return automatonMatcher(patterns);
 }
 
 export class Role implements Permission {
@@ -50,7 +50,7 @@ export class Role implements Permission {
   private readonly clusterGrants: readonly ActionPattern[];
   private readonly ownApiKeys: ActionPattern | null;
   readonly groups: readonly IndexGroup[];
-  private readonly runAsMatcher: RegExp | null;
+  private readonly runAsMatcher: StringMatcher | null;
 
   constructor(
     readonly names: readonly string[],

@@ -4,6 +4,7 @@
  * slots, and control flow is a completion code (0 normal, 1 break, 2 continue, 3 return), not exceptions.
  * Every loop iteration counts against the loop counter, like Painless's `max_loop_counter`.
  */
+import { UserRegex } from '@strata/core-common';
 import { compileError, PainlessRuntimeError as RuntimeError } from './errors.js';
 import { type Node, Parser, PRIMITIVES, type Stmt } from './parser.js';
 import {
@@ -344,10 +345,10 @@ export class Compiler {
         if (!rt.regexEnabled) {
           this.fail(pos, "Regexes are disabled. Set [script.painless.regex.enabled] to [true] in elasticsearch.yaml to allow them. Be careful though, regexes break out of Painless's protection against deep recursion and long loops.");
         }
-        let re: RegExp;
+        let re: UserRegex;
         try {
-          const fl = (n.flags.includes('i') ? 'i' : '') + (n.flags.includes('m') ? 'm' : '') + (n.flags.includes('s') ? 's' : '') + (n.flags.includes('u') || n.flags.includes('U') ? 'u' : '');
-          re = new RegExp(n.src, fl);
+          // core's one regex implementation (linear-time automaton; guarded backtracking for lookaheads)
+          re = UserRegex.java(n.src, { flags: n.flags });
         } catch (e) {
           this.fail(pos, `invalid regular expression: ${(e as Error).message}`);
         }
@@ -646,11 +647,9 @@ export class Compiler {
             const b = r(f);
             f.pos = pos;
             if (a === null || a === undefined) throw npe('Pattern.matcher(CharSequence)');
-            if (!(b instanceof RegExp)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(b)} to java.util.regex.Pattern`);
+            if (!(b instanceof UserRegex)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(b)} to java.util.regex.Pattern`);
             const s = str(a);
-            if (full) return new RegExp(`^(?:${b.source})$`, b.flags).test(s);
-            b.lastIndex = 0;
-            return b.test(s);
+            return full ? b.matches(s) : b.test(s);
           },
           t: 'bool',
         };

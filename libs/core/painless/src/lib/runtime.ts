@@ -3,6 +3,7 @@
  * static classes they may use. Nothing here ever hands a script a JS function, prototype or global: member
  * reads only see own data of maps, lists are arrays, and every method is an explicit case below.
  */
+import { UserRegex, type RegexMatch } from '@strata/core-common';
 import { PainlessRuntimeError as RuntimeError } from './errors.js';
 
 /** A host map the engine reads and writes through (ingest/update `ctx`, `doc`, `params._source`). */
@@ -165,28 +166,27 @@ export class PainlessStream {
 
 /** java.util.regex.Matcher */
 export class PainlessMatcher {
-  private m: RegExpExecArray | null = null;
-  private readonly re: RegExp;
+  private m: RegexMatch | null = null;
+  private from = 0;
   constructor(
-    re: RegExp,
+    private readonly re: UserRegex,
     readonly input: string,
-  ) {
-    this.re = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
-  }
+  ) {}
   call(name: string, args: unknown[]): unknown {
     switch (name) {
       case 'matches': {
-        const full = new RegExp(`^(?:${this.re.source})$`, this.re.flags.replace('g', ''));
-        this.m = full.exec(this.input);
+        this.m = this.re.matches(this.input) ? this.re.exec(this.input, 0) : null;
+        if (this.m && this.m.end !== this.input.length) this.m = { ...this.m, end: this.input.length };
         return this.m !== null;
       }
       case 'find':
-        this.m = this.re.exec(this.input);
+        this.m = this.re.exec(this.input, this.from);
+        if (this.m) this.from = this.m.end > this.m.index ? this.m.end : this.m.end + 1;
         return this.m !== null;
       case 'group': {
         if (!this.m) throw new RuntimeError('illegal_state_exception', 'No match found');
         const g = args.length === 0 ? 0 : args[0];
-        const v = typeof g === 'string' ? this.m.groups?.[g] : this.m[num(g, 'group')];
+        const v = typeof g === 'string' ? this.m.named[g] : this.m.groups[num(g, 'group')];
         return v ?? null;
       }
       case 'start':
@@ -194,11 +194,11 @@ export class PainlessMatcher {
         return this.m.index;
       case 'end':
         if (!this.m) throw new RuntimeError('illegal_state_exception', 'No match available');
-        return this.m.index + this.m[0].length;
+        return this.m.end;
       case 'groupCount':
-        return (this.m?.length ?? 1) - 1;
+        return this.re.groupNames.length;
       case 'replaceAll':
-        return this.input.replace(this.re, String(args[0]).replace(/\$(\d)/g, '$$$1'));
+        return this.re.replace(this.input, String(args[0]));
     }
     throw noMethod(this, name, args.length);
   }
@@ -227,7 +227,7 @@ export function typeName(v: unknown): string {
   if (v instanceof Set) return 'java.util.HashSet';
   if (v instanceof ScriptDocValues) return 'org.elasticsearch.index.fielddata.ScriptDocValues';
   if (v instanceof PainlessDateTime) return 'java.time.ZonedDateTime';
-  if (v instanceof RegExp) return 'java.util.regex.Pattern';
+  if (v instanceof UserRegex) return 'java.util.regex.Pattern';
   if (v instanceof PainlessMatcher) return 'java.util.regex.Matcher';
   if (v instanceof PainlessStream) return 'java.util.stream.Stream';
   if (v instanceof PainlessLambda) return 'java.util.function.Function';
@@ -269,7 +269,7 @@ export function str(v: unknown): string {
   if (v instanceof HostMap) return '{' + v.keys().map((k) => `${k}=${str(v.get(k))}`).join(', ') + '}';
   if (v instanceof Map) return '{' + [...v.entries()].map(([k, x]) => `${str(k)}=${str(x)}`).join(', ') + '}';
   if (v instanceof PainlessDateTime) return v.toString();
-  if (v instanceof RegExp) return v.source;
+  if (v instanceof UserRegex) return v.source;
   if (isPlainObject(v)) return '{' + Object.entries(v).map(([k, x]) => `${k}=${str(x)}`).join(', ') + '}';
   return String(v);
 }
@@ -551,7 +551,7 @@ export function callMethod(obj: unknown, name: string, args: unknown[], opts: Ru
     if (name === 'compareTo') return compareValues(obj, a0);
   } else if (obj instanceof PainlessDateTime || obj instanceof PainlessMatcher) {
     return obj.call(name, args);
-  } else if (obj instanceof RegExp) {
+  } else if (obj instanceof UserRegex) {
     if (name === 'matcher') return new PainlessMatcher(obj, str(a0));
     if (name === 'pattern' || name === 'toString') return obj.source;
     if (name === 'split') return javaSplit(str(a0), obj);
@@ -565,18 +565,16 @@ export function callMethod(obj: unknown, name: string, args: unknown[], opts: Ru
   throw noMethod(obj, name, args.length);
 }
 
-function javaSplit(s: string, re: RegExp): string[] {
-  const parts = s.split(new RegExp(re.source, re.flags.replace('g', '')));
-  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  return parts;
+function javaSplit(s: string, re: UserRegex): string[] {
+  return re.split(s);
 }
 
-function regexFromString(pattern: string, opts: RuntimeOptions): RegExp {
+function regexFromString(pattern: string, opts: RuntimeOptions): UserRegex {
   if (!opts.regexEnabled) {
     throw new RuntimeError('illegal_state_exception', 'Regexes are disabled. Set [script.painless.regex.enabled] to [true] in elasticsearch.yaml to allow them. Be careful though, regexes break out of Painless\'s protection against deep recursion and long loops.');
   }
   try {
-    return new RegExp(pattern);
+    return UserRegex.java(pattern);
   } catch (e) {
     throw new RuntimeError('pattern_syntax_exception', (e as Error).message);
   }
@@ -631,9 +629,9 @@ function stringMethod(s: string, name: string, args: unknown[], opts: RuntimeOpt
     case 'replace':
       return s.split(str(a0)).join(str(args[1]));
     case 'replaceAll':
-      return s.replace(new RegExp(regexFromString(str(a0), opts).source, 'g'), str(args[1]).replace(/\$(\d)/g, '$$$1'));
+      return regexFromString(str(a0), opts).replace(s, str(args[1]));
     case 'matches':
-      return new RegExp(`^(?:${regexFromString(str(a0), opts).source})$`).test(s);
+      return regexFromString(str(a0), opts).matches(s);
     case 'charAt': {
       const i = num(a0, name);
       if (i < 0 || i >= s.length) throw new RuntimeError('string_index_out_of_bounds_exception', `index ${i}, length ${s.length}`);

@@ -1,10 +1,11 @@
 /**
- * Grok: expands `%{NAME:field:type}` references recursively into ONE JavaScript RegExp at compile time.
- * Captures are renamed to `g<N>` groups (JS group names must be identifiers and unique) and mapped back to
- * field names; `(?>...)` atomic groups become `(?:...)`.
+ * Grok: expands `%{NAME:field:type}` references recursively into ONE pattern at compile time, run by
+ * core's UserRegex (linear-time automaton; the guarded backtracking engine only for lookaheads, with
+ * atomic groups and possessive quantifiers kept). Captures are renamed to `g<N>` groups (names must be
+ * identifiers and unique) and mapped back to field names.
  */
+import { UserRegex } from '@strata/core-common';
 import { GROK_PATTERNS } from './grok-patterns.js';
-import { javaRegexParts } from '../java-regex.js';
 
 export type GrokType = 'string' | 'int' | 'long' | 'float' | 'double' | 'boolean';
 
@@ -23,7 +24,7 @@ export interface GrokMatch {
 }
 
 export class Grok {
-  readonly regex: RegExp;
+  readonly regex: UserRegex;
   readonly captures: GrokCapture[];
 
   constructor(patterns: string[], bank: Readonly<Record<string, string>> = GROK_PATTERNS) {
@@ -36,15 +37,15 @@ export class Grok {
       markers.push(marker);
       return `(?<${marker}>${body})`;
     });
-    const java = javaRegexParts(parts.length === 1 ? parts[0] : parts.join('|'));
     try {
-      new RegExp(java.source, java.flags);
+      this.regex = UserRegex.java(parts.length === 1 ? parts[0] : parts.join('|'));
     } catch (e) {
       throw new GrokCompileError((e as Error).message);
     }
-    // V8 builds a `groups` object per match for named groups: use numbered groups instead
-    const { source, indices } = numberGroups(java.source);
-    this.regex = new RegExp(source, java.flags);
+    const indices = new Map<string, number>();
+    this.regex.groupNames.forEach((name, k) => {
+      if (name !== undefined) indices.set(name, k + 1);
+    });
     this.captures = state.captures;
     this.captureIndex = state.captures.map((c) => indices.get(c.group)!);
     this.hasDuplicateFields = new Set(state.captures.map((c) => c.field)).size !== state.captures.length;
@@ -56,8 +57,9 @@ export class Grok {
   private readonly markerIndex: number[];
 
   match(text: string): GrokMatch | null {
-    const m = this.regex.exec(text);
-    if (!m) return null;
+    const r = this.regex.exec(text);
+    if (!r) return null;
+    const m = r.groups;
     const fields: Array<[string, unknown]> = [];
     const captures = this.captures;
     let seen: Map<string, number> | undefined;
@@ -149,55 +151,9 @@ function expand(
 
 function translateLiteral(s: string, state: { n: number; captures: GrokCapture[] }): string {
   if (!s.includes('(?')) return s;
-  let r = s.replace(/\(\?>/g, '(?:');
-  r = r.replace(/\(\?<([A-Za-z_@][A-Za-z0-9_.@[\]-]*)>/g, (_m, name: string) => {
+  return s.replace(/\(\?<([A-Za-z_@][A-Za-z0-9_.@[\]-]*)>/g, (_m, name: string) => {
     const group = `g${state.n++}`;
     state.captures.push({ group, field: name, type: 'string' });
     return `(?<${group}>`;
   });
-  return r;
-}
-
-/** Replaces `(?<name>` by `(` and returns each name's capture-group number. */
-function numberGroups(src: string): { source: string; indices: Map<string, number> } {
-  const indices = new Map<string, number>();
-  let out = '';
-  let group = 0;
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') {
-      out += c + (src[i + 1] ?? '');
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      out += c;
-      continue;
-    }
-    if (c === '(') {
-      if (src[i + 1] !== '?') {
-        group++;
-        out += c;
-        continue;
-      }
-      if (src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!') {
-        const end = src.indexOf('>', i + 3);
-        const name = src.slice(i + 3, end);
-        group++;
-        indices.set(name, group);
-        out += '(';
-        i = end;
-        continue;
-      }
-    }
-    out += c;
-  }
-  return { source: out, indices };
 }

@@ -2,11 +2,10 @@
  * Field processors: set, append, remove, rename, convert, lowercase, uppercase, trim, split, join, gsub,
  * urldecode, bytes, json, dot_expander, fail, drop.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, UserRegex } from '@strata/core-common';
 import { deepClone, hasOwn, isObject, javaTypeName, setOwn, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, compileValueSource, escaperFor, renderValue, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
-import { javaRegex } from '../java-regex.js';
 
 const MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
 
@@ -298,37 +297,19 @@ export const urldecodeProcessor = stringProcessor('urldecode', (s) => {
 
 export const gsubProcessor = stringProcessor(
   'gsub',
-  (s, o) => s.replace(o['pattern'] as RegExp, o['replacement'] as string),
+  (s, o) => (o['pattern'] as UserRegex).replace(s, o['replacement'] as string),
   (r) => {
     const pattern = r.requiredString('pattern');
     const replacement = r.requiredString('replacement');
-    let re: RegExp;
+    let re: UserRegex;
     try {
-      re = javaRegex(pattern, 'g');
+      re = UserRegex.java(pattern);
     } catch (e) {
       throw r.error('pattern', `Invalid regex pattern. ${(e as Error).message}`);
     }
-    return { pattern: re, replacement: javaReplacement(replacement) };
+    return { pattern: re, replacement };
   },
 );
-
-/** Java Matcher replacement syntax → JS: `$1` stays, `${name}` → `$<name>`, `\x` → literal x (a `$` becomes `$$`) */
-export function javaReplacement(r: string): string {
-  let out = '';
-  for (let i = 0; i < r.length; i++) {
-    const c = r[i];
-    if (c === '\\' && i + 1 < r.length) {
-      const n = r[++i];
-      out += n === '$' ? '$$' : n;
-    } else if (c === '$' && r[i + 1] === '{') {
-      const end = r.indexOf('}', i);
-      if (end < 0) throw Errors.illegalArgument("named capturing group is missing trailing '}'");
-      out += `$<${r.slice(i + 2, end)}>`;
-      i = end;
-    } else out += c;
-  }
-  return out;
-}
 
 const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 };
 
@@ -357,9 +338,9 @@ export const bytesProcessor = stringProcessor('bytes', (s) => {
 export const splitProcessor: ProcessorFactory = defineProcessor('split', (r) => {
   const field = fieldTemplate(r);
   const sep = r.requiredString('separator');
-  let re: RegExp;
+  let re: UserRegex;
   try {
-    re = javaRegex(sep);
+    re = UserRegex.java(sep);
   } catch (e) {
     throw r.error('separator', `Invalid regex pattern. ${(e as Error).message}`);
   }
@@ -378,8 +359,7 @@ export const splitProcessor: ProcessorFactory = defineProcessor('split', (r) => 
       if (typeof v !== 'string') {
         throw Errors.illegalArgument(`field [${path}] of type [${javaTypeName(v)}] cannot be cast to [java.lang.String]`);
       }
-      const parts = v.split(re);
-      if (!preserveTrailing) while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+      const parts = re.split(v, preserveTrailing ? -1 : 0);
       doc.setFieldValue(pathOf(targetT, doc), parts);
       return doc;
     },

@@ -1,9 +1,8 @@
 /** Text-parsing processors: grok, dissect, kv, csv, uri_parts, fingerprint. */
 import { createHash } from 'node:crypto';
-import { Errors } from '@strata/core-common';
+import { Errors, UserRegex } from '@strata/core-common';
 import { isObject, javaTypeName, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { defineProcessor, type ProcessorFactory } from '../processor.js';
-import { javaRegex } from '../java-regex.js';
 import { Grok, GrokCompileError } from '../grok/grok.js';
 import { GROK_PATTERNS } from '../grok/grok-patterns.js';
 
@@ -214,23 +213,28 @@ export const kvProcessor: ProcessorFactory = defineProcessor('kv', (r) => {
   const trimKey = r.optionalString('trim_key');
   const trimValue = r.optionalString('trim_value');
   const stripBrackets = r.bool('strip_brackets', false);
-  let fs: RegExp;
-  let vs: RegExp;
+  let fs: UserRegex;
+  let vs: UserRegex;
   try {
-    fs = javaRegex(fieldSplit);
+    fs = UserRegex.java(fieldSplit);
   } catch (e) {
     throw r.error('field_split', `Invalid regex pattern. ${(e as Error).message}`);
   }
   try {
-    vs = javaRegex(valueSplit);
+    vs = UserRegex.java(valueSplit);
   } catch (e) {
     throw r.error('value_split', `Invalid regex pattern. ${(e as Error).message}`);
   }
   const trimmer = (chars: string | undefined) => {
     if (!chars) return (s: string) => s;
-    const cls = chars.replace(/[\]\\^-]/g, '\\$&');
-    const re = new RegExp(`^[${cls}]+|[${cls}]+$`, 'g');
-    return (s: string) => s.replace(re, '');
+    const set = new Set(chars);
+    return (s: string) => {
+      let a = 0;
+      let b = s.length;
+      while (a < b && set.has(s[a])) a++;
+      while (b > a && set.has(s[b - 1])) b--;
+      return s.slice(a, b);
+    };
   };
   const tk = trimmer(trimKey);
   const tv = trimmer(trimValue);
@@ -239,14 +243,12 @@ export const kvProcessor: ProcessorFactory = defineProcessor('kv', (r) => {
     execute(doc) {
       const v = stringValue(doc, field, ignoreMissing);
       if (v === undefined) return doc;
-      const pairs = v.split(fs);
-      // Java's String.split drops trailing empty strings
-      while (pairs.length > 0 && pairs[pairs.length - 1] === '') pairs.pop();
+      const pairs = fs.split(v);
       for (const pair of pairs) {
         const m = vs.exec(pair);
         if (!m) throw Errors.illegalArgument(`field [${field}] does not contain value_split [${valueSplit}]`);
         let key = tk(pair.slice(0, m.index));
-        let value = tv(pair.slice(m.index + m[0].length));
+        let value = tv(pair.slice(m.end));
         if (stripBrackets) value = value.replace(brackets, '');
         if (include && !include.includes(key)) continue;
         if (exclude && exclude.includes(key)) continue;

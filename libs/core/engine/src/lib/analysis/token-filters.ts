@@ -2,6 +2,7 @@
  * Token filters. Each transforms a token array (mutating tokens in place is allowed: the array is owned
  * by the analysis chain). Removed tokens leave position gaps, as Lucene's position increments do.
  */
+import { Errors, UserRegex } from '@strata/core-common';
 import type { Token } from './analyzer.js';
 import { porterStem } from './porter-stemmer.js';
 
@@ -309,9 +310,16 @@ export const htmlStripCharFilter: CharFilter = {
 };
 
 export function patternReplaceCharFilter(pattern: string, replacement: string): CharFilter {
-  const re = new RegExp(pattern, 'g');
-  const rep = replacement.replace(/\$(\d)/g, '$$$1');
-  return { apply: (text) => text.replace(re, rep) };
+  const re = userPattern(pattern);
+  return { apply: (text) => re.replace(text, replacement) };
+}
+
+function userPattern(pattern: string): UserRegex {
+  try {
+    return UserRegex.java(pattern);
+  } catch (e) {
+    throw Errors.illegalArgument(`Invalid regex pattern [${pattern}]: ${(e as Error).message}`);
+  }
 }
 
 // ---------------------------------------------------------------- more filters
@@ -523,11 +531,10 @@ export const classicFilter: TokenFilter = {
 };
 
 export function patternReplaceFilter(pattern: string, replacement: string, all = true): TokenFilter {
-  const re = new RegExp(pattern, all ? 'g' : '');
-  const rep = replacement.replace(/\$(\d)/g, '$$$1');
+  const re = userPattern(pattern);
   return {
     filter(tokens) {
-      for (const t of tokens) t.term = t.term.replace(re, rep);
+      for (const t of tokens) t.term = re.replace(t.term, replacement, all);
       return tokens;
     },
   };

@@ -2,7 +2,7 @@
  * Tokenizers. Each produces Token objects with offsets into the original text and positions from 0.
  * Implemented as char-code loops (no per-char regex).
  */
-import { Errors } from '@strata/core-common';
+import { Errors, UserRegex, javaFlagLetters } from '@strata/core-common';
 import type { Token } from './analyzer.js';
 import { WB, isLetter, isWhitespace, wordBreakClass } from './char-class.js';
 
@@ -199,10 +199,10 @@ export class LetterTokenizer implements Tokenizer {
 
 /** Splits on a regex (default `\W+`), or emits capture group `group` when group >= 0. */
 export class PatternTokenizer implements Tokenizer {
-  private readonly re: RegExp;
+  private readonly re: UserRegex;
   constructor(pattern = '\\W+', flags = '', private readonly group = -1) {
     try {
-      this.re = new RegExp(pattern, 'g' + javaFlags(flags));
+      this.re = UserRegex.java(pattern, { flags: javaFlagLetters(flags) });
     } catch (e) {
       throw Errors.illegalArgument(`Invalid regex pattern [${pattern}]: ${(e as Error).message}`);
     }
@@ -210,45 +210,26 @@ export class PatternTokenizer implements Tokenizer {
   tokenize(text: string): Token[] {
     const out: Token[] = [];
     let pos = 0;
-    this.re.lastIndex = 0;
     if (this.group >= 0) {
-      let m: RegExpExecArray | null;
-      while ((m = this.re.exec(text)) !== null) {
-        if (m[0].length === 0) this.re.lastIndex++;
-        const g = m[this.group];
+      for (const m of this.re.matchAll(text)) {
+        const g = m.groups[this.group];
         if (g === undefined || g.length === 0) continue;
-        const start = m.index + (this.group === 0 ? 0 : m[0].indexOf(g));
+        const start = m.index + (this.group === 0 ? 0 : m.groups[0]!.indexOf(g));
         out.push({ term: g, position: pos++, startOffset: start, endOffset: start + g.length, type: 'word' });
       }
       return out;
     }
     let last = 0;
-    let m: RegExpExecArray | null;
-    while ((m = this.re.exec(text)) !== null) {
-      if (m[0].length === 0) {
-        this.re.lastIndex++;
-        continue;
-      }
+    for (const m of this.re.matchAll(text)) {
+      if (m.end === m.index) continue;
       if (m.index > last) {
         out.push({ term: text.slice(last, m.index), position: pos++, startOffset: last, endOffset: m.index, type: 'word' });
       }
-      last = m.index + m[0].length;
+      last = m.end;
     }
     if (last < text.length) out.push({ term: text.slice(last), position: pos, startOffset: last, endOffset: text.length, type: 'word' });
     return out;
   }
-}
-
-function javaFlags(flags: string): string {
-  let f = '';
-  for (const p of flags.split('|')) {
-    const t = p.trim();
-    if (t === 'CASE_INSENSITIVE') f += 'i';
-    else if (t === 'MULTILINE') f += 'm';
-    else if (t === 'DOTALL') f += 's';
-    else if (t === 'UNICODE_CASE' || t === 'UNICODE_CHARACTER_CLASS') f += f.includes('u') ? '' : 'u';
-  }
-  return f;
 }
 
 export type TokenChars = Set<'letter' | 'digit' | 'whitespace' | 'punctuation' | 'symbol' | 'custom'>;

@@ -8,7 +8,7 @@
  *   a value in the document but has neither doc values nor norms (as Elasticsearch 8 does): `exists`
  *   queries use doc values (keyword/numeric/date/boolean/ip), norms (text) or `_field_names` otherwise.
  */
-import { EsError, Errors, plainCause } from '@strata/core-common';
+import { EsError, Errors, UserRegex, plainCause } from '@strata/core-common';
 import type { DocumentMapper } from '../services.js';
 import type { IndexedToken, NestedDocument, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
@@ -373,7 +373,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
   private findTemplate(full: string, key: string, matchType: string) {
     for (const t of this.mapping.dynamicTemplates) {
       const test = (pats: string[] | undefined, v: string) =>
-        pats!.some((p) => (t.regex ? new RegExp(p).test(v) : simpleMatch(p, v)));
+        pats!.some((p) => (t.regex ? UserRegex.java(p).matches(v) : simpleMatch(p, v)));
       if (t.matchMappingType && !t.matchMappingType.some((x) => x === '*' || x === matchType)) continue;
       if (t.unmatchMappingType && t.unmatchMappingType.some((x) => x === matchType)) continue;
       if (t.match && !test(t.match, key)) continue;

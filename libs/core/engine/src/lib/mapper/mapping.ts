@@ -2,7 +2,7 @@
  * Mapping definitions: validation/normalisation of mapping JSON, merging of updates, and compilation into
  * mappers with their MappedFieldTypes. The normalised JSON is what `GET _mapping` returns.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, simpleMatch } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { DateFormatter } from '../util/date-format.js';
 import type { AnalysisRegistry } from '../services.js';
@@ -963,19 +963,7 @@ function compileTemplate(t: Json): DynamicTemplate {
 }
 
 /** `*` wildcard match (Regex.simpleMatch). */
-export function simpleMatch(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  const parts = pattern.split('*');
-  if (!value.startsWith(parts[0])) return false;
-  let pos = parts[0].length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const idx = value.indexOf(parts[i], pos);
-    if (idx < 0) return false;
-    pos = idx + parts[i].length;
-  }
-  const last = parts[parts.length - 1];
-  return value.length - pos >= last.length && value.endsWith(last);
-}
+export { simpleMatch };
 
 /**
  * The checks ES makes once a mapping is parsed (MappingLookup / doValidate, errors not wrapped as parse errors):

@@ -1,4 +1,4 @@
-import { Errors, compareUtf8 } from '@strata/core-common';
+import { Errors, LuceneRegexp, compareUtf8, wildcardMatcher, wildcardPrefix, type StringMatcher } from '@strata/core-common';
 /**
  * Term-dictionary based queries: terms (set), prefix, wildcard, regexp, fuzzy, term range.
  * Each enumerates the matching terms of a segment and unions their postings (constant score,
@@ -120,33 +120,9 @@ export class PrefixQuery extends MultiTermQuery {
   }
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
-/** wildcard pattern (`*`, `?`, `\` escapes) to an anchored RegExp and its literal prefix */
-export function wildcardToRegExp(pattern: string, caseInsensitive = false): { re: RegExp; prefix: string } {
-  let src = '';
-  let prefix = '';
-  let inPrefix = true;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) {
-      const n = pattern[++i]!;
-      src += escapeRegex(n);
-      if (inPrefix) prefix += n;
-    } else if (c === '*') {
-      src += '[\\s\\S]*';
-      inPrefix = false;
-    } else if (c === '?') {
-      src += '[\\s\\S]';
-      inPrefix = false;
-    } else {
-      src += escapeRegex(c);
-      if (inPrefix) prefix += c;
-    }
-  }
-  return { re: new RegExp('^(?:' + src + ')$', caseInsensitive ? 'iu' : 'u'), prefix: caseInsensitive ? '' : prefix };
+/** the wildcard query's pattern (`*`, `?`, `\` escapes) as a whole-term matcher and its literal prefix */
+export function wildcardTermMatcher(pattern: string, caseInsensitive = false): { re: StringMatcher; prefix: string } {
+  return { re: wildcardMatcher(pattern, caseInsensitive), prefix: caseInsensitive ? '' : wildcardPrefix(pattern) };
 }
 
 export class WildcardQuery extends MultiTermQuery {
@@ -158,7 +134,7 @@ export class WildcardQuery extends MultiTermQuery {
     super(field);
   }
   protected matcher(): TermMatcher {
-    const { re, prefix } = wildcardToRegExp(this.pattern, this.caseInsensitive);
+    const { re, prefix } = wildcardTermMatcher(this.pattern, this.caseInsensitive);
     return function* (dict) {
       for (let o = prefix ? dict.seekCeil(prefix) : 0; o < dict.size; o++) {
         const t = dict.term(o);
@@ -172,92 +148,10 @@ export class WildcardQuery extends MultiTermQuery {
   }
 }
 
-/**
- * Lucene regular expression syntax (always anchored) to a JS RegExp. Supports the common subset:
- * . ? + * {n,m} | () [] [^] and escapes; `#` (empty language), `@` (any string), `<n-m>` intervals
- * and `~` (complement) with the ALL flags are mapped where possible.
- */
-export function luceneRegexpToRegExp(pattern: string, caseInsensitive = false): RegExp {
-  const flags = caseInsensitive ? 'iu' : 'u';
-  const alts = splitTopLevel(pattern, '|');
-  if (alts.some((a) => splitTopLevel(a, '&').length > 1)) {
-    // intersection (&, lower precedence than concatenation, higher than |): lookaheads per operand
-    const src = alts
-      .map((a) => {
-        const parts = splitTopLevel(a, '&').map((x) => regexpSource(x));
-        return parts.slice(0, -1).map((x) => `(?=(?:${x})$)`).join('') + `(?:${parts[parts.length - 1]})`;
-      })
-      .join('|');
-    return new RegExp('^(?:' + src + ')$', flags);
-  }
-  return new RegExp('^(?:' + regexpSource(pattern) + ')$', flags);
-}
-
-/** splits on an operator outside brackets, parentheses, quotes and escapes */
-function splitTopLevel(p: string, op: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let inQuote = false;
-  let cur = '';
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i]!;
-    if (c === '\\' && i + 1 < p.length) {
-      cur += c + p[++i];
-      continue;
-    }
-    if (inQuote) {
-      if (c === '"') inQuote = false;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-    } else if (c === '"') inQuote = true;
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === op && depth === 0) {
-      out.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-function regexpSource(pattern: string): string {
-  let src = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) {
-      src += escapeRegex(pattern[++i]!);
-    } else if (c === '"') {
-      const end = pattern.indexOf('"', i + 1);
-      const lit = end < 0 ? pattern.substring(i + 1) : pattern.substring(i + 1, end);
-      src += escapeRegex(lit);
-      i = end < 0 ? pattern.length : end;
-    } else if (c === '@') {
-      src += '[\\s\\S]*';
-    } else if (c === '#') {
-      src += '(?!)';
-    } else if (c === '<') {
-      const m = /^<(\d+)-(\d+)>/.exec(pattern.substring(i));
-      if (m) {
-        const lo = Number(m[1]);
-        const hi = Number(m[2]);
-        const alts: string[] = [];
-        for (let n = lo; n <= hi && alts.length < 10000; n++) alts.push(String(n));
-        src += '(?:' + alts.join('|') + ')';
-        i += m[0].length - 1;
-      } else src += '<';
-    } else if (c === '.') {
-      src += '[\\s\\S]';
-    } else {
-      src += c;
-    }
-  }
-  new RegExp(src, 'u'); // validates (throws SyntaxError on malformed patterns)
-  return src;
+/** a Lucene regexp (whole-term, linear time); throws RegexSyntaxError on a malformed pattern */
+export function luceneRegexpMatcher(pattern: string, caseInsensitive = false, flags?: string | number): StringMatcher {
+  const re = LuceneRegexp.compile(pattern, { caseInsensitive, ...(flags !== undefined ? { flags } : {}) });
+  return { test: (s) => re.matches(s) };
 }
 
 export class RegexpQuery extends MultiTermQuery {
@@ -265,11 +159,12 @@ export class RegexpQuery extends MultiTermQuery {
     field: string,
     readonly pattern: string,
     readonly caseInsensitive = false,
+    readonly flags?: string | number,
   ) {
     super(field);
   }
   protected matcher(): TermMatcher {
-    const re = luceneRegexpToRegExp(this.pattern, this.caseInsensitive);
+    const re = luceneRegexpMatcher(this.pattern, this.caseInsensitive, this.flags);
     return function* (dict) {
       for (let o = 0; o < dict.size; o++) if (re.test(dict.term(o))) yield o;
     };

@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, PRODUCT_VERSION, Tokens, flattenSettings, setting, systemClock, type SettingDef, type Clock, type HostConfig, type Logger } from '@strata/core-common';
+import { EsError, Errors, PRODUCT_VERSION, Tokens, UserRegex, flattenSettings, setting, systemClock, type SettingDef, type Clock, type HostConfig, type Logger } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
 import { EngineTokens, type IndexNameExpressionResolver, type MetadataIndexService } from '../services.js';
 import type { StorageIndicesService } from '../shard/indices-service.js';
@@ -830,7 +830,7 @@ export class SnapshotsService {
       }
     }
     for (const e of exprs.filter((x) => x.startsWith('-'))) for (const n of [...selected]) if (simpleMatch(e.slice(1), n)) selected.delete(n);
-    const rename = (n: string): string => (req.renamePattern !== undefined ? n.replace(new RegExp(req.renamePattern, 'g'), javaReplacement(req.renameReplacement ?? '')) : n);
+    const rename = (n: string): string => (req.renamePattern !== undefined ? UserRegex.java(req.renamePattern).replace(n, req.renameReplacement ?? '') : n);
     const streamRename = new Map(selectedStreams.map((ds) => [ds.name, rename(ds.name)]));
     const targetName = (n: string): string => {
       for (const [from, to] of streamRename) if (from !== to && n.startsWith(`.ds-${from}-`)) return `.ds-${to}-${n.slice(`.ds-${from}-`.length)}`;
@@ -984,7 +984,3 @@ function sum(list: ShardProgress[], f: (s: ShardProgress) => number): number {
   return list.reduce((a, s) => a + f(s), 0);
 }
 
-/** Java's Matcher.replaceAll replacement (`$1`, `\$`) in JavaScript's String.replace syntax */
-function javaReplacement(r: string): string {
-  return r.replace(/\\\$/g, '$$$$');
-}

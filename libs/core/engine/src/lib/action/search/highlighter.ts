@@ -12,8 +12,8 @@ import {
   RegexpQuery,
   TermInSetQuery,
   WildcardQuery,
-  luceneRegexpToRegExp,
-  wildcardToRegExp,
+  luceneRegexpMatcher,
+  wildcardTermMatcher,
 } from '../../search/multi-term-query.js';
 import { PhrasePrefixQuery, PhraseQuery } from '../../search/phrase-query.js';
 import type { Query } from '../../search/query.js';
@@ -46,10 +46,10 @@ export function extractHighlightTerms(q: Query, out: HighlightTerms = new Map())
   } else if (q instanceof TermInSetQuery) for (const t of q.terms) entry(q.field).terms.add(t);
   else if (q instanceof PrefixQuery) entry(q.field).tests.push((t) => t.startsWith(q.prefix));
   else if (q instanceof WildcardQuery) {
-    const { re } = wildcardToRegExp(q.pattern, q.caseInsensitive);
+    const { re } = wildcardTermMatcher(q.pattern, q.caseInsensitive);
     entry(q.field).tests.push((t) => re.test(t));
   } else if (q instanceof RegexpQuery) {
-    const re = luceneRegexpToRegExp(q.pattern, q.caseInsensitive);
+    const re = luceneRegexpMatcher(q.pattern, q.caseInsensitive, q.flags);
     entry(q.field).tests.push((t) => re.test(t));
   } else if (q instanceof CaseInsensitiveTermQuery) {
     const l = q.value.toLowerCase();

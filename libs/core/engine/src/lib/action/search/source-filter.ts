@@ -1,9 +1,9 @@
 /** `_source` includes/excludes filtering with `*` wildcards on dotted paths (XContentMapValues.filter). */
-import { wildcardRegExp } from '@strata/core-common';
+import { wildcardRegExp, type StringMatcher } from '@strata/core-common';
 
 interface Compiled {
   exact: string[];
-  wild: Array<{ re: RegExp; prefix: string }>;
+  wild: Array<{ re: StringMatcher; prefix: string }>;
 }
 
 function compile(patterns: string[]): Compiled {

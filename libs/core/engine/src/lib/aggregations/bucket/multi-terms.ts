@@ -2,7 +2,8 @@
  * multi_terms (buckets keyed by a tuple of field values, terms-style ordering/size/errors) and
  * rare_terms (terms whose doc count is at most max_doc_count, exact counting).
  */
-import { Errors } from '@strata/core-common';
+import { Errors, type StringMatcher } from '@strata/core-common';
+import { includeExcludeRegex } from './terms.js';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
@@ -348,8 +349,8 @@ export class RareTermsSpec extends AggSpec {
   field = '';
   maxDocCount = 1;
   missing: unknown;
-  include: Set<string> | RegExp | undefined;
-  exclude: Set<string> | RegExp | undefined;
+  include: Set<string> | StringMatcher | undefined;
+  exclude: Set<string> | StringMatcher | undefined;
 
   static parse(name: string, body: Record<string, unknown>): RareTermsSpec {
     checkParams('rare_terms', body, ['field', 'max_doc_count', 'precision', 'include', 'exclude', 'missing', 'value_type', 'format']);
@@ -363,7 +364,7 @@ export class RareTermsSpec extends AggSpec {
     }
     s.missing = body['missing'];
     const ie = (v: unknown) =>
-      v === undefined || v === null ? undefined : Array.isArray(v) ? new Set(v.map(String)) : new RegExp(`^(?:${String(v)})$`, 's');
+      v === undefined || v === null ? undefined : Array.isArray(v) ? new Set(v.map(String)) : includeExcludeRegex('rare_terms', String(v));
     s.include = ie(body['include']);
     s.exclude = ie(body['exclude']);
     return s;
@@ -371,9 +372,9 @@ export class RareTermsSpec extends AggSpec {
 
   accepts(key: string): boolean {
     if (this.include instanceof Set && !this.include.has(key)) return false;
-    if (this.include instanceof RegExp && !this.include.test(key)) return false;
+    if (this.include && !(this.include instanceof Set) && !this.include.test(key)) return false;
     if (this.exclude instanceof Set && this.exclude.has(key)) return false;
-    if (this.exclude instanceof RegExp && this.exclude.test(key)) return false;
+    if (this.exclude && !(this.exclude instanceof Set) && this.exclude.test(key)) return false;
     return true;
   }
 

@@ -2,7 +2,7 @@
  * terms aggregation: ordinal counting in typed arrays per segment for keyword fields, keyed maps for numerics;
  * shard_size / doc_count_error_upper_bound / sum_other_doc_count reduced exactly as Elasticsearch.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, LuceneRegexp, type StringMatcher } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
@@ -84,8 +84,8 @@ function compareIpKeys(a: Key, b: Key): number {
 }
 
 interface IncludeExclude {
-  includeRe?: RegExp;
-  excludeRe?: RegExp;
+  includeRe?: StringMatcher;
+  excludeRe?: StringMatcher;
   includeSet?: Set<string>;
   excludeSet?: Set<string>;
   partition?: number;
@@ -97,40 +97,28 @@ const PARAMS = [
   'execution_hint', 'collect_mode', 'value_type', 'format', 'show_term_doc_count_error', 'script',
 ];
 
-/** Lucene RegExp (anchored, `.` matches anything, `@` any string, `"..."` literals, `#` empty) -> JS RegExp */
-function luceneRegex(type: string, s: string): RegExp {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === '\\') {
-      const n = s[i + 1];
-      if (n === undefined) break;
-      out += /[A-Za-z0-9]/.test(n) ? n : `\\${n}`;
-      i++;
-    } else if (c === '"') {
-      const j = s.indexOf('"', i + 1);
-      const lit = j < 0 ? s.slice(i + 1) : s.slice(i + 1, j);
-      out += lit.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-      i = j < 0 ? s.length : j;
-    } else if (c === '@') out += '[\\s\\S]*';
-    else if (c === '#') out += '(?!)';
-    else if (c === '<' || c === '>' || c === '&' || c === '~' || c === '/') out += `\\${c}`;
-    else out += c;
+/** a terms include/exclude regex: Lucene syntax on the linear-time automaton, `index.max_regex_length` at its default */
+export function includeExcludeRegex(type: string, s: string): StringMatcher {
+  if (s.length > 1000) {
+    throw Errors.illegalArgument(
+      `The length of regex [${s.length}] used in the request has exceeded the allowed maximum of [1000]. ` +
+        'This maximum can be set by changing the [index.max_regex_length] index level setting.',
+    );
   }
   try {
-    return new RegExp(`^(?:${out})$`, 's');
+    const re = LuceneRegexp.compile(s);
+    return { test: (t) => re.matches(t) };
   } catch {
     throw Errors.illegalArgument(`invalid regular expression [${s}] in [${type}]`);
   }
 }
-
 
 function parseIncludeExclude(body: Record<string, unknown>): IncludeExclude | undefined {
   const inc = body['include'];
   const exc = body['exclude'];
   if (inc === undefined && exc === undefined) return undefined;
   const ie: IncludeExclude = {};
-  if (typeof inc === 'string') ie.includeRe = luceneRegex('include', inc);
+  if (typeof inc === 'string') ie.includeRe = includeExcludeRegex('include', inc);
   else if (Array.isArray(inc)) ie.includeSet = new Set(inc.map(String));
   else if (inc && typeof inc === 'object') {
     const p = inc as Record<string, unknown>;
@@ -140,7 +128,7 @@ function parseIncludeExclude(body: Record<string, unknown>): IncludeExclude | un
     ie.partition = p['partition'];
     ie.numPartitions = p['num_partitions'];
   }
-  if (typeof exc === 'string') ie.excludeRe = luceneRegex('exclude', exc);
+  if (typeof exc === 'string') ie.excludeRe = includeExcludeRegex('exclude', exc);
   else if (Array.isArray(exc)) ie.excludeSet = new Set(exc.map(String));
   if ((ie.includeRe || ie.excludeRe) && (ie.includeSet || ie.excludeSet)) {
     throw Errors.illegalArgument('Cannot mix a regex with an array of terms in include/exclude');

@@ -7,7 +7,8 @@ import { EsError, Errors } from '@strata/core-common';
 import { DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery, calculateMinShouldMatch, type BooleanClause, type Occur } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
-import { FuzzyQuery, PrefixQuery, RegexpQuery, WildcardQuery, fuzzinessToEdits, luceneRegexpToRegExp } from '../../search/multi-term-query.js';
+import { FuzzyQuery, PrefixQuery, RegexpQuery, WildcardQuery, fuzzinessToEdits, luceneRegexpMatcher } from '../../search/multi-term-query.js';
+import { checkRegexLength } from './term-level.js';
 import type { Query } from '../../search/query.js';
 import {
   boolValue,
@@ -339,8 +340,9 @@ function leafQuery(ctx: QueryParseContext, node: Exclude<QsNode, { kind: 'bool' 
   }
   if (node.kind === 'regexp') {
     // a malformed pattern is an error even for lenient (wildcard-expanded) fields
+    checkRegexLength(ctx, node.text);
     try {
-      luceneRegexpToRegExp(node.text);
+      luceneRegexpMatcher(node.text);
     } catch (e) {
       throw Errors.illegalArgument(`invalid regular expression [${node.text}]: ${(e as Error).message}`);
     }
@@ -382,7 +384,7 @@ function perField(ctx: QueryParseContext, field: string, node: Exclude<QsNode, {
     case 'regexp':
       if (!stringy) throw Errors.illegalArgument('regexp on non-string field');
       try {
-        luceneRegexpToRegExp(node.text);
+        luceneRegexpMatcher(node.text);
       } catch (e) {
         throw Errors.illegalArgument(`invalid regular expression [${node.text}]: ${(e as Error).message}`);
       }

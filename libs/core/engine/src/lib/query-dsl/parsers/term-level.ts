@@ -1,5 +1,5 @@
 /** term, terms, ids, exists, prefix, wildcard, regexp, fuzzy, match_all, match_none */
-import { Errors } from '@strata/core-common';
+import { Errors, type StringMatcher } from '@strata/core-common';
 import { ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
@@ -10,8 +10,8 @@ import {
   TermInSetQuery,
   WildcardQuery,
   fuzzinessToEdits,
-  luceneRegexpToRegExp,
-  wildcardToRegExp,
+  luceneRegexpMatcher,
+  wildcardTermMatcher,
 } from '../../search/multi-term-query.js';
 import { PointInSetQuery, PointRangeQuery } from '../../search/point-range-query.js';
 import { DocValuesTermsQuery } from '../../search/doc-values-query.js';
@@ -232,7 +232,8 @@ export const wildcardParser: QueryParser = {
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
     let pattern = String(value);
-    const cq = constantQuery(ft, (v) => wildcardToRegExp(String(value), ci).re.test(v));
+    const wm = wildcardTermMatcher(String(value), ci).re;
+    const cq = constantQuery(ft, (v) => wm.test(v));
     if (cq) return withBoost(cq, boost);
     if (ft.kind === 'keyword' && !ci) pattern = normalizeWildcard(ctx, field, pattern);
     return withBoost(new WildcardQuery(field, pattern, ci), boost);
@@ -258,16 +259,31 @@ export const regexpParser: QueryParser = {
     const ft = stringFieldCheck('regexp', ctx, field);
     if (!ft) return noMatch('unmapped');
     const ci = opts['case_insensitive'] === true || opts['case_insensitive'] === 'true';
+    const pattern = String(value);
+    checkRegexLength(ctx, pattern);
+    const flags = opts['flags_value'] !== undefined ? Number(opts['flags_value']) : opts['flags'] !== undefined ? String(opts['flags']) : undefined;
+    let re: StringMatcher;
     try {
-      const re = luceneRegexpToRegExp(String(value), ci);
-      const cq = constantQuery(ft, (v) => re.test(v));
-      if (cq) return withBoost(cq, boost);
-      return withBoost(new RegexpQuery(field, String(value), ci), boost);
+      re = luceneRegexpMatcher(pattern, ci, flags);
     } catch (e) {
-      throw Errors.illegalArgument(`invalid regular expression [${String(value)}]: ${(e as Error).message}`);
+      throw Errors.illegalArgument(`invalid regular expression [${pattern}]: ${(e as Error).message}`);
     }
+    const cq = constantQuery(ft, (v) => re.test(v));
+    if (cq) return withBoost(cq, boost);
+    return withBoost(new RegexpQuery(field, pattern, ci, flags), boost);
   },
 };
+
+/** `index.max_regex_length` (default 1000), checked as Elasticsearch's RegexpQueryBuilder does */
+export function checkRegexLength(ctx: QueryParseContext, pattern: string): void {
+  const max = Number(ctx.index?.settings['index.max_regex_length'] ?? 1000);
+  if (pattern.length > max) {
+    throw Errors.illegalArgument(
+      `The length of regex [${pattern.length}] used in the Regexp Query request has exceeded the allowed maximum of [${max}]. ` +
+        'This maximum can be set by changing the [index.max_regex_length] index level setting.',
+    );
+  }
+}
 
 export const fuzzyParser: QueryParser = {
   name: 'fuzzy',
