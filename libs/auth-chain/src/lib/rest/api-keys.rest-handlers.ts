@@ -2,7 +2,7 @@
  * The API key APIs: create, grant, get, query, update, bulk update, invalidate, clear cache.
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EsError, Errors, RestResponses, route, simpleMatcher, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
 import { NODE_INFO, type NodeInfo } from '@strata/core-api';
 import { ApiKeyService, parseRoleDescriptors, validateApiKeyFields, type CreateApiKeyRequest } from '../apikey/api-key-service.js';
 import { compareSortValues, compileQuery, parseSort, sortValues } from '../apikey/api-key-query.js';
@@ -151,7 +151,7 @@ export class GetApiKeyRestHandler implements RestHandler {
     if (id !== undefined && name !== undefined) errors.push('only one of [api key id, api key name] can be specified');
     if (errors.length) throw Errors.actionRequestValidation(errors);
     const me = caller(req);
-    const nameRe = name !== undefined && name.includes('*') ? new RegExp('^' + name.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$') : undefined;
+    const nameRe = name !== undefined && name.includes('*') ? simpleMatcher(name) : undefined;
     const list = Object.values(this.store.state().api_keys)
       .filter((k) => id === undefined || k.id === id)
       .filter((k) => name === undefined || (nameRe ? nameRe.test(k.name ?? '') : k.name === name))
