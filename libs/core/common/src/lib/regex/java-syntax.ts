@@ -542,6 +542,8 @@ export function translateJavaRegex(pattern: string, flags = ''): TranslatedPatte
   const prefix = re2Flags(topFlags.i ? 'i' : '', '') + (topFlags.m ? 'm' : '') + (topFlags.s ? 's' : '');
   const re2Source = needsBacktracking ? undefined : (prefix && !sawLeadingFlags ? `(?${prefix})` : '') + re2;
   const jsGroupIndex = jsCaptureIndexes(js);
+  // the NUL-delimited back-reference markers written while translating
+  // eslint-disable-next-line no-control-regex
   js = js.replace(/\u0000(\d+)\u0000/g, (_, num: string) => {
     const idx = jsGroupIndex[Number(num) - 1];
     if (idx === undefined) throw new RegexSyntaxError(`No group ${num}`);
