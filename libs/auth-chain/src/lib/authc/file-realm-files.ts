@@ -159,7 +159,9 @@ export class FileRealmFiles implements LifecycleComponent {
     this.reload();
     for (const name of Object.values(FILE_NAMES)) {
       const file = this.path(name);
-      watchFile(file, { interval: 5000, persistent: false }, () => {
+      watchFile(file, { interval: 5000, persistent: false }, (curr, prev) => {
+        // Node reports a file missing at the start once (all fields zero): nothing changed
+        if (curr.mtimeMs === prev.mtimeMs && curr.ino === prev.ino && curr.size === prev.size) return;
         void this.onFileChange(name);
       });
       this.watched.push(file);

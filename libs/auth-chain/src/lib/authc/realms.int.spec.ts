@@ -145,8 +145,9 @@ describe('the generated elastic password', () => {
     const sink = new ContainerModule(({ bind }) => void bind(GENERATED_PASSWORD_SINK).toConstantValue((t: string) => printed.push(t)));
     const data = mkdtempSync(join(tmpdir(), 'strata-sec-gen-'));
     try {
-      const first = await createTestHost({ features: [authChainFeature], settings: { 'xpack.security.enabled': true, 'path.data': data }, overrides: [sink], keepData: true });
+      const first = await createTestHost({ features: [authChainFeature], settings: { 'xpack.security.enabled': true, 'path.data': data, 'http.port': '9311' }, overrides: [sink], keepData: true });
       expect(printed).toHaveLength(1);
+      expect(printed[0]).toContain('Example: curl -u elastic:<password> http://127.0.0.1:9311/\n');
       const password = /Password for the elastic user[^\n]*\n[^\n]*\n {2}(\S+)\n/.exec(printed[0])![1];
       expect(password).toMatch(/^[A-Za-z0-9_\-*+=]{20}$/);
       expect((await first.request('GET', '/', undefined, basic('elastic', password))).status).toBe(200);

@@ -15,7 +15,14 @@ import { SecurityStore } from '../store/security-store.js';
 export const GENERATED_PASSWORD_SINK = Symbol.for('strata.security.GeneratedPasswordSink');
 export type GeneratedPasswordSink = (text: string) => void;
 
-export function generatedPasswordBanner(password: string): string {
+/** the address a new user would curl: `http.port` (first of a range; 9200 by default), https with TLS on */
+export function exampleUrl(settings: Readonly<Record<string, unknown>>): string {
+  const port = /^\d+/.exec(String(settings['http.port'] ?? '9200'))?.[0] ?? '9200';
+  const tls = String(settings['xpack.security.http.ssl.enabled'] ?? 'false') === 'true';
+  return `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`;
+}
+
+export function generatedPasswordBanner(password: string, url = 'http://127.0.0.1:9200/'): string {
   const line = '━'.repeat(72);
   return [
     line,
@@ -25,7 +32,7 @@ export function generatedPasswordBanner(password: string): string {
     'or start with ELASTIC_PASSWORD=<password>):',
     `  ${password}`,
     '',
-    'Example: curl -u elastic:<password> http://127.0.0.1:9200/',
+    `Example: curl -u elastic:<password> ${url}`,
     'To turn security off: -E xpack.security.enabled=false',
     line,
     '',
@@ -56,7 +63,7 @@ export class ElasticPasswordBootstrap implements LifecycleComponent {
     await this.store.update((d) => {
       d.reserved_users['elastic'] = { password_hash: hash, enabled: d.reserved_users['elastic']?.enabled ?? true, generated: true };
     });
-    (this.sink ?? ((t: string) => process.stderr.write(t)))(generatedPasswordBanner(password));
+    (this.sink ?? ((t: string) => process.stderr.write(t)))(generatedPasswordBanner(password, exampleUrl(this.config.settings)));
     this.logger?.warn({}, 'generated a password for the elastic user and printed it once to stderr (it is stored only as a hash)');
   }
 
