@@ -28,11 +28,12 @@ describe('realms over HTTP (security on)', () => {
   beforeAll(async () => {
     conf = mkdtempSync(join(tmpdir(), 'strata-sec-conf-'));
     const fast = hasher('pbkdf2_1000');
-    writeFileSync(join(conf, 'users'), `# file realm\nreader:${await fast.hash('reader-pw')}\nnobody:${await fast.hash('nobody-pw')}\nbroken line\n`);
-    writeFileSync(join(conf, 'users_roles'), 'logs_reader:reader\nno_such_role:nobody\n');
+    writeFileSync(join(conf, 'users'), `# file realm\nreader:${await fast.hash('reader-pw')}\nnobody:${await fast.hash('nobody-pw')}\nfls:${await fast.hash('fls-pw')}\nbroken line\n`);
+    writeFileSync(join(conf, 'users_roles'), 'logs_reader:reader,fls\nno_such_role:nobody\nsecret_fields:fls\n');
     writeFileSync(
       join(conf, 'roles.yml'),
-      'logs_reader:\n  cluster: [monitor]\n  indices:\n    - names: ["logs-*"]\n      privileges: [read, view_index_metadata]\n',
+      'logs_reader:\n  cluster: [monitor]\n  indices:\n    - names: ["logs-*"]\n      privileges: [read, view_index_metadata]\n' +
+        'secret_fields:\n  cluster: [all]\n  indices:\n    - names: ["secret"]\n      privileges: [read]\n      field_security: { grant: [msg] }\n',
     );
     host = await createTestHost({
       features: [authChainFeature],
@@ -128,6 +129,19 @@ describe('realms over HTTP (security on)', () => {
     expect(write.body.error.reason).toBe(
       'action [indices:data/write/index] is unauthorized for user [reader] with effective roles [logs_reader] on indices [logs-a], this action is granted by the index privileges [create_doc,create,index,write,all]',
     );
+  });
+
+  it('disables a file role that needs field or document level security: it grants nothing', async () => {
+    const fls = basic('fls', 'fls-pw');
+    expect((await host.request('GET', '/_security/_authenticate', undefined, fls)).body.roles).toEqual(['logs_reader', 'secret_fields']);
+    const denied = await host.request('GET', '/secret/_search', undefined, fls);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.reason).toBe(
+      'action [indices:data/read/search] is unauthorized for user [fls] with effective roles [logs_reader] on indices [secret], this action is granted by the index privileges [read,all]',
+    );
+    // nor its cluster privileges
+    expect((await host.request('PUT', '/_cluster/settings', { persistent: {} }, fls)).status).toBe(403);
+    expect((await host.request('GET', '/logs-a/_search', undefined, fls)).status).toBe(200);
   });
 
   it('names roles that do not exist', async () => {

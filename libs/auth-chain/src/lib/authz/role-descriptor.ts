@@ -179,6 +179,32 @@ export function validateRolePrivileges(rd: RoleDescriptor): string[] {
   return errors;
 }
 
+/**
+ * Field and document level security (`field_security`, `query`) is a paid feature in Elasticsearch; under the
+ * basic license this service runs with, ES refuses to create such roles and disables such roles found
+ * elsewhere (roles.yml, stored earlier) — it never silently grants more than the role says.
+ */
+export const DLS_FLS_FEATURE = 'field and document level security';
+
+/** which of `dls` / `fls` a descriptor uses (empty when neither) */
+export function unlicensedFeatures(rd: RoleDescriptor): string[] {
+  const out: string[] = [];
+  if (rd.indices.some((ip) => ip.query !== undefined)) out.push('dls');
+  if (rd.indices.some((ip) => ip.field_security !== undefined)) out.push('fls');
+  return out;
+}
+
+/** ES's LicenseUtils.newComplianceException for DLS/FLS (403) */
+export function dlsFlsNonCompliant(): EsError {
+  return Errors.security(`current license is non-compliant for [${DLS_FLS_FEATURE}]`, 403, undefined, { 'license.expired.feature': DLS_FLS_FEATURE });
+}
+
+/** the descriptor without its DLS/FLS index groups (an API key's descriptors: fail closed, grant less) */
+export function withoutDlsFls(rd: RoleDescriptor): RoleDescriptor {
+  if (unlicensedFeatures(rd).length === 0) return rd;
+  return { ...rd, indices: rd.indices.filter((ip) => ip.query === undefined && ip.field_security === undefined) };
+}
+
 /** parses and validates; validation errors become action_request_validation_exception */
 export function parseAndValidateRole(role: string, body: unknown): RoleDescriptor {
   const rd = parseRoleDescriptor(role, body);
@@ -204,5 +230,13 @@ export function roleDescriptorToJson(rd: RoleDescriptor): Record<string, unknown
     transient_metadata: rd.transient_metadata ?? { enabled: true },
   };
   if (rd.description !== undefined) out['description'] = rd.description;
+  return out;
+}
+
+/** a role as GET /_security/role shows it: a role using DLS/FLS is marked disabled, as ES marks unlicensed roles */
+export function roleToJson(rd: RoleDescriptor): Record<string, unknown> {
+  const out = roleDescriptorToJson(rd);
+  const unlicensed = unlicensedFeatures(rd);
+  if (unlicensed.length) out['transient_metadata'] = { ...(rd.transient_metadata ?? {}), enabled: false, unlicensed_features: unlicensed };
   return out;
 }

@@ -3,12 +3,13 @@
  * cached until a role changes. The permission of an authentication depends on how it authenticated:
  * a user's roles, an API key's role intersected with its creator's, a service account's fixed role.
  */
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
+import { Tokens, type Logger } from '@strata/core-common';
 import type { Authentication } from '../authc/authentication.js';
 import { FileRealmFiles } from '../authc/file-realm-files.js';
 import { SecurityStore } from '../store/security-store.js';
 import { RESERVED_ROLES } from './reserved-roles.js';
-import type { RoleDescriptor } from './role-descriptor.js';
+import { DLS_FLS_FEATURE, unlicensedFeatures, withoutDlsFls, type RoleDescriptor } from './role-descriptor.js';
 import { LimitedRole, Role, type Permission } from './role.js';
 
 export interface ResolvedPermission {
@@ -17,6 +18,11 @@ export interface ResolvedPermission {
   effective: string[];
   /** assigned role names that do not exist */
   missing: string[];
+}
+
+/** a role applies unless it needs field or document level security (not available: it grants nothing) */
+function licensed(rd: RoleDescriptor | undefined): rd is RoleDescriptor {
+  return rd !== undefined && unlicensedFeatures(rd).length === 0;
 }
 
 @injectable()
@@ -28,6 +34,7 @@ export class RolesService {
   constructor(
     @inject(SecurityStore) private readonly store: SecurityStore,
     @inject(FileRealmFiles) private readonly files: FileRealmFiles,
+    @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
   ) {
     const invalidate = () => {
       this.generation++;
@@ -52,13 +59,21 @@ export class RolesService {
     if (!r) {
       const effective: string[] = [];
       const missing: string[] = [];
+      const disabled: string[] = [];
       const descriptors: RoleDescriptor[] = [];
       for (const n of [...new Set(names)].sort()) {
         const d = this.descriptor(n);
-        if (d) {
+        if (licensed(d)) {
           effective.push(n);
           descriptors.push(d);
-        } else missing.push(n);
+        } else if (d) disabled.push(n);
+        else missing.push(n);
+      }
+      if (disabled.length) {
+        this.logger?.warn(
+          { roles: disabled },
+          `User roles [${disabled.join(',')}] are disabled because they require field or document level security. The current license is non-compliant for [${DLS_FLS_FEATURE}].`,
+        );
       }
       r = { permission: new Role(effective, descriptors), effective, missing };
       this.byNames.set(key, r);
@@ -71,7 +86,7 @@ export class RolesService {
     const out: Record<string, RoleDescriptor> = {};
     for (const n of [...new Set(names)].sort()) {
       const d = this.descriptor(n);
-      if (d) out[n] = d;
+      if (licensed(d)) out[n] = d;
     }
     return out;
   }
@@ -83,9 +98,10 @@ export class RolesService {
     if (auth.serviceAccountRole) {
       resolved = { permission: new Role([auth.username], [auth.serviceAccountRole]), effective: [], missing: [] };
     } else if (auth.apiKeyRoles) {
-      const limitedBy = new Role(Object.keys(auth.apiKeyRoles.limitedBy), Object.values(auth.apiKeyRoles.limitedBy));
+      // index groups with field or document level security grant nothing (ES refuses requests they would restrict)
+      const limitedBy = new Role(Object.keys(auth.apiKeyRoles.limitedBy), Object.values(auth.apiKeyRoles.limitedBy).map(withoutDlsFls));
       const ownDescriptors = auth.apiKeyRoles.roleDescriptors;
-      const own = Object.keys(ownDescriptors).length === 0 ? limitedBy : new Role(Object.keys(ownDescriptors), Object.values(ownDescriptors));
+      const own = Object.keys(ownDescriptors).length === 0 ? limitedBy : new Role(Object.keys(ownDescriptors), Object.values(ownDescriptors).map(withoutDlsFls));
       resolved = { permission: new LimitedRole(own, limitedBy), effective: [], missing: [] };
     } else {
       resolved = this.resolveNames(auth.roles);

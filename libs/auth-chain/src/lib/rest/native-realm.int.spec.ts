@@ -76,6 +76,36 @@ describe('native realm, roles and authorization (security on)', () => {
     expect([delReserved.status, delReserved.body.error.type]).toEqual([400, 'illegal_argument_exception']);
   });
 
+  it('refuses roles with field or document level security as ES does under the basic license', async () => {
+    const reason = 'current license is non-compliant for [field and document level security]';
+    const err = { type: 'security_exception', reason, 'license.expired.feature': 'field and document level security' };
+    const fls = await host.request('PUT', '/_security/role/fls', { indices: [{ names: ['hr'], privileges: ['read'], field_security: { grant: ['v'] } }] }, ELASTIC);
+    expect(fls).toMatchObject({ status: 403, body: { error: { root_cause: [err], ...err }, status: 403 } });
+    const dls = await host.request('PUT', '/_security/role/dls', { indices: [{ names: ['hr'], privileges: ['read'], query: { term: { v: 'x' } } }] }, ELASTIC);
+    expect(dls).toMatchObject({ status: 403, body: { error: err } });
+    expect((await host.request('GET', '/_security/role/fls,dls', undefined, ELASTIC)).status).toBe(404);
+  });
+
+  it('an API key index group with field or document level security grants nothing', async () => {
+    const key = await host.request(
+      'POST',
+      '/_security/api_key',
+      {
+        name: 'fls-key',
+        role_descriptors: {
+          r: { indices: [{ names: ['hr'], privileges: ['read'], field_security: { grant: ['v'] } }, { names: ['sales-*'], privileges: ['read'] }] },
+        },
+      },
+      ELASTIC,
+    );
+    expect(key.status).toBe(200);
+    const auth = { Authorization: `ApiKey ${key.body.encoded}` };
+    expect((await host.request('GET', '/sales-1/_search', undefined, auth)).status).toBe(200);
+    const hr = await host.request('GET', '/hr/_search', undefined, auth);
+    expect(hr.status).toBe(403);
+    expect(hr.body.error.reason).toMatch(/^action \[indices:data\/read\/search\] is unauthorized for API key id \[[^\]]+\] of user \[elastic\] on indices \[hr\]/);
+  });
+
   it('creates native users that authenticate, changes their password, disables and deletes them', async () => {
     const created = await host.request('PUT', '/_security/user/sam', { password: 'sam-password', roles: ['sales_reader'], full_name: 'Sam S', email: 'sam@example.com' }, ELASTIC);
     expect(created).toMatchObject({ status: 200, body: { created: true } });

@@ -10,7 +10,7 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import { AuthCache } from '../authc/auth-cache.js';
 import { FileRealmFiles } from '../authc/file-realm-files.js';
 import { RESERVED_ROLES } from '../authz/reserved-roles.js';
-import { parseAndValidateRole, roleDescriptorToJson } from '../authz/role-descriptor.js';
+import { dlsFlsNonCompliant, parseAndValidateRole, roleDescriptorToJson, roleToJson, unlicensedFeatures } from '../authz/role-descriptor.js';
 import { SecurityConfig } from '../security-config.js';
 import { SecurityStore, type RoleMappingRecord } from '../store/security-store.js';
 import { caller, deleteEntry, nameList, nodesResponse, objectBody, objectField, refreshParam, requireSecurity, stringArrayField, validName } from './security-rest.js';
@@ -53,6 +53,7 @@ export class RolesRestHandler implements RestHandler {
     else if (RESERVED_ROLES.has(name)) errors.push(`Role [${name}] is reserved and may not be used.`);
     if (errors.length) throw Errors.actionRequestValidation(errors);
     const rd = parseAndValidateRole(name, objectBody(req, `role [${name}]`));
+    if (unlicensedFeatures(rd).length) throw dlsFlsNonCompliant();
     const created = await this.store.update((d) => {
       const isNew = d.roles[name] === undefined;
       d.roles[name] = rd;
@@ -66,7 +67,7 @@ export class RolesRestHandler implements RestHandler {
     const all: Record<string, unknown> = {};
     for (const [n, rd] of RESERVED_ROLES) all[n] = roleDescriptorToJson(rd);
     const native = this.store.state().roles;
-    for (const n of Object.keys(native).sort()) all[n] = roleDescriptorToJson(native[n]);
+    for (const n of Object.keys(native).sort()) all[n] = roleToJson(native[n]);
     const wanted = nameList(req, 'name');
     if (wanted.length === 0) return RestResponses.ok(all);
     const out: Record<string, unknown> = {};
