@@ -6,6 +6,7 @@ import join from './join.mjs';
 import nested from './nested.mjs';
 import paging from './paging.mjs';
 import queries from './queries.mjs';
+import scripts from './scripts.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, paging, cache, throughput, ingest, nested, join, auth];
+export const GROUPS = [queries, scripts, paging, cache, throughput, ingest, nested, join, auth];
