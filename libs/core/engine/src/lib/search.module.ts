@@ -6,6 +6,7 @@ import { ContainerModule } from 'inversify';
 import { ExtensionPoints, SettingParsers, setting, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
 import { PainlessScriptService } from '@strata/core-painless';
 import { EngineTokens } from './services.js';
+import type { MetadataStore } from './cluster/metadata.js';
 import { BUILTIN_QUERY_PARSERS } from './query-dsl/builtin-parsers.js';
 import { QueryParserRegistry, type QueryParser } from './query-dsl/query-parser.js';
 import { SearchService } from './action/search/search-service.js';
@@ -74,6 +75,13 @@ export const searchModule = new ContainerModule((options) => {
         cacheMaxSize: Number(node['script.cache.max_size'] ?? 3000),
         maxCompilationsRate: String(node['script.max_compilations_rate'] ?? 'use-context'),
       });
+      const store = ctx.get<MetadataStore>(EngineTokens.MetadataStore, { optional: true });
+      if (store) {
+        svc.setStoredScriptLookup((id) => {
+          const all = store.current().custom['stored_scripts'] as Record<string, { lang: string; source: string }> | undefined;
+          return all && Object.prototype.hasOwnProperty.call(all, id) ? all[id] : undefined;
+        });
+      }
       const registry = ctx.get<SettingsRegistry>(Tokens.SettingsRegistry, { optional: true });
       registry?.onUpdate('script.max_compilations_rate', (v) => svc.setMaxCompilationsRate(v === null || v === undefined ? 'use-context' : String(v)));
       return svc;

@@ -735,13 +735,17 @@ export class Compiler {
         const a = l(f);
         const b = r(f);
         if (typeof a === 'number' && typeof b === 'number') {
-          if (!dblStatic && (op === '+' || op === '-' || op === '*')) return op === '+' ? a + b : op === '-' ? a - b : a * b;
+          // a fractional operand is a double: 2.5 * 2 is 5.0, and 5.0 / 4 is 1.25
+          const fractional = !Number.isInteger(a) || !Number.isInteger(b);
+          if (!dblStatic && !fractional && (op === '+' || op === '-' || op === '*')) return op === '+' ? a + b : op === '-' ? a - b : a * b;
           f.pos = pos;
-          return calc(a, b, dblStatic);
+          return calc(a, b, dblStatic || fractional);
         }
         f.pos = pos;
         if (op === '+' && (typeof a === 'string' || typeof b === 'string')) return concat(str(a), str(b), f, pos);
-        return calc(num(a, op), num(b, op), dblStatic || a instanceof JDouble || b instanceof JDouble);
+        const x = num(a, op);
+        const y = num(b, op);
+        return calc(x, y, dblStatic || a instanceof JDouble || b instanceof JDouble || !Number.isInteger(x) || !Number.isInteger(y));
       },
       t,
     };

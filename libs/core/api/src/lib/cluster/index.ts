@@ -19,6 +19,7 @@ import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
+import { DeleteStoredScriptRestHandler, GetStoredScriptRestHandler, PutStoredScriptRestHandler } from '../scripts/stored-scripts.rest-handlers.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
 import { XPackRestHandler } from './xpack.rest-handler.js';
 import { CloseSearchContextsRestHandler, ListSearchContextsRestHandler, SearchContexts } from './search-contexts.rest-handlers.js';
@@ -37,6 +38,9 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
   for (const s of COMPAT_CLUSTER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
   for (const h of [
     MainRestHandler,
+    PutStoredScriptRestHandler,
+    GetStoredScriptRestHandler,
+    DeleteStoredScriptRestHandler,
     ClusterHealthRestHandler,
     AllocationExplainRestHandler,
     ClusterRerouteRestHandler,

@@ -4,8 +4,10 @@
  */
 import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, RawJson, Tokens, currentIndicesAccess, toEsError, type IdGenerator, type Logger } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, RawJson, ScriptContexts, Tokens, currentIndicesAccess, toEsError, type Clock, type IdGenerator, type Logger, type ScriptService } from '@strata/core-common';
 import { indexingSlowLog, slowLogThresholds } from '../../slowlog/slow-log.js';
+import { DEFAULT_SCRIPT_SERVICE } from '../../script/search-scripts.js';
+import { toJsonValue } from '@strata/core-painless';
 
 import type { IndexMetadata, MetadataStore } from '../../cluster/metadata.js';
 import {
@@ -93,6 +95,8 @@ export interface UpdateRequest {
   detectNoop?: boolean;
   script?: unknown;
   scriptedUpsert?: boolean;
+  /** set by update(): the compiled `script` */
+  compiledScript?: { run: { run(vars: Record<string, unknown>): unknown }; params: Record<string, unknown> };
   retryOnConflict?: number;
   ifSeqNo?: number;
   ifPrimaryTerm?: number;
@@ -187,7 +191,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** ES XContentHelper.update: deep-merges `changes` into `source`; returns whether anything changed */
-export function mergeDoc(source: Record<string, unknown>, changes: Record<string, unknown>, checkNoop: boolean): boolean {
+export /** script results as plain JSON (no engine objects) */
+function toPlainJson(v: unknown): unknown {
+  return toJsonValue(v);
+}
+
+function mergeDoc(source: Record<string, unknown>, changes: Record<string, unknown>, checkNoop: boolean): boolean {
   let modified = false;
   for (const [k, v] of Object.entries(changes)) {
     const old = source[k];
@@ -236,6 +245,9 @@ export class DocumentService {
   private readonly updateLocks = new KeyedMutex();
   private readonly creating = new Map<string, Promise<void>>();
 
+  private readonly scripts: ScriptService;
+  private readonly now: () => number;
+
   constructor(
     @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
     @inject(EngineTokens.MapperService) private readonly mappers: MapperService,
@@ -245,7 +257,11 @@ export class DocumentService {
     @multiInject(ExtensionPoints.IndexRequestInterceptor) @optional() interceptors?: IndexRequestInterceptor[],
     @inject(Tokens.IdGenerator) @optional() ids?: IdGenerator,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
+    @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
+    @inject(Tokens.Clock) @optional() clock?: Clock,
   ) {
+    this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
+    this.now = () => (clock ? clock.now() : Date.now());
     this.interceptors = [...(interceptors ?? [])].sort((a, b) => a.order - b.order);
     this.ids = ids ?? new TimeBasedIdGenerator();
   }
@@ -700,7 +716,8 @@ export class DocumentService {
     return res;
   }
 
-  private async updateOne(req: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+  private async updateOne(reqIn: UpdateRequest, batch: WriteBatch): Promise<DocResult> {
+    let req = reqIn;
     const errs: string[] = [];
     if (req.script === undefined && req.doc === undefined) errs.push('script or doc is missing');
     if (req.script !== undefined && req.doc !== undefined) errs.push("can't provide both script and doc");
@@ -711,7 +728,9 @@ export class DocumentService {
     if (errs.length) throw Errors.actionRequestValidation(errs);
     this.refuseDataStream(req.index);
     if (req.script !== undefined) {
-      throw Errors.illegalArgument('script updates are not supported; use [doc] or [upsert]');
+      // compile once before any attempt: a bad script is the request's error
+      const ref = this.scripts.parse(req.script);
+      req = { ...req, compiledScript: { run: this.scripts.compile(ref, ScriptContexts.UPDATE), params: ref.params } };
     }
     const retries = req.retryOnConflict ?? 0;
     for (let attempt = 0; ; attempt++) {
@@ -760,7 +779,15 @@ export class DocumentService {
         throw Errors.versionConflict(concrete, req.id, `version conflict, required seqNo [${req.ifSeqNo}], primary term [${req.ifPrimaryTerm ?? 0}] but no document was found`, shard.shardId, meta.uuid);
       }
       if (!req.docAsUpsert && req.upsert === undefined) throw Errors.documentMissing(concrete, req.id, shard.shardId, meta.uuid);
-      const src = req.docAsUpsert ? (req.doc as Record<string, unknown>) : (req.upsert as Record<string, unknown>);
+      let src = req.docAsUpsert ? (req.doc as Record<string, unknown>) : (req.upsert as Record<string, unknown>);
+      if (req.compiledScript && req.scriptedUpsert) {
+        const out = this.runUpdateScript(req, concrete, structuredClone(src), 'create', undefined, undefined);
+        if (out.op === 'noop' || out.op === 'none') {
+          return { status: 200, body: { _index: concrete, _id: req.id, _version: -1, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 } } };
+        }
+        if (out.op !== 'create') throw Errors.illegalArgument(`Invalid upsert operation [${out.op}] for script, only [create, none] are allowed`);
+        src = out.source;
+      }
       const res = await this.indexOne(
         { index: concrete, id: req.id, routing: req.routing, opType: 'create', source: src, pipeline: req.pipeline, attributes: {} },
         batch,
@@ -778,9 +805,22 @@ export class DocumentService {
         meta.uuid,
       );
     }
-    const current = g.source ? decodeSource(g.source) : {};
-    const changed = mergeDoc(current, req.doc ?? {}, req.detectNoop !== false);
-    if (!changed && req.detectNoop !== false) {
+    let current = g.source ? decodeSource(g.source) : {};
+    let changed: boolean;
+    if (req.compiledScript) {
+      const out = this.runUpdateScript(req, concrete, current, 'index', g.version, g.routing);
+      current = out.source;
+      if (out.op === 'delete') {
+        const r = shard.deleteDoc({ id: req.id, routing: req.routing ?? g.routing, ifSeqNo: g.seqNo, ifPrimaryTerm: g.primaryTerm });
+        batch.shards.add(shard);
+        return { status: 200, body: this.writeBody(concrete, req.id, r, meta) };
+      }
+      if (out.op !== 'index' && out.op !== 'noop' && out.op !== 'none') {
+        throw Errors.illegalArgument(`Operation type [${out.op}] not allowed, only [none, noop, index, delete] are allowed`);
+      }
+      changed = out.op === 'index';
+    } else changed = mergeDoc(current, req.doc ?? {}, req.detectNoop !== false);
+    if (!changed && (req.detectNoop !== false || req.compiledScript)) {
       shard.noteNoopUpdate();
       const body: Record<string, unknown> = {
         _index: concrete,
@@ -812,6 +852,17 @@ export class DocumentService {
     const gp = getPart(current, res.body['_seq_no'] as number, res.body['_primary_term'] as number);
     if (gp) res.body['get'] = gp;
     return res;
+  }
+
+  /** runs an update script with `ctx` (`_source`, `op`, `_now`, metadata); returns the op and the new source */
+  private runUpdateScript(req: UpdateRequest, index: string, source: Record<string, unknown>, op: string, version: number | undefined, routing: string | undefined): { op: string; source: Record<string, unknown> } {
+    const ctx: Record<string, unknown> = { _source: source, op, _now: this.now(), _index: index, _id: req.id, _type: '_doc', _routing: routing ?? req.routing ?? null };
+    if (version !== undefined) ctx['_version'] = version;
+    const sc = req.compiledScript!;
+    sc.run.run({ ctx, params: sc.params });
+    const newSource = ctx['_source'];
+    if (newSource === null || typeof newSource !== 'object' || Array.isArray(newSource)) throw Errors.illegalArgument('[ctx._source] must be a map');
+    return { op: String(ctx['op']), source: toPlainJson(newSource) as Record<string, unknown> };
   }
 
   // ------------------------------------------------------------------ bulk
