@@ -18,3 +18,4 @@ export * from './lib/search-contexts.js';
 export * from './lib/script-spi.js';
 export * from './lib/utf8-order.js';
 export * from './lib/regex/index.js';
+export * from './lib/tasks.js';

@@ -64,4 +64,6 @@ export const Tokens = {
   HttpsServerOptions: Symbol.for('strata.HttpsServerOptions'),
   /** ScriptService (script-spi.ts): the shared Painless engine */
   ScriptService: Symbol.for('strata.ScriptService'),
+  /** TaskManager (tasks.ts): running tasks and stored task results */
+  TaskManager: Symbol.for('strata.TaskManager'),
 } as const;

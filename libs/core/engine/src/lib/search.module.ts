@@ -3,7 +3,7 @@
  * ExtensionPoints.QueryParser like any feature's), the SearchService and the search settings.
  */
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, SettingParsers, setting, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
+import { ExtensionPoints, SettingParsers, setting, TaskManager, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
 import { PainlessScriptService } from '@strata/core-painless';
 import { EngineTokens } from './services.js';
 import type { MetadataStore } from './cluster/metadata.js';
@@ -87,6 +87,7 @@ export const searchModule = new ContainerModule((options) => {
       return svc;
     })
     .inSingletonScope();
+  options.bind(Tokens.TaskManager).toConstantValue(new TaskManager());
   options.bind(SearchService).toSelf().inSingletonScope();
   options.bind(EngineTokens.SearchService).toService(SearchService);
   for (const s of SEARCH_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);

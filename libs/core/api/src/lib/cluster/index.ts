@@ -19,6 +19,7 @@ import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
+import { CancelTaskRestHandler, DeleteByQueryRestHandler, GetTaskRestHandler, ListTasksRestHandler, ReindexRestHandler, UpdateByQueryRestHandler } from '../scripts/by-query.rest-handlers.js';
 import { DeleteStoredScriptRestHandler, GetStoredScriptRestHandler, PutStoredScriptRestHandler } from '../scripts/stored-scripts.rest-handlers.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
 import { XPackRestHandler } from './xpack.rest-handler.js';
@@ -41,6 +42,12 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     PutStoredScriptRestHandler,
     GetStoredScriptRestHandler,
     DeleteStoredScriptRestHandler,
+    UpdateByQueryRestHandler,
+    DeleteByQueryRestHandler,
+    ReindexRestHandler,
+    ListTasksRestHandler,
+    GetTaskRestHandler,
+    CancelTaskRestHandler,
     ClusterHealthRestHandler,
     AllocationExplainRestHandler,
     ClusterRerouteRestHandler,

@@ -63,9 +63,26 @@ import {
   type PreparedShardQuery,
 } from './query-phase.js';
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
-import { parseSearchSource, validateSearchSource } from './search-source.js';
+import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
 import { shardIdForDoc } from '../../shard/routing.js';
 import { DEFAULT_SCRIPT_SERVICE } from '../../script/search-scripts.js';
+import { BooleanQuery } from '../../search/boolean-query.js';
+import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
+import type { Query } from '../../search/query.js';
+import type { IndicesOptions } from '../../spi.js';
+
+const scanDecoder = new TextDecoder();
+
+/** one document found by SearchService.scanDocs */
+export interface ScannedDoc {
+  index: string;
+  id: string;
+  routing?: string;
+  seqNo: number;
+  primaryTerm: number;
+  version: number;
+  source: Record<string, unknown>;
+}
 import { aggregationScriptRuntimeDefs, rewriteAggregationScripts, type AggregationScriptDef } from '../../script/aggregation-scripts.js';
 import { resolveMoreLikeThisDocs, resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
@@ -485,6 +502,77 @@ export class SearchService {
     const chain = this.shardInterceptors;
     const run = (i: number): Promise<ShardQueryResult> => (i < chain.length ? chain[i]!.intercept(shardReq, shardCtx, () => run(i + 1)) : phase());
     return run(0);
+  }
+
+  /**
+   * Every live document matching `query` in the targets, read from one point-in-time reader per shard and
+   * handed over in batches (update/delete by query, reindex). `onBatch` returns false to stop.
+   */
+  async scanDocs(
+    req: { indices?: string[]; indicesOptions: IndicesOptions; query?: unknown; routing?: string[] },
+    onBatch: (docs: ScannedDoc[]) => Promise<boolean>,
+    batchSize = 1000,
+  ): Promise<void> {
+    const nowMillis = this.clock.now();
+    const search: SearchRequest = {
+      indices: req.indices, indicesOptions: req.indicesOptions, source: emptySearchSource(), searchType: 'query_then_fetch',
+      typedKeys: false, restTotalHitsAsInt: false, allowPartialSearchResults: false, attributes: {},
+      ...(req.routing ? { routing: req.routing } : {}),
+    };
+    const targets = this.resolveTargets(search);
+    const prepared = new Map<string, { meta: IndexMetadata; ctx: ParseContextHandle; query: Query }>();
+    for (const t of targets) {
+      if (prepared.has(t.index)) continue;
+      const meta = this.indices.indexMetadata(t.index);
+      const ctx = this.parseContextFor(meta, nowMillis);
+      let query: Query;
+      try {
+        query = req.query === undefined ? new MatchAllDocsQuery() : ctx.parseInnerQuery(req.query);
+      } catch (e) {
+        if (isRequestLevelError(e)) throw e;
+        throw failedToCreateQuery(e, t.index, meta.uuid);
+      }
+      prepared.set(t.index, { meta, ctx, query });
+    }
+    let batch: ScannedDoc[] = [];
+    for (const t of targets) {
+      const p = prepared.get(t.index)!;
+      const shard = this.startedShard(t.index, t.shardId);
+      const base = shard.acquireReader();
+      try {
+        const reader = p.ctx.wrapReader(base);
+        let q = p.query;
+        if (t.aliasFilter !== undefined) q = new BooleanQuery([{ occur: 'must', query: q }, { occur: 'filter', query: p.ctx.parseInnerQuery(t.aliasFilter) }]);
+        const w = new IndexSearcher(reader).createWeight(q, false, 1);
+        for (const leaf of reader.leaves) {
+          const sc = w.scorer(leaf);
+          if (!sc) continue;
+          const r = leaf.reader;
+          const hidden = hiddenDocs(r);
+          for (let d = sc.nextDoc(); d !== NO_MORE_DOCS; d = sc.nextDoc()) {
+            if (!r.isLive(d) || hidden?.get(d)) continue;
+            const bytes = r.source(d);
+            batch.push({
+              index: t.index,
+              id: r.id(d),
+              routing: r.routing(d),
+              seqNo: r.seqNo(d),
+              primaryTerm: r.primaryTerm(d),
+              version: r.version(d),
+              source: bytes ? (JSON.parse(scanDecoder.decode(bytes)) as Record<string, unknown>) : {},
+            });
+            if (batch.length >= batchSize) {
+              const go = await onBatch(batch);
+              batch = [];
+              if (!go) return;
+            }
+          }
+        }
+      } finally {
+        base.decRef();
+      }
+    }
+    if (batch.length > 0) await onBatch(batch);
   }
 
   /** the coordinated search itself (no coordinator interceptors) */

@@ -1,0 +1,320 @@
+/**
+ * `POST /{index}/_update_by_query`, `POST /{index}/_delete_by_query`, `POST /_reindex` and the task APIs
+ * (`GET /_tasks`, `GET /_tasks/{task_id}`, `POST /_tasks/{task_id}/_cancel`, `POST /_tasks/_cancel`).
+ */
+import { inject, injectable } from 'inversify';
+import {
+  EsError,
+  Errors,
+  RestResponses,
+  TaskManager,
+  Tokens,
+  route,
+  wildcardRegExp,
+  type Clock,
+  type RestHandler,
+  type RestRequest,
+  type RestResponse,
+  type ScriptService,
+  type Task,
+  type TaskInfo,
+} from '@strata/core-common';
+import { ByQueryRunner, EngineTokens, parseConflicts, type ByQueryKind, type ByQueryRequest, type DocumentService, type SearchService } from '@strata/core-engine';
+import { searchIndicesOptions } from '../search/search-request-builder.js';
+import { NODE_INFO, NODE_ROLES, type NodeInfo } from '../cluster/node-info.js';
+
+const ACTIONS: Record<ByQueryKind, string> = {
+  update: 'indices:data/write/update/byquery',
+  delete: 'indices:data/write/delete/byquery',
+  reindex: 'indices:data/write/reindex',
+};
+
+const COMMON_PARAMS = [
+  'conflicts', 'max_docs', 'refresh', 'wait_for_completion', 'scroll_size', 'slices', 'requests_per_second', 'timeout',
+  'wait_for_active_shards', 'scroll', 'search_timeout', 'routing', 'expand_wildcards', 'ignore_unavailable', 'allow_no_indices',
+  'pipeline', 'preference', 'request_cache', 'version', 'stats', 'terminate_after', 'analyzer', 'analyze_wildcard',
+  'default_operator', 'df', 'lenient', 'q', 'search_type', 'sort', '_source', '_source_excludes', '_source_includes', 'size', 'from',
+];
+
+function taskJson(node: NodeInfo, t: TaskInfo, detailed: boolean, runningNanos?: number): Record<string, unknown> {
+  const o: Record<string, unknown> = { node: node.id, id: t.id, type: 'transport', action: t.action };
+  if (t.status) o['status'] = t.status;
+  if (detailed || t.action !== 'cluster:monitor/tasks/lists') o['description'] = t.description;
+  o['start_time_in_millis'] = t.startTimeMillis;
+  o['running_time_in_nanos'] = runningNanos ?? Number(process.hrtime.bigint() - t.startNanos);
+  o['cancellable'] = t.cancellable;
+  if (t.cancellable) o['cancelled'] = t.cancelled;
+  if (t.parentTaskId !== undefined) o['parent_task_id'] = t.parentTaskId;
+  o['headers'] = {};
+  return o;
+}
+
+function parseTaskId(node: NodeInfo, raw: string): number {
+  const i = raw.lastIndexOf(':');
+  const n = i < 0 ? NaN : Number(raw.slice(i + 1));
+  if (i <= 0 || !Number.isInteger(n) || n < 0) throw Errors.illegalArgument(`malformed task id ${raw}`);
+  if (raw.slice(0, i) !== node.id) return -1;
+  return n;
+}
+
+/** runs a by-query action directly or, with wait_for_completion=false, as a task whose result is stored */
+async function runAsTask(tasks: TaskManager, node: NodeInfo, req: RestRequest, kind: ByQueryKind, description: string, run: (task: Task) => Promise<Record<string, unknown>>): Promise<RestResponse> {
+  const wait = req.boolParam('wait_for_completion', true);
+  const task = tasks.register(ACTIONS[kind], description, { cancellable: true });
+  if (!wait) {
+    void run(task).then(
+      (response) => tasks.unregister(task, { response, store: true }),
+      (error) => tasks.unregister(task, { error: error instanceof EsError ? error.toObject() : { type: 'exception', reason: String(error) }, store: true }),
+    );
+    return RestResponses.ok({ task: `${node.id}:${task.id}` });
+  }
+  try {
+    const body = await run(task);
+    const failures = body['failures'] as Array<Record<string, unknown>>;
+    const status = failures.length > 0 ? Math.max(...failures.map((f) => Number(f['status'] ?? 500))) : 200;
+    return RestResponses.json(status, body);
+  } finally {
+    tasks.unregister(task);
+  }
+}
+
+function byQueryRequest(req: RestRequest, body: Record<string, unknown>, allowScript: boolean): ByQueryRequest {
+  for (const k of Object.keys(body)) {
+    if (!['query', 'script', 'max_docs', 'conflicts', 'slice', 'size'].includes(k) || (k === 'script' && !allowScript)) {
+      throw Errors.parsing(`Unknown key for a ${typeof body[k] === 'object' ? 'START_OBJECT' : 'VALUE_STRING'} in [${k}].`);
+    }
+  }
+  const idx = req.optionalPathParam('index');
+  const maxDocs = body['max_docs'] ?? (req.param('max_docs') !== undefined ? Number(req.param('max_docs')) : undefined);
+  if (maxDocs !== undefined && (!Number.isInteger(Number(maxDocs)) || Number(maxDocs) <= 0)) {
+    throw Errors.actionRequestValidation([`maxDocs should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [${String(maxDocs)}]`]);
+  }
+  const slices = req.param('slices');
+  if (slices !== undefined && slices !== 'auto' && !(Number(slices) >= 1)) throw Errors.illegalArgument(`[slices] must be at least 1, was [${slices}]`);
+  const q = req.param('q');
+  return {
+    indices: idx === undefined ? undefined : idx.split(','),
+    indicesOptions: searchIndicesOptions(req),
+    query: body['query'] ?? (q !== undefined ? { query_string: { query: q, ...(req.param('df') ? { default_field: req.param('df') } : {}) } } : undefined),
+    ...(req.param('routing') !== undefined ? { routing: req.param('routing')!.split(',') } : {}),
+    script: body['script'],
+    conflicts: parseConflicts(body['conflicts'] ?? req.param('conflicts')),
+    ...(maxDocs !== undefined ? { maxDocs: Number(maxDocs) } : {}),
+    batchSize: req.intParam('scroll_size', 1000) ?? 1000,
+    refresh: req.boolParam('refresh', false),
+    ...(req.param('pipeline') !== undefined ? { pipeline: req.param('pipeline')! } : {}),
+  };
+}
+
+@injectable()
+export class UpdateByQueryRestHandler implements RestHandler {
+  private readonly runner: ByQueryRunner;
+  constructor(
+    @inject(EngineTokens.SearchService) search: SearchService,
+    @inject(EngineTokens.DocumentService) docs: DocumentService,
+    @inject(Tokens.ScriptService) scripts: ScriptService,
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.Clock) clock: Clock,
+  ) {
+    this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
+  }
+
+  readonly name = 'update_by_query_action';
+  readonly routes = [route('POST', '/{index}/_update_by_query', ACTIONS.update)];
+  readonly params = COMMON_PARAMS;
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const r = byQueryRequest(req, req.objectBody(false) ?? {}, true);
+    return runAsTask(this.tasks, this.node, req, 'update', `update-by-query [${req.pathParam('index')}]`, (task) => this.runner.run('update', r, task));
+  }
+}
+
+@injectable()
+export class DeleteByQueryRestHandler implements RestHandler {
+  private readonly runner: ByQueryRunner;
+  constructor(
+    @inject(EngineTokens.SearchService) search: SearchService,
+    @inject(EngineTokens.DocumentService) docs: DocumentService,
+    @inject(Tokens.ScriptService) scripts: ScriptService,
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.Clock) clock: Clock,
+  ) {
+    this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
+  }
+
+  readonly name = 'delete_by_query_action';
+  readonly routes = [route('POST', '/{index}/_delete_by_query', ACTIONS.delete)];
+  readonly params = COMMON_PARAMS;
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const body = req.objectBody(false) ?? {};
+    if (body['query'] === undefined && req.param('q') === undefined) throw Errors.actionRequestValidation(['query is missing']);
+    const r = byQueryRequest(req, body, false);
+    return runAsTask(this.tasks, this.node, req, 'delete', `delete-by-query [${req.pathParam('index')}]`, (task) => this.runner.run('delete', r, task));
+  }
+}
+
+@injectable()
+export class ReindexRestHandler implements RestHandler {
+  private readonly runner: ByQueryRunner;
+  constructor(
+    @inject(EngineTokens.SearchService) search: SearchService,
+    @inject(EngineTokens.DocumentService) docs: DocumentService,
+    @inject(Tokens.ScriptService) scripts: ScriptService,
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.Clock) clock: Clock,
+  ) {
+    this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
+  }
+
+  readonly name = 'reindex_action';
+  readonly routes = [route('POST', '/_reindex', ACTIONS.reindex)];
+  readonly params = ['refresh', 'wait_for_completion', 'slices', 'requests_per_second', 'timeout', 'wait_for_active_shards', 'scroll', 'max_docs', 'require_alias'];
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const body = req.objectBody(true)!;
+    for (const k of Object.keys(body)) {
+      if (!['source', 'dest', 'script', 'conflicts', 'max_docs', 'size'].includes(k)) throw Errors.parsing(`[reindex] unknown field [${k}]`);
+    }
+    const src = body['source'] as Record<string, unknown> | undefined;
+    const dest = body['dest'] as Record<string, unknown> | undefined;
+    const errs: string[] = [];
+    if (!src || src['index'] === undefined) errs.push('use _all if you really want to copy from all existing indexes');
+    if (!dest || typeof dest['index'] !== 'string') errs.push('index must be specified');
+    if (errs.length) throw Errors.actionRequestValidation(errs);
+    for (const k of Object.keys(src!)) {
+      if (!['index', 'query', 'size', '_source', 'max_docs', 'sort', 'slice', 'remote'].includes(k)) throw Errors.parsing(`[source] unknown field [${k}]`);
+    }
+    if (src!['remote'] !== undefined) throw Errors.illegalArgument('reindex from remote is not supported');
+    for (const k of Object.keys(dest!)) {
+      if (!['index', 'op_type', 'pipeline', 'routing', 'version_type'].includes(k)) throw Errors.parsing(`[dest] unknown field [${k}]`);
+    }
+    const opType = dest!['op_type'] === undefined ? 'index' : String(dest!['op_type']);
+    if (opType !== 'index' && opType !== 'create') throw Errors.illegalArgument(`opType must be "create" or "index", found: [${opType}]`);
+    const indices = (Array.isArray(src!['index']) ? (src!['index'] as unknown[]).map(String) : String(src!['index']).split(','));
+    const destIndex = String(dest!['index']);
+    if (indices.includes(destIndex)) throw Errors.actionRequestValidation([`reindex cannot write into an index its reading from [${destIndex}]`]);
+    const maxDocs = body['max_docs'] ?? src!['max_docs'] ?? (req.param('max_docs') !== undefined ? Number(req.param('max_docs')) : undefined);
+    const srcFields = src!['_source'];
+    const r: ByQueryRequest = {
+      indices,
+      indicesOptions: { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+      query: src!['query'],
+      script: body['script'],
+      conflicts: parseConflicts(body['conflicts']),
+      ...(maxDocs !== undefined ? { maxDocs: Number(maxDocs) } : {}),
+      batchSize: typeof src!['size'] === 'number' ? src!['size'] : 1000,
+      refresh: req.boolParam('refresh', false),
+      dest: {
+        index: destIndex,
+        opType: opType as 'index' | 'create',
+        ...(dest!['pipeline'] !== undefined ? { pipeline: String(dest!['pipeline']) } : {}),
+        ...(dest!['routing'] !== undefined ? { routing: String(dest!['routing']) } : {}),
+        ...(dest!['version_type'] !== undefined ? { versionType: String(dest!['version_type']) as 'internal' | 'external' | 'external_gte' } : {}),
+      },
+      ...(Array.isArray(srcFields) ? { sourceFields: srcFields.map(String) } : typeof srcFields === 'string' ? { sourceFields: [srcFields] } : {}),
+    };
+    return runAsTask(this.tasks, this.node, req, 'reindex', `reindex from [${indices.join(', ')}] to [${destIndex}]`, (task) => this.runner.run('reindex', r, task));
+  }
+}
+
+@injectable()
+export class ListTasksRestHandler implements RestHandler {
+  readonly name = 'list_tasks_action';
+  readonly routes = [route('GET', '/_tasks', 'cluster:monitor/tasks/lists')];
+  readonly params = ['actions', 'detailed', 'group_by', 'nodes', 'parent_task_id', 'timeout', 'wait_for_completion'];
+  constructor(
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const groupBy = req.param('group_by') ?? 'nodes';
+    if (!['nodes', 'parents', 'none'].includes(groupBy)) throw Errors.illegalArgument(`Unknown group by [${groupBy}]`);
+    const detailed = req.boolParam('detailed', false) ?? false;
+    const patterns = req.listParam('actions');
+    const self = this.tasks.register('cluster:monitor/tasks/lists', '', { cancellable: false });
+    try {
+      let list = this.tasks.list();
+      if (patterns && patterns.length > 0) list = list.filter((t) => patterns.some((p) => wildcardRegExp(p).test(t.action)));
+      const parent = req.param('parent_task_id');
+      if (parent !== undefined) list = list.filter((t) => t.parentTaskId === parent);
+      const entries = list.map((t) => [`${this.node.id}:${t.id}`, taskJson(this.node, t, detailed)] as const);
+      if (groupBy === 'none') return RestResponses.ok({ tasks: entries.map(([, t]) => t) });
+      if (groupBy === 'parents') return RestResponses.ok({ tasks: Object.fromEntries(entries) });
+      const ip = this.node.host;
+      return RestResponses.ok({
+        nodes: entries.length === 0 ? {} : {
+          [this.node.id]: { name: this.node.name, transport_address: `${ip}:9300`, host: ip, ip: `${ip}:9300`, roles: [...NODE_ROLES], tasks: Object.fromEntries(entries) },
+        },
+      });
+    } finally {
+      this.tasks.unregister(self);
+    }
+  }
+}
+
+@injectable()
+export class GetTaskRestHandler implements RestHandler {
+  readonly name = 'get_task_action';
+  readonly routes = [route('GET', '/_tasks/{task_id}', 'cluster:monitor/task/get')];
+  readonly params = ['timeout', 'wait_for_completion'];
+  constructor(
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const raw = req.pathParam('task_id');
+    const id = parseTaskId(this.node, raw);
+    const notFound = () => new EsError('resource_not_found_exception', 404, `task [${raw}] isn't running and hasn't stored its results`);
+    if (req.boolParam('wait_for_completion', false)) {
+      const timeout = req.timeParam('timeout', '30s') ?? 30_000;
+      const deadline = Date.now() + timeout;
+      while (this.tasks.get(id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      if (this.tasks.get(id)) throw new EsError('elasticsearch_timeout_exception', 408, `Timed out waiting for completion of task [${raw}]`);
+    }
+    const running = this.tasks.get(id);
+    if (running) return RestResponses.ok({ completed: false, task: taskJson(this.node, running, true) });
+    const done = this.tasks.result(id);
+    if (!done) throw notFound();
+    const body: Record<string, unknown> = { completed: true, task: taskJson(this.node, done.task, true, done.runningNanos) };
+    if (done.error !== undefined) body['error'] = done.error;
+    else body['response'] = done.response;
+    return RestResponses.ok(body);
+  }
+}
+
+@injectable()
+export class CancelTaskRestHandler implements RestHandler {
+  readonly name = 'cancel_tasks_action';
+  readonly routes = [
+    route('POST', '/_tasks/{task_id}/_cancel', 'cluster:admin/tasks/cancel'),
+    route('POST', '/_tasks/_cancel', 'cluster:admin/tasks/cancel'),
+  ];
+  readonly params = ['actions', 'nodes', 'parent_task_id', 'wait_for_completion'];
+  constructor(
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const raw = req.optionalPathParam('task_id');
+    let cancelled: TaskInfo[];
+    if (raw !== undefined) {
+      const id = parseTaskId(this.node, raw);
+      const t = this.tasks.get(id);
+      if (!t) throw new EsError('resource_not_found_exception', 404, `task [${raw}] is not found`);
+      if (!t.cancellable) throw Errors.illegalArgument(`task [${raw}] doesn't support cancellation`);
+      cancelled = [this.tasks.cancel(id)!];
+    } else {
+      const patterns = req.listParam('actions') ?? ['*'];
+      cancelled = this.tasks
+        .list()
+        .filter((t) => t.cancellable && patterns.some((p) => wildcardRegExp(p).test(t.action)))
+        .map((t) => this.tasks.cancel(t.id)!);
+    }
+    const ip = this.node.host;
+    const entries = cancelled.map((t) => [`${this.node.id}:${t.id}`, taskJson(this.node, t, true)] as const);
+    return RestResponses.ok({
+      nodes: entries.length === 0 ? {} : { [this.node.id]: { name: this.node.name, transport_address: `${ip}:9300`, host: ip, ip: `${ip}:9300`, roles: [...NODE_ROLES], tasks: Object.fromEntries(entries) } },
+    });
+  }
+}
