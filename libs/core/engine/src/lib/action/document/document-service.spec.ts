@@ -173,7 +173,11 @@ describe('DocumentService', () => {
     const u4 = await docs.update({ index: 'logs', id: '2', doc: { a: 5 }, upsert: { a: 0 } });
     expect(u4.body['result']).toBe('created');
     expect((await docs.get({ index: 'logs', id: '2' })).body['_source']).toEqual({ a: 0 });
-    await expectEsError(docs.update({ index: 'logs', id: '1', script: { source: 'x' } }), 'illegal_argument_exception', 400);
+    // scripts run on the shared Painless engine: an unknown variable is a compile error
+    await expectEsError(docs.update({ index: 'logs', id: '1', script: { source: 'x' } }), 'script_exception', 400, 'compile error');
+    const scripted = await docs.update({ index: 'logs', id: '2', script: { source: 'ctx._source.a += params.d', params: { d: 3 } } });
+    expect(scripted.body['result']).toBe('updated');
+    expect((await docs.get({ index: 'logs', id: '2' })).body['_source']).toEqual({ a: 3 });
     await expectEsError(docs.update({ index: 'logs', id: '1' }), 'action_request_validation_exception', 400, 'Validation Failed: 1: script or doc is missing;');
   });
 
