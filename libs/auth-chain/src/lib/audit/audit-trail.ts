@@ -119,10 +119,14 @@ export class AuditTrail implements LifecycleComponent {
   private userFields(a: Authentication): Record<string, unknown> {
     const f: Record<string, unknown> = {
       'authentication.type': a.authenticationType.toUpperCase(),
-      'user.name': a.username,
-      'user.realm': (a.lookupRealm ?? a.realm).name,
+      'user.name': a.runBy ? a.runBy.username : a.username,
+      'user.realm': a.runBy ? a.runBy.realm.name : (a.lookupRealm ?? a.realm).name,
     };
-    if (!a.apiKey && !a.serviceAccountRole) f['user.roles'] = a.roles;
+    if (a.runBy) {
+      f['user.run_as.name'] = a.username;
+      f['user.run_as.realm'] = (a.lookupRealm ?? a.realm).name;
+    }
+    if (!a.apiKey && !a.serviceAccountRole) f['user.roles'] = a.runBy ? a.runBy.roles : a.roles;
     if (a.apiKey) {
       f['apikey.id'] = a.apiKey.id;
       if (a.apiKey.name !== null) f['apikey.name'] = a.apiKey.name;
@@ -150,6 +154,17 @@ export class AuditTrail implements LifecycleComponent {
   accessGranted(a: Authentication, action: string, req: RestRequest): void {
     if (!this.on('access_granted')) return;
     this.write('access_granted', { ...this.userFields(a), ...this.restFields(req), action, ...this.indices(req) });
+  }
+
+  runAsGranted(a: Authentication, action: string, req: RestRequest): void {
+    if (!this.on('run_as_granted')) return;
+    this.write('run_as_granted', { ...this.userFields(a), ...this.restFields(req), action, ...this.indices(req) });
+  }
+
+  /** `a` (the authenticated user) may not act as `target` */
+  runAsDenied(a: Authentication, target: string, action: string, req: RestRequest): void {
+    if (!this.on('run_as_denied')) return;
+    this.write('run_as_denied', { ...this.userFields(a), 'user.run_as.name': target, ...this.restFields(req), action, ...this.indices(req) });
   }
 
   accessDenied(a: Authentication, action: string, req: RestRequest): void {

@@ -15,6 +15,8 @@ export interface Authentication extends Principal {
   serviceAccountRole?: RoleDescriptor;
   /** epoch millis after which a cached authentication must be re-checked (token / API key expiry) */
   expiresAt?: number;
+  /** run-as (`es-security-runas-user`): the user who authenticated and now acts as this one */
+  runBy?: { username: string; realm: { name: string; type: string }; roles: string[] };
 }
 
 export const REALM_RESERVED = { name: 'reserved', type: 'reserved' } as const;

@@ -8,12 +8,15 @@
  *   PIT and async-search contexts, whose owner the feature checks).
  * Denials are 403 `security_exception` naming the action, the caller, its effective roles and the
  * privileges that would grant the action.
+ * Run-as (`es-security-runas-user: <user>`, realm users and their access tokens only): the caller's roles must
+ * name the user in `run_as` and the user must exist; the action is then authorized as that user.
  */
 import { inject, injectable, optional } from 'inversify';
 import { EsError, Errors, explicitIndexNames, type Authorizer, type IndicesAccess, type Principal, type RestRequest } from '@strata/core-common';
 import { EngineTokens, resolveDateMathIndexName, type IndexNameExpressionResolver } from '@strata/core-engine';
 import type { Authentication } from '../authc/authentication.js';
-import { missingCredentials } from '../authc/auth-errors.js';
+import { failedUser, missingCredentials } from '../authc/auth-errors.js';
+import { RealmChain } from '../authc/realms.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { SecurityConfig } from '../security-config.js';
 import { clusterPrivilegesThatGrant, indexPrivilegesThatGrant, isClusterAction, isIndexAction } from './privileges.js';
@@ -44,10 +47,12 @@ const OWNER_CHECKED_ACTIONS = new Set([
 /** composite requests whose items name their own indices (checked item by item by the handler) */
 const COMPOSITE_ACTIONS = new Set(['indices:data/write/bulk', 'indices:data/read/mget', 'indices:data/read/msearch', 'indices:data/read/mtv', 'indices:admin/aliases']);
 
+export const RUN_AS_HEADER = 'es-security-runas-user';
+
 export function describeCaller(auth: Authentication, resolved?: ResolvedPermission): string {
   if (auth.apiKey) return `API key id [${auth.apiKey.id}] of user [${auth.username}]`;
   if (auth.serviceAccountRole) return `service account [${auth.username}]`;
-  let text = `user [${auth.username}]`;
+  let text = auth.runBy ? `user [${auth.runBy.username}] run as [${auth.username}]` : `user [${auth.username}]`;
   if (resolved) {
     text += ` with effective roles [${resolved.effective.join(',')}]`;
     if (resolved.missing.length) text += ` (assigned roles [${resolved.missing.join(',')}] were not found)`;
@@ -101,6 +106,7 @@ export class SecurityAuthorizer implements Authorizer {
     @inject(SecurityConfig) private readonly config: SecurityConfig,
     @inject(RolesService) private readonly roles: RolesService,
     @inject(AuditTrail) private readonly audit: AuditTrail,
+    @inject(RealmChain) private readonly realms: RealmChain,
     @inject(EngineTokens.IndexNameExpressionResolver) @optional() private readonly resolver?: IndexNameExpressionResolver,
   ) {}
 
@@ -109,7 +115,12 @@ export class SecurityAuthorizer implements Authorizer {
   async authorize(principal: Principal | undefined, action: string, req: RestRequest): Promise<void> {
     if (!this.config.enabled) return;
     if (!principal) throw missingCredentials(req);
-    const auth = principal as Authentication;
+    let auth = principal as Authentication;
+    const runAs = req.headers[RUN_AS_HEADER];
+    if (runAs !== undefined && supportsRunAs(auth)) {
+      auth = this.runAs(auth, runAs, action, req);
+      req.principal = auth;
+    }
     const resolved = this.roles.permissionOf(auth);
     const p = resolved.permission;
     try {
@@ -121,6 +132,33 @@ export class SecurityAuthorizer implements Authorizer {
       throw e;
     }
     this.audit.accessGranted(auth, action, req);
+  }
+
+  /** the user `target` as run by `auth`, or ES's run-as denial (an unknown user is denied alike) */
+  private runAs(auth: Authentication, target: string, action: string, req: RestRequest): Authentication {
+    if (target === '') {
+      this.audit.runAsDenied(auth, target, action, req);
+      throw failedUser(auth.username, req);
+    }
+    const resolved = this.roles.permissionOf(auth);
+    const user = resolved.permission.runAs(target) ? this.realms.lookup(target) : undefined;
+    if (!user) {
+      this.audit.runAsDenied(auth, target, action, req);
+      throw Errors.security(
+        `action [${action}] is unauthorized for ${describeCaller(auth, resolved)}, because user [${auth.username}] is unauthorized to run as [${target}]`,
+        403,
+      );
+    }
+    const runAs: Authentication = {
+      ...user,
+      realm: { ...auth.realm },
+      lookupRealm: { ...(user.lookupRealm ?? user.realm) },
+      authenticationType: auth.authenticationType,
+      runBy: { username: auth.username, realm: { ...(auth.lookupRealm ?? auth.realm) }, roles: [...auth.roles] },
+    };
+    if (auth.token) runAs.token = auth.token;
+    this.audit.runAsGranted(runAs, action, req);
+    return runAs;
   }
 
   private check(auth: Authentication, resolved: ResolvedPermission, p: Permission, action: string, req: RestRequest): void {
@@ -181,4 +219,9 @@ export class SecurityAuthorizer implements Authorizer {
     }
     return false;
   }
+}
+
+/** run-as is for users of realms and their access tokens (ES ignores the header for API keys, service accounts, anonymous) */
+function supportsRunAs(auth: Authentication): boolean {
+  return !auth.apiKey && !auth.serviceAccountRole && !auth.runBy && auth.authenticationType !== 'anonymous';
 }

@@ -235,6 +235,8 @@ export class HttpPipeline {
         req.setBody(body);
         if (!isPublic) {
           await this.authz.authorize(req.principal, match.route.spec.action, req);
+          // the authorizer may have switched the principal (run-as)
+          rc.principal = req.principal;
           // the index-name resolver reads it from the request context (authorized wildcard expansion)
           if (req.indicesAccess) rc.indicesAccess = req.indicesAccess;
         }
