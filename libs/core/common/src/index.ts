@@ -19,3 +19,6 @@ export * from './lib/script-spi.js';
 export * from './lib/utf8-order.js';
 export * from './lib/regex/index.js';
 export * from './lib/tasks.js';
+export * from './lib/date/zone.js';
+export * from './lib/date/format.js';
+export * from './lib/date/math.js';

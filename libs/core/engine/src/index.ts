@@ -9,7 +9,6 @@ export * from './lib/services.js';
 export * from './lib/cluster/index.js';
 export * from './lib/aggregations/index.js';
 export * from './lib/analysis/index.js';
-export * from './lib/util/date-index.js';
 export * from './lib/index/storage-index.js';
 export * from './lib/store/index.js';
 export * from './lib/shard/index.js';

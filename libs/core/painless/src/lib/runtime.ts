@@ -4,6 +4,18 @@
  * reads only see own data of maps, lists are arrays, and every method is an explicit case below.
  */
 import { UserRegex, type RegexMatch } from '@strata/core-common';
+import {
+  DateFormatter,
+  evalDateMath,
+  formatOffset,
+  parseIsoDateOptionalTime,
+  resolveParts,
+  UTC,
+  zonedFields,
+  zoneOf,
+  type ZonedFields,
+  type ZoneRules,
+} from '@strata/core-common';
 import { PainlessRuntimeError as RuntimeError } from './errors.js';
 
 /** A host map the engine reads and writes through (ingest/update `ctx`, `doc`, `params._source`). */
@@ -32,81 +44,228 @@ export class ScriptDocValues {
   }
 }
 
-/** java.time.ZonedDateTime (UTC) as returned by `doc['date'].value` and `ctx._now`-style helpers. */
+/** java.time.ZonedDateTime as returned by `doc['date'].value`, `Instant.ofEpochMilli`, `ZonedDateTime.parse`:
+ * an instant plus a zone, on the service's one date-time implementation (core-common). */
 export class PainlessDateTime {
-  private readonly d: Date;
-  constructor(readonly millis: number) {
-    this.d = new Date(millis);
+  readonly zone: ZoneRules;
+  constructor(
+    readonly millis: number,
+    zone?: ZoneRules,
+    readonly nanoOfMilli = 0,
+  ) {
+    this.zone = zone ?? UTC;
+  }
+  private fields(): ZonedFields {
+    return zonedFields(this.millis, this.zone, this.nanoOfMilli);
+  }
+  /** local date-time arithmetic (plusDays, plusMonths, ...: DST-correct like java.time) via date math */
+  private plusLocal(n: number, unit: string): PainlessDateTime {
+    if (n === 0) return this;
+    const math = `${n < 0 ? '-' : '+'}${Math.abs(n)}${unit}`;
+    return new PainlessDateTime(evalDateMath(math, this.millis, false, this.zone), this.zone, this.nanoOfMilli);
+  }
+  private plusInstant(ms: number): PainlessDateTime {
+    return new PainlessDateTime(this.millis + ms, this.zone, this.nanoOfMilli);
   }
   call(name: string, args: unknown[]): unknown {
-    const d = this.d;
     switch (name) {
       case 'getMillis':
       case 'toEpochMilli':
         return this.millis;
       case 'toInstant':
-        return this;
+        return this.zone === UTC ? this : new PainlessDateTime(this.millis, UTC, this.nanoOfMilli);
       case 'getEpochSecond':
       case 'toEpochSecond':
         return Math.floor(this.millis / 1000);
       case 'getYear':
-        return d.getUTCFullYear();
+        return this.fields().year;
       case 'getMonthValue':
-        return d.getUTCMonth() + 1;
+        return this.fields().month;
       case 'getMonth':
-        return MONTHS[d.getUTCMonth()];
+        return MONTHS[this.fields().month - 1];
       case 'getDayOfMonth':
-        return d.getUTCDate();
+        return this.fields().day;
       case 'getDayOfYear':
-        return Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1;
+        return this.fields().doy;
       case 'getDayOfWeek':
-        return DAYS[(d.getUTCDay() + 6) % 7];
       case 'getDayOfWeekEnum':
-        return DAYS[(d.getUTCDay() + 6) % 7];
+        return DAYS[this.fields().dow];
       case 'getHour':
-        return d.getUTCHours();
+        return this.fields().hour;
       case 'getMinute':
-        return d.getUTCMinutes();
+        return this.fields().minute;
       case 'getSecond':
-        return d.getUTCSeconds();
+        return this.fields().second;
       case 'getNano':
-        return d.getUTCMilliseconds() * 1_000_000;
+        return this.fields().nano;
+      case 'getZone':
+        return new PainlessZoneId(this.zone);
+      case 'getOffset':
+        return formatOffset(this.zone.offsetAt(this.millis), true);
+      case 'withZoneSameInstant':
+        return new PainlessDateTime(this.millis, zoneArg(args[0], name), this.nanoOfMilli);
+      case 'atZone':
+        return new PainlessDateTime(this.millis, zoneArg(args[0], name), this.nanoOfMilli);
+      case 'plusNanos':
+      case 'minusNanos': {
+        const total = this.nanoOfMilli + (name === 'plusNanos' ? 1 : -1) * num(args[0], name);
+        const ms = Math.floor(total / 1e6);
+        return new PainlessDateTime(this.millis + ms, this.zone, total - ms * 1e6);
+      }
       case 'plusMillis':
-        return new PainlessDateTime(this.millis + num(args[0], name));
+        return this.plusInstant(num(args[0], name));
+      case 'minusMillis':
+        return this.plusInstant(-num(args[0], name));
       case 'plusSeconds':
-        return new PainlessDateTime(this.millis + num(args[0], name) * 1000);
+        return this.plusInstant(num(args[0], name) * 1000);
+      case 'minusSeconds':
+        return this.plusInstant(-num(args[0], name) * 1000);
       case 'plusMinutes':
-        return new PainlessDateTime(this.millis + num(args[0], name) * 60_000);
+        return this.plusInstant(num(args[0], name) * 60_000);
+      case 'minusMinutes':
+        return this.plusInstant(-num(args[0], name) * 60_000);
       case 'plusHours':
-        return new PainlessDateTime(this.millis + num(args[0], name) * 3_600_000);
-      case 'plusDays':
-        return new PainlessDateTime(this.millis + num(args[0], name) * 86_400_000);
-      case 'minusDays':
-        return new PainlessDateTime(this.millis - num(args[0], name) * 86_400_000);
+        return this.plusInstant(num(args[0], name) * 3_600_000);
       case 'minusHours':
-        return new PainlessDateTime(this.millis - num(args[0], name) * 3_600_000);
+        return this.plusInstant(-num(args[0], name) * 3_600_000);
+      case 'plusDays':
+        return this.plusLocal(num(args[0], name), 'd');
+      case 'minusDays':
+        return this.plusLocal(-num(args[0], name), 'd');
+      case 'plusWeeks':
+        return this.plusLocal(num(args[0], name), 'w');
+      case 'minusWeeks':
+        return this.plusLocal(-num(args[0], name), 'w');
+      case 'plusMonths':
+        return this.plusLocal(num(args[0], name), 'M');
+      case 'minusMonths':
+        return this.plusLocal(-num(args[0], name), 'M');
+      case 'plusYears':
+        return this.plusLocal(num(args[0], name), 'y');
+      case 'minusYears':
+        return this.plusLocal(-num(args[0], name), 'y');
       case 'isAfter':
         return this.millis > dateMillis(args[0]);
       case 'isBefore':
         return this.millis < dateMillis(args[0]);
+      case 'isEqual':
+        return this.millis === dateMillis(args[0]);
       case 'equals':
-        return args[0] instanceof PainlessDateTime && args[0].millis === this.millis;
+        return args[0] instanceof PainlessDateTime && args[0].millis === this.millis && args[0].nanoOfMilli === this.nanoOfMilli && args[0].zone.id === this.zone.id;
       case 'compareTo':
         return Math.sign(this.millis - dateMillis(args[0]));
       case 'toString':
         return this.toString();
-      case 'format':
+      case 'format': {
+        const f = args[0];
+        if (!(f instanceof PainlessDateFormatter)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(f)} to java.time.format.DateTimeFormatter`);
+        return f.format(this);
+      }
+    }
+    throw noMethod(this, name, args.length);
+  }
+  /** java.time's toString: seconds and fraction only when non-zero, `Z` or the offset, then `[zone]` for region zones */
+  toString(): string {
+    const f = this.fields();
+    let s = `${f.year > 9999 ? '+' + f.year : pad4(f.year)}-${pad2(f.month)}-${pad2(f.day)}T${pad2(f.hour)}:${pad2(f.minute)}`;
+    if (f.second !== 0 || f.nano !== 0) {
+      s += ':' + pad2(f.second);
+      if (f.nano !== 0) {
+        const n = String(f.nano).padStart(9, '0');
+        s += '.' + (f.nano % 1_000_000 === 0 ? n.slice(0, 3) : f.nano % 1000 === 0 ? n.slice(0, 6) : n);
+      }
+    }
+    s += formatOffset(f.offsetMs, true);
+    return this.zone.fixed ? s : `${s}[${this.zone.id}]`;
+  }
+}
+
+/** java.time.ZoneId (`ZoneId.of('Europe/Paris')`, `ZoneOffset.UTC`, `dt.getZone()`). */
+export class PainlessZoneId {
+  constructor(readonly rules: ZoneRules) {}
+  call(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'getId':
+      case 'toString':
         return this.toString();
+      case 'equals':
+        return args[0] instanceof PainlessZoneId && args[0].rules.id === this.rules.id;
     }
     throw noMethod(this, name, args.length);
   }
   toString(): string {
-    // java.time prints the shortest form: seconds and fractions only when non-zero
-    const iso = this.d.toISOString();
-    const ms = this.d.getUTCMilliseconds();
-    if (ms !== 0) return iso;
-    return this.d.getUTCSeconds() !== 0 ? iso.replace('.000Z', 'Z') : iso.replace(':00.000Z', 'Z');
+    return this.rules.id;
   }
+}
+
+/** java.time.format.DateTimeFormatter (`DateTimeFormatter.ofPattern(...)`, `ISO_*` constants): the shared DateFormatter. */
+export class PainlessDateFormatter {
+  constructor(
+    readonly formatter: DateFormatter,
+    readonly zone?: ZoneRules,
+  ) {}
+  format(dt: PainlessDateTime): string {
+    return this.formatter.format(dt.millis, this.zone ?? dt.zone, dt.nanoOfMilli);
+  }
+  call(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'format': {
+        if (!(args[0] instanceof PainlessDateTime)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(args[0])} to java.time.temporal.TemporalAccessor`);
+        return this.format(args[0]);
+      }
+      case 'withZone':
+        return new PainlessDateFormatter(this.formatter, zoneArg(args[0], name));
+      case 'parse':
+        return parseZoned(str(args[0]), this);
+      case 'toString':
+        return this.formatter.pattern;
+    }
+    throw noMethod(this, name, args.length);
+  }
+}
+
+function zoneArg(v: unknown, method: string): ZoneRules {
+  if (v instanceof PainlessZoneId) return v.rules;
+  throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(v)} to java.time.ZoneId (in ${method})`);
+}
+
+function zoneOfScript(id: unknown): PainlessZoneId {
+  try {
+    return new PainlessZoneId(zoneOf(str(id)));
+  } catch {
+    throw new RuntimeError('date_time_exception', `Invalid ID for region-based ZoneId, invalid format: ${str(id)}`);
+  }
+}
+
+/** ZonedDateTime.parse: ISO date-time with an offset and an optional `[zone]`; or with a DateTimeFormatter */
+function parseZoned(text: string, f?: PainlessDateFormatter): PainlessDateTime {
+  const fail = (): never => {
+    throw new RuntimeError('date_time_parse_exception', `Text '${text}' could not be parsed at index 0`);
+  };
+  if (f) {
+    const r = f.formatter.tryParse(text, f.zone ?? UTC);
+    if (!r) fail();
+    return new PainlessDateTime(r!.millis, f.zone ?? UTC, r!.nanoOfMilli);
+  }
+  const m = /^(.*?)(?:\[([^\]]+)\])?$/.exec(text)!;
+  const p = parseIsoDateOptionalTime(m[1], true);
+  if (!p || p.offsetMin === undefined || p.hour === undefined) fail();
+  let zone: ZoneRules;
+  try {
+    zone = m[2] ? zoneOf(m[2]) : zoneOf(formatOffset(p!.offsetMin! * 60000, true));
+  } catch {
+    return fail();
+  }
+  const r = resolveParts(p!, zone, false);
+  if (!r) fail();
+  return new PainlessDateTime(r!.millis, zone, r!.nanoOfMilli);
+}
+
+function pad2(n: number): string {
+  return n < 10 ? '0' + n : String(n);
+}
+function pad4(n: number): string {
+  return n < 0 ? '-' + String(-n).padStart(4, '0') : String(n).padStart(4, '0');
 }
 
 const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
@@ -227,6 +386,8 @@ export function typeName(v: unknown): string {
   if (v instanceof Set) return 'java.util.HashSet';
   if (v instanceof ScriptDocValues) return 'org.elasticsearch.index.fielddata.ScriptDocValues';
   if (v instanceof PainlessDateTime) return 'java.time.ZonedDateTime';
+  if (v instanceof PainlessZoneId) return 'java.time.ZoneId';
+  if (v instanceof PainlessDateFormatter) return 'java.time.format.DateTimeFormatter';
   if (v instanceof UserRegex) return 'java.util.regex.Pattern';
   if (v instanceof PainlessMatcher) return 'java.util.regex.Matcher';
   if (v instanceof PainlessStream) return 'java.util.stream.Stream';
@@ -268,7 +429,7 @@ export function str(v: unknown): string {
   if (v instanceof ScriptDocValues) return '[' + v.values.map(str).join(', ') + ']';
   if (v instanceof HostMap) return '{' + v.keys().map((k) => `${k}=${str(v.get(k))}`).join(', ') + '}';
   if (v instanceof Map) return '{' + [...v.entries()].map(([k, x]) => `${str(k)}=${str(x)}`).join(', ') + '}';
-  if (v instanceof PainlessDateTime) return v.toString();
+  if (v instanceof PainlessDateTime || v instanceof PainlessZoneId || v instanceof PainlessDateFormatter) return v.toString();
   if (v instanceof UserRegex) return v.source;
   if (isPlainObject(v)) return '{' + Object.entries(v).map(([k, x]) => `${k}=${str(x)}`).join(', ') + '}';
   return String(v);
@@ -279,7 +440,8 @@ export function painlessEquals(a: unknown, b: unknown): boolean {
   if (b instanceof JDouble) b = b.v;
   if (a === b) return true;
   if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
-  if (a instanceof PainlessDateTime && b instanceof PainlessDateTime) return a.millis === b.millis;
+  if (a instanceof PainlessDateTime && b instanceof PainlessDateTime) return a.call('equals', [b]) as boolean;
+  if (a instanceof PainlessZoneId && b instanceof PainlessZoneId) return a.rules.id === b.rules.id;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => painlessEquals(x, b[i]));
@@ -549,7 +711,7 @@ export function callMethod(obj: unknown, name: string, args: unknown[], opts: Ru
     if (name === 'equals') return obj === a0;
     if (name === 'booleanValue') return obj;
     if (name === 'compareTo') return compareValues(obj, a0);
-  } else if (obj instanceof PainlessDateTime || obj instanceof PainlessMatcher) {
+  } else if (obj instanceof PainlessDateTime || obj instanceof PainlessMatcher || obj instanceof PainlessZoneId || obj instanceof PainlessDateFormatter) {
     return obj.call(name, args);
   } else if (obj instanceof UserRegex) {
     if (name === 'matcher') return new PainlessMatcher(obj, str(a0));
@@ -1041,12 +1203,39 @@ export const STATICS: Record<string, Record<string, (...a: unknown[]) => unknown
     },
   },
   Collectors: { toList: () => LIST_COLLECTOR, toSet: () => SET_COLLECTOR },
-  Instant: { ofEpochMilli: (m) => new PainlessDateTime(num(m, 'ofEpochMilli')), ofEpochSecond: (s: unknown) => new PainlessDateTime(num(s, 'ofEpochSecond') * 1000) },
-  ZonedDateTime: {
+  Instant: {
+    ofEpochMilli: (m) => new PainlessDateTime(num(m, 'ofEpochMilli')),
+    ofEpochSecond: (s: unknown) => new PainlessDateTime(num(s, 'ofEpochSecond') * 1000),
     parse: (s: unknown) => {
-      const t = Date.parse(str(s).replace(/\[.*\]$/, ''));
-      if (Number.isNaN(t)) throw new RuntimeError('date_time_parse_exception', `Text '${str(s)}' could not be parsed at index 0`);
-      return new PainlessDateTime(t);
+      const t = str(s);
+      if (!t.endsWith('Z')) throw new RuntimeError('date_time_parse_exception', `Text '${t}' could not be parsed at index ${t.length}`);
+      return parseZoned(t).call('toInstant', []);
+    },
+  },
+  ZonedDateTime: {
+    parse: (s: unknown, f?: unknown) => {
+      if (f !== undefined && !(f instanceof PainlessDateFormatter)) throw new RuntimeError('class_cast_exception', `Cannot cast ${typeName(f)} to java.time.format.DateTimeFormatter`);
+      return parseZoned(str(s), f);
+    },
+    ofInstant: (i: unknown, z: unknown) => new PainlessDateTime(dateMillis(i), zoneArg(z, 'ofInstant'), (i as PainlessDateTime).nanoOfMilli),
+    of: (...a: unknown[]) => {
+      if (a.length !== 8) throw new RuntimeError('illegal_argument_exception', `Unknown call [of] with [${a.length}] arguments on type [ZonedDateTime].`);
+      const zone = zoneArg(a[7], 'of');
+      const nano = num(a[6], 'of');
+      const r = resolveParts({ year: num(a[0], 'of'), month: num(a[1], 'of'), day: num(a[2], 'of'), hour: num(a[3], 'of'), minute: num(a[4], 'of'), second: num(a[5], 'of'), nano }, zone, false);
+      if (!r || nano < 0 || nano > 999_999_999) throw new RuntimeError('date_time_exception', `Invalid date: ${a.slice(0, 7).map(str).join(', ')}`);
+      return new PainlessDateTime(r.millis, zone, r.nanoOfMilli);
+    },
+  },
+  ZoneId: { of: (id: unknown) => zoneOfScript(id) },
+  ZoneOffset: { of: (id: unknown) => zoneOfScript(id), ofHours: (h: unknown) => zoneOfScript(formatOffset(num(h, 'ofHours') * 3_600_000, true)) },
+  DateTimeFormatter: {
+    ofPattern: (p: unknown) => {
+      try {
+        return new PainlessDateFormatter(DateFormatter.of(str(p)));
+      } catch (e) {
+        throw new RuntimeError('illegal_argument_exception', (e as Error).message);
+      }
     },
   },
   Pattern: {
@@ -1132,6 +1321,8 @@ STATICS['MovingFunctions'] = Object.fromEntries(Object.entries(MOVING).map(([k, 
 
 export const STATIC_FIELDS: Record<string, Record<string, unknown>> = {
   Math: { PI: Math.PI, E: Math.E },
+  ZoneOffset: { UTC: new PainlessZoneId(UTC) },
+  DateTimeFormatter: { ISO_LOCAL_DATE: new PainlessDateFormatter(DateFormatter.of('yyyy-MM-dd')) },
   Integer: { MAX_VALUE: 2147483647, MIN_VALUE: -2147483648 },
   Long: { MAX_VALUE: Number.MAX_SAFE_INTEGER, MIN_VALUE: Number.MIN_SAFE_INTEGER },
   Double: { MAX_VALUE: Number.MAX_VALUE, MIN_VALUE: Number.MIN_VALUE, POSITIVE_INFINITY: Infinity, NEGATIVE_INFINITY: -Infinity, NaN: NaN },
@@ -1174,6 +1365,10 @@ export function instanceOf(v: unknown, cls: string): boolean {
     case 'ZonedDateTime':
     case 'Instant':
       return v instanceof PainlessDateTime;
+    case 'ZoneId':
+      return v instanceof PainlessZoneId;
+    case 'DateTimeFormatter':
+      return v instanceof PainlessDateFormatter;
     case 'Object':
     case 'def':
       return v !== null && v !== undefined;

@@ -6,6 +6,7 @@ import {
   compileDateFormatter,
   compileDateParser,
   DateParseError,
+  roundDownDate,
   validateZone,
   type DateParser,
 } from '../date/date-formats.js';
@@ -144,48 +145,10 @@ export function resolveDateMathIndexName(name: string, now: number): string {
     const simple = /^<(.*)\{now\/([yMwdhms])(?:\{([^|}]*)(?:\|([^}]*))?\})?\}(.*)>$/.exec(name);
     if (!simple) return name;
     const zone = simple[4] ?? 'UTC';
-    const ms = roundDown(now, simple[2], zone);
+    const ms = roundDownDate(now, simple[2], zone);
     return simple[1] + compileDateFormatter(simple[3] ?? 'yyyy.MM.dd')(ms, zone) + simple[5];
   }
   const [, prefix, date, unit, format, zone, suffix] = m;
   const ms = compileDateParser('ISO8601').parse(date, zone, now);
-  return prefix + compileDateFormatter(format)(roundDown(ms, unit, zone), zone) + suffix;
-}
-
-function roundDown(ms: number, unit: string, zone: string): number {
-  const fmt = compileDateFormatter("yyyy-MM-dd'T'HH:mm:ss");
-  const local = fmt(ms, zone);
-  const m = /^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)$/.exec(local)!;
-  let [y, mo, d, h, mi, s] = m.slice(1).map(Number);
-  switch (unit) {
-    case 'y':
-      mo = 1;
-      d = 1;
-      h = mi = s = 0;
-      break;
-    case 'M':
-      d = 1;
-      h = mi = s = 0;
-      break;
-    case 'w': {
-      const dow = new Date(Date.UTC(y, mo - 1, d)).getUTCDay() || 7;
-      const start = new Date(Date.UTC(y, mo - 1, d - (dow - 1)));
-      y = start.getUTCFullYear();
-      mo = start.getUTCMonth() + 1;
-      d = start.getUTCDate();
-      h = mi = s = 0;
-      break;
-    }
-    case 'd':
-      h = mi = s = 0;
-      break;
-    case 'h':
-      mi = s = 0;
-      break;
-    case 'm':
-      s = 0;
-      break;
-  }
-  const text = `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-  return compileDateParser("yyyy-MM-dd'T'HH:mm:ss").parse(text, zone, ms);
+  return prefix + compileDateFormatter(format)(roundDownDate(ms, unit, zone), zone) + suffix;
 }

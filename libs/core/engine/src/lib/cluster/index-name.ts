@@ -2,8 +2,8 @@
  * Index and alias name validation with Elasticsearch's exact reasons.
  */
 import { EsError, Errors } from '@strata/core-common';
-import { DateFormatter } from '../util/date-format.js';
-import { parseDateMath } from '../util/date-math.js';
+import { DateFormatter } from '@strata/core-common';
+import { parseDateMath } from '@strata/core-common';
 
 const INVALID_CHARS = ['\\', '/', '*', '?', '"', '<', '>', '|', ' ', ','];
 

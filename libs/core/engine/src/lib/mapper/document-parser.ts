@@ -12,7 +12,7 @@ import { EsError, Errors, UserRegex, plainCause } from '@strata/core-common';
 import type { DocumentMapper } from '../services.js';
 import type { IndexedToken, NestedDocument, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
-import { DateFormatter } from '../util/date-format.js';
+import { DateFormatter } from '@strata/core-common';
 import { DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
 import { encodeIp } from './ip.js';
 import {

@@ -4,8 +4,8 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
-import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, DateFormatter, epochNanos } from '../util/date-format.js';
-import { parseDateMath, parseDateMathNanos } from '../util/date-math.js';
+import { DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT, DateFormatter, epochNanos } from '@strata/core-common';
+import { parseDateMath, parseDateMathNanos } from '@strata/core-common';
 import type { FieldTypeName, MappedFieldType, ValueKind } from './mapped-field-type.js';
 import { decodeIp, encodeIp } from './ip.js';
 

@@ -4,7 +4,7 @@
  */
 import { EsError, Errors, simpleMatch } from '@strata/core-common';
 import type { Analyzer } from '../analysis/analyzer.js';
-import { DateFormatter } from '../util/date-format.js';
+import { DateFormatter } from '@strata/core-common';
 import type { AnalysisRegistry } from '../services.js';
 import type { MappedFieldType } from './mapped-field-type.js';
 import type { FieldMapperContext, FieldMapperType } from './field-mapper-type.js';

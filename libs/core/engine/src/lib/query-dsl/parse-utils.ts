@@ -7,19 +7,13 @@ import { DocValuesRangeQuery, DocValuesTermsQuery } from '../search/doc-values-q
 import type { Query } from '../search/query.js';
 import { TermQuery } from '../search/term-query.js';
 import type { QueryParseContext } from './query-parser.js';
-import { applyDateMath, splitDateMath, usesUnroundedNow } from './date-math.js';
-import { zoneOf } from '../util/date-time-zone.js';
-import { epochNanos } from '../util/date-format.js';
+import { epochNanos, evalDateMath, splitDateMath, usesUnroundedNow, zoneOf } from '@strata/core-common';
 import { cidrRange } from '../mapper/ip.js';
 
 function parseDate(ft: MappedFieldType, value: unknown, roundUp: boolean, format?: string, timeZone?: string): number {
   if (ft.parseValue) return ft.parseValue(value, format, roundUp, timeZone);
   const t = ft.termValue(value);
   return typeof t === 'number' ? t : Number(t);
-}
-
-function offsetOf(tz: string, t: number): number {
-  return zoneOf(tz).offsetAt(t);
 }
 
 export type Json = Record<string, unknown>;
@@ -168,8 +162,7 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
         const nanos = ft.type === 'date_nanos';
         let base = dm.anchor === null ? ctx.nowMillis() : parseDate(ft, dm.anchor, false, format, timeZone);
         if (nanos && dm.anchor !== null) base = Math.floor(Math.round(base / 1000) / 1000);
-        const off = timeZone ? offsetOf(timeZone, base) : 0;
-        const r = applyDateMath(base, dm.math, roundUp, off);
+        const r = evalDateMath(dm.math, base, roundUp, zoneOf(timeZone), value);
         return nanos ? epochNanos(r, roundUp && dm.math.includes('/') ? 999_999 : 0) : r;
       }
     }

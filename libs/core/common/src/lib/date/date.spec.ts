@@ -1,6 +1,6 @@
-import { EsError } from '@strata/core-common';
-import { DateFormatter, epochNanos, splitEpochNanos } from './date-format.js';
-import { parseDateMath, parseDateMathNanos } from './date-math.js';
+import { EsError } from '../errors.js';
+import { DateFormatter, epochNanos, splitEpochNanos } from './format.js';
+import { parseDateMath, parseDateMathNanos } from './math.js';
 
 const D = (s: string) => Date.parse(s);
 

@@ -1,7 +1,7 @@
 /**
  * Time zones: fixed offsets ("+01:00", "-0530", "Z", "UTC") and IANA ids via Intl.
  */
-import { Errors } from '@strata/core-common';
+import { Errors } from '../errors.js';
 
 export interface ZoneRules {
   readonly id: string;

@@ -1,10 +1,13 @@
 /**
- * Elasticsearch date formats: named formats (strict_date_optional_time, epoch_millis, basic_date, ...) and
- * java.time-style patterns (yyyy-MM-dd HH:mm:ss, dd/MMM/yyyy:HH:mm:ss Z, ...), combined with `||`.
+ * The one date-time implementation of the service (java.time semantics, as Elasticsearch's date formats):
+ * named formats (strict_date_optional_time, epoch_millis, basic_date, ...) and java.time-style patterns
+ * (yyyy-MM-dd HH:mm:ss, dd/MMM/yyyy:HH:mm:ss Z, ...), combined with `||`, in any zone of ./zone.ts.
  * Parsing returns epoch millis (+ nanos of the milli for date_nanos); printing uses the first format.
+ * Used by mappings (`format`), range queries and date math, aggregations (`format`, keys), the ingest
+ * `date`/`date_index_name` processors and Painless' ZonedDateTime.
  */
-import { EsError, Errors } from '@strata/core-common';
-import { formatOffset, zoneOf, type ZoneRules } from './date-time-zone.js';
+import { EsError, Errors } from '../errors.js';
+import { formatOffset, zoneOf, type ZoneRules } from './zone.js';
 
 export interface DateParts {
   year?: number;
@@ -14,6 +17,7 @@ export interface DateParts {
   hour?: number;
   hour12?: number;
   pm?: boolean;
+  bc?: boolean;
   minute?: number;
   second?: number;
   nano?: number;
@@ -59,13 +63,13 @@ function floorMod(a: number, b: number): number {
 
 // ------------------------------------------------------------------ elements
 
-type NumField = 'year' | 'year2' | 'month' | 'day' | 'doy' | 'hour' | 'hour12' | 'minute' | 'second' | 'frac';
+type NumField = 'year' | 'year2' | 'month' | 'day' | 'doy' | 'hour' | 'hour24' | 'hour12' | 'hour011' | 'minute' | 'second' | 'frac' | 'nano' | 'week';
 type El =
   | { t: 'lit'; s: string }
   | { t: 'opt'; els: El[] }
   | { t: 'num'; f: NumField; count: number; fixed: boolean }
-  | { t: 'text'; f: 'month' | 'dow' | 'ampm'; long: boolean }
-  | { t: 'zone'; style: 'Z' | 'ZZ' | 'ZZZZZ' | 'X' | 'XX' | 'XXX' | 'x' | 'xx' | 'xxx' | 'id' };
+  | { t: 'text'; f: 'month' | 'dow' | 'ampm' | 'era'; long: boolean }
+  | { t: 'zone'; style: 'Z' | 'ZZ' | 'ZZZZ' | 'ZZZZZ' | 'X' | 'XX' | 'XXX' | 'x' | 'xx' | 'xxx' | 'id' };
 
 function compilePattern(pattern: string): El[] {
   let i = 0;
@@ -140,11 +144,19 @@ function letterElement(c: string, n: number): El {
     case 'D':
       return { t: 'num', f: 'doy', count: n, fixed: false };
     case 'H':
-    case 'k':
       return { t: 'num', f: 'hour', count: n, fixed: false };
+    case 'k':
+      return { t: 'num', f: 'hour24', count: n, fixed: false };
     case 'h':
-    case 'K':
       return { t: 'num', f: 'hour12', count: n, fixed: false };
+    case 'K':
+      return { t: 'num', f: 'hour011', count: n, fixed: false };
+    case 'n':
+      return { t: 'num', f: 'nano', count: n, fixed: false };
+    case 'w':
+      return { t: 'num', f: 'week', count: n, fixed: false };
+    case 'G':
+      return { t: 'text', f: 'era', long: n >= 4 };
     case 'm':
       return { t: 'num', f: 'minute', count: n, fixed: false };
     case 's':
@@ -158,7 +170,7 @@ function letterElement(c: string, n: number): El {
     case 'a':
       return { t: 'text', f: 'ampm', long: false };
     case 'Z':
-      return { t: 'zone', style: n <= 3 ? 'Z' : n === 4 ? 'ZZ' : 'ZZZZZ' };
+      return { t: 'zone', style: n <= 3 ? 'Z' : n === 4 ? 'ZZZZ' : 'ZZZZZ' };
     case 'X':
       return { t: 'zone', style: n === 1 ? 'X' : n === 2 ? 'XX' : 'XXX' };
     case 'x':
@@ -181,7 +193,7 @@ function markFixed(els: El[]): void {
     let next: El | undefined = els[k + 1];
     while (next && next.t === 'opt') next = next.els[0];
     if (next && next.t === 'num') e.fixed = true;
-    else if (e.count >= 2 && e.f !== 'year' && e.f !== 'frac') e.fixed = true;
+    else if (e.count >= 2 && e.f !== 'year' && e.f !== 'frac' && e.f !== 'nano') e.fixed = true;
   }
 }
 
@@ -232,6 +244,9 @@ class PatternParser {
         } else if (e.f === 'year') {
           min = e.count;
           max = 10;
+        } else if (e.f === 'nano') {
+          min = e.count;
+          max = 9;
         } else {
           min = e.count;
           max = Math.max(e.count, e.f === 'doy' ? 3 : 2);
@@ -256,7 +271,11 @@ class PatternParser {
           case 'day': p.day = v; break;
           case 'doy': p.dayOfYear = v; break;
           case 'hour': p.hour = v; break;
+          case 'hour24': p.hour = v % 24; break;
           case 'hour12': p.hour12 = v; break;
+          case 'hour011': p.hour12 = v; break;
+          case 'nano': p.nano = v; break;
+          case 'week': break; // week-of-year is printed; parsing it does not move the date (no week-based resolution)
           case 'minute': p.minute = v; break;
           case 'second': p.second = v; break;
           case 'frac': p.nano = v * 10 ** (9 - len); break;
@@ -264,6 +283,14 @@ class PatternParser {
         return j;
       }
       case 'text': {
+        if (e.f === 'era') {
+          const t = s.substr(pos, 2).toUpperCase();
+          if (t === 'AD' || t === 'BC') {
+            p.bc = t === 'BC';
+            return pos + 2;
+          }
+          return -1;
+        }
         if (e.f === 'ampm') {
           const t = s.substr(pos, 2).toUpperCase();
           if (t === 'AM' || t === 'PM') {
@@ -296,6 +323,13 @@ class PatternParser {
             return -1;
           }
           return pos + m[0].length;
+        }
+        if (e.style === 'ZZZZ' && s.startsWith('GMT', pos)) {
+          pos += 3;
+          if (pos === s.length || (s[pos] !== '+' && s[pos] !== '-')) {
+            p.offsetMin = 0;
+            return pos;
+          }
         }
         const c = s[pos];
         if (c === 'Z' || c === 'z') {
@@ -338,8 +372,8 @@ function readDigits(s: string, pos: number, min: number, max: number): boolean {
   return true;
 }
 
-/** yyyy[-MM[-dd['T'HH[:mm[:ss[.S{1,9}]]][zone]]]] */
-export function parseIsoDateOptionalTime(s: string, strict: boolean): DateParts | null {
+/** yyyy[-MM[-dd['T'HH[:mm[:ss[.S{1,9}]]][zone]]]]; `spaceSeparator` also takes ' ' for 'T' (ingest's ISO8601) */
+export function parseIsoDateOptionalTime(s: string, strict: boolean, spaceSeparator = false): DateParts | null {
   const p: DateParts = {};
   let pos = 0;
   let sign = 1;
@@ -361,7 +395,7 @@ export function parseIsoDateOptionalTime(s: string, strict: boolean): DateParts 
   p.day = rdValue;
   pos = rdEnd;
   if (pos === s.length) return p;
-  if (s.charCodeAt(pos) !== 84) return zoneTail(s, pos, p); // 'T'
+  if (s.charCodeAt(pos) !== 84 && !(spaceSeparator && s.charCodeAt(pos) === 32)) return zoneTail(s, pos, p); // 'T'
   if (!readDigits(s, pos + 1, strict ? 2 : 1, 2)) return null;
   p.hour = rdValue;
   pos = rdEnd;
@@ -418,8 +452,9 @@ function zoneTail(s: string, pos: number, p: DateParts): DateParts | null {
  * (JavaDateFormatter ROUND_UP_BASE_FIELDS): month and day default to 1 (not their maximum), the time of day to
  * 23:59:59.999999999 — so "2024-01" rounds up to 2024-01-01T23:59:59.999, "2024-01-05" to the end of that day.
  */
-export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): Instant | null {
-  const year = p.year ?? 1970;
+export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean, defaultYear = 1970): Instant | null {
+  let year = p.year ?? defaultYear;
+  if (p.bc) year = 1 - year;
   let month = p.month;
   let day = p.day;
   if (p.dayOfYear !== undefined) {
@@ -435,7 +470,7 @@ export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): I
   if (day < 1 || day > dim) return null;
   let hour = p.hour;
   if (hour === undefined && p.hour12 !== undefined) {
-    if (p.hour12 < 1 || p.hour12 > 12) return null;
+    if (p.hour12 < 0 || p.hour12 > 12) return null;
     hour = (p.hour12 % 12) + (p.pm ? 12 : 0);
   } else if (hour !== undefined && p.pm !== undefined && hour < 12 && p.pm) hour += 12;
   hour = hour ?? (roundUp ? 23 : 0);
@@ -453,7 +488,8 @@ export function resolveParts(p: DateParts, zone: ZoneRules, roundUp: boolean): I
 
 // ------------------------------------------------------------------ printing
 
-interface Fields {
+/** The local date-time fields of an instant in a zone (what a ZonedDateTime holds). */
+export interface ZonedFields {
   year: number;
   month: number;
   day: number;
@@ -466,7 +502,8 @@ interface Fields {
   offsetMs: number;
 }
 
-function fieldsOf(millis: number, nanoOfMilli: number, zone: ZoneRules): Fields {
+/** The local fields of an instant in a zone (dow 0 = Monday, nano = nano-of-second). */
+export function zonedFields(millis: number, zone: ZoneRules, nanoOfMilli = 0): ZonedFields {
   const off = zone.offsetAt(millis);
   const local = millis + off;
   const d = new Date(local);
@@ -485,13 +522,20 @@ function fieldsOf(millis: number, nanoOfMilli: number, zone: ZoneRules): Fields 
   };
 }
 
+/** ISO-8601 week of the week-based year (weeks start on Monday, week 1 holds the first Thursday). */
+function isoWeek(f: ZonedFields): number {
+  const thursday = localToEpoch(f.year, f.month, f.day, 0, 0, 0, 0) + (3 - f.dow) * 86400000;
+  const y = new Date(thursday).getUTCFullYear();
+  return Math.floor((thursday - localToEpoch(y, 1, 1, 0, 0, 0, 0)) / (7 * 86400000)) + 1;
+}
+
 function pad(n: number, w: number): string {
   const neg = n < 0;
   const s = String(Math.abs(n)).padStart(w, '0');
   return neg ? '-' + s : s;
 }
 
-function printEls(els: El[], f: Fields, zone: ZoneRules, out: string[]): void {
+function printEls(els: El[], f: ZonedFields, zone: ZoneRules, out: string[]): void {
   for (const e of els) {
     switch (e.t) {
       case 'lit':
@@ -508,7 +552,11 @@ function printEls(els: El[], f: Fields, zone: ZoneRules, out: string[]): void {
           case 'day': out.push(pad(f.day, e.count)); break;
           case 'doy': out.push(pad(f.doy, e.count)); break;
           case 'hour': out.push(pad(f.hour, e.count)); break;
+          case 'hour24': out.push(pad(f.hour === 0 ? 24 : f.hour, e.count)); break;
           case 'hour12': out.push(pad(f.hour % 12 === 0 ? 12 : f.hour % 12, e.count)); break;
+          case 'hour011': out.push(pad(f.hour % 12, e.count)); break;
+          case 'nano': out.push(pad(f.nano, e.count)); break;
+          case 'week': out.push(pad(isoWeek(f), e.count)); break;
           case 'minute': out.push(pad(f.minute, e.count)); break;
           case 'second': out.push(pad(f.second, e.count)); break;
           case 'frac': out.push(String(f.nano).padStart(9, '0').slice(0, e.count)); break;
@@ -516,6 +564,7 @@ function printEls(els: El[], f: Fields, zone: ZoneRules, out: string[]): void {
         break;
       case 'text':
         if (e.f === 'ampm') out.push(f.hour < 12 ? 'AM' : 'PM');
+        else if (e.f === 'era') out.push(f.year > 0 ? (e.long ? 'Anno Domini' : 'AD') : e.long ? 'Before Christ' : 'BC');
         else {
           const name = e.f === 'month' ? MONTHS[f.month - 1] : DAYS[f.dow];
           out.push(e.long ? name : name.slice(0, 3));
@@ -524,6 +573,7 @@ function printEls(els: El[], f: Fields, zone: ZoneRules, out: string[]): void {
       case 'zone':
         switch (e.style) {
           case 'Z': out.push(formatOffset(f.offsetMs, false, false)); break;
+          case 'ZZZZ': out.push(f.offsetMs === 0 ? 'GMT' : 'GMT' + formatOffset(f.offsetMs, true)); break;
           case 'ZZ':
           case 'xxx': out.push(formatOffset(f.offsetMs, true, false)); break;
           case 'xx': out.push(formatOffset(f.offsetMs, false, false)); break;
@@ -576,7 +626,7 @@ export function splitEpochNanos(nanos: number): { millis: number; nanoOfMilli: n
 
 interface SingleFormat {
   name: string;
-  parse(text: string, zone: ZoneRules, roundUp: boolean): Instant | null;
+  parse(text: string, zone: ZoneRules, roundUp: boolean, defaultYear?: number): Instant | null;
   print(millis: number, nanoOfMilli: number, zone: ZoneRules): string;
 }
 
@@ -615,27 +665,27 @@ function patternFormat(name: string, pattern: string, printPattern?: string): Si
   const parser = new PatternParser(els);
   return {
     name,
-    parse(text, zone, roundUp) {
+    parse(text, zone, roundUp, defaultYear) {
       const p = parser.parse(text);
-      return p ? resolveParts(p, zone, roundUp) : null;
+      return p ? resolveParts(p, zone, roundUp, defaultYear) : null;
     },
     print(millis, nanoOfMilli, zone) {
       const out: string[] = [];
-      printEls(printEl, fieldsOf(millis, nanoOfMilli, zone), zone, out);
+      printEls(printEl, zonedFields(millis, zone, nanoOfMilli), zone, out);
       return out.join('');
     },
   };
 }
 
-function isoFormat(name: string, strict: boolean, nanos: boolean): SingleFormat {
+function isoFormat(name: string, strict: boolean, nanos: boolean, spaceSeparator = false): SingleFormat {
   return {
     name,
     parse(text, zone, roundUp) {
-      const p = parseIsoDateOptionalTime(text, strict);
+      const p = parseIsoDateOptionalTime(text, strict, spaceSeparator);
       return p ? resolveParts(p, zone, roundUp) : null;
     },
     print(millis, nanoOfMilli, zone) {
-      const f = fieldsOf(millis, nanoOfMilli, zone);
+      const f = zonedFields(millis, zone, nanoOfMilli);
       let frac: string;
       if (nanos) {
         frac = String(f.nano).padStart(9, '0');
@@ -740,10 +790,10 @@ export class DateFormatter {
   }
 
   /** Parses to an instant, trying each `||` alternative; null when none matches. */
-  tryParse(text: string, timeZone?: string | ZoneRules, roundUp = false): Instant | null {
+  tryParse(text: string, timeZone?: string | ZoneRules, roundUp = false, defaultYear?: number): Instant | null {
     const zone = typeof timeZone === 'object' ? timeZone : zoneOf(timeZone);
     for (const f of this.formats) {
-      const r = f.parse(text, zone, roundUp);
+      const r = f.parse(text, zone, roundUp, defaultYear);
       if (r) return r;
     }
     return null;

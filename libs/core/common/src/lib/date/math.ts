@@ -2,9 +2,9 @@
  * Elasticsearch date math: `now`, `now-1d/d`, `2020-01-01||+1M/d`, with rounding (roundUp semantics for
  * range upper bounds `lte`/`gt`) evaluated in a time zone.
  */
-import { EsError } from '@strata/core-common';
-import { DEFAULT_DATE_FORMAT, DateFormatter, localToEpoch, daysInMonth, epochNanos } from './date-format.js';
-import { zoneOf, type ZoneRules } from './date-time-zone.js';
+import { EsError } from '../errors.js';
+import { DEFAULT_DATE_FORMAT, DateFormatter, localToEpoch, daysInMonth, epochNanos } from './format.js';
+import { zoneOf, type ZoneRules } from './zone.js';
 
 export interface DateMathOptions {
   /** epoch millis of `now` (or a supplier, called at most once) */
@@ -201,4 +201,17 @@ export function parseDateMathNanos(text: string, opts: DateMathOptions = {}): nu
     throw parseEx(`${r}: [${r}]`, fmt.parseError(text));
   }
   return epochNanos(inst.millis, inst.nanoOfMilli);
+}
+
+/** splits `now-1d/d` or `2020-01-01||+1M` into anchor and math; null anchor means now; null when no math */
+export function splitDateMath(s: string): { anchor: string | null; math: string } | null {
+  if (s.startsWith('now')) return { anchor: null, math: s.substring(3) };
+  const i = s.indexOf('||');
+  if (i >= 0) return { anchor: s.substring(0, i), math: s.substring(i + 2) };
+  return null;
+}
+
+/** true when the expression uses `now` without rounding (results depend on the exact time) */
+export function usesUnroundedNow(s: string): boolean {
+  return s.startsWith('now') && !s.includes('/');
 }
