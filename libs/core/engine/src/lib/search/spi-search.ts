@@ -20,7 +20,7 @@
  *   `source.searchAfter` = last hit's sort values, `source.trackTotalHitsUpTo = -1` and `request.scroll`
  *   unset: the shard query phase then starts right after the last doc and stops after `size` hits.
  */
-import type { Principal } from '@strata/core-common';
+import type { Principal, Task } from '@strata/core-common';
 import type { DirectoryReader } from '../index/leaf-reader.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import type { IndicesOptions } from '../spi.js';
@@ -161,6 +161,8 @@ export interface SearchOptions {
   targets?: ShardTarget[];
   /** called with every reader used, before the search releases them (incRef the ones to keep) */
   retainReaders?(readers: Map<string, DirectoryReader>, targets: ShardTarget[]): void;
+  /** the search's task (TaskManager): checked for cancellation between shards and before the fetch phase */
+  task?: Task;
 }
 
 export interface SearchResponse {

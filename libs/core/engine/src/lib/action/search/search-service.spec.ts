@@ -1,4 +1,4 @@
-import { EsError } from '@strata/core-common';
+import { EsError, TaskManager } from '@strata/core-common';
 import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
 import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
@@ -12,7 +12,7 @@ import { parseSearchSource } from './search-source.js';
 
 const FIELDS: Record<string, MappedFieldType> = { body: fieldTypes.text('body'), n: fieldTypes.long('n'), tag: fieldTypes.keyword('tag') };
 
-function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSearchInterceptor[] } = {}) {
+function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSearchInterceptor[]; tasks?: TaskManager } = {}) {
   const shardDocs: Record<string, FakeDoc[][]> = {
     'a#0': [[{ id: 'a1', text: { body: 'red fox' }, num: { n: 1 } }, { id: 'a2', text: { body: 'red' }, num: { n: 4 } }]],
     'a#1': [[{ id: 'a3', text: { body: 'blue fox' }, num: { n: 3 } }]],
@@ -65,6 +65,12 @@ function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSear
     opts.coord,
     undefined,
     { now: () => 1000, nanoTime: () => 0n },
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    opts.tasks,
   );
   const req = (body: unknown, extra: Partial<SearchRequest> = {}): SearchRequest => ({
     indicesOptions: { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
@@ -80,6 +86,24 @@ function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSear
 }
 
 describe('SearchService', () => {
+  it('runs as a task: listed while it runs, cancelled between shards with task_cancelled_exception', async () => {
+    const tasks = new TaskManager();
+    const { service, req, released } = setup({ tasks });
+    const running = service.search(req({ query: { match_all: {} } }, { indices: ['a'], rawBody: '{"query":{"match_all":{}}}' }));
+    const listed = tasks.list();
+    expect(listed.map((t) => [t.action, t.description, t.cancellable])).toEqual([
+      ['indices:data/read/search', 'indices[a], search_type[QUERY_THEN_FETCH], source[{"query":{"match_all":{}}}]', true],
+    ]);
+    tasks.cancel(listed[0]!.id);
+    await expect(running).rejects.toMatchObject({ type: 'task_cancelled_exception', status: 400, reason: 'task cancelled [by user request]' });
+    // the first shard ran, the second never started; the task is gone and the reader released
+    expect(released).toEqual(['a#0']);
+    expect(tasks.list()).toEqual([]);
+    const ok = await service.search(req({}, { indices: ['a'] }));
+    expect(ok.body['_shards']).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    expect(tasks.list()).toEqual([]);
+  });
+
   it('fans out to every shard, merges globally and releases readers', async () => {
     const { service, req, acquired, released } = setup();
     const res = await service.search(req({ query: { match: { body: 'red' } } }, { indices: ['a'] }));

@@ -13,6 +13,8 @@ import {
   type HostConfig,
   type ScriptService,
   type Logger,
+  type Task,
+  type TaskManager,
   wildcardRegExp,
 } from '@strata/core-common';
 import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
@@ -187,6 +189,23 @@ function failureObject(f: ShardFailure): Record<string, unknown> {
   return { shard: f.shard, index: f.index, node: f.node, reason: f.reason.toObject() };
 }
 
+/** ES's search task description: `indices[a,b], search_type[QUERY_THEN_FETCH], source[{...}]` */
+function searchTaskDescription(request: SearchRequest): string {
+  const indices = (request.indices ?? []).join(',');
+  const source = request.rawBody !== undefined ? `, source[${request.rawBody}]` : '';
+  return `indices[${indices}], search_type[${request.searchType.toUpperCase()}]${source}`;
+}
+
+/**
+ * Lets other requests run (a cancel among them), then stops a cancelled search with ES's
+ * task_cancelled_exception. A no-op without a task.
+ */
+async function checkCancelled(task: Task | undefined): Promise<void> {
+  if (!task) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (task.isCancelled()) throw new EsError('task_cancelled_exception', 400, `task cancelled [${task.cancelReason ?? 'by user request'}]`);
+}
+
 /** Elasticsearch's search_phase_execution_exception "all shards failed" with grouped failures */
 export function allShardsFailed(failures: ShardFailure[], phase = 'query', reason = 'all shards failed'): EsError {
   const grouped: ShardFailure[] = [];
@@ -252,6 +271,7 @@ export class SearchService {
     @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
     @multiInject(ExtensionPoints.AggregationType) @optional() aggregationTypes?: AggregationTypeParser[],
+    @inject(Tokens.TaskManager) @optional() private readonly tasks?: TaskManager,
   ) {
     for (const t of aggregationTypes ?? []) {
       if (this.aggregationTypes.has(t.type) || AGG_PARSERS[t.type]) throw new Error(`aggregation type [${t.type}] is already registered`);
@@ -292,7 +312,14 @@ export class SearchService {
     const chain = this.coordinatorInterceptors;
     const run = (i: number, req: SearchRequest, opts: SearchOptions): Promise<SearchResponse> =>
       i < chain.length ? chain[i]!.intercept(req, opts, (r, o) => run(i + 1, r, o)) : this.execute(req, opts);
-    return run(0, request, options);
+    // the search is a task: GET /_tasks lists it, POST /_tasks/{id}/_cancel stops it between shards
+    if (!this.tasks || options.task) return run(0, request, options);
+    const task = this.tasks.register('indices:data/read/search', searchTaskDescription(request), { cancellable: true });
+    try {
+      return await run(0, request, { ...options, task });
+    } finally {
+      this.tasks.unregister(task);
+    }
   }
 
   /** `_count`: total hits of the query */
@@ -665,6 +692,7 @@ export class SearchService {
         dfs = aggregateDfs(parts);
       }
       for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
+        if (shardIndex > 0) await checkCancelled(options.task);
         const t = targets[shardIndex]!;
         const plan = plans.get(t.index)!;
         try {
@@ -687,6 +715,7 @@ export class SearchService {
       if (failures.length > 0 && !request.allowPartialSearchResults) throw allShardsFailed(failures, 'query', 'Partial shards failure');
 
       // merge + fetch
+      await checkCancelled(options.task);
       const from = source.from < 0 ? 0 : source.from;
       const merged = mergeTopDocs(results, { from, size: source.size, collapse: source.collapse !== undefined });
       const fetched: FetchedHit[] = new Array(merged.length);
