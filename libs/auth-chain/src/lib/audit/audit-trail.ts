@@ -7,7 +7,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inject, injectable, optional } from 'inversify';
-import { Tokens, type Clock, type LifecycleComponent, type RestRequest } from '@strata/core-common';
+import { DateFormatter, Tokens, type Clock, type LifecycleComponent, type RestRequest } from '@strata/core-common';
 import type { Authentication } from '../authc/authentication.js';
 import { SecurityConfig } from '../security-config.js';
 
@@ -50,9 +50,7 @@ function eventList(key: string, raw: unknown): AuditEvent[] | undefined {
 }
 
 function timestamp(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())},${pad(d.getUTCMilliseconds(), 3)}Z`;
+  return DateFormatter.of("yyyy-MM-dd'T'HH:mm:ss,SSSX").format(ms);
 }
 
 @injectable()

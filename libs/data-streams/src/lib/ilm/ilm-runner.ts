@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, Tokens, parseByteSize, parseTimeValue, type Clock, type LifecycleComponent, type Logger } from '@strata/core-common';
+import { DateFormatter, EsError, Errors, Tokens, parseByteSize, parseTimeValue, type Clock, type LifecycleComponent, type Logger } from '@strata/core-common';
 import {
   EngineTokens,
   ResizeService,
@@ -35,8 +35,7 @@ function rand(n: number): string {
 }
 
 function dateStamp(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCDate()).padStart(2, '0')}`;
+  return DateFormatter.of('yyyy.MM.dd').format(ms);
 }
 
 @injectable()

@@ -2,6 +2,7 @@
  * Data streams as they live in cluster metadata (`custom.data_stream`, name → DataStreamMetadata), with
  * Elasticsearch's backing index naming and the helpers every part of the feature reads them with.
  */
+import { DateFormatter } from '@strata/core-common';
 import type { ClusterMetadata } from '@strata/core-engine';
 import { isObj, type Json } from '../util.js';
 
@@ -56,13 +57,8 @@ export function parentDataStream(md: ClusterMetadata, index: string): DataStream
   return undefined;
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
 /** `.ds-<stream>-<yyyy.MM.dd>-<generation, 6 digits>` (ES DataStream.getDefaultBackingIndexName) */
 export function backingIndexName(stream: string, generation: number, epochMillis: number): string {
-  const d = new Date(epochMillis);
-  const date = `${d.getUTCFullYear()}.${pad2(d.getUTCMonth() + 1)}.${pad2(d.getUTCDate())}`;
+  const date = DateFormatter.of('yyyy.MM.dd').format(epochMillis);
   return `.ds-${stream}-${date}-${String(generation).padStart(6, '0')}`;
 }
