@@ -4,36 +4,11 @@
  * floorMod(hash, routingNumShards) / routingFactor.
  */
 import type { IndexMetadata } from '../cluster/metadata.js';
-
-function mix(k: number): number {
-  k = Math.imul(k, 0xcc9e2d51);
-  k = (k << 15) | (k >>> 17);
-  return Math.imul(k, 0x1b873593);
-}
+import { murmur3x86_32 } from '../util/murmur3.js';
 
 /** Murmur3HashFunction.hash(String): murmurhash3_x86_32 of the string's UTF-16LE bytes, seed 0. Signed int32. */
 export function murmur3HashString(s: string): number {
-  const n = s.length; // code units; 2 bytes each → every 2 chars make one 4-byte block
-  let h = 0;
-  const blocks = n >>> 1;
-  for (let i = 0; i < blocks; i++) {
-    const k = s.charCodeAt(2 * i) | (s.charCodeAt(2 * i + 1) << 16);
-    h ^= mix(k);
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  if (n & 1) {
-    // tail of 2 bytes
-    const k = s.charCodeAt(n - 1) & 0xffff;
-    h ^= mix(k);
-  }
-  h ^= n * 2;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
+  return murmur3x86_32(Buffer.from(s, 'utf16le'), 0);
 }
 
 /** IndexMetadata.calculateNumRoutingShards for indices created on/after 7.0. */
