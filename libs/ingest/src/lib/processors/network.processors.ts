@@ -1,67 +1,36 @@
 /** Network and misc processors: community_id, network_direction, sort, html_strip. */
 import { createHash } from 'node:crypto';
 import { Errors } from '@strata/core-common';
+import { parseIpBytes } from '@strata/core-engine';
 import { javaTypeName, type IngestDocument } from '../ingest-document.js';
 import { compileTemplate } from '../template.js';
 import { defineProcessor, type ProcessorFactory } from '../processor.js';
 
 // ------------------------------------------------------------------------------------------ IP helpers
 
-/** parses an IPv4 or IPv6 literal into bytes (4 or 16); undefined when invalid */
+/**
+ * an IPv4 or IPv6 literal as bytes (4 for IPv4, 16 for IPv6, as community_id hashes them); undefined when
+ * invalid. Parsing is the engine's (the ip field type's parser).
+ */
 export function ipBytes(ip: string): Uint8Array | undefined {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (v4) {
-    const b = v4.slice(1).map(Number);
-    if (b.some((x) => x > 255)) return undefined;
-    return Uint8Array.from(b);
-  }
-  if (!ip.includes(':')) return undefined;
-  let s = ip.replace(/%.*$/, '');
-  let tail: number[] = [];
-  const lastColon = s.lastIndexOf(':');
-  if (s.slice(lastColon + 1).includes('.')) {
-    const four = ipBytes(s.slice(lastColon + 1));
-    if (!four || four.length !== 4) return undefined;
-    tail = [(four[0] << 8) | four[1], (four[2] << 8) | four[3]];
-    s = s.slice(0, lastColon + 1) + '0:0';
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return undefined;
-  const parse = (p: string) => (p === '' ? [] : p.split(':').map((h) => (/^[0-9a-fA-F]{1,4}$/.test(h) ? parseInt(h, 16) : NaN)));
-  const head = parse(halves[0]);
-  const rest = halves.length === 2 ? parse(halves[1]) : [];
-  const fill = 8 - head.length - rest.length;
-  if (halves.length === 1 && head.length !== 8) return undefined;
-  if (fill < 0 || [...head, ...rest].some((x) => Number.isNaN(x))) return undefined;
-  const words = [...head, ...Array(halves.length === 2 ? fill : 0).fill(0), ...rest];
-  if (tail.length) words.splice(6, 2, ...tail);
-  const out = new Uint8Array(16);
-  words.forEach((w, i) => {
-    out[i * 2] = w >> 8;
-    out[i * 2 + 1] = w & 0xff;
-  });
-  return out;
+  const b = parseIpBytes(ip);
+  if (!b) return undefined;
+  return ip.includes(':') ? b : b.slice(12);
 }
 
+/** `ip` in `cidr` (a network or a single address); IPv4 and IPv4-mapped IPv6 compare alike */
 function inCidr(ip: Uint8Array, cidr: string): boolean {
-  const [addr, bitsRaw] = cidr.split('/');
-  const net = ipBytes(addr);
+  const slash = cidr.indexOf('/');
+  const addr = slash < 0 ? cidr : cidr.slice(0, slash);
+  const net = parseIpBytes(addr);
   if (!net) return false;
-  let a = ip;
-  let n = net;
-  if (a.length !== n.length) {
-    // IPv4-mapped IPv6
-    if (a.length === 16 && a.slice(0, 10).every((x) => x === 0) && a[10] === 0xff && a[11] === 0xff) a = a.slice(12);
-    else if (n.length === 16 && n.slice(0, 10).every((x) => x === 0) && n[10] === 0xff && n[11] === 0xff) n = n.slice(12);
-    else return false;
-    if (a.length !== n.length) return false;
-  }
-  const bits = bitsRaw === undefined ? a.length * 8 : Number(bitsRaw);
-  for (let i = 0; i < a.length; i++) {
+  const a = ip.length === 4 ? parseIpBytes(ip.join('.'))! : ip;
+  const bits = slash < 0 ? 128 : Number(cidr.slice(slash + 1)) + (addr.includes(':') ? 0 : 96);
+  for (let i = 0; i < 16; i++) {
     const take = Math.max(0, Math.min(8, bits - i * 8));
     if (take === 0) break;
     const mask = (0xff << (8 - take)) & 0xff;
-    if ((a[i] & mask) !== (n[i] & mask)) return false;
+    if ((a[i]! & mask) !== (net[i]! & mask)) return false;
   }
   return true;
 }
