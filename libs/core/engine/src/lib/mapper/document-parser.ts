@@ -15,6 +15,7 @@ import type { MappedFieldType } from './mapped-field-type.js';
 import { DateFormatter } from '@strata/core-common';
 import { DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
 import { encodeIp } from './ip.js';
+import { filterSearchSource } from '../action/search/source-filter.js';
 import {
   ACCEPT_ONLY_TYPES,
   buildFieldType,
@@ -712,24 +713,9 @@ export function locateColumn(source: unknown, path: Array<string | number>): num
   return col;
 }
 
-/** Applies `_source.includes/excludes` (simple `*` wildcards on full paths). */
-export function filterSourceByMapping(src: Json, includes: string[], excludes: string[], prefix = ''): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(src)) {
-    const full = prefix + k;
-    if (excludes.some((p) => simpleMatch(p, full))) continue;
-    if (isPlainObject(v)) {
-      const inc = includes.length === 0 || includes.some((p) => simpleMatch(p, full) || p.startsWith(full + '.') || p.startsWith('*'));
-      if (!inc) continue;
-      const matchedWhole = includes.length === 0 || includes.some((p) => simpleMatch(p, full));
-      const sub = filterSourceByMapping(v, matchedWhole ? [] : includes, excludes, full + '.');
-      if (Object.keys(sub).length || Object.keys(v).length === 0) out[k] = sub;
-      continue;
-    }
-    if (includes.length && !includes.some((p) => simpleMatch(p, full) || simpleMatch(p + '.*', full))) continue;
-    out[k] = v;
-  }
-  return out;
+/** Applies the mapping's `_source.includes/excludes` (the same filtering as a search's `_source`). */
+export function filterSourceByMapping(src: Json, includes: string[], excludes: string[]): Json {
+  return filterSearchSource(src, includes, excludes) as Json;
 }
 
 const LONG_MIN = -(2n ** 63n);

@@ -12,6 +12,8 @@ import { IndicesServiceImpl } from '../../shard/indices-service.js';
 import { parseBulkLines } from './bulk-parser.js';
 import { FakeMapperService, FakeMetadataIndexService, FakeResolver, indexMetadata } from './testing/fakes.js';
 import { filterSource, parseSourceParams } from './source-filter.js';
+import { filterSourceByMapping } from '../../mapper/document-parser.js';
+import { filterSource as topHitsFilterSource } from '../../aggregations/metrics/top-hits.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
 import { shardIdForDoc } from '../../shard/routing.js';
 
@@ -344,8 +346,13 @@ describe('source filtering and ids', () => {
     const src = { a: 1, obj: { x: 1, y: { z: 2 } }, arr: [{ k: 1, j: 2 }], t: 'v' };
     expect(filterSource(src, { includes: ['obj'], excludes: [] })).toEqual({ obj: { x: 1, y: { z: 2 } } });
     expect(filterSource(src, { includes: ['obj.y.z', 'a'], excludes: [] })).toEqual({ a: 1, obj: { y: { z: 2 } } });
-    expect(filterSource(src, { includes: [], excludes: ['obj.*'] })).toEqual({ a: 1, arr: [{ k: 1, j: 2 }], t: 'v' });
+    expect(filterSource(src, { includes: [], excludes: ['obj.*'] })).toEqual({ a: 1, obj: {}, arr: [{ k: 1, j: 2 }], t: 'v' });
     expect(filterSource(src, { includes: ['arr.k'], excludes: [] })).toEqual({ arr: [{ k: 1 }] });
+    // the mapping's _source includes/excludes and top_hits' _source filter are the same filtering (one copy):
+    // arrays of objects are filtered element by element, not dropped
+    expect(filterSourceByMapping(src, ['arr.k'], [])).toEqual({ arr: [{ k: 1 }] });
+    expect(filterSourceByMapping(src, [], ['arr.j', 'obj.y'])).toEqual({ a: 1, obj: { x: 1 }, arr: [{ k: 1 }], t: 'v' });
+    expect(topHitsFilterSource(src, { enabled: true, includes: ['*.k', 'a'], excludes: [] })).toEqual({ a: 1, arr: [{ k: 1 }] });
     expect(filterSource(src, { includes: ['*'], excludes: ['t'] })).toEqual({ a: 1, obj: { x: 1, y: { z: 2 } }, arr: [{ k: 1, j: 2 }] });
     expect(parseSourceParams('false', undefined, undefined)).toEqual({ fetch: false, filter: undefined });
     expect(parseSourceParams('a,b', undefined, ['c'])).toEqual({ fetch: true, filter: { includes: ['a', 'b'], excludes: ['c'] } });

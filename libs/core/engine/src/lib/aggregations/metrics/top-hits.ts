@@ -2,10 +2,11 @@
  * top_hits: best `from + size` docs per bucket by score or by doc-value sort; `_source` parsed only for
  * the selected docs at shard-result time. Hits shaped like search hits.
  */
-import { Errors, wildcardRegExp } from '@strata/core-common';
+import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
+import { filterSearchSource } from '../../action/search/source-filter.js';
 import { nestedHitSource, unwrapAtPath } from '../../search/nested/nested-inner-hits.js';
 import {
   AggSpec,
@@ -96,29 +97,8 @@ function parseSource(v: unknown): SourceFilter {
 }
 
 export function filterSource(src: unknown, f: SourceFilter): unknown {
-  if (f.includes.length === 0 && f.excludes.length === 0) return src;
-  const inc = f.includes.map(wildcardRegExp);
-  const exc = f.excludes.map(wildcardRegExp);
-  const incPrefixes = f.includes;
-  const walk = (obj: Record<string, unknown>, prefix: string, included: boolean): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(obj)) {
-      const path = prefix ? `${prefix}.${k}` : k;
-      if (exc.some((r) => r.test(path))) continue;
-      const selfIncluded = included || inc.length === 0 || inc.some((r) => r.test(path));
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        const mayContain = selfIncluded || incPrefixes.some((p) => p.startsWith(path + '.') || p.startsWith('*'));
-        if (!mayContain) continue;
-        const child = walk(v as Record<string, unknown>, path, selfIncluded);
-        if (selfIncluded || Object.keys(child).length > 0) out[k] = child;
-      } else if (selfIncluded) {
-        out[k] = v;
-      }
-    }
-    return out;
-  };
   if (src === null || typeof src !== 'object' || Array.isArray(src)) return src;
-  return walk(src as Record<string, unknown>, '', false);
+  return filterSearchSource(src, f.includes, f.excludes);
 }
 
 export class TopHitsSpec extends AggSpec {
