@@ -46,7 +46,7 @@ const line = out.split('\n').find((l) => l.includes('ORACLE_REPORT '));
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (r.status === 0 && line) {
   const report = JSON.parse(line.slice(line.indexOf('ORACLE_REPORT ') + 'ORACLE_REPORT '.length));
-  console.log(`oracle: ${report.cases} cases, ${report.searches} searches, ${report.checks} checks, 0 mismatches (seed ${seed}, ${seconds}s)`);
+  console.log(`oracle: ${report.cases} cases, ${report.searches} searches (${report.scored} with scores compared), ${report.checks} checks, 0 mismatches (seed ${seed}, ${seconds}s)`);
   const kinds = Object.entries(report.kinds).sort((a, b) => b[1] - a[1]);
   console.log(`oracle: kinds exercised: ${kinds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   process.exit(0);

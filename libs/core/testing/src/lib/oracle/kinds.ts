@@ -20,6 +20,8 @@ export interface EvalContext {
   readonly corpus: Corpus;
   /** whether a document matches any registered query (for compound kinds) */
   matches(query: Json, doc: ModelDoc): boolean;
+  /** the expected `_score` of a matching document, undefined when its kind does not model scores */
+  score(query: Json, doc: ModelDoc): number | undefined;
 }
 
 export interface QueryKind {
@@ -31,6 +33,12 @@ export interface QueryKind {
   arbitrary(ctx: GenContext, depth: number): fc.Arbitrary<Json> | null;
   /** whether `doc` matches the clause body (the value under the clause name) */
   matches(name: string, body: unknown, doc: ModelDoc, ctx: EvalContext): boolean;
+  /**
+   * The `_score` Elasticsearch gives `doc` (which matches) for the clause; leave it out, or return undefined,
+   * where the score is not modelled (BM25 statistics are per shard). Compound kinds get their sub-queries'
+   * scores from `ctx.score` (undefined propagates).
+   */
+  score?(name: string, body: unknown, doc: ModelDoc, ctx: EvalContext): number | undefined;
 }
 
 export interface AggGenContext extends GenContext {

@@ -388,6 +388,20 @@ const bool: QueryKind = {
     if (msm === 0) return true;
     return should.filter((q) => ctx.matches(q, doc)).length >= msm;
   },
+  score(_n, body, doc, ctx) {
+    // Lucene: the sum of the must clauses' and the matching should clauses' scores (filter / must_not score 0);
+    // a bool without must or should clauses (ES rewrites some of them) is not modelled
+    const b = body as Partial<Record<Occur, Json[]>>;
+    const scored = [...(b.must ?? []), ...(b.should ?? []).filter((q) => ctx.matches(q, doc))];
+    if ((b.must ?? []).length + (b.should ?? []).length === 0) return undefined;
+    let sum = 0;
+    for (const q of scored) {
+      const s = ctx.score(q, doc);
+      if (s === undefined) return undefined;
+      sum += s;
+    }
+    return sum;
+  },
 };
 
 const constantScore: QueryKind = {
@@ -399,6 +413,9 @@ const constantScore: QueryKind = {
   matches(_n, body, doc, ctx) {
     return ctx.matches((body as Json)['filter'] as Json, doc);
   },
+  score(_n, body) {
+    return Number((body as Json)['boost'] ?? 1);
+  },
 };
 
 const matchAll: QueryKind = {
@@ -409,6 +426,9 @@ const matchAll: QueryKind = {
   },
   matches(name) {
     return name === 'match_all';
+  },
+  score(_n, body) {
+    return Number((body as Json)['boost'] ?? 1);
   },
 };
 

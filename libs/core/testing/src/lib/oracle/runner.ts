@@ -6,7 +6,7 @@
  * the property and fast-check shrinks it to a minimal case.
  */
 import fc from 'fast-check';
-import type { AggEvalContext, AggGenContext, AggKind, EvalContext, QueryKind } from './kinds.js';
+import type { AggEvalContext, AggGenContext, AggKind, EvalContext, GenContext, QueryKind } from './kinds.js';
 import type { Corpus, Json, ModelDoc, OracleField, OracleFieldType, OracleMapping } from './model.js';
 import { AGG_KINDS, QUERY_KINDS } from './registry.js';
 import { SEQ_FIELD, renderSort, sortArbitrary, sortDocs, type SortSpecItem } from './sorting.js';
@@ -29,6 +29,13 @@ export interface OracleOptions {
   queryKinds?: readonly QueryKind[];
   /** also generate mappings with a join field (join.ts; the target must have the join-queries feature) */
   join?: boolean;
+  /** called with each query whose hits' scores were compared */
+  onScored?: (query: Json) => void;
+  /**
+   * A feature's own top-level queries (e.g. scored joins): two searches in three use them, unsorted (so their
+   * scores are compared when modelled), the others any registered query as usual.
+   */
+  focusQuery?: (ctx: GenContext) => fc.Arbitrary<Json> | null;
   aggKinds?: readonly AggKind[];
 }
 
@@ -42,6 +49,10 @@ export interface OracleReport {
   checks: number;
   /** the query and aggregation kinds that were exercised, with how many times */
   kinds: Record<string, number>;
+  /** searches whose hits' `_score`s were compared (every matching document's score modelled) */
+  scored: number;
+  /** the query kinds inside those searches, with how many times */
+  scoredKinds: Record<string, number>;
 }
 
 // ------------------------------------------------------------------------------------------ scenario
@@ -149,6 +160,7 @@ class Kinds {
     this.evalCtx = {
       mapping,
       matches: (q, d) => this.matches(q, d),
+      score: (q, d) => this.score(q, d),
       get corpus() {
         return corpus();
       },
@@ -192,6 +204,12 @@ class Kinds {
     return kind.matches(name!, query[name!], doc, this.evalCtx);
   }
 
+  score(query: Json, doc: ModelDoc): number | undefined {
+    const [name] = Object.keys(query);
+    const kind = this.queryByName.get(name!);
+    return kind?.score ? kind.score(name!, query[name!], doc, this.evalCtx) : undefined;
+  }
+
   evaluateAggs(aggs: Record<string, Json> | undefined, docs: Corpus, allDocs: Corpus): Json {
     const out: Json = {};
     if (!aggs) return out;
@@ -214,11 +232,17 @@ function kindsFor(mapping: OracleMapping, queryKinds: readonly QueryKind[], aggK
   return k;
 }
 
-function scenarioArbitrary(queryKinds: readonly QueryKind[], aggKinds: readonly AggKind[], cache: Map<string, Kinds>, join: boolean): fc.Arbitrary<Scenario> {
+function scenarioArbitrary(
+  queryKinds: readonly QueryKind[],
+  aggKinds: readonly AggKind[],
+  cache: Map<string, Kinds>,
+  join: boolean,
+  focusQuery: OracleOptions['focusQuery'],
+): fc.Arbitrary<Scenario> {
   const mappings = join ? fc.tuple(mappingArbitrary, fc.boolean()).map(([m, j]) => (j ? { ...m, join: true } : m)) : mappingArbitrary;
   return mappings.chain((mapping) => {
     const kinds = kindsFor(mapping, queryKinds, aggKinds, cache);
-    const search: fc.Arbitrary<SearchCase> = fc.record(
+    const anySearch: fc.Arbitrary<SearchCase> = fc.record(
       {
         query: kinds.query(2),
         postFilter: kinds.query(1),
@@ -231,10 +255,24 @@ function scenarioArbitrary(queryKinds: readonly QueryKind[], aggKinds: readonly 
       },
       { requiredKeys: ['from', 'size', 'walk'] },
     );
+    const focus = focusQuery?.(kinds.gen);
+    const search: fc.Arbitrary<SearchCase> = focus
+      ? fc.oneof(
+          { weight: 1, arbitrary: anySearch },
+          {
+            weight: 2,
+            arbitrary: fc.record(
+              { query: focus, from: fc.constant(0), size: fc.constant(0), walk: fc.constant(0), aggs: kinds.named(kinds.agg(2), 3) },
+              { requiredKeys: ['query', 'from', 'size', 'walk'] },
+            ),
+          },
+        )
+      : anySearch;
     return fc
       .record({
         shards: fc.integer({ min: 1, max: 3 }),
-        ops: fc.array(opArbitrary(mapping), { minLength: 0, maxLength: 45 }),
+        // (with a join field, enough writes that parents usually have children)
+        ops: fc.array(opArbitrary(mapping), { minLength: mapping.join ? 30 : 0, maxLength: 45 }),
         searches: fc.array(search, { minLength: 1, maxLength: 4 }),
       })
       .map(({ shards, ops, searches }) => ({ shards, mapping, ops, searches }));
@@ -358,7 +396,8 @@ function countKinds(q: unknown, aggs: unknown, into: Record<string, number>, kin
   walk(aggs);
 }
 
-async function checkSearch(target: OracleTarget, index: string, c: SearchCase, docs: ModelDoc[], kinds: Kinds, report: OracleReport): Promise<void> {
+async function checkSearch(opts: OracleOptions, index: string, c: SearchCase, docs: ModelDoc[], kinds: Kinds, report: OracleReport): Promise<void> {
+  const target = opts.target;
   const queried = c.query ? docs.filter((d) => kinds.matches(c.query!, d)) : docs;
   const matching = c.postFilter ? queried.filter((d) => kinds.matches(c.postFilter!, d)) : queried;
   const body: Json = { track_total_hits: c.trackUpTo ?? true };
@@ -391,6 +430,22 @@ async function checkSearch(target: OracleTarget, index: string, c: SearchCase, d
   const d = disagreement(expectedIds, ids, '$.hits.hits[*]._id');
   if (d) throw fail(d);
   report.checks += 2;
+  // scores, when the query's kinds model them for every hit (scores are floats: compared to 1e-5 relative)
+  if (!c.sort && c.query) {
+    const expectedScores = new Map(matching.map((m) => [m.id, kinds.score(c.query!, m)]));
+    if (matching.length > 0 && [...expectedScores.values()].every((s) => s !== undefined)) {
+      for (const h of r.hits.hits as Array<{ _id: string; _score: number }>) {
+        const want = expectedScores.get(h._id)!;
+        if (Math.abs(h._score - want) > 1e-5 * Math.max(1, Math.abs(want))) {
+          throw fail(`$.hits.hits[_id=${h._id}]._score: expected ${want}, got ${h._score}`);
+        }
+      }
+      report.scored++;
+      report.checks++;
+      countKinds(c.query, undefined, report.scoredKinds, kinds);
+      opts.onScored?.(c.query);
+    }
+  }
   if (c.aggs) {
     const expected = kinds.evaluateAggs(c.aggs, queried, docs);
     const da = disagreement(expected, r.aggregations, '$.aggregations');
@@ -428,9 +483,9 @@ let indexCounter = 0;
 export async function runOracle(opts: OracleOptions): Promise<OracleReport> {
   const queryKinds = [...QUERY_KINDS, ...(opts.queryKinds ?? [])];
   const aggKinds = [...AGG_KINDS, ...(opts.aggKinds ?? [])];
-  const report: OracleReport = { seed: opts.seed, cases: 0, searches: 0, checks: 0, kinds: {} };
+  const report: OracleReport = { seed: opts.seed, cases: 0, searches: 0, checks: 0, kinds: {}, scored: 0, scoredKinds: {} };
   const cache = new Map<string, Kinds>();
-  const prop = fc.asyncProperty(scenarioArbitrary(queryKinds, aggKinds, cache, opts.join === true), async (scenario) => {
+  const prop = fc.asyncProperty(scenarioArbitrary(queryKinds, aggKinds, cache, opts.join === true, opts.focusQuery), async (scenario) => {
     const kinds = kindsFor(scenario.mapping, queryKinds, aggKinds, cache);
     const index = `oracle-${process.pid}-${++indexCounter}`;
     await ok(opts.target, 'PUT', `/${index}`, indexBody(scenario));
@@ -440,7 +495,7 @@ export async function runOracle(opts: OracleOptions): Promise<OracleReport> {
       kinds.corpus = docs;
       for (const c of scenario.searches) {
         countKinds(c.query, c.aggs, report.kinds, kinds);
-        await checkSearch(opts.target, index, c, docs, kinds, report);
+        await checkSearch(opts, index, c, docs, kinds, report);
       }
       report.cases++;
     } finally {
