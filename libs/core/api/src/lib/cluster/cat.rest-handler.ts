@@ -11,6 +11,8 @@ import {
   type RestResponse,
   wildcardRegExp,
 } from '@strata/core-common';
+import { EngineTokens, type SearchService } from '@strata/core-engine';
+import { buildSearchRequest } from '../search/search-request-builder.js';
 import { ClusterView, worse, type Health } from './cluster-view.js';
 import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
 import { NODE_INFO, NodeInfo } from './node-info.js';
@@ -192,7 +194,10 @@ const COUNT_COLUMNS: CatColumn[] = [
   { name: 'count', aliases: ['dc', 'docs.count', 'docsCount'], numeric: true },
 ];
 
-/** `GET /_cat/count[/{index}]` (live documents of the last refresh) */
+/**
+ * `GET /_cat/count[/{index}]`: a count search, as in Elasticsearch (the documents of the last refresh; hidden
+ * nested documents are not counted, unlike `docs.count` of `_cat/indices`, which comes from the segments)
+ */
 @injectable()
 export class CatCountRestHandler implements RestHandler {
   readonly name = 'cat_count_action';
@@ -202,12 +207,10 @@ export class CatCountRestHandler implements RestHandler {
   ];
   readonly params = CAT_PARAMS;
 
-  constructor(@inject(ClusterView) private readonly cluster: ClusterView) {}
+  constructor(@inject(EngineTokens.SearchService) private readonly search: SearchService) {}
 
-  handle(req: RestRequest): RestResponse {
-    const names = this.cluster.resolve(req.optionalPathParam('index'));
-    let count = 0;
-    for (const n of names) count += this.cluster.indexStats(n)?.docs?.count ?? 0;
+  async handle(req: RestRequest): Promise<RestResponse> {
+    const count = (await this.search.count(buildSearchRequest(req, this.search, undefined)))['count'] as number;
     const now = Date.now();
     return renderCat(req, COUNT_COLUMNS, [{ epoch: Math.floor(now / 1000), timestamp: hms(now), count }]);
   }

@@ -71,6 +71,10 @@ describe('nested fields (block join)', () => {
     expect(all.hits.total.value).toBe(4);
     expect(ids(all)).toEqual(['1', '2', '3', '4']);
     expect((await call('GET', '/blog/_count')).body.count).toBe(4);
+    // _cat/count is a count search (ES); _cat/indices docs.count comes from the segments and counts the hidden docs, as ES documents
+    expect((await call('GET', '/_cat/count/blog?h=count&format=json')).body).toEqual([{ count: '4' }]);
+    expect((await call('GET', '/_cat/count/blog,nope-*?h=count')).text).toBe('4\n');
+    expect((await call('GET', '/_cat/indices/blog?h=docs.count&format=json')).body).toEqual([{ 'docs.count': '14' /* 4 roots, 7 comments, 3 replies */ }]);
     expect((await search({ query: { term: { 'comments.author': 'alice' } } })).hits.total.value).toBe(0);
     expect((await search({ query: { ids: { values: ['1', '4'] } } })).hits.total.value).toBe(2);
     expect((await search({ size: 0, aggs: { g: { global: {} } } })).aggregations.g.doc_count).toBe(4);
