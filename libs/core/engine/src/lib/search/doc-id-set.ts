@@ -11,6 +11,13 @@ export abstract class DocIdSetIterator {
   abstract advance(target: number): number;
   /** an upper bound on the number of docs this iterator may return */
   abstract cost(): number;
+  /**
+   * the bit set this iterator walks when it is a plain bit-set iterator (unpositioned membership tests, as
+   * Lucene's BitSetConjunctionDISI does); null otherwise
+   */
+  bitSet(): FixedBitSet | null {
+    return null;
+  }
 }
 
 export class EmptyIterator extends DocIdSetIterator {
@@ -182,6 +189,9 @@ export class BitSetIterator extends DocIdSetIterator {
   }
   cost(): number {
     return this.costValue;
+  }
+  override bitSet(): FixedBitSet {
+    return this.bits;
   }
 }
 

@@ -2,7 +2,7 @@
  * Lucene's IndexSearcher over one shard's DirectoryReader: shard-level statistics for scoring
  * (query_then_fetch: stats are per shard, summed over the segments) and weight creation.
  */
-import type { DirectoryReader, LeafReaderContext } from '../index/leaf-reader.js';
+import type { DirectoryReader, LeafReaderContext, Postings } from '../index/leaf-reader.js';
 import type { Query, Weight } from './query.js';
 
 export interface CollectionStatistics {
@@ -27,6 +27,7 @@ export interface DfsStats {
 export class IndexSearcher {
   private readonly collStats = new Map<string, CollectionStatistics>();
   private readonly termStats = new Map<string, TermStatistics>();
+  private readonly states = new Map<string, ReadonlyArray<Postings | null>>();
 
   constructor(
     readonly reader: DirectoryReader,
@@ -63,8 +64,7 @@ export class IndexSearcher {
     let s = this.termStats.get(key);
     if (!s) {
       s = { docFreq: 0, totalTermFreq: 0 };
-      for (const leaf of this.reader.leaves) {
-        const p = leaf.reader.postings(field, term);
+      for (const p of this.termStates(field, term)) {
         if (p) {
           s.docFreq += p.docFreq;
           s.totalTermFreq += p.totalTermFreq;
@@ -73,6 +73,23 @@ export class IndexSearcher {
       this.termStats.set(key, s);
     }
     return s;
+  }
+
+  /** a term's postings in every leaf (by leaf ord), looked up once per searcher (Lucene's TermStates) */
+  termStates(field: string, term: string): ReadonlyArray<Postings | null> {
+    const key = field + '\u0000' + term;
+    let st = this.states.get(key);
+    if (!st) {
+      st = this.reader.leaves.map((leaf) => leaf.reader.postings(field, term));
+      this.states.set(key, st);
+    }
+    return st;
+  }
+
+  /** a term's postings in one leaf: from termStates for this searcher's leaves, a plain lookup otherwise */
+  termPostings(ctx: LeafReaderContext, field: string, term: string): Postings | null {
+    if (this.reader.leaves[ctx.ord]?.reader !== ctx.reader) return ctx.reader.postings(field, term);
+    return this.termStates(field, term)[ctx.ord] ?? null;
   }
 
   /** rewrites until fixpoint */

@@ -24,6 +24,19 @@ function sliceIterator(pi: PointIndex, from: number, to: number, maxDoc: number)
   if (to <= from) return null;
   const n = to - from;
   if (n === 1) return new SortedArrayIterator(pi.docs.subarray(from, to));
+  // one value (a term on a numeric field): points are sorted by (value, doc), so the docs of the slice are
+  // already in order — iterate them in place unless a doc holds the value twice
+  if (pi.values[from] === pi.values[to - 1]) {
+    const docs = pi.docs;
+    let increasing = true;
+    for (let i = from + 1; i < to; i++) {
+      if (docs[i]! <= docs[i - 1]!) {
+        increasing = false;
+        break;
+      }
+    }
+    if (increasing) return new SortedArrayIterator(docs.subarray(from, to));
+  }
   const b = new DocIdSetBuilder(maxDoc);
   b.addAll(pi.docs, from, to);
   return b.build();

@@ -3,7 +3,7 @@
  * to an IndexSearcher (shard-level statistics); a Weight yields one Scorer per leaf (segment).
  */
 import type { LeafReaderContext } from '../index/leaf-reader.js';
-import { DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
+import { DocIdSetIterator, NO_MORE_DOCS, type FixedBitSet } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 
 export abstract class Scorer extends DocIdSetIterator {
@@ -53,6 +53,9 @@ export class ConstantScoreScorer extends Scorer {
   }
   cost(): number {
     return this.it.cost();
+  }
+  override bitSet(): FixedBitSet | null {
+    return this.it.bitSet();
   }
   score(): number {
     return this.constant;

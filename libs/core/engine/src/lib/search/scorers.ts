@@ -5,25 +5,47 @@
 import { DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
 import { Scorer } from './query.js';
 
-/** all iterators must match; scores of `scoring` are summed */
+/**
+ * all iterators must match; scores of `scoring` are summed. Non-scoring clauses that are plain bit sets
+ * and would not lead (not cheaper than the cheapest other iterator) are tested by membership instead of
+ * being advanced, as Lucene's BitSetConjunctionDISI.
+ */
 export class ConjunctionScorer extends Scorer {
   private readonly lead: DocIdSetIterator;
   private readonly others: DocIdSetIterator[];
+  private readonly bits: Uint32Array[];
   private doc = -1;
   constructor(
     iterators: DocIdSetIterator[],
     private readonly scoring: Scorer[],
   ) {
     super();
-    const sorted = [...iterators].sort((a, b) => a.cost() - b.cost());
+    const iters: DocIdSetIterator[] = [];
+    const bitSets: DocIdSetIterator[] = [];
+    for (const it of iterators) {
+      if (it.bitSet() !== null && !scoring.includes(it as Scorer)) bitSets.push(it);
+      else iters.push(it);
+    }
+    let minCost = Infinity;
+    for (const it of iters) minCost = Math.min(minCost, it.cost());
+    const bits: Uint32Array[] = [];
+    // a bit set cheaper than every other iterator stays one (it leads, as before): the lead decides which
+    // docs the other clauses see at all (a function_score computes its score while iterating)
+    for (const it of bitSets) {
+      if (it.cost() < minCost) iters.push(it);
+      else bits.push(it.bitSet()!.words);
+    }
+    const sorted = iters.sort((a, b) => a.cost() - b.cost());
     this.lead = sorted[0]!;
     this.others = sorted.slice(1);
+    this.bits = bits;
   }
   docID(): number {
     return this.doc;
   }
   private doNext(doc: number): number {
     const others = this.others;
+    const bits = this.bits;
     outer: for (;;) {
       if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
       for (let i = 0; i < others.length; i++) {
@@ -32,6 +54,12 @@ export class ConjunctionScorer extends Scorer {
         if (od < doc) od = o.advance(doc);
         if (od > doc) {
           doc = this.lead.advance(od);
+          continue outer;
+        }
+      }
+      for (let i = 0; i < bits.length; i++) {
+        if ((bits[i]![doc >>> 5]! & (1 << (doc & 31))) === 0) {
+          doc = this.lead.nextDoc();
           continue outer;
         }
       }

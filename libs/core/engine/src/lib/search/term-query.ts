@@ -65,7 +65,7 @@ export class TermQuery extends Query {
     return {
       query,
       scorer(ctx: LeafReaderContext) {
-        const p = ctx.reader.postings(field, term);
+        const p = searcher.termPostings(ctx, field, term);
         if (!p || p.docFreq === 0) return null;
         return new TermScorer(p, sim, ctx.reader.norms(field));
       },
