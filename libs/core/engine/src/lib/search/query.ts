@@ -9,6 +9,17 @@ import type { IndexSearcher } from './index-searcher.js';
 export abstract class Scorer extends DocIdSetIterator {
   /** score of the current doc (valid while positioned on a doc) */
   abstract score(): number;
+  /** an upper bound of score() over every doc (Infinity when unknown) */
+  maxScore(): number {
+    return Infinity;
+  }
+  /**
+   * from now on only docs scoring above minScore are collected: the scorer may skip docs that cannot
+   * (Lucene's setMinCompetitiveScore); minScore only grows. Skipping is optional.
+   */
+  setMinCompetitiveScore(_minScore: number): void {
+    // default: no skipping
+  }
 }
 
 export interface Explanation {
@@ -58,6 +69,9 @@ export class ConstantScoreScorer extends Scorer {
     return this.it.bitSet();
   }
   score(): number {
+    return this.constant;
+  }
+  override maxScore(): number {
     return this.constant;
   }
 }

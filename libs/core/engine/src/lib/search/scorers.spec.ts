@@ -6,26 +6,12 @@ import { ConjunctionScorer } from './scorers.js';
 import { fakeReader, type FakeDoc } from './testing/fake-index.js';
 
 /** a scoring iterator over sorted docs whose score is a function of the doc (to check scores follow the doc) */
-class ArrayScorer extends Scorer {
-  private readonly it: SortedArrayIterator;
+class ArrayScorer extends ConstantScoreScorer {
   constructor(docs: number[]) {
-    super();
-    this.it = new SortedArrayIterator(Uint32Array.from(docs));
+    super(new SortedArrayIterator(Uint32Array.from(docs)), 0);
   }
-  docID(): number {
-    return this.it.docID();
-  }
-  nextDoc(): number {
-    return this.it.nextDoc();
-  }
-  advance(target: number): number {
-    return this.it.advance(target);
-  }
-  cost(): number {
-    return this.it.cost();
-  }
-  score(): number {
-    return (this.it.docID() % 7) + 1;
+  override score(): number {
+    return (this.docID() % 7) + 1;
   }
 }
 

@@ -113,10 +113,13 @@ abstract class DisjunctionBase extends Scorer {
     return (this.doc = m);
   }
   advance(target: number): number {
-    const subs = this.subs;
+    return this.advanceAll(this.subs, target);
+  }
+  /** advances the scorers of `list` that are behind target; the smallest of their docs becomes the current doc */
+  protected advanceAll(list: readonly Scorer[], target: number): number {
     let m = NO_MORE_DOCS;
-    for (let i = 0; i < subs.length; i++) {
-      const s = subs[i]!;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
       let d = s.docID();
       if (d < target) d = s.advance(target);
       if (d < m) m = d;
@@ -137,16 +140,72 @@ abstract class DisjunctionBase extends Scorer {
   }
 }
 
+/**
+ * Sum of the matching clauses' scores. Once told a minimum competitive score it skips as Lucene's MaxScore:
+ * the clauses whose summed upper bounds cannot beat that score on their own ("non-essential") no longer
+ * lead the iteration; they are only advanced to the candidates of the others when a score is needed.
+ */
 export class DisjunctionSumScorer extends DisjunctionBase {
+  /** clauses that lead the iteration once a minimum competitive score is known (null: all of them) */
+  private essential: Scorer[] | null = null;
+  /** clauses advanced lazily, when the current doc is scored */
+  private lazy: Scorer[] = [];
+  /** summed upper bounds of the lazy clauses */
+  private lazyBound = 0;
+  private minCompetitive = -Infinity;
+  override nextDoc(): number {
+    return this.essential === null ? super.nextDoc() : this.advance(this.doc + 1);
+  }
+  override advance(target: number): number {
+    const ess = this.essential;
+    if (ess === null) return super.advance(target);
+    let d = this.advanceAll(ess, target);
+    while (d !== NO_MORE_DOCS && !this.competitive(ess, d)) d = this.advanceAll(ess, d + 1);
+    return d;
+  }
+  /** whether the essential clauses' scores plus the lazy clauses' bounds can beat the minimum */
+  private competitive(ess: Scorer[], doc: number): boolean {
+    let partial = this.lazyBound;
+    for (let i = 0; i < ess.length; i++) {
+      const s = ess[i]!;
+      if (s.docID() === doc) partial += s.score();
+    }
+    return partial * (1 + 1e-9) > this.minCompetitive;
+  }
   score(): number {
     const subs = this.subs;
     const doc = this.doc;
+    const lazy = this.lazy;
+    for (let i = 0; i < lazy.length; i++) {
+      const s = lazy[i]!;
+      if (s.docID() < doc) s.advance(doc);
+    }
     let sum = 0;
     for (let i = 0; i < subs.length; i++) {
       const s = subs[i]!;
       if (s.docID() === doc) sum += s.score();
     }
     return Math.fround(sum);
+  }
+  override maxScore(): number {
+    let sum = 0;
+    for (const s of this.subs) sum += s.maxScore();
+    return sum;
+  }
+  override setMinCompetitiveScore(minScore: number): void {
+    // (bounds of subsets add up only when no clause can score below zero)
+    if (this.subs.some((s) => !(s.maxScore() >= 0))) return;
+    const order = [...this.subs].sort((a, b) => a.maxScore() - b.maxScore());
+    // a doc matching only the first n clauses scores at most their summed bounds (with a margin for the
+    // double rounding of a sum taken in another order): not above minScore, so they cannot lead
+    let bound = 0;
+    let n = 0;
+    while (n < order.length && (bound + order[n]!.maxScore()) * (1 + 1e-9) <= minScore) bound += order[n++]!.maxScore();
+    if (n === 0) return;
+    this.minCompetitive = minScore;
+    this.lazy = order.slice(0, n);
+    this.lazyBound = bound;
+    this.essential = order.slice(n);
   }
 }
 
@@ -191,6 +250,9 @@ export class MinShouldMatchScorer extends DisjunctionSumScorer {
     let d = super.advance(target);
     while (d !== NO_MORE_DOCS && this.matchCount() < this.msm) d = super.nextDoc();
     return d;
+  }
+  override setMinCompetitiveScore(): void {
+    // matchCount needs every clause positioned: no skipping
   }
 }
 

@@ -37,6 +37,10 @@ export class TermScorer extends Scorer {
     const norm = this.norms ? this.norms[this.it.docID()]! : 1;
     return this.sim.score(this.freq(), norm);
   }
+  /** BM25 stays below boost × idf whatever the freq and length */
+  override maxScore(): number {
+    return this.sim.weight;
+  }
 }
 
 export class TermQuery extends Query {

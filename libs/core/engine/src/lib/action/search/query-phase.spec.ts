@@ -516,7 +516,7 @@ describe('constant-score queries ranked by score stop counting at track_total_hi
     const exact = run({ query: q, size: 10, trackTotalHitsUpTo: 2147483647 }, reader);
     expect(exact.totalHits).toEqual({ value: matching, relation: 'eq' });
     const capped = run({ query: q, size: 10, trackTotalHitsUpTo: 50 }, reader);
-    expect(capped.totalHits).toEqual({ value: 50, relation: 'gte' });
+    expect(capped.totalHits).toEqual({ value: 51, relation: 'gte' });
     expect(idsOf(capped, reader)).toEqual(idsOf(exact, reader));
     expect(capped.maxScore).toBe(exact.maxScore);
     const none = run({ query: q, size: 3, trackTotalHitsUpTo: -1 }, reader);
@@ -525,6 +525,54 @@ describe('constant-score queries ranked by score stop counting at track_total_hi
     // more hits wanted than the threshold: the count goes on until the top k are full
     const wide = run({ query: q, size: 120, trackTotalHitsUpTo: 50 }, reader);
     expect(wide.totalHits).toEqual({ value: 120, relation: 'gte' });
+    // exactly as many matches as the threshold: the count is exact
+    expect(run({ query: q, size: 10, trackTotalHitsUpTo: matching }, reader).totalHits).toEqual({ value: matching, relation: 'eq' });
     expect(wide.hits).toHaveLength(120);
+  });
+});
+
+describe('disjunctions ranked by score skip docs that cannot enter the top k (MaxScore)', () => {
+  // words of very different frequencies, so rare words score far above common ones
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const docs: FakeDoc[] = Array.from({ length: 1500 }, (_, i) => {
+    const toks: string[] = [];
+    const n = 1 + Math.floor(rnd() * 12);
+    for (let t = 0; t < n; t++) {
+      const r = rnd();
+      toks.push(r < 0.5 ? 'w0' : r < 0.8 ? 'w1' : r < 0.93 ? 'w2' : r < 0.98 ? 'w3' : r < 0.995 ? 'w4' : 'w5');
+    }
+    return { id: `m${i}`, text: { body: toks.join(' ') }, deleted: i % 17 === 0 };
+  });
+  const reader = fakeReader([docs.slice(0, 400), docs.slice(400, 1100), docs.slice(1100)]);
+  const queries = [
+    { match: { body: 'w0 w5' } },
+    { match: { body: 'w0 w1 w4' } },
+    { match: { body: 'w0 w1 w2 w3 w4 w5' } },
+    { bool: { should: [{ match: { body: 'w0' } }, { match: { body: { query: 'w1', boost: 3 } } }, { term: { tag: 'nothing' } }] } },
+  ];
+  for (const q of queries) {
+    it(`same top hits and scores as exhaustive scoring: ${JSON.stringify(q)}`, () => {
+      for (const size of [1, 10, 50]) {
+        const exact = run({ query: q, size, trackTotalHitsUpTo: 2147483647 }, reader);
+        expect(exact.totalHits!.relation).toBe('eq');
+        for (const upTo of [0, 5, 100, -1]) {
+          const r = run({ query: q, size, trackTotalHitsUpTo: upTo }, reader);
+          expect(r.hits.map((h) => [h.doc, h.score])).toEqual(exact.hits.map((h) => [h.doc, h.score]));
+          expect(r.maxScore).toBe(exact.maxScore);
+          if (upTo === -1) expect(r.totalHits).toBeUndefined();
+          else {
+            expect(r.totalHits!.value).toBeLessThanOrEqual(exact.totalHits!.value);
+            expect(r.totalHits!.value).toBeGreaterThan(upTo);
+            expect(r.totalHits!.relation).toBe('gte');
+          }
+        }
+      }
+    });
+  }
+  it('skips: fewer docs counted than match when the threshold is low', () => {
+    const exact = run({ query: { match: { body: 'w0 w5' } }, size: 3, trackTotalHitsUpTo: 2147483647 }, reader);
+    const r = run({ query: { match: { body: 'w0 w5' } }, size: 3, trackTotalHitsUpTo: 0 }, reader);
+    expect(r.totalHits!.value).toBeLessThan(exact.totalHits!.value / 2);
   });
 });

@@ -283,10 +283,17 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
     const constantScoreTopK =
       !byField && !collapse && afterKeys === null && !postWeight && !aggregator && s.minScore === undefined && slice === 'all' &&
       rescoreWindow === 0 && weight instanceof ConstantScoreWeight;
+    // ranked by score: once the top k are full and more than track_total_hits docs are counted, the scorer
+    // is told the k-th score and may skip docs that cannot beat it (the total is then a lower bound)
+    const skipNonCompetitive =
+      !byField && !collapse && afterKeys === null && !postWeight && !aggregator && s.minScore === undefined && slice === 'all' &&
+      rescoreWindow === 0 && needsScores && terminateAfter === 0 && k > 0 && trackUpTo !== undefined;
+    let minCompetitive = -Infinity;
     leaves: for (const leaf of deps.reader.leaves) {
       if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
       const scorer = weight.scorer(leaf);
       if (!scorer) continue;
+      if (minCompetitive !== -Infinity) scorer.setMinCompetitiveScore(minCompetitive);
       const post = postWeight ? postWeight.scorer(leaf) : undefined;
       if (post === null && !aggregator) continue;
       const live = leaf.reader.liveDocs;
@@ -359,9 +366,21 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
           terminatedEarly = true;
           break leaves;
         }
-        if ((earlyTerminable || constantScoreTopK) && heap.full && trackUpTo !== undefined && totalHits >= Math.max(trackUpTo, 0) && !aggregator) {
+        if (earlyTerminable && heap.full && trackUpTo !== undefined && totalHits >= Math.max(trackUpTo, 0) && !aggregator) {
           countIncomplete = true;
           break leaves;
+        }
+        if (constantScoreTopK && heap.full && trackUpTo !== undefined && totalHits > trackUpTo) {
+          countIncomplete = true;
+          break leaves;
+        }
+        if (skipNonCompetitive && heap.full && totalHits > trackUpTo!) {
+          const t = heap.top()!.score;
+          if (t > minCompetitive) {
+            minCompetitive = t;
+            countIncomplete = true;
+            scorer.setMinCompetitiveScore(t);
+          }
         }
       }
     }
