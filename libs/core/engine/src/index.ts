@@ -24,3 +24,4 @@ export * from './lib/action/admin/resize-service.js';
 export * from './lib/snapshots/snapshots-service.js';
 export * from './lib/snapshots/fs-repository.js';
 export * from './lib/slowlog/slow-log.js';
+export * from './lib/threadpool/thread-pool.js';

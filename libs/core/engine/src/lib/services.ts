@@ -21,6 +21,10 @@ export const EngineTokens = {
   DocumentService: Symbol.for('strata.engine.DocumentService'),
   SearchService: Symbol.for('strata.engine.SearchService'),
   QueryParserRegistry: Symbol.for('strata.engine.QueryParserRegistry'),
+  /** ThreadPool (threadpool/thread-pool.ts): the bounded write and search executors */
+  ThreadPool: Symbol.for('strata.engine.ThreadPool'),
+  /** DiskUsageProbe (cluster/disk-threshold-monitor.ts): total/available bytes of path.data */
+  DiskUsageProbe: Symbol.for('strata.engine.DiskUsageProbe'),
 } as const;
 
 export type { MetadataStore };

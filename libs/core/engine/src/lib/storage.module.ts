@@ -15,7 +15,7 @@
  * Files not referenced by the commit are removed on start-up; old segment files go once no reader uses them.
  */
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints } from '@strata/core-common';
+import { ExtensionPoints, Tokens, type HostConfig } from '@strata/core-common';
 import { EngineTokens } from './services.js';
 import { IndicesServiceImpl } from './shard/indices-service.js';
 import { DocumentService } from './action/document/document-service.js';
@@ -23,8 +23,17 @@ import { STORAGE_SETTINGS } from './shard/shard-settings.js';
 import { ResizeService } from './action/admin/resize-service.js';
 import { PATH_REPO_SETTING, SnapshotsService } from './snapshots/snapshots-service.js';
 import { BlockCacheNodeStats } from './shard/block-cache.stats.js';
+import { THREAD_POOL_SETTINGS, ThreadPool } from './threadpool/thread-pool.js';
 
 export const storageModule = new ContainerModule((options) => {
+  options
+    .bind(EngineTokens.ThreadPool)
+    .toDynamicValue((ctx) => {
+      const node = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true })?.settings ?? {};
+      return new ThreadPool(node, String(node['node.name'] ?? 'strata'));
+    })
+    .inSingletonScope();
+  for (const s of THREAD_POOL_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
   options.bind(IndicesServiceImpl).toSelf().inSingletonScope();
   options.bind(EngineTokens.IndicesService).toService(IndicesServiceImpl);
   options.bind(ExtensionPoints.LifecycleComponent).toService(IndicesServiceImpl);

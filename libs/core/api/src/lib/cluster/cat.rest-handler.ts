@@ -11,7 +11,7 @@ import {
   type RestResponse,
   wildcardRegExp,
 } from '@strata/core-common';
-import { EngineTokens, type SearchService } from '@strata/core-engine';
+import { EngineTokens, ThreadPool, type SearchService } from '@strata/core-engine';
 import { buildSearchRequest } from '../search/search-request-builder.js';
 import { ClusterView, worse, type Health } from './cluster-view.js';
 import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
@@ -40,7 +40,7 @@ export class CatRestHandler implements RestHandler {
   handle(): RestResponse {
     return RestResponses.text(
       200,
-      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}', '/_cat/master', '/_cat/plugins', '/_cat/allocation'].join('\n') + '\n',
+      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}', '/_cat/master', '/_cat/plugins', '/_cat/allocation', '/_cat/thread_pool', '/_cat/thread_pool/{thread_pools}'].join('\n') + '\n',
     );
   }
 }
@@ -475,5 +475,75 @@ export class CatNodeLevelRestHandler implements RestHandler {
       });
     }
     return renderCat(req, ALLOCATION_COLUMNS, rows);
+  }
+}
+
+const THREAD_POOL_COLUMNS: CatColumn[] = [
+  { name: 'node_name', aliases: ['nn'], desc: 'node name' },
+  { name: 'node_id', aliases: ['id'], default: false, desc: 'persistent node id' },
+  { name: 'ephemeral_node_id', aliases: ['eid'], default: false, desc: 'ephemeral node id' },
+  { name: 'pid', aliases: ['p'], numeric: true, default: false, desc: 'process id' },
+  { name: 'host', aliases: ['h'], default: false, desc: 'host name' },
+  { name: 'ip', aliases: ['i'], default: false, desc: 'ip address' },
+  { name: 'port', aliases: ['po'], numeric: true, default: false, desc: 'bound transport port' },
+  { name: 'name', aliases: ['n'], desc: 'thread pool name' },
+  { name: 'type', aliases: ['t'], default: false, desc: 'thread pool type' },
+  { name: 'active', aliases: ['a'], numeric: true, desc: 'number of active threads' },
+  { name: 'pool_size', aliases: ['psz'], numeric: true, default: false, desc: 'number of threads' },
+  { name: 'queue', aliases: ['q'], numeric: true, desc: 'number of tasks currently in queue' },
+  { name: 'queue_size', aliases: ['qs'], numeric: true, default: false, desc: 'maximum number of tasks permitted in queue' },
+  { name: 'rejected', aliases: ['r'], numeric: true, desc: 'number of rejected tasks' },
+  { name: 'largest', aliases: ['l'], numeric: true, default: false, desc: 'highest number of seen active threads' },
+  { name: 'completed', aliases: ['c'], numeric: true, default: false, desc: 'number of completed tasks' },
+  { name: 'core', aliases: ['cr'], numeric: true, default: false, desc: 'core number of threads in a scaling thread pool' },
+  { name: 'max', aliases: ['mx'], numeric: true, default: false, desc: 'maximum number of threads in a scaling thread pool' },
+  { name: 'size', aliases: ['sz'], numeric: true, default: false, desc: 'number of threads in a fixed thread pool' },
+  { name: 'keep_alive', aliases: ['ka'], default: false, desc: 'thread keep alive time' },
+];
+
+/** `GET /_cat/thread_pool[/{thread_pool_patterns}]`: the node's pools, their queues and rejections */
+@injectable()
+export class CatThreadPoolRestHandler implements RestHandler {
+  readonly name = 'cat_thread_pool_action';
+  readonly routes = [
+    route('GET', '/_cat/thread_pool', 'cluster:monitor/nodes/stats'),
+    route('GET', '/_cat/thread_pool/{thread_pool_patterns}', 'cluster:monitor/nodes/stats'),
+  ];
+  readonly params = [...CAT_PARAMS];
+
+  constructor(
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(EngineTokens.ThreadPool) @optional() private readonly pool?: ThreadPool,
+  ) {}
+
+  handle(req: RestRequest): RestResponse {
+    const patterns = (req.optionalPathParam('thread_pool_patterns') ?? '*').split(',').map((p) => wildcardRegExp(p));
+    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const rows: CatRow[] = (this.pool ?? new ThreadPool())
+      .rows()
+      .filter((r) => patterns.some((re) => re.test(r.name)))
+      .map((r) => ({
+        node_name: this.node.name,
+        node_id: this.node.id,
+        ephemeral_node_id: this.node.id,
+        pid: process.pid,
+        host: ip,
+        ip,
+        port: 9300,
+        name: r.name,
+        type: r.type,
+        active: r.active,
+        pool_size: r.threads,
+        queue: r.queue,
+        queue_size: r.queue_size,
+        rejected: r.rejected,
+        largest: r.largest,
+        completed: r.completed,
+        core: r.type === 'scaling' ? 1 : null,
+        max: r.type === 'scaling' ? r.size : null,
+        size: r.type === 'fixed' ? r.size : null,
+        keep_alive: r.type === 'scaling' ? '5m' : null,
+      }));
+    return renderCat(req, THREAD_POOL_COLUMNS, rows);
   }
 }

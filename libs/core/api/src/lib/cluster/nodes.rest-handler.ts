@@ -1,4 +1,4 @@
-import { statfsSync } from 'node:fs';
+import { readdirSync, statfsSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem, arch, platform, release, availableParallelism } from 'node:os';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import {
@@ -14,6 +14,7 @@ import {
   type RestResponse,
   wildcardRegExp,
 } from '@strata/core-common';
+import { EngineTokens, ThreadPool } from '@strata/core-engine';
 import { ClusterView } from './cluster-view.js';
 import { humanize } from './human.js';
 import { NODE_INFO, NODE_ROLES, NodeInfo, VERSION } from './node-info.js';
@@ -58,7 +59,7 @@ function processStats(): Record<string, unknown> {
   const cpu = process.cpuUsage();
   return {
     timestamp: Date.now(),
-    open_file_descriptors: -1,
+    open_file_descriptors: openFileDescriptors(),
     max_file_descriptors: -1,
     cpu: { percent: 0, total_in_millis: Math.round((cpu.user + cpu.system) / 1000) },
     mem: { total_virtual_in_bytes: mem.rss, resident_in_bytes: mem.rss },
@@ -78,13 +79,13 @@ function fsStats(dataPath: string): Record<string, unknown> {
   }
 }
 
-const THREAD_POOLS = ['analyze', 'flush', 'force_merge', 'generic', 'get', 'management', 'refresh', 'search', 'snapshot', 'warmer', 'write'];
-
-function threadPoolStats(): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const threads = availableParallelism();
-  for (const name of THREAD_POOLS) out[name] = { threads, queue: 0, active: 0, rejected: 0, largest: threads, completed: 0 };
-  return out;
+/** the process's open file descriptors (Linux /proc), -1 where unknown */
+function openFileDescriptors(): number {
+  try {
+    return readdirSync('/proc/self/fd').length - 1;
+  } catch {
+    return -1;
+  }
 }
 
 function jvmStats(node: NodeInfo): Record<string, unknown> {
@@ -240,6 +241,7 @@ export class NodesStatsRestHandler implements RestHandler {
     @inject(ClusterView) private readonly cluster: ClusterView,
     @inject(Tokens.HostConfig) @optional() private readonly config: HostConfig | undefined,
     @multiInject(ExtensionPoints.NodeStatsContributor) @optional() contributors: NodeStatsContributor[] | undefined = [],
+    @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
   ) {
     this.contributors = contributors ?? [];
   }
@@ -277,7 +279,7 @@ export class NodesStatsRestHandler implements RestHandler {
     if (metrics.includes('os')) sections['os'] = osStats();
     if (metrics.includes('process')) sections['process'] = processStats();
     if (metrics.includes('jvm')) sections['jvm'] = jvmStats(node);
-    if (metrics.includes('thread_pool')) sections['thread_pool'] = threadPoolStats();
+    if (metrics.includes('thread_pool')) sections['thread_pool'] = (this.threadPool ?? new ThreadPool()).stats() as unknown as Record<string, unknown>;
     if (metrics.includes('http')) {
       sections['http'] = { current_open: node.http.currentOpen, total_opened: node.http.totalOpened };
     }

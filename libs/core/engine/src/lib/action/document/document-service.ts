@@ -26,6 +26,7 @@ import { TimeBasedIdGenerator } from './id-generator.js';
 import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
 import { checkImmenseTerms } from '../../index/immense-terms.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
+import type { ThreadPool } from '../../threadpool/thread-pool.js';
 
 /**
  * Item-level actions, as Elasticsearch authorizes each document of a write (TransportBulkAction#getAction):
@@ -259,6 +260,7 @@ export class DocumentService {
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
     @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
     @inject(Tokens.Clock) @optional() clock?: Clock,
+    @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
   ) {
     this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
     this.now = () => (clock ? clock.now() : Date.now());
@@ -429,7 +431,7 @@ export class DocumentService {
   async index(req: IndexRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(req.opType === 'create' ? ItemActions.CREATE : ItemActions.INDEX, req.index);
     const batch = new WriteBatch();
-    const res = await this.indexOne(req, batch, opts.rawSource);
+    const res = await this.onWritePool(`index {[${req.index}][${req.id ?? '_na_'}]}`, () => this.indexOne(req, batch, opts.rawSource));
     await this.finish(batch, opts.refresh);
     if (opts.refresh === 'true' && res.status < 300 && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
     return res;
@@ -542,7 +544,7 @@ export class DocumentService {
   async delete(req: DeleteRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(ItemActions.DELETE, req.index);
     const batch = new WriteBatch();
-    const res = await this.deleteOne(req, batch);
+    const res = await this.onWritePool(`delete {[${req.index}][${req.id}]}`, () => this.deleteOne(req, batch));
     await this.finish(batch, opts.refresh);
     if (opts.refresh === 'true') res.body['forced_refresh'] = true;
     return res;
@@ -710,7 +712,7 @@ export class DocumentService {
   async update(req: UpdateRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(ItemActions.UPDATE, req.index);
     const batch = new WriteBatch();
-    const res = await this.updateOne(req, batch);
+    const res = await this.onWritePool(`update {[${req.index}][${req.id}]}`, () => this.updateOne(req, batch));
     await this.finish(batch, opts.refresh);
     if (opts.refresh === 'true' && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
     return res;
@@ -867,13 +869,48 @@ export class DocumentService {
 
   // ------------------------------------------------------------------ bulk
 
+  /** runs a single-document write's primary operation in a write-pool slot */
+  private async onWritePool<T>(describe: string, task: () => Promise<T>): Promise<T> {
+    const pool = this.threadPool?.write;
+    return pool ? pool.execute(describe, task) : task();
+  }
+
   async bulk(items: BulkItemRequest[], opts: WriteOptions = {}): Promise<BulkResponse> {
     const start = process.hrtime.bigint();
+    const pool = this.threadPool?.write;
+    if (pool) {
+      try {
+        await pool.acquire(() => `BulkShardRequest containing [${items.length}] requests`);
+      } catch (e) {
+        // the write pool's queue is full: every item fails with the rejection, as a rejected shard bulk does
+        const reason = toEsError(e).toObject();
+        return {
+          took: Number((process.hrtime.bigint() - start) / 1_000_000n),
+          errors: true,
+          items: items.map((it) => ({ [it.op]: { _index: it.index ?? '', _id: it.id ?? null, status: 429, error: reason } })),
+        };
+      }
+    }
+    let held = pool !== undefined;
+    try {
+      return await this.bulkItems(items, opts, start, () => {
+        if (held) pool!.release();
+        held = false;
+      });
+    } finally {
+      if (held) pool!.release();
+    }
+  }
+
+  private async bulkItems(items: BulkItemRequest[], opts: WriteOptions, start: bigint, applied: () => void): Promise<BulkResponse> {
     const batch = new WriteBatch();
     const out: Array<Record<string, Record<string, unknown>>> = [];
     const ingest: IngestTiming = { ran: false, nanos: 0n };
     let errors = false;
+    let n = 0;
     for (const it of items) {
+      // a long bulk lets other requests in (and other bulks take their write slots) every few hundred items
+      if (++n % BULK_YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       let res: DocResult;
       let indexName = it.index ?? '';
       let id: string | null = it.id ?? null;
@@ -933,6 +970,8 @@ export class DocumentService {
         out.push({ [it.op]: { _index: idx, _id: id, status: e.status, error: e.toObject() } });
       }
     }
+    // the write slot covers applying the items; the translog fsync is shared by whoever waits for it
+    applied();
     await this.finish(batch, opts.refresh);
     if (opts.refresh === 'true') {
       for (const o of out) {
@@ -983,6 +1022,9 @@ export class DocumentService {
     return { _shards: { total, successful, failed: 0 } };
   }
 }
+
+/** bulk items applied between two turns of the event loop */
+const BULK_YIELD_EVERY = 256;
 
 function bulkUpdateRequest(it: BulkItemRequest): UpdateRequest {
   const b = it.body ?? {};

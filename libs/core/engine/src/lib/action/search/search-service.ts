@@ -3,6 +3,7 @@
  * ShardSearchInterceptors, merge, fetch the winners, reduce aggregations) wrapped by the
  * CoordinatorSearchInterceptors. Also `_count` and the shard-level entry point other features reuse.
  */
+import type { ThreadPool } from '../../threadpool/thread-pool.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import {
   EsError,
@@ -272,6 +273,7 @@ export class SearchService {
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
     @multiInject(ExtensionPoints.AggregationType) @optional() aggregationTypes?: AggregationTypeParser[],
     @inject(Tokens.TaskManager) @optional() private readonly tasks?: TaskManager,
+    @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
   ) {
     for (const t of aggregationTypes ?? []) {
       if (this.aggregationTypes.has(t.type) || AGG_PARSERS[t.type]) throw new Error(`aggregation type [${t.type}] is already registered`);
@@ -528,7 +530,9 @@ export class SearchService {
     };
     const chain = this.shardInterceptors;
     const run = (i: number): Promise<ShardQueryResult> => (i < chain.length ? chain[i]!.intercept(shardReq, shardCtx, () => run(i + 1)) : phase());
-    return run(0);
+    // the shard query runs in a search-pool slot; a full queue fails the shard with es_rejected_execution_exception
+    const pool = this.threadPool?.search;
+    return pool ? pool.execute(() => `shard query [${shardReq.index}][${shardReq.shardId}]`, () => run(0)) : run(0);
   }
 
   /**
