@@ -25,3 +25,4 @@ export * from './lib/snapshots/snapshots-service.js';
 export * from './lib/snapshots/fs-repository.js';
 export * from './lib/slowlog/slow-log.js';
 export * from './lib/threadpool/thread-pool.js';
+export * from './lib/cluster/disk-threshold-monitor.js';

@@ -24,6 +24,7 @@ import { ResizeService } from './action/admin/resize-service.js';
 import { PATH_REPO_SETTING, SnapshotsService } from './snapshots/snapshots-service.js';
 import { BlockCacheNodeStats } from './shard/block-cache.stats.js';
 import { THREAD_POOL_SETTINGS, ThreadPool } from './threadpool/thread-pool.js';
+import { DISK_THRESHOLD_SETTINGS, DiskThresholdMonitor, statfsDiskUsageProbe } from './cluster/disk-threshold-monitor.js';
 
 export const storageModule = new ContainerModule((options) => {
   options
@@ -34,6 +35,10 @@ export const storageModule = new ContainerModule((options) => {
     })
     .inSingletonScope();
   for (const s of THREAD_POOL_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
+  options.bind(EngineTokens.DiskUsageProbe).toConstantValue(statfsDiskUsageProbe);
+  options.bind(DiskThresholdMonitor).toSelf().inSingletonScope();
+  options.bind(ExtensionPoints.LifecycleComponent).toService(DiskThresholdMonitor);
+  for (const s of DISK_THRESHOLD_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
   options.bind(IndicesServiceImpl).toSelf().inSingletonScope();
   options.bind(EngineTokens.IndicesService).toService(IndicesServiceImpl);
   options.bind(ExtensionPoints.LifecycleComponent).toService(IndicesServiceImpl);
