@@ -5,6 +5,7 @@
  * file carries.
  */
 import * as fs from 'node:fs';
+import { storeFs } from './directory.js';
 import { crc32 } from './crc32.js';
 
 export class CorruptIndexException extends Error {
@@ -464,7 +465,7 @@ export class ChecksumFileWriter {
   offset = 0;
   private pending = new ByteWriter(1 << 16);
   constructor(readonly path: string) {
-    this.fd = fs.openSync(path, 'w');
+    this.fd = storeFs.openSync(path, 'w');
   }
   write(b: Uint8Array): void {
     if (b.length === 0) return;
@@ -483,7 +484,7 @@ export class ChecksumFileWriter {
   private writeNow(b: Uint8Array): void {
     this.crc = crc32(b, this.crc);
     let o = 0;
-    while (o < b.length) o += fs.writeSync(this.fd, b, o, b.length - o);
+    while (o < b.length) o += storeFs.writeSync(this.fd, b, o, b.length - o);
   }
   /** appends the meta section and the footer, closes; returns the file length */
   finish(meta: Uint8Array, fsync: boolean): number {
@@ -495,7 +496,7 @@ export class ChecksumFileWriter {
     tail.writeUInt32LE(this.crc >>> 0, 0);
     this.writeNow(tail);
     this.offset += 4;
-    if (fsync) fs.fsyncSync(this.fd);
+    if (fsync) storeFs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = -1;
     return this.offset;
@@ -535,7 +536,7 @@ export class RandomAccessFile {
   }
   fsync(): void {
     if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
-    fs.fsyncSync(this.fd);
+    storeFs.fsyncSync(this.fd);
   }
   close(): void {
     if (this.fd >= 0) {

@@ -2,6 +2,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+/**
+ * The file-system calls of the write path (translog appends and fsyncs, segment, live-docs and commit files).
+ * Everything that writes shard data goes through this object, so tests can swap an entry to inject ENOSPC or
+ * EIO at any write or fsync and prove that nothing acknowledged is lost.
+ */
+export const storeFs = {
+  openSync: (file: fs.PathLike, flags: fs.OpenMode): number => fs.openSync(file, flags),
+  writeSync: (fd: number, buf: Uint8Array, offset = 0, length = buf.byteLength - offset): number => fs.writeSync(fd, buf, offset, length),
+  fsyncSync: (fd: number): void => fs.fsyncSync(fd),
+  fsync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void => fs.fsync(fd, cb),
+  ftruncateSync: (fd: number, len: number): void => fs.ftruncateSync(fd, len),
+  renameSync: (from: fs.PathLike, to: fs.PathLike): void => fs.renameSync(from, to),
+};
+
 export function ensureDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
 }
@@ -22,14 +36,19 @@ export function fsyncDir(dir: string): void {
 /** write temp + fsync + rename + fsync dir */
 export function writeFileAtomic(file: string, data: Uint8Array | string): void {
   const tmp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w');
+  const fd = storeFs.openSync(tmp, 'w');
+  let done = false;
   try {
-    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    fs.fsyncSync(fd);
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.byteLength) off += storeFs.writeSync(fd, buf, off, buf.byteLength - off);
+    storeFs.fsyncSync(fd);
+    done = true;
   } finally {
     fs.closeSync(fd);
+    if (!done) fs.rmSync(tmp, { force: true });
   }
-  fs.renameSync(tmp, file);
+  storeFs.renameSync(tmp, file);
   fsyncDir(path.dirname(file));
 }
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import type { InvertedFieldData, SegmentData } from '../index/segment.js';
 import { crc32 } from './crc32.js';
 import * as path from 'node:path';
-import { fsyncDir } from './directory.js';
+import { fsyncDir, storeFs } from './directory.js';
 
 const MAGIC = 'STRSEG03';
 type Kind = 'u8' | 'u32' | 'f64' | 'json';
@@ -263,14 +263,14 @@ export function writeSegmentFile(file: string, seg: SegmentData, opts: EncodeOpt
 export function* writeSegmentFileSteps(file: string, seg: SegmentData, opts: EncodeOptions = {}): Generator<void, number, void> {
   const { parts, total } = layoutSegment(seg, opts);
   const tmp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w');
+  const fd = storeFs.openSync(tmp, 'w');
   let done = false;
   try {
     let crc = 0;
     let sinceYield = 0;
     for (const p of parts) {
       let o = 0;
-      while (o < p.byteLength) o += fs.writeSync(fd, p, o, p.byteLength - o);
+      while (o < p.byteLength) o += storeFs.writeSync(fd, p, o, p.byteLength - o);
       crc = crc32(p, crc);
       sinceYield += p.byteLength;
       if (sinceYield >= 8 * 1024 * 1024) {
@@ -280,14 +280,14 @@ export function* writeSegmentFileSteps(file: string, seg: SegmentData, opts: Enc
     }
     const tail = Buffer.alloc(4);
     tail.writeUInt32LE(crc >>> 0, 0);
-    fs.writeSync(fd, tail);
-    fs.fsyncSync(fd);
+    storeFs.writeSync(fd, tail);
+    storeFs.fsyncSync(fd);
     done = true;
   } finally {
     fs.closeSync(fd);
     if (!done) fs.rmSync(tmp, { force: true });
   }
-  fs.renameSync(tmp, file);
+  storeFs.renameSync(tmp, file);
   fsyncDir(path.dirname(file));
   return total;
 }

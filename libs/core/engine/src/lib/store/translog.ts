@@ -8,8 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EsError } from '@strata/core-common';
 import { crc32 } from './crc32.js';
-import { ensureDir, fsyncDir, removeQuietly } from './directory.js';
+import { ensureDir, fsyncDir, removeQuietly, storeFs } from './directory.js';
 
 export type TranslogOpType = 'index' | 'delete' | 'noop';
 
@@ -161,6 +162,11 @@ export class Translog {
   private fileSeq = 0;
   private bytesOlderGens = 0;
   private closed = false;
+  /**
+   * Set when an fsync failed: what reached the disk is unknown (the kernel may have dropped the dirty pages),
+   * so the translog accepts nothing more until the shard is reopened and recovers from what is on disk.
+   */
+  private tragedy: Error | null = null;
 
   constructor(shardDir: string) {
     this.dir = path.join(shardDir, 'translog');
@@ -214,7 +220,7 @@ export class Translog {
   }
 
   private openGeneration(): void {
-    this.fd = fs.openSync(this.file(this.generation), 'a');
+    this.fd = storeFs.openSync(this.file(this.generation), 'a');
     this.fileSeq++;
     this.written = 0;
     this.synced = 0;
@@ -226,7 +232,13 @@ export class Translog {
     return this.generation;
   }
 
+  /** throws while the translog cannot take writes (a failed fsync) */
+  ensureWritable(): void {
+    if (this.tragedy) throw translogFailure(this.dir, 'is failed after an fsync error, the shard must be reopened', this.tragedy);
+  }
+
   append(op: TranslogOp): void {
+    this.ensureWritable();
     this.pending.push(op);
     this.pendingBytes += FIXED + op.id.length + (op.source ? op.source.length : 0);
     this.opsSinceRoll++;
@@ -234,12 +246,26 @@ export class Translog {
 
   /** writes buffered records to the OS (no fsync) */
   writePending(): void {
+    this.ensureWritable();
     if (this.pending.length === 0 || this.fd < 0) return;
     const buf = encodeFrame(this.pending);
+    let off = 0;
+    try {
+      while (off < buf.length) off += storeFs.writeSync(this.fd, buf, off, buf.length - off);
+    } catch (err) {
+      // ENOSPC/EIO: the ops stay pending for the next attempt, and a partial frame is cut off again so that
+      // later frames never follow a torn one (replay stops at the first bad frame)
+      if (off > 0) {
+        try {
+          storeFs.ftruncateSync(this.fd, this.written);
+        } catch (e) {
+          this.tragedy = e as Error;
+        }
+      }
+      throw translogFailure(this.dir, 'failed to write operations', err);
+    }
     this.pending = [];
     this.pendingBytes = 0;
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
     this.written += buf.length;
   }
 
@@ -261,11 +287,14 @@ export class Translog {
       const upTo = this.written;
       const fd = this.fd;
       this.inflight = new Promise<void>((resolve, reject) => {
-        fs.fsync(fd, (err) => {
+        storeFs.fsync(fd, (err) => {
           this.inflight = null;
           // the file was rolled (synced synchronously) or closed meanwhile: nothing left to do
           if (this.fileSeq !== seq || this.closed) return resolve();
-          if (err) return reject(err);
+          if (err) {
+            this.tragedy ??= err;
+            return reject(translogFailure(this.dir, 'failed to fsync', err));
+          }
           this.synced = Math.max(this.synced, upTo);
           resolve();
         });
@@ -278,7 +307,12 @@ export class Translog {
   syncNow(): void {
     this.writePending();
     if (this.fd >= 0 && this.synced < this.written) {
-      fs.fsyncSync(this.fd);
+      try {
+        storeFs.fsyncSync(this.fd);
+      } catch (err) {
+        this.tragedy ??= err as Error;
+        throw translogFailure(this.dir, 'failed to fsync', err);
+      }
       this.synced = this.written;
     }
   }
@@ -287,9 +321,16 @@ export class Translog {
   roll(): number {
     this.syncNow();
     if (this.fd >= 0) fs.closeSync(this.fd);
+    this.fd = -1;
     this.bytesOlderGens += this.written;
     this.generation++;
-    this.openGeneration();
+    try {
+      this.openGeneration();
+    } catch (err) {
+      // no file to append to (ENOSPC creating it): nothing more is accepted until the shard is reopened
+      this.tragedy = err as Error;
+      throw translogFailure(this.dir, 'failed to open a new generation', err);
+    }
     return this.generation;
   }
 
@@ -323,11 +364,18 @@ export class Translog {
   close(): void {
     if (this.closed) return;
     try {
-      this.syncNow();
+      // after a failed fsync nothing more is written: what is on disk is what recovery will find
+      if (!this.tragedy) this.syncNow();
     } finally {
       if (this.fd >= 0) fs.closeSync(this.fd);
       this.fd = -1;
       this.closed = true;
     }
   }
+}
+
+/** translog_exception (500): the write or fsync the operation needed failed; nothing acknowledged is affected */
+function translogFailure(dir: string, what: string, cause: unknown): EsError {
+  const msg = cause instanceof Error ? cause.message : String(cause);
+  return new EsError('translog_exception', 500, `translog [${dir}] ${what}: ${msg}`);
 }
