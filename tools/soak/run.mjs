@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+/**
+ * Bounded mixed-load soak of the built node: bulk writes over a fixed id space (so the data stays bounded),
+ * searches, aggregations, cached searches (request_cache, size 0), scrolls, point-in-time searches, and a
+ * data stream with appends and rollovers (old backing indices deleted). Every interval it prints the node's
+ * RSS, heap, open search contexts (scroll + PIT), open file handles and p50/p99 latency per operation, and
+ * at the end a JSON summary with the drift of RSS/heap/handles after warm-up.
+ *
+ *   node tools/soak/run.mjs [--minutes N] [--interval-s N] [--clients N] [--ids N] [--seed N]
+ *        [--data-root DIR] [--no-build] [--json FILE]
+ *
+ * --minutes: how long (default 30); --interval-s: report interval (60); --clients: concurrent load loops
+ * (4); --ids: distinct document ids (100000). Exit code 1 if any request failed with a 5xx or the node died.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bundle = join(repoRoot, 'apps/host/dist/main.cjs');
+
+function parseArgs(argv) {
+  const o = { minutes: 30, intervalS: 60, clients: 4, ids: 100_000, seed: 1, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === '--minutes') o.minutes = Number(next());
+    else if (a === '--interval-s') o.intervalS = Number(next());
+    else if (a === '--clients') o.clients = Number(next());
+    else if (a === '--ids') o.ids = Number(next());
+    else if (a === '--seed') o.seed = Number(next());
+    else if (a === '--data-root') o.dataRoot = next();
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--json') o.json = next();
+    else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+function rng(seed) {
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (a) => a[Math.floor(next() * a.length)] };
+}
+
+function startNode(dataPath) {
+  return new Promise((res, rej) => {
+    const env = { ...process.env };
+    delete env.JEST_WORKER_ID;
+    const child = spawn(process.execPath, [bundle, '-E', 'http.port=0', '-E', `path.data=${dataPath}`, '-E', 'xpack.security.enabled=false'], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: repoRoot });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const o = JSON.parse(line);
+        if (String(o.message ?? o.msg ?? '').startsWith('started') && typeof o.url === 'string') res({ child, url: o.url });
+      } catch {
+        /* not JSON */
+      }
+    });
+    child.once('exit', (code) => rej(new Error(`node exited with ${code}: ${stderr}`)));
+  });
+}
+
+const WORDS = ['error', 'warning', 'info', 'timeout', 'connection', 'refused', 'user', 'login', 'payment', 'order', 'shipped', 'disk', 'cache', 'miss', 'hit', 'latency', 'spike', 'retry', 'queue', 'full'];
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.build) execFileSync(process.execPath, [join(repoRoot, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
+  const dataPath = mkdtempSync(join(opts.dataRoot ?? tmpdir(), 'strata-soak-'));
+  const { child, url } = await startNode(dataPath);
+  const pid = child.pid;
+  let died = false;
+  let stopping = false;
+  child.once('exit', () => (died = !stopping));
+  const r = rng(opts.seed);
+  const lat = new Map(); // op -> ms[] of the current interval
+  const errors = new Map(); // "op status" -> count
+  let serverErrors = 0;
+  const call = async (op, method, path, body, ndjson = false) => {
+    const t0 = performance.now();
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
+      init.body = ndjson ? body : JSON.stringify(body);
+    }
+    const res = await fetch(url + path, init);
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    if (op) {
+      if (!lat.has(op)) lat.set(op, []);
+      lat.get(op).push(ms);
+    }
+    if (res.status >= 400) {
+      const k = `${op ?? path} ${res.status}`;
+      errors.set(k, (errors.get(k) ?? 0) + 1);
+      if (res.status >= 500) serverErrors++;
+    }
+    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  };
+
+  await call(null, 'PUT', '/soak', { settings: { number_of_shards: 2 }, mappings: { properties: { msg: { type: 'text' }, level: { type: 'keyword' }, n: { type: 'long' }, ts: { type: 'date' }, host: { type: 'keyword' } } } });
+  await call(null, 'PUT', '/_index_template/soak-logs', { index_patterns: ['logs-soak-*'], data_stream: {}, template: { mappings: { properties: { message: { type: 'text' }, '@timestamp': { type: 'date' } } } } });
+  await call(null, 'PUT', '/_data_stream/logs-soak-default');
+
+  const deadline = Date.now() + opts.minutes * 60_000;
+  const doc = (n) => ({ msg: Array.from({ length: 8 }, () => r.pick(WORDS)).join(' '), level: r.pick(['info', 'warn', 'error', 'debug']), n, ts: new Date(Date.UTC(2024, 0, 1) + n * 1000).toISOString(), host: `h${n % 50}` });
+  let n = 0;
+  const ops = {
+    async bulk() {
+      const lines = [];
+      for (let i = 0; i < 500; i++) {
+        const id = r.int(0, opts.ids - 1);
+        const p = r.next();
+        if (p < 0.85) lines.push(JSON.stringify({ index: { _index: 'soak', _id: String(id) } }), JSON.stringify(doc(++n)));
+        else if (p < 0.95) lines.push(JSON.stringify({ update: { _index: 'soak', _id: String(id) } }), JSON.stringify({ doc: { n: ++n }, doc_as_upsert: true }));
+        else lines.push(JSON.stringify({ delete: { _index: 'soak', _id: String(id) } }));
+      }
+      await call('bulk', 'POST', '/_bulk', lines.join('\n') + '\n', true);
+    },
+    async search() {
+      await call('search', 'POST', '/soak/_search', { query: { bool: { must: [{ match: { msg: `${r.pick(WORDS)} ${r.pick(WORDS)}` } }], filter: [{ term: { level: r.pick(['info', 'warn', 'error']) } }] } }, size: 10 });
+    },
+    async aggs() {
+      await call('aggs', 'POST', '/soak/_search', { size: 0, query: { range: { n: { gte: r.int(0, n) } } }, aggs: { levels: { terms: { field: 'level' }, aggs: { avg_n: { avg: { field: 'n' } } } }, per_hour: { date_histogram: { field: 'ts', fixed_interval: '1h' } } } });
+    },
+    async cached() {
+      // the same body again and again: request_cache hits between refreshes
+      await call('cached', 'POST', `/soak/_search?request_cache=true`, { size: 0, aggs: { hosts: { terms: { field: 'host', size: 5 } } } });
+    },
+    async scroll() {
+      let res = await call('scroll', 'POST', '/soak/_search?scroll=30s', { size: 200, query: { term: { level: 'error' } }, sort: ['_doc'] });
+      const id0 = res.json?._scroll_id;
+      let id = id0;
+      for (let i = 0; i < 3 && id; i++) {
+        res = await call('scroll', 'POST', '/_search/scroll', { scroll: '30s', scroll_id: id });
+        id = res.json?._scroll_id ?? id;
+      }
+      // half of the scrolls are left to expire (keep_alive), the other half are cleared
+      if (id && r.next() < 0.5) await call('scroll', 'DELETE', '/_search/scroll', { scroll_id: id });
+    },
+    async pit() {
+      const open = await call('pit', 'POST', '/soak/_pit?keep_alive=30s');
+      const pit = open.json?.id;
+      if (!pit) return;
+      let after;
+      for (let i = 0; i < 3; i++) {
+        const res = await call('pit', 'POST', '/_search', { size: 100, pit: { id: pit, keep_alive: '30s' }, sort: [{ n: 'asc' }], ...(after ? { search_after: after } : {}) });
+        const hits = res.json?.hits?.hits ?? [];
+        if (hits.length === 0) break;
+        after = hits.at(-1).sort;
+      }
+      if (r.next() < 0.5) await call('pit', 'DELETE', '/_pit', { id: pit });
+    },
+    async datastream() {
+      const lines = [];
+      for (let i = 0; i < 100; i++) lines.push(JSON.stringify({ create: { _index: 'logs-soak-default' } }), JSON.stringify({ '@timestamp': new Date().toISOString(), message: `${r.pick(WORDS)} ${r.pick(WORDS)}` }));
+      await call('datastream', 'POST', '/_bulk', lines.join('\n') + '\n', true);
+      await call('datastream', 'POST', '/logs-soak-default/_search', { size: 5, query: { match: { message: r.pick(WORDS) } } });
+    },
+  };
+  const weights = [['bulk', 3], ['search', 6], ['aggs', 3], ['cached', 3], ['scroll', 1], ['pit', 1], ['datastream', 1]];
+  const total = weights.reduce((s, [, w]) => s + w, 0);
+  const pickOp = () => {
+    let x = r.next() * total;
+    for (const [name, w] of weights) if ((x -= w) < 0) return name;
+    return 'search';
+  };
+  const loop = async () => {
+    while (Date.now() < deadline && !died) {
+      try {
+        await ops[pickOp()]();
+      } catch (e) {
+        if (died) return;
+        errors.set(String(e), (errors.get(String(e)) ?? 0) + 1);
+      }
+    }
+  };
+  // the data stream rolls over every interval; backing indices older than the last two are deleted
+  const maintenance = async () => {
+    const ds = await call(null, 'POST', '/logs-soak-default/_rollover');
+    if (ds.status !== 200) return;
+    const info = await call(null, 'GET', '/_data_stream/logs-soak-default');
+    const backing = info.json?.data_streams?.[0]?.indices?.map((x) => x.index_name) ?? [];
+    for (const old of backing.slice(0, -2)) await call(null, 'DELETE', `/${old}`);
+  };
+
+  const rows = [];
+  const pct = (xs, p) => {
+    if (xs.length === 0) return null;
+    const s = [...xs].sort((a, b) => a - b);
+    return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
+  };
+  const sampleNode = async (minute) => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const fds = readdirSync(`/proc/${pid}/fd`).length;
+    const st = await call(null, 'GET', '/_nodes/stats/jvm,indices');
+    const node = Object.values(st.json?.nodes ?? {})[0] ?? {};
+    const perOp = {};
+    for (const [op, xs] of lat) perOp[op] = { n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99) };
+    lat.clear();
+    const row = {
+      minute,
+      rssMb: Math.round(rssKb / 1024),
+      heapMb: Math.round((node.jvm?.mem?.heap_used_in_bytes ?? 0) / 1048576),
+      openContexts: node.indices?.search?.open_contexts ?? null,
+      fileHandles: fds,
+      docs: node.indices?.docs?.count ?? null,
+      ops: perOp,
+    };
+    rows.push(row);
+    const opsText = Object.entries(perOp)
+      .map(([op, v]) => `${op} ${v.n} ${v.p50}/${v.p99}`)
+      .join(', ');
+    console.log(`min ${String(minute).padStart(3)}  rss ${String(row.rssMb).padStart(5)} MB  heap ${String(row.heapMb).padStart(5)} MB  contexts ${String(row.openContexts).padStart(4)}  fds ${String(fds).padStart(4)}  docs ${row.docs}  | n p50/p99 ms: ${opsText}`);
+  };
+
+  const loops = Array.from({ length: opts.clients }, () => loop());
+  let minute = 0;
+  const ticker = (async () => {
+    while (Date.now() < deadline && !died) {
+      await new Promise((res) => setTimeout(res, Math.min(opts.intervalS * 1000, Math.max(0, deadline - Date.now()))));
+      if (died) break;
+      minute++;
+      await sampleNode(Math.round((minute * opts.intervalS) / 6) / 10);
+      await maintenance().catch(() => undefined);
+    }
+  })();
+  await Promise.all([...loops, ticker]);
+  stopping = true;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((res) => child.once('exit', res));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dataPath, { recursive: true, force: true });
+
+  // drift after warm-up: the first third of the run is warm-up
+  const warm = rows.slice(Math.floor(rows.length / 3));
+  const span = (k) => (warm.length ? { min: Math.min(...warm.map((x) => x[k])), max: Math.max(...warm.map((x) => x[k])), first: warm[0][k], last: warm.at(-1)[k] } : null);
+  const summary = {
+    minutes: opts.minutes,
+    intervals: rows.length,
+    died,
+    serverErrors,
+    errors: Object.fromEntries(errors),
+    afterWarmup: { rssMb: span('rssMb'), heapMb: span('heapMb'), fileHandles: span('fileHandles'), openContexts: span('openContexts') },
+  };
+  if (opts.json) writeFileSync(opts.json, JSON.stringify({ summary, rows }, null, 2));
+  console.log(JSON.stringify(summary));
+  process.exit(died || serverErrors > 0 ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
