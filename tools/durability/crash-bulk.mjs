@@ -17,106 +17,61 @@
  * fsync cheap; a kill -9 does not need the disk). Prints a table, then one JSON summary line; exit 1 when
  * anything acknowledged is lost.
  */
-import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { parseArgs } from '../bench/lib/args.mjs';
+import { createRng } from '../bench/lib/prng.mjs';
+import { REPO_ROOT, startService } from '../bench/lib/service.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bundle = join(repoRoot, 'apps/host/dist/main.cjs');
 const INDEX = 'crash-bulk';
-
-function parseArgs(argv) {
-  const o = { trials: 6, seed: 1, clients: 4, bulk: 500, ids: 20000, minMs: 2000, maxMs: 5000, tearEvery: 2, build: true, keep: false, verbose: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => argv[++i];
-    if (a === '--trials') o.trials = Number(next());
-    else if (a === '--seed') o.seed = Number(next());
-    else if (a === '--clients') o.clients = Number(next());
-    else if (a === '--bulk') o.bulk = Number(next());
-    else if (a === '--ids') o.ids = Number(next());
-    else if (a === '--min-ms') o.minMs = Number(next());
-    else if (a === '--max-ms') o.maxMs = Number(next());
-    else if (a === '--tear-every') o.tearEvery = Number(next());
-    else if (a === '--data-root') o.dataRoot = next();
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--keep') o.keep = true;
-    else if (a === '--verbose') o.verbose = true;
-    else throw new Error(`unknown option ${a}`);
-  }
-  return o;
-}
+const USAGE = 'node tools/durability/crash-bulk.mjs [--trials N] [--seed N] [--clients N] [--bulk N] [--ids N] [--min-ms N] [--max-ms N] [--tear-every N] [--data-root DIR] [--no-build] [--keep] [--verbose]';
 
 function rng(seed) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)) };
+  const r = createRng(seed);
+  return { next: r.next, int: (lo, hi) => lo + r.int(hi - lo + 1) };
 }
 
+/** the node process: restarted on the same data path, killed with -9; keeps what recovery logged */
 class Node {
   constructor(dataPath) {
     this.dataPath = dataPath;
-    this.child = null;
+    this.svc = null;
     this.url = null;
     this.replays = [];
     this.badLog = [];
+    this.starts = 0;
   }
 
-  start() {
-    const t0 = process.hrtime.bigint();
-    return new Promise((res, rej) => {
-      const env = { ...process.env };
-      delete env.JEST_WORKER_ID;
-      const child = spawn(process.execPath, [bundle, '-E', 'http.port=0', '-E', `path.data=${this.dataPath}`, '-E', 'xpack.security.enabled=false'], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: repoRoot });
-      this.child = child;
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += String(d)));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        rej(new Error(`node did not start: ${stderr}`));
-      }, 120_000);
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        let o;
-        try {
-          o = JSON.parse(line);
-        } catch {
-          return;
-        }
-        const msg = String(o.message ?? o.msg ?? '');
-        if (msg === 'replayed translog operations') this.replays.push({ ops: o.ops, ms: o.took_ms });
-        if (/failed to open shard|failed to replay|flush failed/.test(msg)) this.badLog.push(`${msg} ${JSON.stringify(o)}`);
-        if (msg.startsWith('started') && typeof o.url === 'string') {
-          clearTimeout(timer);
-          this.url = o.url;
-          res(Number(process.hrtime.bigint() - t0) / 1e6);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        if (!this.url) rej(new Error(`node exited with ${code}: ${stderr}`));
-      });
-    });
+  /** starts the node; resolves with the ms from spawn to the first answer (recovery included) */
+  async start() {
+    const logFile = join(this.dataPath, `..`, `${this.dataPath.split('/').pop()}-${++this.starts}.log`);
+    this.svc = await startService({ dataDir: this.dataPath, logFile, timeoutMs: 120_000 });
+    this.url = this.svc.url;
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+      let o;
+      try {
+        o = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const msg = String(o.message ?? o.msg ?? '');
+      if (msg === 'replayed translog operations') this.replays.push({ ops: o.ops, ms: o.took_ms });
+      if (/failed to open shard|failed to replay|flush failed/.test(msg)) this.badLog.push(`${msg} ${JSON.stringify(o)}`);
+    }
+    rmSync(logFile, { force: true });
+    return this.svc.startupMs;
   }
 
-  kill() {
-    const child = this.child;
-    this.child = null;
+  async kill() {
+    const svc = this.svc;
+    this.svc = null;
     this.url = null;
-    return new Promise((res) => {
-      if (!child || child.exitCode !== null || child.signalCode !== null) return res();
-      child.once('exit', () => res());
-      child.kill('SIGKILL');
-    });
+    if (!svc || svc.exited) return;
+    process.kill(svc.pid, 'SIGKILL');
+    while (!svc.exited) await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -153,9 +108,9 @@ function apply(state, op) {
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (opts.build) execFileSync(process.execPath, [join(repoRoot, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
-  const dataPath = mkdtempSync(join(opts.dataRoot ?? tmpdir(), 'strata-crash-bulk-'));
+  const opts = parseArgs(process.argv.slice(2), { trials: 6, seed: 1, clients: 4, bulk: 500, ids: 20000, minMs: 2000, maxMs: 5000, tearEvery: 2, dataRoot: tmpdir(), build: true, keep: false, verbose: false }, USAGE);
+  if (opts.build) execFileSync(process.execPath, [join(REPO_ROOT, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
+  const dataPath = mkdtempSync(join(opts.dataRoot, 'strata-crash-bulk-'));
   const r = rng(opts.seed);
   const model = new Model();
   const node = new Node(dataPath);

@@ -12,76 +12,30 @@
  * --minutes: how long (default 30); --interval-s: report interval (60); --clients: concurrent load loops
  * (4); --ids: distinct document ids (100000). Exit code 1 if any request failed with a 5xx or the node died.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { parseArgs } from '../bench/lib/args.mjs';
+import { createRng } from '../bench/lib/prng.mjs';
+import { REPO_ROOT, startService } from '../bench/lib/service.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const bundle = join(repoRoot, 'apps/host/dist/main.cjs');
-
-function parseArgs(argv) {
-  const o = { minutes: 30, intervalS: 60, clients: 4, ids: 100_000, seed: 1, build: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => argv[++i];
-    if (a === '--minutes') o.minutes = Number(next());
-    else if (a === '--interval-s') o.intervalS = Number(next());
-    else if (a === '--clients') o.clients = Number(next());
-    else if (a === '--ids') o.ids = Number(next());
-    else if (a === '--seed') o.seed = Number(next());
-    else if (a === '--data-root') o.dataRoot = next();
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--json') o.json = next();
-    else throw new Error(`unknown option ${a}`);
-  }
-  return o;
-}
+const USAGE = 'node tools/soak/run.mjs [--minutes N] [--interval-s N] [--clients N] [--ids N] [--seed N] [--data-root DIR] [--no-build] [--json FILE]';
 
 function rng(seed) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (a) => a[Math.floor(next() * a.length)] };
-}
-
-function startNode(dataPath) {
-  return new Promise((res, rej) => {
-    const env = { ...process.env };
-    delete env.JEST_WORKER_ID;
-    const child = spawn(process.execPath, [bundle, '-E', 'http.port=0', '-E', `path.data=${dataPath}`, '-E', 'xpack.security.enabled=false'], { stdio: ['ignore', 'pipe', 'pipe'], env, cwd: repoRoot });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      try {
-        const o = JSON.parse(line);
-        if (String(o.message ?? o.msg ?? '').startsWith('started') && typeof o.url === 'string') res({ child, url: o.url });
-      } catch {
-        /* not JSON */
-      }
-    });
-    child.once('exit', (code) => rej(new Error(`node exited with ${code}: ${stderr}`)));
-  });
+  const r = createRng(seed);
+  return { next: r.next, int: (lo, hi) => lo + r.int(hi - lo + 1), pick: (a) => a[r.int(a.length)] };
 }
 
 const WORDS = ['error', 'warning', 'info', 'timeout', 'connection', 'refused', 'user', 'login', 'payment', 'order', 'shipped', 'disk', 'cache', 'miss', 'hit', 'latency', 'spike', 'retry', 'queue', 'full'];
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (opts.build) execFileSync(process.execPath, [join(repoRoot, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
-  const dataPath = mkdtempSync(join(opts.dataRoot ?? tmpdir(), 'strata-soak-'));
-  const { child, url } = await startNode(dataPath);
-  const pid = child.pid;
-  let died = false;
-  let stopping = false;
-  child.once('exit', () => (died = !stopping));
+  const opts = parseArgs(process.argv.slice(2), { minutes: 30, intervalS: 60, clients: 4, ids: 100_000, seed: 1, dataRoot: tmpdir(), build: true, json: '' }, USAGE);
+  if (opts.build) execFileSync(process.execPath, [join(REPO_ROOT, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
+  const dataPath = mkdtempSync(join(opts.dataRoot, 'strata-soak-'));
+  const svc = await startService({ dataDir: dataPath });
+  const { pid, url } = svc;
+  const isDead = () => svc.exited !== null;
   const r = rng(opts.seed);
   const lat = new Map(); // op -> ms[] of the current interval
   const errors = new Map(); // "op status" -> count
@@ -176,11 +130,11 @@ async function main() {
     return 'search';
   };
   const loop = async () => {
-    while (Date.now() < deadline && !died) {
+    while (Date.now() < deadline && !isDead()) {
       try {
         await ops[pickOp()]();
       } catch (e) {
-        if (died) return;
+        if (isDead()) return;
         errors.set(String(e), (errors.get(String(e)) ?? 0) + 1);
       }
     }
@@ -228,21 +182,17 @@ async function main() {
   const loops = Array.from({ length: opts.clients }, () => loop());
   let minute = 0;
   const ticker = (async () => {
-    while (Date.now() < deadline && !died) {
+    while (Date.now() < deadline && !isDead()) {
       await new Promise((res) => setTimeout(res, Math.min(opts.intervalS * 1000, Math.max(0, deadline - Date.now()))));
-      if (died) break;
+      if (isDead()) break;
       minute++;
       await sampleNode(Math.round((minute * opts.intervalS) / 6) / 10);
       await maintenance().catch(() => undefined);
     }
   })();
   await Promise.all([...loops, ticker]);
-  stopping = true;
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((res) => child.once('exit', res));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  const died = isDead();
+  await svc.stop({ removeData: false });
   rmSync(dataPath, { recursive: true, force: true });
 
   // drift after warm-up: the first third of the run is warm-up
