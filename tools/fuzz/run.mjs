@@ -31,10 +31,10 @@ const root = resolve(import.meta.dirname, '../..');
 const r = spawnSync('npx', ['jest', '-c', 'apps/host/jest.config.cjs', 'apps/host/test/fuzz/fuzz.e2e-spec.ts'], { cwd: root, env, stdio: 'inherit' });
 try {
   const { reports } = JSON.parse(readFileSync(report, 'utf8'));
-  console.log('family             cases   2xx   4xx   5xx  shape  hangs  data  slowest ms');
+  console.log('family             cases   2xx   4xx   5xx  (ES 5xx)  shape  hangs  data  slowest ms');
   for (const f of reports) {
     console.log(
-      `${f.family.padEnd(18)} ${String(f.cases).padStart(5)} ${String(f.ok2xx).padStart(5)} ${String(f.client4xx).padStart(5)} ${String(f.server5xx).padStart(5)} ${String(f.badShape).padStart(6)} ${String(f.hangs).padStart(6)} ${String(f.dataChanged).padStart(5)} ${String(f.slowestMs).padStart(11)}`,
+      `${f.family.padEnd(18)} ${String(f.cases).padStart(5)} ${String(f.ok2xx).padStart(5)} ${String(f.client4xx).padStart(5)} ${String(f.server5xx).padStart(5)} ${String(f.esParity5xx).padStart(9)} ${String(f.badShape).padStart(6)} ${String(f.hangs).padStart(6)} ${String(f.dataChanged).padStart(5)} ${String(f.slowestMs).padStart(11)}`,
     );
   }
   console.log(`report: ${report}`);

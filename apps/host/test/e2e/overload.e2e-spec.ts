@@ -72,6 +72,11 @@ describe('bounded write and search pools', () => {
       { name: 'search', type: 'fixed', size: '1', queue_size: '1', active: '0', queue: '0', rejected: '0' },
       { name: 'write', type: 'fixed', size: '1', queue_size: '1', active: '0', queue: '0', rejected: '0' },
     ]);
+    const info = await http(`${host.url}/_nodes/thread_pool`);
+    const infoNode = Object.values(info.json.nodes as Record<string, any>)[0];
+    expect(infoNode.thread_pool.write).toEqual({ type: 'fixed', size: 1, queue_size: 1 });
+    expect(infoNode.thread_pool.search).toEqual({ type: 'fixed', size: 1, queue_size: 1 });
+    expect(infoNode.thread_pool.generic).toMatchObject({ type: 'scaling', queue_size: -1 });
     const text = await http(`${host.url}/_cat/thread_pool/wri*?v`);
     expect(text.text).toMatch(/^node_name\s+name\s+active\s+queue\s+rejected\n\S+\s+write\s+0\s+0\s+0\n$/);
   });

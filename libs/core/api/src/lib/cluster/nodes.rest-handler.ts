@@ -118,6 +118,7 @@ export class NodesInfoRestHandler implements RestHandler {
   constructor(
     @inject(NODE_INFO) private readonly node: NodeInfo,
     @inject(Tokens.HostConfig) @optional() private readonly config: HostConfig | undefined,
+    @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
   ) {}
 
   handle(req: RestRequest): RestResponse {
@@ -174,6 +175,12 @@ export class NodesInfoRestHandler implements RestHandler {
         plugins: [],
         modules: [],
         ingest: { processors: [] },
+        thread_pool: Object.fromEntries(
+          (this.threadPool ?? new ThreadPool()).rows().map((r) => [
+            r.name,
+            r.type === 'fixed' ? { type: 'fixed', size: r.size, queue_size: r.queue_size } : { type: 'scaling', core: 1, max: r.size, keep_alive: '5m', queue_size: -1 },
+          ]),
+        ),
       };
       if (metrics && !metrics.includes('_all')) {
         for (const m of INFO_METRICS) if (!metrics.includes(m)) delete full[m];
