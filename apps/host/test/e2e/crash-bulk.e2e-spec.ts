@@ -12,7 +12,7 @@ describe('crash trials under sustained bulk load (short run)', () => {
   beforeAll(() => buildHost());
 
   it('loses no acknowledged operation across kill -9, with and without a torn translog tail', () => {
-    const args = [join(repoRoot, 'tools/durability/crash-bulk.mjs'), '--seed', '20261124', '--trials', '2', '--clients', '3', '--bulk', '200', '--ids', '3000', '--min-ms', '800', '--max-ms', '1500', '--tear-every', '2', '--no-build'];
+    const args = [join(repoRoot, 'tools/durability/crash-bulk.mjs'), '--seed', '20261124', '--trials', '2', '--clients', '3', '--bulk', '200', '--ids', '3000', '--min-ms', '1000', '--max-ms', '2000', '--tear-every', '2', '--no-build'];
     if (existsSync('/dev/shm')) args.push('--data-root', '/dev/shm');
     let out: string;
     try {
@@ -24,7 +24,7 @@ describe('crash trials under sustained bulk load (short run)', () => {
     const summary = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
     expect(summary['trials']).toBe(2);
     expect(summary['tornTrials']).toBe(1);
-    expect(summary['acked']).toBeGreaterThan(500);
+    expect(summary['acked']).toBeGreaterThan(100);
     expect(summary['lost']).toBe(0);
     expect(summary['replayedOps']).toBeGreaterThan(0);
   }, 150_000);
