@@ -100,6 +100,11 @@ class Model {
   }
 }
 
+/** whether the shard's translog refuses writes until a reopen (a failed fsync or roll) */
+function translogFailed(shard: IndexShardImpl): boolean {
+  return (shard['translog'] as unknown as { tragedy: Error | null }).tragedy !== null;
+}
+
 function stateOf(shard: IndexShardImpl, id: string): State {
   const g = shard.get(id);
   if (!g.found) return null;
@@ -124,7 +129,8 @@ async function runOps(shard: IndexShardImpl, model: Model, rand: () => number, o
   let failedRequests = 0;
   const ids = 400;
   for (let done = 0; done < ops; ) {
-    const batch: Array<[string, State]> = [];
+    // [id, state, whether the write call returned]: settled in order once the batch's fsync is known
+    const batch: Array<[string, State, boolean]> = [];
     let failed = false;
     const size = 1 + Math.floor(rand() * 8);
     for (let i = 0; i < size; i++, done++) {
@@ -137,10 +143,10 @@ async function runOps(shard: IndexShardImpl, model: Model, rand: () => number, o
           const source = enc.encode(JSON.stringify({ n, text: `value ${n} of ${id} ${'x'.repeat(Math.floor(rand() * 200))}` }));
           shard.indexDoc({ id, opType: 'index', doc: parseBytes(source, id, undefined), source });
         }
-        batch.push([id, del ? null : n]);
+        batch.push([id, del ? null : n, true]);
       } catch {
         // the op may have been applied before the failure (e.g. a refresh when the buffer filled): unknown
-        model.maybe(id, del ? null : n);
+        batch.push([id, del ? null : n, false]);
         failed = true;
       }
     }
@@ -151,8 +157,8 @@ async function runOps(shard: IndexShardImpl, model: Model, rand: () => number, o
     } catch {
       failed = true;
     }
-    for (const [id, s] of batch) {
-      if (synced) model.ack(id, s);
+    for (const [id, s, returned] of batch) {
+      if (synced && returned) model.ack(id, s);
       else model.maybe(id, s);
     }
     if (failed) failedRequests++;
@@ -187,9 +193,16 @@ describe('ENOSPC / EIO during writes and flushes', () => {
     let full = false;
     const restore = injectFaults({ rand: prng(seed * 7919), writeFailure: () => (full ? 0.35 : 0), fsyncFailure: () => 0, code: 'ENOSPC' });
     let failed = 0;
+    let reopened = 0;
     try {
       for (let round = 0; round < 6; round++) {
         full = round % 2 === 1;
+        // a translog failed for good (its new generation could not be created) takes writes again only after
+        // the shard is reopened, as a restarted node would: abandon it (kill -9) and recover
+        if (!full && translogFailed(shard)) {
+          shard = openShard(dir);
+          reopened++;
+        }
         failed += (await runOps(shard, model, rand, 250, counter)).failedRequests;
       }
     } finally {
@@ -197,6 +210,7 @@ describe('ENOSPC / EIO during writes and flushes', () => {
       restore();
     }
     expect(failed).toBeGreaterThan(10); // the disk really was full for many requests
+    expect(reopened).toBeLessThanOrEqual(3);
     expect(model.acked).toBeGreaterThan(500);
     // the node keeps working once space is back
     expect(divergences(shard, model)).toEqual([]);
