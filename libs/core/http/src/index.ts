@@ -9,3 +9,4 @@ export * from './lib/http-settings.js';
 export * from './lib/cors.js';
 export * from './lib/http-pipeline.js';
 export * from './lib/http.module.js';
+export * from './lib/client-errors.js';

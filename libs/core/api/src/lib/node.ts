@@ -24,7 +24,7 @@ import {
   type SettingDef,
 } from '@strata/core-common';
 import { EngineTokens, InMemoryMetadataStore, clusterModule, searchModule, storageModule } from '@strata/core-engine';
-import { HttpPipeline, httpModule } from '@strata/core-http';
+import { HTTP_MAX_HEADER_SIZE, HTTP_MAX_INITIAL_LINE_LENGTH, HttpPipeline, httpModule, installClientErrorHandler } from '@strata/core-http';
 import { clusterApiModule } from './cluster/index.js';
 import { documentsApiModule } from './documents/index.js';
 import { indicesApiModule } from './indices/index.js';
@@ -302,7 +302,19 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
     settings,
     scheme: tls ? 'https' : 'http',
     createServer(): Server {
-      return tls ? (createHttpsServer(tls, app.callback()) as unknown as Server) : createHttpServer(app.callback());
+      const rawHeader = settings[HTTP_MAX_HEADER_SIZE.key];
+      const rawLine = settings[HTTP_MAX_INITIAL_LINE_LENGTH.key];
+      const limits = {
+        maxHeaderSize: rawHeader === undefined ? HTTP_MAX_HEADER_SIZE.defaultValue : HTTP_MAX_HEADER_SIZE.parse(rawHeader),
+        maxInitialLineLength: rawLine === undefined ? HTTP_MAX_INITIAL_LINE_LENGTH.defaultValue : HTTP_MAX_INITIAL_LINE_LENGTH.parse(rawLine),
+      };
+      // Node counts the request line into the header size: leave room for a request line at its own limit
+      const options = { maxHeaderSize: limits.maxHeaderSize + limits.maxInitialLineLength };
+      const server = tls
+        ? (createHttpsServer({ ...tls, ...options }, app.callback()) as unknown as Server)
+        : createHttpServer(options, app.callback());
+      installClientErrorHandler(server, limits);
+      return server;
     },
     async start() {
       // open every index's shards (recovery) before the first request

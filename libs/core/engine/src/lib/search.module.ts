@@ -2,6 +2,8 @@
  * DI wiring of search: the QueryParserRegistry (built-in clauses registered through
  * ExtensionPoints.QueryParser like any feature's), the SearchService and the search settings.
  */
+import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { ContainerModule } from 'inversify';
 import { ExtensionPoints, SettingParsers, setting, TaskManager, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
 import { PainlessScriptService } from '@strata/core-painless';
@@ -10,6 +12,7 @@ import type { MetadataStore } from './cluster/metadata.js';
 import { BUILTIN_QUERY_PARSERS } from './query-dsl/builtin-parsers.js';
 import { QueryParserRegistry, type QueryParser } from './query-dsl/query-parser.js';
 import { SearchService } from './action/search/search-service.js';
+import { MaxClauseCount } from './search/boolean-query.js';
 
 /** search-owned settings (index.max_result_window is registered with the core index settings) */
 /** search.max_buckets: the most buckets one search may build (too_many_buckets_exception past it) */
@@ -52,7 +55,36 @@ export const SCRIPT_CACHE_SIZE_SETTING = setting({
   parse: SettingParsers.int('script.cache.max_size', 0),
 });
 
+/** indices.query.max_nested_depth: how deep queries may nest (bool in bool in ...) */
+export const MAX_NESTED_DEPTH_SETTING = setting({
+  key: 'indices.query.max_nested_depth',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 30,
+  parse: SettingParsers.int('indices.query.max_nested_depth', 1),
+});
+/** indices.query.bool.max_clause_count: Lucene's max clause count (by default derived from heap and search pool) */
+export const MAX_CLAUSE_COUNT_SETTING = setting({
+  key: 'indices.query.bool.max_clause_count',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: defaultMaxClauseCount(),
+  parse: SettingParsers.int('indices.query.bool.max_clause_count', 1),
+});
+
+/**
+ * Elasticsearch 8's default max clause count: 64K clauses per GB of heap shared by the search pool
+ * (cores * 3 / 2 + 1 threads), at least 1024.
+ */
+export function defaultMaxClauseCount(): number {
+  const heapGb = Math.floor(getHeapStatistics().heap_size_limit / 1024 ** 3);
+  const pool = Math.floor((availableParallelism() * 3) / 2) + 1;
+  return Math.max(1024, Math.floor((heapGb * 64 * 1024) / (Math.floor((pool * 3) / 2) + 1)));
+}
+
 export const SEARCH_SETTINGS: readonly SettingDef[] = [
+  MAX_NESTED_DEPTH_SETTING as SettingDef,
+  MAX_CLAUSE_COUNT_SETTING as SettingDef,
   MAX_BUCKETS_SETTING as SettingDef,
   MAX_COMPILATIONS_RATE_SETTING as SettingDef,
   REGEX_ENABLED_SETTING as SettingDef,
@@ -63,7 +95,15 @@ export const searchModule = new ContainerModule((options) => {
   for (const p of BUILTIN_QUERY_PARSERS) options.bind(ExtensionPoints.QueryParser).toConstantValue(p);
   options
     .bind(EngineTokens.QueryParserRegistry)
-    .toDynamicValue((ctx) => new QueryParserRegistry(ctx.getAll<QueryParser>(ExtensionPoints.QueryParser, { optional: true }) ?? []))
+    .toDynamicValue((ctx) => {
+      const registry = new QueryParserRegistry(ctx.getAll<QueryParser>(ExtensionPoints.QueryParser, { optional: true }) ?? []);
+      const node = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true })?.settings ?? {};
+      const depth = node[MAX_NESTED_DEPTH_SETTING.key];
+      if (depth !== undefined) registry.maxNestedDepth = MAX_NESTED_DEPTH_SETTING.parse(depth);
+      const clauses = node[MAX_CLAUSE_COUNT_SETTING.key];
+      MaxClauseCount.value = clauses === undefined ? MAX_CLAUSE_COUNT_SETTING.defaultValue : MAX_CLAUSE_COUNT_SETTING.parse(clauses);
+      return registry;
+    })
     .inSingletonScope();
   options
     .bind(Tokens.ScriptService)

@@ -23,7 +23,13 @@ import {
 import { AuthenticatorChain } from './auth.js';
 import { corsConfig, originAllowed, type CorsConfig } from './cors.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
-import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import {
+  HTTP_COMPRESSION,
+  HTTP_COMPRESSION_LEVEL,
+  HTTP_MAX_CONTENT_LENGTH,
+  HTTP_MAX_HEADER_SIZE,
+  HTTP_MAX_INITIAL_LINE_LENGTH,
+} from './http-settings.js';
 import { checkCompatibleVersions, checkContentType, PlainHttpError, responseJsonType } from './media-type.js';
 import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
@@ -105,6 +111,8 @@ export class HttpPipeline {
   private readonly cors: CorsConfig;
   private readonly compression: boolean;
   private readonly compressionLevel: number;
+  private readonly maxHeaderSize: number;
+  private readonly maxInitialLineLength: number;
   private nextId = 0;
   private readonly idPrefix = randomUUID().slice(0, 8);
 
@@ -122,6 +130,27 @@ export class HttpPipeline {
     this.compression = comp === undefined ? HTTP_COMPRESSION.defaultValue : HTTP_COMPRESSION.parse(comp);
     const level = config?.settings?.['http.compression_level'];
     this.compressionLevel = level === undefined ? HTTP_COMPRESSION_LEVEL.defaultValue : HTTP_COMPRESSION_LEVEL.parse(level);
+    const header = config?.settings?.['http.max_header_size'];
+    this.maxHeaderSize = header === undefined ? HTTP_MAX_HEADER_SIZE.defaultValue : HTTP_MAX_HEADER_SIZE.parse(header);
+    const line = config?.settings?.['http.max_initial_line_length'];
+    this.maxInitialLineLength = line === undefined ? HTTP_MAX_INITIAL_LINE_LENGTH.defaultValue : HTTP_MAX_INITIAL_LINE_LENGTH.parse(line);
+  }
+
+  /**
+   * `http.max_initial_line_length` and `http.max_header_size`, as Elasticsearch's HTTP decoder applies them
+   * (Node's parser is given room for both, so the two limits are told apart here).
+   */
+  private checkHeadLimits(ctx: Koa.Context): void {
+    const line = ctx.req.method!.length + ctx.req.url!.length + 10;
+    if (line > this.maxInitialLineLength) {
+      throw new EsError('too_long_http_line_exception', 400, `An HTTP line is larger than ${this.maxInitialLineLength} bytes.`);
+    }
+    let size = 0;
+    const raw = ctx.req.rawHeaders;
+    for (let i = 0; i < raw.length; i++) size += Buffer.byteLength(raw[i]!, 'latin1') + 2;
+    if (size > this.maxHeaderSize) {
+      throw new EsError('too_long_http_header_exception', 400, `HTTP header is larger than ${this.maxHeaderSize} bytes.`);
+    }
   }
 
   /**
@@ -178,6 +207,7 @@ export class HttpPipeline {
       let pretty = false;
       let errorTrace = false;
       try {
+        this.checkHeadLimits(ctx);
         if (this.applyCors(ctx)) return;
         pretty = flag(ctx.query['pretty']);
         errorTrace = flag(ctx.query['error_trace']);

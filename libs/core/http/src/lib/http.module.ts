@@ -3,7 +3,7 @@ import { ExtensionPoints, Tokens } from '@strata/core-common';
 import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
 import { HttpPipeline } from './http-pipeline.js';
 import { CORS_SETTINGS } from './cors.js';
-import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH } from './http-settings.js';
+import { HTTP_COMPRESSION, HTTP_COMPRESSION_LEVEL, HTTP_MAX_CONTENT_LENGTH, HTTP_MAX_HEADER_SIZE, HTTP_MAX_INITIAL_LINE_LENGTH } from './http-settings.js';
 import { RouteCatalog, RouteRegistry } from './route-registry.js';
 
 /**
@@ -19,5 +19,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_CONTENT_LENGTH);
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_COMPRESSION);
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_COMPRESSION_LEVEL);
+  bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_HEADER_SIZE);
+  bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_INITIAL_LINE_LENGTH);
   for (const s of CORS_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
 });

@@ -1,9 +1,16 @@
+import { MAX_JSON_NESTING_DEPTH, nestingDepthMessage } from '@strata/core-common';
+
 /**
  * Locates the first JSON syntax error of a text (only used after JSON.parse failed) and describes it
  * the way Jackson does, so x_content_parse_exception reasons carry `[line:col]` like Elasticsearch's.
  */
 export function findJsonSyntaxError(text: string): { offset: number; message: string } {
   let i = 0;
+  // nesting is bounded (Jackson's limit) before it can exhaust the stack of this recursive descent
+  let depth = 0;
+  const enter = (): void => {
+    if (++depth > MAX_JSON_NESTING_DEPTH) fail(nestingDepthMessage(depth));
+  };
   const n = text.length;
   const ws = (): void => {
     while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
@@ -56,10 +63,12 @@ export function findJsonSyntaxError(text: string): { offset: number; message: st
     i += m![0].length;
   };
   const object = (): void => {
+    enter();
     i++;
     ws();
     if (text[i] === '}') {
       i++;
+      depth--;
       return;
     }
     for (;;) {
@@ -77,6 +86,7 @@ export function findJsonSyntaxError(text: string): { offset: number; message: st
       }
       if (text[i] === '}') {
         i++;
+        depth--;
         return;
       }
       if (i >= n) fail('Unexpected end-of-input: expected close marker for OBJECT');
@@ -84,10 +94,12 @@ export function findJsonSyntaxError(text: string): { offset: number; message: st
     }
   };
   const array = (): void => {
+    enter();
     i++;
     ws();
     if (text[i] === ']') {
       i++;
+      depth--;
       return;
     }
     for (;;) {
@@ -99,6 +111,7 @@ export function findJsonSyntaxError(text: string): { offset: number; message: st
       }
       if (text[i] === ']') {
         i++;
+        depth--;
         return;
       }
       if (i >= n) fail('Unexpected end-of-input: expected close marker for ARRAY');

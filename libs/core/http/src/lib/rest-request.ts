@@ -1,7 +1,7 @@
 import {
   EsError,
   Errors,
-  findDuplicateKey,
+  checkParsedJson,
   parseTimeValue,
   type HttpMethod,
   type IndicesAccess,
@@ -42,13 +42,12 @@ export function parseJsonText(text: string): unknown {
     const root = Errors.xContentParse(message, line, col);
     throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
   }
-  const dup = findDuplicateKey(text, value);
-  if (dup) {
-    // Jackson's STRICT_DUPLICATE_DETECTION (always on in Elasticsearch)
-    const [line, col] = lineCol(text, dup.offset);
-    const message = `Duplicate field '${dup.key}'`;
-    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
-    const root = Errors.xContentParse(message, line, col);
+  const problem = checkParsedJson(text, value);
+  if (problem) {
+    // Jackson's STRICT_DUPLICATE_DETECTION (always on in Elasticsearch) and its nesting-depth constraint
+    const [line, col] = lineCol(text, problem.offset);
+    const cause = new EsError('json_parse_exception', 400, `${problem.message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
+    const root = Errors.xContentParse(problem.message, line, col);
     throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
   }
   return value;

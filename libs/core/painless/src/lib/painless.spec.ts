@@ -82,6 +82,26 @@ describe('painless engine', () => {
     expect(run('def x = 1;')).toBeNull();
   });
 
+  it('runaway nesting is a compile error, never a stack overflow; ordinary depth still runs', () => {
+    const tooDeep = [
+      '('.repeat(100_000) + '1' + ')'.repeat(100_000),
+      'if (true) {'.repeat(20_000) + '}'.repeat(20_000) + ' return 1',
+      '!'.repeat(100_000) + 'true',
+      '1' + ' + 1'.repeat(100_000),
+      'def a; ' + 'a = '.repeat(100_000) + '1',
+      'null ?: '.repeat(100_000) + '1',
+      'params' + '.a'.repeat(100_000),
+    ];
+    for (const src of tooDeep) {
+      const e = err(() => compilePainless(src, CTX));
+      expect(e.type).toBe('script_exception');
+      expect(e.cause).toMatchObject({ type: 'illegal_argument_exception', reason: 'too many nested statements or expressions (more than 1000).' });
+    }
+    expect(run('('.repeat(400) + '1' + ')'.repeat(400) + ' + 1')).toBe(2);
+    expect(run('1' + ' + 1'.repeat(900))).toBe(901);
+    expect(run('if (true) {'.repeat(400) + 'return 5;' + '}'.repeat(400))).toBe(5);
+  });
+
   it('compile errors are script_exception with script_stack, position and cause', () => {
     const e = err(() => compilePainless('ctx.a == ', CTX));
     expect(e.toBody().error).toEqual({

@@ -162,15 +162,44 @@ const PREC: Record<string, number> = {
 
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=', '>>>=']);
 
+/**
+ * Statements and expressions nest at most this deep (parser, compiler and evaluator all recurse over the
+ * tree): counted in parser productions (a parenthesised or nested statement level is two) and in tree levels.
+ */
+export const MAX_NESTING = 1000;
+
+/**
+ * Left-leaning chains (`a + b + c ...`, `x.y.z ...`) are parsed in loops but still make a deep tree: the
+ * tree's depth is checked once, iteratively, before anything walks it recursively.
+ */
+function checkTreeDepth(src: string, roots: readonly Stmt[]): void {
+  const stack: Array<[object, number]> = roots.map((r) => [r, 1]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_NESTING) {
+      const pos = (node as { pos?: number }).pos ?? 0;
+      throw compileError(src, pos, `too many nested statements or expressions (more than ${MAX_NESTING}).`);
+    }
+    for (const child of Object.values(node)) {
+      if (Array.isArray(child)) {
+        for (const c of child) if (c !== null && typeof c === 'object') stack.push([c, depth + 1]);
+      } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+}
+
 export class Parser {
   private i = 0;
+  private depth = 0;
   constructor(
     private readonly src: string,
     private readonly toks: Tok[],
   ) {}
 
   static parse(src: string): Stmt[] {
-    return new Parser(src, lex(src)).program();
+    const program = new Parser(src, lex(src)).program();
+    checkTreeDepth(src, program);
+    return program;
   }
 
   private peek(o = 0): Tok {
@@ -247,7 +276,21 @@ export class Parser {
     return name + arr;
   }
 
+  /** enters one nested production, refusing scripts nested past MAX_NESTING (no closure: stack frames are the budget) */
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) this.fail(this.peek(), `too many nested statements or expressions (more than ${MAX_NESTING}).`);
+  }
+
   private statement(): Stmt {
+    this.enter();
+    try {
+      return this.statementAt();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statementAt(): Stmt {
     const t = this.peek();
     const pos = t.pos;
     if (this.isOp('{')) return this.block();
@@ -392,7 +435,12 @@ export class Parser {
   }
 
   expr(): Node {
-    return this.assignment();
+    this.enter();
+    try {
+      return this.assignment();
+    } finally {
+      this.depth--;
+    }
   }
 
   private assignment(): Node {
@@ -401,7 +449,13 @@ export class Parser {
     if (t.t === 'op' && ASSIGN_OPS.has(t.v)) {
       if (left.k !== 'var' && left.k !== 'member' && left.k !== 'index') this.fail(t, 'invalid assignment: cannot assign a value to a non-variable');
       this.i++;
-      const value = this.assignment();
+      this.enter();
+      let value: Node;
+      try {
+        value = this.assignment();
+      } finally {
+        this.depth--;
+      }
       return { k: 'assign', op: t.v, target: left, value, pos: t.pos };
     }
     return left;
@@ -412,7 +466,12 @@ export class Parser {
     const t = this.peek();
     if (this.isOp('?:')) {
       this.i++;
-      return { k: 'elvis', l: test, r: this.ternary(), pos: t.pos };
+      this.enter();
+      try {
+        return { k: 'elvis', l: test, r: this.ternary(), pos: t.pos };
+      } finally {
+        this.depth--;
+      }
     }
     if (this.isOp('?')) {
       this.i++;
@@ -445,6 +504,15 @@ export class Parser {
   }
 
   private unary(): Node {
+    this.enter();
+    try {
+      return this.unaryAt();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private unaryAt(): Node {
     const t = this.peek();
     if (t.t === 'op' && (t.v === '!' || t.v === '-' || t.v === '+' || t.v === '~')) {
       this.i++;

@@ -2,7 +2,7 @@
  * Field processors: set, append, remove, rename, convert, lowercase, uppercase, trim, split, join, gsub,
  * urldecode, bytes, json, dot_expander, fail, drop.
  */
-import { EsError, Errors, UserRegex } from '@strata/core-common';
+import { EsError, Errors, UserRegex, parseUserJson } from '@strata/core-common';
 import { deepClone, hasOwn, isObject, javaTypeName, setOwn, type IngestDocument, type JsonObject } from '../ingest-document.js';
 import { compileTemplate, compileValueSource, escaperFor, renderValue, type Escaper, type Template } from '../template.js';
 import { defineProcessor, type ConfigReader, type ProcessorFactory } from '../processor.js';
@@ -416,11 +416,7 @@ export const jsonProcessor: ProcessorFactory = defineProcessor('json', (r) => {
       const v = doc.getFieldValue(path);
       let parsed: unknown;
       if (typeof v === 'string') {
-        try {
-          parsed = JSON.parse(v);
-        } catch (e) {
-          throw Errors.illegalArgument(`cannot parse json value [${v}]: ${(e as Error).message}`);
-        }
+        parsed = parseUserJson(v, (message) => Errors.illegalArgument(`cannot parse json value [${v}]: ${message}`));
       } else if (v === null || typeof v === 'number' || typeof v === 'boolean') {
         parsed = v;
       } else {

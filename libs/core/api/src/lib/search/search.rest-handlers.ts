@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, checkIndicesAccess, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, RestResponses, checkIndicesAccess, checkParsedJson, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -160,6 +160,8 @@ export class MultiSearchRestHandler implements RestHandler {
       } catch (e) {
         throw Errors.xContentParse(`Failed to parse header line: ${(e as Error).message}`);
       }
+      const badHeader = checkParsedJson(lines[i]!, header);
+      if (badHeader) throw Errors.xContentParse(badHeader.message, 1, badHeader.offset + 1);
       if (header === null || typeof header !== 'object' || Array.isArray(header)) throw Errors.illegalArgument('msearch header must be an object');
       const bodyLine = lines[i + 1];
       if (bodyLine === undefined) throw Errors.illegalArgument('The msearch request must be terminated by a newline [\\n]');
@@ -170,6 +172,8 @@ export class MultiSearchRestHandler implements RestHandler {
         } catch (e) {
           throw Errors.xContentParse(`Unexpected character: ${(e as Error).message}`);
         }
+        const bad = checkParsedJson(bodyLine, b);
+        if (bad) throw Errors.xContentParse(bad.message, 1, bad.offset + 1);
         const request = this.itemRequest(req, header, b, defaultIndices, bodyLine);
         // each search of an msearch is authorized on its own, as Elasticsearch does
         checkIndicesAccess(SearchActions.SEARCH, request.indices, (n) => resolveDateMathIndexName(n, Date.now()));

@@ -10,6 +10,7 @@ import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { NestedLookup } from '../mapper/mapping.js';
 import type { Query } from '../search/query.js';
 import type { InnerHitsDefinition } from '../search/inner-hits.js';
+import { requestLevel } from './parse-utils.js';
 
 export interface QueryParseContext {
   /** parses a nested clause object (`{"match": {...}}`) */
@@ -54,6 +55,9 @@ export interface QueryParser {
 
 export class QueryParserRegistry {
   private readonly parsers = new Map<string, QueryParser>();
+  /** `indices.query.max_nested_depth`: how deep queries may nest inside queries (parsing is synchronous) */
+  maxNestedDepth = 30;
+  private depth = 0;
 
   constructor(parsers: readonly QueryParser[] = []) {
     for (const p of parsers) this.register(p);
@@ -74,6 +78,21 @@ export class QueryParserRegistry {
 
   /** parses a clause object `{"<name>": {...}}` */
   parse(json: unknown, ctx: QueryParseContext): Query {
+    if (this.depth >= this.maxNestedDepth) {
+      // Elasticsearch checks it while parsing the request body: a request-level error, not a shard failure
+      throw requestLevel(
+        Errors.illegalArgument('The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.max_nested_depth]'),
+      );
+    }
+    this.depth++;
+    try {
+      return this.parseClause(json, ctx);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseClause(json: unknown, ctx: QueryParseContext): Query {
     if (json === null || typeof json !== 'object' || Array.isArray(json)) {
       throw Errors.parsing(`[_na] query malformed, must start with start_object`);
     }

@@ -1,4 +1,4 @@
-import { Errors } from '@strata/core-common';
+import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type { DocIdSetIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
@@ -10,6 +10,22 @@ import {
   ReqExclScorer,
   ReqOptSumScorer,
 } from './scorers.js';
+
+/**
+ * Lucene's IndexSearcher max clause count (`indices.query.bool.max_clause_count`; by default derived from the
+ * heap and the search pool as Elasticsearch 8 does). Set once at boot by the search module.
+ */
+export const MaxClauseCount = { value: 4096 };
+
+/** Lucene's TooManyClauses, which Elasticsearch answers with 400 */
+export function tooManyClauses(): EsError {
+  return new EsError('too_many_clauses', 400, `maxClauseCount is set to ${MaxClauseCount.value}`);
+}
+
+/** throws too_many_clauses when a query would hold more than the max clause count */
+export function checkClauseCount(count: number): void {
+  if (count > MaxClauseCount.value) throw tooManyClauses();
+}
 
 export type Occur = 'must' | 'should' | 'filter' | 'must_not';
 

@@ -8,7 +8,7 @@ import type { LeafReaderContext, TermsDict } from '../index/leaf-reader.js';
 import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
-import { BooleanQuery } from './boolean-query.js';
+import { BooleanQuery, checkClauseCount } from './boolean-query.js';
 import { BoostQuery, MatchNoDocsQuery } from './basic-queries.js';
 import { TermQuery } from './term-query.js';
 
@@ -310,6 +310,7 @@ export class FuzzyQuery extends Query {
       occur: 'should' as const,
       query: d === 0 ? new TermQuery(this.field, t) : new BoostQuery(new TermQuery(this.field, t), Math.fround(Math.max(0, 1 - d / len))),
     }));
+    checkClauseCount(clauses.length);
     return clauses.length === 1 ? clauses[0]!.query : new BooleanQuery(clauses);
   }
   createWeight(searcher: IndexSearcher, needsScores: boolean, boost: number): Weight {

@@ -2,7 +2,7 @@
  * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
  * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
  */
-import { EsError, Errors, findDuplicateKey } from '@strata/core-common';
+import { EsError, Errors, checkParsedJson } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
 import { locateJsonPath, positionOf } from '../search/json-position.js';
@@ -87,8 +87,8 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
         `Malformed action/metadata line [${lineNo}], expected START_OBJECT or END_OBJECT but found [${tokenName(action)}]`,
       );
     }
-    const dupAction = findDuplicateKey(raw, action);
-    if (dupAction) throw Errors.xContentParse(`Duplicate field '${dupAction.key}'`, lineNo, dupAction.offset + 1);
+    const badAction = checkParsedJson(raw, action);
+    if (badAction) throw Errors.xContentParse(badAction.message, lineNo, badAction.offset + 1);
     const keys = Object.keys(action);
     if (keys.length === 0) {
       throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo}], expected FIELD_NAME but found [END_OBJECT]`);
@@ -203,13 +203,13 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       }
       item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
     } else {
-      const dup = findDuplicateKey(srcLine, body);
-      if (dup) {
-        // Jackson's STRICT_DUPLICATE_DETECTION: the item fails (a whole-request failure for update bodies)
-        const msg = `Duplicate field '${dup.key}'`;
-        const cause = new EsError('json_parse_exception', 400, `${msg}\n at [Source: (byte[])"..."; line: 1, column: ${dup.offset + 1}]`);
-        if (op === 'update') throw Errors.xContentParse(msg, lineNo + 1, dup.offset + 1, cause);
-        const root = Errors.documentParsing(`[1:${dup.offset + 1}] failed to parse: ${msg}`);
+      const bad = checkParsedJson(srcLine, body);
+      if (bad) {
+        // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: the item fails (a whole-request failure for update bodies)
+        const msg = bad.message;
+        const cause = new EsError('json_parse_exception', 400, `${msg}\n at [Source: (byte[])"..."; line: 1, column: ${bad.offset + 1}]`);
+        if (op === 'update') throw Errors.xContentParse(msg, lineNo + 1, bad.offset + 1, cause);
+        const root = Errors.documentParsing(`[1:${bad.offset + 1}] failed to parse: ${msg}`);
         item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
         items.push(item);
         continue;

@@ -14,6 +14,7 @@ import { DateFieldType } from '../../mapper/field-types.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import { toJsonValue } from '@strata/core-painless';
+import { EsError } from '@strata/core-common';
 import { isRuntimeValuesSource } from '../../script/doc-lookup.js';
 import { runtimeDisplayValue } from '../../script/runtime-fields.js';
 import { bindLeaf, type LeafRunner, type SearchScript } from '../../script/search-scripts.js';
@@ -404,7 +405,13 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
           if (f.ignoreFailure) continue;
           throw e;
         }
-        const j = toJsonValue(v);
+        let j: unknown;
+        try {
+          j = toJsonValue(v);
+        } catch (e) {
+          // a structure too deep to return (Elasticsearch's self-reference check): the script's fault, a 400
+          throw e instanceof EsError ? e : new EsError('illegal_argument_exception', 400, (e as Error).message);
+        }
         fields[f.name] = Array.isArray(j) ? j : [j];
       }
     }

@@ -1,7 +1,7 @@
 /** bool, constant_score, boosting, dis_max, wrapper */
 import { Errors } from '@strata/core-common';
 import { BoostingQuery, ConstantScoreQuery, DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
-import { BooleanQuery, calculateMinShouldMatch, type BooleanClause, type Occur } from '../../search/boolean-query.js';
+import { BooleanQuery, calculateMinShouldMatch, checkClauseCount, type BooleanClause, type Occur } from '../../search/boolean-query.js';
 import { boolValue, boostOf, checkKeys, isObject, numberValue, requireObject, withBoost } from '../parse-utils.js';
 import type { QueryParseContext, QueryParser } from '../query-parser.js';
 import type { Query } from '../../search/query.js';
@@ -62,6 +62,7 @@ export const boolParser: QueryParser = {
     }
     const positive = clauses.some((c) => c.occur !== 'must_not');
     if (!positive && adjustPureNegative) clauses.push({ occur: 'filter', query: new MatchAllDocsQuery() });
+    checkClauseCount(clauses.length);
     return withBoost(new BooleanQuery(clauses, msm), boost);
   },
 };

@@ -3,7 +3,7 @@ import { EsError, Errors } from '@strata/core-common';
 import type { Token } from '../../analysis/analyzer.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
-import { BooleanQuery, calculateMinShouldMatch } from '../../search/boolean-query.js';
+import { BooleanQuery, calculateMinShouldMatch, checkClauseCount } from '../../search/boolean-query.js';
 import { FuzzyQuery, PrefixQuery, fuzzinessToEdits } from '../../search/multi-term-query.js';
 import { PhrasePrefixQuery, PhraseQuery } from '../../search/phrase-query.js';
 import type { Query } from '../../search/query.js';
@@ -164,6 +164,8 @@ export function buildMatchQuery(ctx: QueryParseContext, field: string, value: un
   const text = typeof value === 'string' ? value : String(value);
   const tokens = analyze(ctx, ft, text, opts.analyzer, queryName);
   if (tokens.length === 0) return zeroTerms(opts);
+  // a match over megabytes of text is refused before a query of that size is built (Lucene's TooManyClauses)
+  checkClauseCount(tokens.length);
   const { terms, positions } = byPosition(tokens);
   if (opts.type === 'phrase') {
     if (terms.length === 1) return termOrSynonyms(field, terms[0]!, { ...opts, fuzziness: undefined });

@@ -5,7 +5,7 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import { DisjunctionMaxQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
-import { BooleanQuery, calculateMinShouldMatch, type BooleanClause, type Occur } from '../../search/boolean-query.js';
+import { BooleanQuery, calculateMinShouldMatch, checkClauseCount, type BooleanClause, type Occur } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
 import { FuzzyQuery, PrefixQuery, RegexpQuery, WildcardQuery, fuzzinessToEdits, luceneRegexpMatcher } from '../../search/multi-term-query.js';
 import { checkRegexLength } from './term-level.js';
@@ -36,9 +36,17 @@ export type QsNode =
 
 class QsSyntaxError extends Error {}
 
+/** groups `( ... )` nest at most this deep (the parsers and the query tree they build are recursive) */
+export const MAX_QUERY_STRING_GROUP_DEPTH = 1000;
+
+function tooManyGroups(s: string): QsSyntaxError {
+  return new QsSyntaxError(`Cannot parse '${s}': groups nested deeper than [${MAX_QUERY_STRING_GROUP_DEPTH}]`);
+}
+
 /** Lucene classic query parser (structure only; analysis happens when building queries) */
 export class ClassicParser {
   private i = 0;
+  private depth = 0;
   constructor(
     private readonly s: string,
     private readonly defaultOp: 'or' | 'and',
@@ -161,7 +169,9 @@ export class ClassicParser {
     const c = this.s[this.i];
     if (c === '(') {
       this.i++;
+      if (++this.depth > MAX_QUERY_STRING_GROUP_DEPTH) throw tooManyGroups(this.s);
       const inner = this.query(field);
+      this.depth--;
       this.ws();
       if (this.s[this.i] !== ')') throw new QsSyntaxError(`Cannot parse '${this.s}': Encountered "<EOF>"`);
       this.i++;
@@ -221,6 +231,7 @@ export class ClassicParser {
 /** simple_query_string syntax to the same AST */
 export function parseSimple(s: string, defaultOp: 'or' | 'and'): QsNode {
   let i = 0;
+  let depth = 0;
   const group = (): QsNode => {
     const clauses: Array<{ occur: Occur; node: QsNode }> = [];
     let pendingOp: 'and' | 'or' | null = null;
@@ -250,7 +261,9 @@ export function parseSimple(s: string, defaultOp: 'or' | 'and'): QsNode {
       let node: QsNode;
       if (s[i] === '(') {
         i++;
+        if (++depth > MAX_QUERY_STRING_GROUP_DEPTH) throw tooManyGroups(s);
         node = group();
+        depth--;
       } else if (s[i] === '"') {
         const end = s.indexOf('"', i + 1);
         const text = end < 0 ? s.substring(i + 1) : s.substring(i + 1, end);
@@ -418,6 +431,7 @@ export function buildQs(ctx: QueryParseContext, node: QsNode, opts: QsBuildOptio
   if (!clauses.some((c) => c.occur !== 'must_not')) clauses.push({ occur: 'filter', query: new MatchAllDocsQuery() });
   const nShould = clauses.filter((c) => c.occur === 'should').length;
   const msm = top && opts.minimumShouldMatch !== undefined ? calculateMinShouldMatch(nShould, opts.minimumShouldMatch) : 0;
+  checkClauseCount(clauses.length);
   const q = new BooleanQuery(clauses, msm);
   const b = (node as { boost?: number }).boost;
   return b !== undefined ? withBoost(q, b) : q;
