@@ -22,3 +22,4 @@ export * from './lib/tasks.js';
 export * from './lib/date/zone.js';
 export * from './lib/date/format.js';
 export * from './lib/date/math.js';
+export * from './lib/breakers.js';

@@ -56,6 +56,8 @@ export const Tokens = {
   Logger: Symbol.for('strata.Logger'),
   /** SettingsRegistry */
   SettingsRegistry: Symbol.for('strata.SettingsRegistry'),
+  /** CircuitBreakerService (breakers.ts): the node's memory circuit breakers (bound by core-http) */
+  CircuitBreakerService: Symbol.for('strata.CircuitBreakerService'),
   /** Authorizer */
   Authorizer: Symbol.for('strata.Authorizer'),
   /** IdGenerator */

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IndicesAccess } from './access.js';
+import type { RequestMemory } from './breakers.js';
 import type { Principal } from './rest.js';
 
 /**
@@ -24,6 +25,10 @@ export interface RequestContext {
   readonly startedAt: number;
   /** deprecation warnings to send back as `Warning` headers (deduplicated, in order) */
   readonly warnings: string[];
+  /** the memory this request holds in the circuit breakers (released by the pipeline when it ends) */
+  memory?: RequestMemory;
+  /** aborted when the client disconnects before the response is written (searches stop early) */
+  signal?: AbortSignal;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -144,5 +144,10 @@ export interface RestHandler {
   readonly name: string;
   readonly routes: readonly RouteSpec[];
   readonly params?: readonly string[];
+  /**
+   * false for handlers that must answer even when memory is tight (cluster settings, so a breaker limit can
+   * be raised again): their body is accounted to `in_flight_requests` without tripping. Default true.
+   */
+  readonly canTripCircuitBreaker?: boolean;
   handle(req: RestRequest): Promise<RestResponse> | RestResponse;
 }

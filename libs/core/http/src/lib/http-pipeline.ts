@@ -4,9 +4,11 @@ import { stringify as yamlStringify } from 'yaml';
 import type Koa from 'koa';
 import { inject, injectable, optional } from 'inversify';
 import {
+  BreakerNames,
   EsError,
   Errors,
   PRODUCT_VERSION,
+  RequestMemory,
   RequestContexts,
   Tokens,
   addDeprecationWarning,
@@ -14,6 +16,7 @@ import {
   stringifyJson,
   toEsError,
   type Authorizer,
+  type CircuitBreakerService,
   type HostConfig,
   type HttpMethod,
   type Logger,
@@ -122,6 +125,7 @@ export class HttpPipeline {
     @inject(Tokens.Authorizer) private readonly authz: Authorizer,
     @inject(Tokens.HostConfig) @optional() config: HostConfig | undefined,
     @inject(Tokens.Logger) @optional() private readonly logger: Logger | undefined,
+    @inject(Tokens.CircuitBreakerService) @optional() private readonly breakers: CircuitBreakerService | undefined,
   ) {
     const raw = config?.settings?.['http.max_content_length'];
     this.maxContentLength = raw === undefined ? HTTP_MAX_CONTENT_LENGTH.defaultValue : HTTP_MAX_CONTENT_LENGTH.parse(raw);
@@ -187,6 +191,12 @@ export class HttpPipeline {
     const handle = this.handler(options);
     return (ctx, next) => {
       const opaqueId = ctx.get('X-Opaque-Id') || undefined;
+      // a client that disconnects before its response is written aborts the work done for it
+      const aborter = new AbortController();
+      const onClose = (): void => {
+        if (!ctx.res.writableFinished) aborter.abort();
+      };
+      ctx.res.once('close', onClose);
       const rc: RequestContext = {
         id: `${this.idPrefix}-${(this.nextId++).toString(36)}`,
         method: ctx.method,
@@ -194,8 +204,10 @@ export class HttpPipeline {
         ...(opaqueId ? { opaqueId } : {}),
         startedAt: Date.now(),
         warnings: [],
+        signal: aborter.signal,
+        ...(this.breakers ? { memory: new RequestMemory(this.breakers) } : {}),
       };
-      return RequestContexts.run(rc, () => handle(ctx, next, rc));
+      return RequestContexts.run(rc, () => handle(ctx, next, rc)).finally(() => rc.memory?.close());
     };
   }
 
@@ -249,7 +261,17 @@ export class HttpPipeline {
           const allowed = match.kind === 'method-not-allowed' ? match.allowed : this.allowedFor(path);
           throw methodNotAllowed(method, ctx.url, allowed);
         }
+        // in_flight_requests: the body is charged before it is buffered (its declared length), the rest once decoded
+        const declared = Math.max(0, Number(ctx.get('Content-Length') || '0') || 0);
+        const canTrip = match.route.handler.canTripCircuitBreaker !== false;
+        try {
+          rc.memory?.reserve(BreakerNames.IN_FLIGHT_REQUESTS, declared, '<http_request>', canTrip);
+        } catch (e) {
+          ctx.set('Connection', 'close');
+          throw e;
+        }
         let body = this.decode(ctx, await this.readBody(ctx));
+        if (body.length > declared) rc.memory?.reserve(BreakerNames.IN_FLIGHT_REQUESTS, body.length - declared, '<http_request>', canTrip);
         if (body.length === 0 && ctx.query['source'] !== undefined) {
           const ct = ctx.query['source_content_type'];
           if (typeof ct !== 'string') {

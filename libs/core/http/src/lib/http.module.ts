@@ -1,5 +1,14 @@
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, Tokens } from '@strata/core-common';
+import {
+  BREAKER_SETTINGS,
+  ExtensionPoints,
+  HierarchyCircuitBreakerService,
+  Tokens,
+  type CircuitBreakerService,
+  type HostConfig,
+  type NodeStatsContributor,
+  type SettingsRegistry,
+} from '@strata/core-common';
 import { AllowAllAuthorizer, AuthenticatorChain } from './auth.js';
 import { HttpPipeline } from './http-pipeline.js';
 import { CORS_SETTINGS } from './cors.js';
@@ -22,4 +31,21 @@ export const httpModule = new ContainerModule(({ bind }) => {
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_HEADER_SIZE);
   bind(ExtensionPoints.Setting).toConstantValue(HTTP_MAX_INITIAL_LINE_LENGTH);
   for (const s of CORS_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
+  // circuit breakers: node settings at start, cluster-settings updates as they come
+  for (const s of BREAKER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
+  bind(Tokens.CircuitBreakerService)
+    .toDynamicValue((ctx) => {
+      const host = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true });
+      const service = new HierarchyCircuitBreakerService({ settings: host?.settings ?? {} });
+      const registry = ctx.get<SettingsRegistry>(Tokens.SettingsRegistry, { optional: true });
+      for (const key of HierarchyCircuitBreakerService.dynamicKeys) {
+        registry?.onUpdate(key, (value) => service.apply(key, value ?? host?.settings?.[key]));
+      }
+      return service;
+    })
+    .inSingletonScope();
+  bind(ExtensionPoints.NodeStatsContributor).toDynamicValue((ctx): NodeStatsContributor => {
+    const service = ctx.get<CircuitBreakerService>(Tokens.CircuitBreakerService);
+    return { section: 'breakers', stats: () => service.stats() as unknown as Record<string, unknown> };
+  });
 });

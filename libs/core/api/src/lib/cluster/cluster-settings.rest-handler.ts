@@ -22,6 +22,7 @@ function asSettingString(v: unknown): unknown {
 @injectable()
 export class ClusterSettingsRestHandler implements RestHandler {
   readonly name = 'cluster_settings_action';
+  readonly canTripCircuitBreaker = false;
   readonly routes = [
     route('GET', '/_cluster/settings', 'cluster:monitor/settings'),
     route('PUT', '/_cluster/settings', 'cluster:admin/settings/update'),

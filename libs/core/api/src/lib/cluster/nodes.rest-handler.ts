@@ -217,6 +217,11 @@ const NODE_STAT_METRICS = [
   'allocations',
 ];
 
+/** the metric that selects a section: `breaker` answers under `breakers`, the others under their own name */
+function metricOfSection(section: string): string {
+  return section === 'breakers' ? 'breaker' : section;
+}
+
 /** `GET /_nodes/stats[/{metric}[/{index_metric}]]` and `/_nodes/{node_id}/stats[/{metric}]`. */
 @injectable()
 export class NodesStatsRestHandler implements RestHandler {
@@ -255,7 +260,7 @@ export class NodesStatsRestHandler implements RestHandler {
 
   handle(req: RestRequest): RestResponse {
     const human = req.boolParam('human', false);
-    const known = [...new Set([...NODE_STAT_METRICS, ...this.contributors.map((c) => c.section.split('.')[0])])];
+    const known = [...new Set([...NODE_STAT_METRICS, ...this.contributors.map((c) => metricOfSection(c.section.split('.')[0]!))])];
     const metricParam = req.optionalPathParam('metric');
     const metrics = metricParam === undefined || metricParam === '_all' ? known : metricParam.split(',');
     const unknown = metrics.filter((m) => !known.includes(m));
@@ -293,7 +298,7 @@ export class NodesStatsRestHandler implements RestHandler {
     if (metrics.includes('fs')) sections['fs'] = fsStats(String(this.config?.settings['path.data'] ?? '.'));
     for (const c of this.contributors) {
       const [top, ...rest] = c.section.split('.');
-      if (!metrics.includes(top)) continue;
+      if (!metrics.includes(metricOfSection(top!))) continue;
       let target = (sections[top] ??= {});
       for (let i = 0; i < rest.length - 1; i++) {
         target = (target[rest[i]] ??= {}) as Record<string, unknown>;

@@ -2,7 +2,7 @@
  * The aggregation framework: parsed specs (one per requested aggregation), shard aggregators that collect
  * per "owning bucket ordinal" into typed arrays (Elasticsearch's model), reduce/render contexts and helpers.
  */
-import { EsError, Errors } from '@strata/core-common';
+import { BatchedReservation, BreakerNames, EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext, SortedSetDocValues } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from './api.js';
@@ -294,7 +294,14 @@ export class IntArray {
  * Maps (owningOrd, key) to a dense bucket ordinal (ES LongKeyedBucketOrds / BytesKeyedBucketOrds) and
  * remembers the bucket ordinals per owning ordinal.
  */
+/**
+ * Estimated heap per bucket (map entry, key, ordinal lists, doc count) charged to the `request` circuit breaker
+ * as buckets are created, once per 1024 of them.
+ */
+export const BUCKET_BYTES = 96;
+
 export class KeyedBucketOrds<K extends string | number> {
+  private readonly reservation = new BatchedReservation(BreakerNames.REQUEST, BUCKET_BYTES, 'allocated_buckets');
   private readonly single = new Map<K, number>();
   private readonly multi = new Map<number, Map<K, number>>();
   readonly keys: K[] = [];
@@ -317,6 +324,7 @@ export class KeyedBucketOrds<K extends string | number> {
     }
     let ord = m.get(key);
     if (ord !== undefined) return ord;
+    this.reservation.add();
     ord = this.keys.length;
     m.set(key, ord);
     this.keys.push(key);
@@ -593,6 +601,7 @@ export function kahanAdd(sums: Float64Array, comps: Float64Array, i: number, v: 
  * (composite, multi_terms). Numbers and strings are distinct keys (Map uses SameValueZero).
  */
 export class TupleBucketOrds {
+  private readonly reservation = new BatchedReservation(BreakerNames.REQUEST, BUCKET_BYTES, 'allocated_buckets');
   private readonly root = new Map<number, Map<unknown, unknown>>();
   readonly keys: (string | number | null)[][] = [];
   private readonly byOwner = new Map<number, number[]>();
@@ -618,6 +627,7 @@ export class TupleBucketOrds {
     }
     const hit = node.get(tuple[last]) as number | undefined;
     if (hit !== undefined) return hit;
+    this.reservation.add();
     const ord = this.keys.length;
     node.set(tuple[last], ord);
     this.keys.push(tuple.slice());

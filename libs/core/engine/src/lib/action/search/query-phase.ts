@@ -3,7 +3,11 @@
  * from+size hits (by score or sort), count total hits, run aggregations, apply post_filter / min_score /
  * terminate_after / search_after / slice. Produces a plain ShardQueryResult.
  */
-import { Errors } from '@strata/core-common';
+import { BreakerNames, Errors, reserveRequestMemory } from '@strata/core-common';
+
+/** estimated heap of one collected hit and of one sort value of it (request circuit breaker) */
+const HIT_ENTRY_BYTES = 64;
+const SORT_VALUE_BYTES = 24;
 import type { AggregatorFactories, ShardAggregator } from '../../aggregations/api.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
@@ -219,6 +223,8 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
 
   const rescoreWindow = prepared.rescore ? Math.max(0, ...prepared.rescore.map((r) => r.spec.windowSize)) : 0;
   const k = Math.max(from + size, byField ? 0 : rescoreWindow);
+  // the sort structure of the top k hits (doc, score and one value per sort field) is charged to the request breaker
+  reserveRequestMemory(BreakerNames.REQUEST, k * (HIT_ENTRY_BYTES + SORT_VALUE_BYTES * (byField ? sort.length : 0)), 'top_docs');
   const heap = new TopHitsHeap(k, byField ? sort : null);
   const collapse = s.collapse ? compileCollapse(s.collapse.field, deps.fieldType, req.index) : null;
   const groups = collapse ? new Map<string | number | null, CollectedHit & { cv: unknown }>() : null;

@@ -1,4 +1,4 @@
-import { EsError, TaskManager } from '@strata/core-common';
+import { EsError, RequestContexts, TaskManager, type RequestContext } from '@strata/core-common';
 import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
 import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
@@ -12,7 +12,7 @@ import { parseSearchSource } from './search-source.js';
 
 const FIELDS: Record<string, MappedFieldType> = { body: fieldTypes.text('body'), n: fieldTypes.long('n'), tag: fieldTypes.keyword('tag') };
 
-function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSearchInterceptor[]; tasks?: TaskManager } = {}) {
+function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSearchInterceptor[]; tasks?: TaskManager; onAcquire?: (key: string) => void } = {}) {
   const shardDocs: Record<string, FakeDoc[][]> = {
     'a#0': [[{ id: 'a1', text: { body: 'red fox' }, num: { n: 1 } }, { id: 'a2', text: { body: 'red' }, num: { n: 4 } }]],
     'a#1': [[{ id: 'a3', text: { body: 'blue fox' }, num: { n: 3 } }]],
@@ -38,6 +38,7 @@ function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSear
         shardId: s,
         acquireReader: () => {
           acquired.push(`acq:${i}#${s}`);
+          opts.onAcquire?.(`${i}#${s}`);
           return reader(`${i}#${s}`);
         },
         refresh: async () => undefined,
@@ -101,6 +102,26 @@ describe('SearchService', () => {
     expect(tasks.list()).toEqual([]);
     const ok = await service.search(req({}, { indices: ['a'] }));
     expect(ok.body['_shards']).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    expect(tasks.list()).toEqual([]);
+  });
+
+  it('stops at the next shard once the HTTP client has gone (task_cancelled_exception), releasing readers', async () => {
+    const aborter = new AbortController();
+    // the client disconnects while the first shard is searched
+    const tasks = new TaskManager();
+    const { service, req, acquired, released } = setup({ tasks, onAcquire: () => aborter.abort() });
+    const rc: RequestContext = { id: 't', method: 'POST', url: '/_search', startedAt: 0, warnings: [], signal: aborter.signal };
+    const err = await RequestContexts.run(rc, () => service.search(req({ query: { match_all: {} } }))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EsError);
+    expect((err as EsError).type).toBe('task_cancelled_exception');
+    expect((err as EsError).reason).toBe('task cancelled [http channel closed]');
+    expect(acquired).toEqual(['acq:a#0']);
+    expect(released).toEqual(['a#0']);
+    // the same search with its client still there runs every shard
+    const ok = setup({ tasks });
+    const rc2: RequestContext = { ...rc, signal: new AbortController().signal };
+    const res = await RequestContexts.run(rc2, () => ok.service.search(ok.req({ query: { match_all: {} }, size: 2 })));
+    expect(res.body['_shards']).toMatchObject({ total: 3, successful: 3 });
     expect(tasks.list()).toEqual([]);
   });
 

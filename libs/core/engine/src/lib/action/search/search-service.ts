@@ -9,6 +9,7 @@ import {
   EsError,
   Errors,
   ExtensionPoints,
+  RequestContexts,
   Tokens,
   type Clock,
   type HostConfig,
@@ -317,9 +318,15 @@ export class SearchService {
     // the search is a task: GET /_tasks lists it, POST /_tasks/{id}/_cancel stops it between shards
     if (!this.tasks || options.task) return run(0, request, options);
     const task = this.tasks.register('indices:data/read/search', searchTaskDescription(request), { cancellable: true });
+    // a client that disconnects cancels its search the way POST /_tasks/{id}/_cancel does
+    const signal = RequestContexts.current()?.signal;
+    const onClientGone = (): void => void this.tasks?.cancel(task.id, 'http channel closed');
+    if (signal?.aborted) onClientGone();
+    else signal?.addEventListener('abort', onClientGone, { once: true });
     try {
       return await run(0, request, { ...options, task });
     } finally {
+      signal?.removeEventListener('abort', onClientGone);
       this.tasks.unregister(task);
     }
   }

@@ -2,7 +2,7 @@
  * terms aggregation: ordinal counting in typed arrays per segment for keyword fields, keyed maps for numerics;
  * shard_size / doc_count_error_upper_bound / sum_other_doc_count reduced exactly as Elasticsearch.
  */
-import { EsError, Errors, LuceneRegexp, type StringMatcher } from '@strata/core-common';
+import { BreakerNames, EsError, Errors, LuceneRegexp, RequestContexts, type StringMatcher } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
@@ -396,6 +396,8 @@ class BytesTermsAggregator extends Aggregator {
   private readonly ords = new KeyedBucketOrds<string>();
   private readonly counts = new IntArray(64);
   private dv: SortedSetDocValues | null = null;
+  /** bytes of the current segment's ordinal array charged to the request breaker */
+  private segBytes = 0;
   /** segment ord -> bucket ord (owning ord 0 only); -1 unknown, -2 rejected */
   private segMap: Int32Array | null = null;
   /** direct counting per segment ordinal (top level, no sub-aggregations) */
@@ -440,6 +442,13 @@ class BytesTermsAggregator extends Aggregator {
       this.segAccept = acc;
     }
     if (this.spec.minDocCount === 0 && this.dv) this.allTerms.push(this.dv.terms);
+    // the per-segment ordinal array is charged to the request breaker (the previous segment's is released)
+    const memory = RequestContexts.current()?.memory;
+    if (memory) {
+      memory.release(BreakerNames.REQUEST, this.segBytes);
+      this.segBytes = n * Int32Array.BYTES_PER_ELEMENT;
+      memory.reserve(BreakerNames.REQUEST, this.segBytes, 'allocated_buckets');
+    }
     if (this.direct) {
       this.segCounts = new Int32Array(n);
     } else {
