@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../src/index.js';
 import { http, startE2eHost, type E2eHost } from './helpers.js';
 
 /**
@@ -106,5 +110,31 @@ describe('circuit breakers', () => {
     expect((await call('POST', '/b/_search', bigAgg)).status).toBe(200);
     const b = await breakers();
     expect(b['parent']!['tripped']).toBe(1);
+  });
+
+  it('a breaker limit persisted through _cluster/settings applies again after a restart', async () => {
+    const dataPath = mkdtempSync(join(tmpdir(), 'strata-breakers-'));
+    const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+    const start = () => startServer({ port: 0, dataPath, settings: { 'xpack.security.enabled': false }, logger: silent });
+    const limitOf = async (url: string) => {
+      const r = await http(url + '/_nodes/stats/breaker');
+      return (Object.values(r.json.nodes)[0] as { breakers: { request: { limit_size_in_bytes: number } } }).breakers.request.limit_size_in_bytes;
+    };
+    try {
+      const first = await start();
+      const put = await http(first.url + '/_cluster/settings', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ persistent: { 'indices.breaker.request.limit': '3mb' } }),
+      });
+      expect(put.status).toBe(200);
+      expect(await limitOf(first.url)).toBe(3 * 1024 * 1024);
+      await first.close();
+      const second = await start();
+      expect(await limitOf(second.url)).toBe(3 * 1024 * 1024);
+      await second.close();
+    } finally {
+      rmSync(dataPath, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,7 @@ import { Container, ContainerModule } from 'inversify';
 import {
   Errors,
   ExtensionPoints,
+  HierarchyCircuitBreakerService,
   RequestContexts,
   SettingParsers,
   SettingsRegistry,
@@ -319,6 +320,15 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
     async start() {
       // open every index's shards (recovery) before the first request
       if (container.isBound(EngineTokens.IndicesService)) container.get(EngineTokens.IndicesService);
+      // circuit-breaker limits persisted by _cluster/settings in an earlier run (transient ones win, as in ES)
+      if (container.isBound(Tokens.CircuitBreakerService) && container.isBound(EngineTokens.MetadataStore)) {
+        const breakers = container.get<HierarchyCircuitBreakerService>(Tokens.CircuitBreakerService);
+        const md = container.get<{ current(): { persistentSettings: Record<string, unknown>; transientSettings: Record<string, unknown> } }>(EngineTokens.MetadataStore).current();
+        for (const key of HierarchyCircuitBreakerService.dynamicKeys) {
+          const v = md.transientSettings[key] ?? md.persistentSettings[key];
+          if (v !== undefined && v !== null) breakers.apply(key, v);
+        }
+      }
       const components = container.getAll<LifecycleComponent>(ExtensionPoints.LifecycleComponent, { optional: true }) ?? [];
       for (const c of components) {
         await c.start();
