@@ -105,6 +105,9 @@ function readOptions(name: string, o: Json, type: MatchType): MatchOptions {
   return opts;
 }
 
+/** texts longer than this are first counted chunk by chunk, so one past the max clause count is refused early */
+const LARGE_TEXT = 64 * 1024;
+
 function analyze(ctx: QueryParseContext, ft: MappedFieldType, text: string, analyzerName: string | undefined, queryName: string): Token[] {
   let analyzer = ft.searchAnalyzer ?? ft.indexAnalyzer;
   if (analyzerName) {
@@ -112,6 +115,21 @@ function analyze(ctx: QueryParseContext, ft: MappedFieldType, text: string, anal
     if (!analyzer) throw Errors.queryShard(`[${queryName}] analyzer [${analyzerName}] not found`, ctx.indexName, undefined, ctx.index?.uuid);
   }
   if (!analyzer) return text.length ? [{ term: text, position: 0, startOffset: 0, endOffset: text.length, type: 'word' }] : [];
+  if (text.length > LARGE_TEXT) {
+    // megabytes of text: stop as soon as the tokens seen exceed the max clause count (Lucene stops at the
+    // first clause past it), instead of analysing everything first; chunks end at whitespace
+    let count = 0;
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(text.length, start + LARGE_TEXT);
+      if (end < text.length) {
+        const ws = text.slice(end).search(/\s/);
+        end = ws < 0 ? text.length : end + ws;
+      }
+      count += analyzer.analyze(text.slice(start, end)).length;
+      checkClauseCount(count);
+      start = end;
+    }
+  }
   return analyzer.analyze(text);
 }
 
