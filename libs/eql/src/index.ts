@@ -1,1 +1,10 @@
 export * from './lib/eql.module.js';
+export { eql, compileEql, type EqlOptions, type EqlResponse } from './lib/inprocess/eql.js';
+export { parseEql, parseExpression } from './lib/parser/parser.js';
+export type * from './lib/parser/ast.js';
+export { analyze, type AnalyzeOptions } from './lib/analysis/analyzer.js';
+export type { Schema, FieldInfo } from './lib/analysis/schema.js';
+export type { Plan, Stage, RExpr } from './lib/analysis/resolved.js';
+export { execute, type EqlResult, type ExecuteOptions } from './lib/execution/executor.js';
+export type { EventSource, SourceEvent, MemoryBreaker } from './lib/execution/model.js';
+export { MemorySource, type MemorySourceOptions } from './lib/execution/memory-source.js';

@@ -1,0 +1,311 @@
+/**
+ * The service's EventSource: every read goes through the core SearchService (so coordinator and shard
+ * interceptors — the request cache among them — see EQL's searches like any other), on readers pinned for
+ * the whole EQL search (a point-in-time view), in `fetch_size` batches ordered by timestamp, tiebreaker and
+ * `_shard_doc`, with the stage filters pushed down as Query DSL.
+ */
+import { EsError } from '@strata/core-common';
+import {
+  DateFormatter,
+  type DirectoryReader,
+  type SearchService,
+  type ShardTarget,
+  type FieldAndFormat,
+} from '@strata/core-engine';
+import type { Stage } from '../analysis/resolved.js';
+import type { Schema } from '../analysis/schema.js';
+import { checkAborted, type EventSource, type RenderedEvent, type SourceEvent, type TotalHits } from '../execution/model.js';
+import { CATEGORY_PATH, stageFilter } from '../execution/sequence-matcher.js';
+import type { Value } from '../expression/values.js';
+import { MATCH_NONE, stageQuery, type QueryJson } from './query-translator.js';
+
+export interface SearchEventSourceOptions {
+  search: SearchService;
+  targets: ShardTarget[];
+  readers: Map<string, DirectoryReader>;
+  schema: Schema;
+  timestampField: string;
+  tiebreakerField?: string;
+  eventCategoryField: string;
+  /** the request's Query DSL `filter` */
+  filter?: unknown;
+  /** the request's `fields` (rendered on result events) */
+  fields?: unknown[];
+  runtimeMappings?: Record<string, unknown>;
+  fetchSize: number;
+  /** concrete fields the plan reads */
+  planFields: Iterable<string>;
+  allowPartialSearchResults: boolean;
+  /** failures of individual shards (partial results) */
+  onShardFailures?(failures: unknown[]): void;
+}
+
+interface HitRef {
+  index: string;
+  id: string;
+  rendered?: RenderedEvent;
+}
+
+type Hit = Record<string, unknown> & { _index: string; _id: string; sort?: unknown[]; fields?: Record<string, unknown[]>; _source?: unknown };
+
+function invalidArgument(reason: string): EsError {
+  return new EsError('invalid_argument_exception', 400, reason);
+}
+
+const javaList = (v: unknown[]): string => `[${v.map((x) => String(x)).join(', ')}]`;
+
+export class SearchEventSource implements EventSource {
+  private readonly valueFields: FieldAndFormat[];
+  private readonly dateFields = new Set<string>();
+  private readonly keyFormatters = new Map<string, DateFormatter>();
+  private readonly categoryPath: string;
+
+  constructor(private readonly o: SearchEventSourceOptions) {
+    const paths = new Set<string>(o.planFields);
+    this.categoryPath = o.schema.field(o.eventCategoryField)?.path ?? o.eventCategoryField;
+    paths.add(this.categoryPath);
+    paths.add(o.timestampField);
+    if (o.tiebreakerField) paths.add(o.tiebreakerField);
+    this.valueFields = [...paths].map((p) => {
+      const info = o.schema.field(p);
+      if (info && (info.type === 'date' || info.type === 'date_nanos')) {
+        this.dateFields.add(p);
+        this.keyFormatters.set(p, DateFormatter.of(info.format ?? 'strict_date_optional_time||epoch_millis'));
+        return { field: p, format: 'epoch_millis' };
+      }
+      return { field: p };
+    });
+  }
+
+  // ------------------------------------------------------------------ searches
+
+  private async page(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ hits: Hit[]; total?: TotalHits }> {
+    checkAborted(signal);
+    const o = this.o;
+    const full: Record<string, unknown> = { ...body };
+    if (o.runtimeMappings) full['runtime_mappings'] = o.runtimeMappings;
+    const source = o.search.parseSource(full);
+    const res = await o.search.search(
+      {
+        indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+        source,
+        rawBody: JSON.stringify(full),
+        searchType: 'query_then_fetch',
+        typedKeys: false,
+        restTotalHitsAsInt: false,
+        allowPartialSearchResults: o.allowPartialSearchResults,
+        attributes: { eql: true },
+      },
+      { targets: o.targets, readers: o.readers },
+    );
+    const shards = res.body['_shards'] as { failures?: unknown[] } | undefined;
+    if (shards?.failures?.length) o.onShardFailures?.(shards.failures);
+    const hits = res.body['hits'] as { hits: Hit[]; total?: TotalHits };
+    return { hits: hits.hits, total: hits.total };
+  }
+
+  private baseFilters(query: QueryJson | undefined, requireTimestamp: boolean): QueryJson {
+    const filters: QueryJson[] = [];
+    if (query) filters.push(query);
+    if (requireTimestamp) filters.push({ exists: { field: this.o.timestampField } });
+    if (this.o.filter !== undefined) filters.push(this.o.filter as QueryJson);
+    return { bool: { filter: filters } };
+  }
+
+  private sort(order: 'asc' | 'desc'): unknown[] {
+    const s: unknown[] = [{ [this.o.timestampField]: { order } }];
+    if (this.o.tiebreakerField) s.push({ [this.o.tiebreakerField]: { order } });
+    s.push({ _shard_doc: order });
+    return s;
+  }
+
+  private toEvent(h: Hit, checkOrdinal: boolean): SourceEvent {
+    const f = h.fields ?? {};
+    const o = this.o;
+    let ts = 0;
+    if (checkOrdinal) {
+      const tv = f[o.timestampField];
+      if (!tv || tv.length !== 1 || !this.dateFields.has(o.timestampField)) {
+        const raw = tv === undefined ? 'null' : tv.length === 1 ? String(tv[0]) : javaList(tv);
+        throw invalidArgument(`Expected timestamp field [${o.timestampField}] to be mapped as [date] or [date_nanos] and to hold a single value but got [${raw}]`);
+      }
+      ts = Number(tv[0]);
+    }
+    let tb: Value = null;
+    if (o.tiebreakerField) {
+      const t = f[o.tiebreakerField];
+      if (t && t.length > 1) throw invalidArgument(`Expected tiebreaker field [${o.tiebreakerField}] to hold a single comparable value but got [${javaList(t)}]`);
+      if (t && t.length === 1) tb = t[0] as Value;
+    }
+    const values = (path: string): readonly unknown[] => {
+      const p = path === CATEGORY_PATH ? this.categoryPath : path;
+      const v = f[p];
+      if (!v) return [];
+      if (this.dateFields.has(p)) return v.map((x) => Number(x));
+      return v;
+    };
+    const keyValues = (path: string): readonly unknown[] => {
+      const v = f[path];
+      if (!v) return [];
+      const fmt = this.keyFormatters.get(path);
+      if (fmt) return v.map((x) => fmt.format(Number(x)));
+      return v;
+    };
+    const ref: HitRef = { index: h._index, id: h._id };
+    return { ts, tb, values, keyValues, ref };
+  }
+
+  private renderHit(h: Hit): RenderedEvent {
+    const out: RenderedEvent = { _index: h._index, _id: h._id };
+    if (h._source !== undefined) out['_source'] = h._source;
+    if (h.fields && Object.keys(h.fields).length > 0) out['fields'] = h.fields;
+    return out;
+  }
+
+  // ------------------------------------------------------------------ EventSource
+
+  async events(stage: Stage, count: number, fromTail: boolean, signal?: AbortSignal): Promise<{ events: SourceEvent[]; total: TotalHits }> {
+    const t = stageQuery(stage, this.o.eventCategoryField);
+    const query = this.baseFilters(t.query, true);
+    const order = fromTail ? 'desc' : 'asc';
+    if (t.exact) {
+      const { hits, total } = await this.page(
+        { query, sort: this.sort(order), size: count, track_total_hits: true, ...(this.o.fields ? { fields: this.o.fields } : {}) },
+        signal,
+      );
+      const events = hits.map((h) => {
+        const ev = this.toEvent(h, false);
+        (ev.ref as HitRef).rendered = this.renderHit(h);
+        return ev;
+      });
+      if (fromTail) events.reverse();
+      return { events, total: total ?? { value: events.length, relation: 'eq' } };
+    }
+    // a residual condition: scan in batches, check each event in memory, count them all
+    const filter = stageFilter(stage);
+    const kept: SourceEvent[] = [];
+    let matched = 0;
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { hits } = await this.page(
+        {
+          query,
+          sort: this.sort(order),
+          size: this.o.fetchSize,
+          track_total_hits: false,
+          _source: false,
+          fields: this.valueFields,
+          ...(after ? { search_after: after } : {}),
+        },
+        signal,
+      );
+      for (const h of hits) {
+        const ev = this.toEvent(h, false);
+        if (!filter(ev)) continue;
+        matched++;
+        if (kept.length < count) kept.push(ev);
+      }
+      if (hits.length < this.o.fetchSize) break;
+      after = hits[hits.length - 1]!.sort;
+    }
+    if (fromTail) kept.reverse();
+    return { events: kept, total: { value: matched, relation: 'eq' } };
+  }
+
+  private streamQuery(filters: Stage[]): QueryJson {
+    const qs: QueryJson[] = [];
+    for (const s of filters) {
+      const t = stageQuery(s, this.o.eventCategoryField);
+      if (!t.query) return { match_all: {} };
+      if (t.query !== MATCH_NONE) qs.push(t.query);
+    }
+    if (qs.length === 0) return MATCH_NONE;
+    return qs.length === 1 ? qs[0]! : { bool: { should: qs, minimum_should_match: 1 } };
+  }
+
+  async *stream(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
+    const query = this.baseFilters(this.streamQuery(filters), true);
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { hits } = await this.page(
+        {
+          query,
+          sort: this.sort('asc'),
+          size: this.o.fetchSize,
+          track_total_hits: false,
+          _source: false,
+          fields: this.valueFields,
+          ...(after ? { search_after: after } : {}),
+        },
+        signal,
+      );
+      if (hits.length > 0) yield hits.map((h) => this.toEvent(h, true));
+      if (hits.length < this.o.fetchSize) return;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+
+  async *scan(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
+    const query = this.baseFilters(this.streamQuery(filters), false);
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { hits } = await this.page(
+        {
+          query,
+          sort: [{ _shard_doc: 'asc' }],
+          size: this.o.fetchSize,
+          track_total_hits: false,
+          _source: false,
+          fields: this.valueFields,
+          ...(after ? { search_after: after } : {}),
+        },
+        signal,
+      );
+      if (hits.length > 0) yield hits.map((h) => this.toEvent(h, false));
+      if (hits.length < this.o.fetchSize) return;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+
+  async render(events: SourceEvent[], signal?: AbortSignal): Promise<RenderedEvent[]> {
+    const out: RenderedEvent[] = new Array(events.length);
+    const byIndex = new Map<string, Array<{ i: number; id: string }>>();
+    events.forEach((e, i) => {
+      const ref = e.ref as HitRef;
+      if (ref.rendered) {
+        out[i] = ref.rendered;
+        return;
+      }
+      let l = byIndex.get(ref.index);
+      if (!l) byIndex.set(ref.index, (l = []));
+      l.push({ i, id: ref.id });
+    });
+    for (const [index, list] of byIndex) {
+      const ids = [...new Set(list.map((x) => x.id))];
+      const targets = this.o.targets.filter((t) => t.index === index);
+      const found = new Map<string, RenderedEvent>();
+      for (let k = 0; k < ids.length; k += 1000) {
+        const chunk = ids.slice(k, k + 1000);
+        checkAborted(signal);
+        const body: Record<string, unknown> = { query: { ids: { values: chunk } }, size: chunk.length, track_total_hits: false };
+        if (this.o.fields) body['fields'] = this.o.fields;
+        if (this.o.runtimeMappings) body['runtime_mappings'] = this.o.runtimeMappings;
+        const res = await this.o.search.search(
+          {
+            indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+            source: this.o.search.parseSource(body),
+            searchType: 'query_then_fetch',
+            typedKeys: false,
+            restTotalHitsAsInt: false,
+            allowPartialSearchResults: true,
+            attributes: { eql: true },
+          },
+          { targets, readers: this.o.readers },
+        );
+        for (const h of (res.body['hits'] as { hits: Hit[] }).hits) found.set(h._id, this.renderHit(h));
+      }
+      for (const { i, id } of list) out[i] = found.get(id) ?? { _index: index, _id: id };
+    }
+    return out;
+  }
+}
