@@ -6,7 +6,7 @@
 import { EqlParsingException, EqlVerificationException, type Problem } from '../errors.js';
 import { acceptsKind, arithmeticResultType, functionNames, lookupFunction, type ArgKind } from '../expression/functions.js';
 import { didYouMean, findSimilar } from '../parser/parser.js';
-import type { Expr, FieldExpr, Pos, Statement, Term } from '../parser/ast.js';
+import { walk, type Expr, type FieldExpr, type Pos, type Statement, type Term } from '../parser/ast.js';
 import type { Plan, RExpr, RField, Stage } from './resolved.js';
 import { compatible, dataTypeOf, isNumeric, isString, upperName, type DataType, type Schema } from './schema.js';
 
@@ -54,6 +54,11 @@ const KIND_NAMES: Record<ArgKind, string> = {
 class Analyzer {
   readonly problems: Problem[] = [];
   readonly fields = new Set<string>();
+  /** position of the expression being resolved (type errors are reported there, as QL does) */
+  private at: Pos = { line: 1, col: 1 };
+
+  /** the names "did you mean" may suggest: the fields of the query that exist (Elasticsearch resolves only those) */
+  suggestions: string[] = [];
 
   constructor(private readonly schema: Schema) {}
 
@@ -68,7 +73,7 @@ class Analyzer {
     const base = { text: f.text, pos: f.pos };
     if (!info) {
       if (!f.optional) {
-        this.problem(f.pos, `Unknown column [${f.name}]${didYouMean(findSimilar(f.name, this.schema.fieldNames()))}`);
+        this.problem(f.pos, `Unknown column [${f.name}]${didYouMean(findSimilar(f.name, this.suggestions))}`);
       }
       const r: RField = { k: 'field', name: f.name, path: f.name, exact: f.name, optional: f.optional, unmapped: true, type: 'null', ...base };
       return r;
@@ -99,24 +104,32 @@ class Analyzer {
     if (info.type === 'text' && !info.exactField) {
       const leaf = info.path.substring(info.path.lastIndexOf('.') + 1);
       this.problem(
-        e.pos,
+        this.at,
         `[${owner}] cannot operate on ${ordinal}field of data type [text]: No keyword/multi-field defined exact matches for [${leaf}]; define one or use MATCH/QUERY instead`,
       );
     } else if (info.normalized) {
-      this.problem(e.pos, `[${owner}] cannot operate on ${ordinal}field of data type [keyword]: Normalized keyword field cannot be used for exact match operations`);
+      this.problem(this.at, `[${owner}] cannot operate on ${ordinal}field of data type [keyword]: Normalized keyword field cannot be used for exact match operations`);
     }
   }
 
-  private expectType(e: RExpr, ok: boolean, ordinal: string, owner: string, expected: string, suffix = ''): void {
+  private expectType(e: RExpr, ok: boolean, ordinal: string, owner: string, expected: string, suffix = '', at: Pos = this.at): void {
     if (ok || e.type === 'null' || e.type === 'dynamic') return;
     const prefix = ordinal ? `${ordinal} argument` : 'argument';
-    this.problem(e.pos, `${prefix} of [${owner}] must be [${expected}], found value [${e.text}] type [${typeName(e.type)}]${suffix}`);
+    this.problem(at, `${prefix} of [${owner}] must be [${expected}], found value [${e.text}] type [${typeName(e.type)}]${suffix}`);
   }
 
   // ------------------------------------------------------------------ expressions
 
   expr(e: Expr): RExpr {
+    const r = this.exprInner(e);
+    return r;
+  }
+
+  private exprInner(e: Expr): RExpr {
     const base = { text: e.text, pos: e.pos };
+    const here = (): void => {
+      this.at = e.pos;
+    };
     switch (e.kind) {
       case 'literal':
         return { k: 'lit', value: e.value, type: e.type, ...base };
@@ -124,6 +137,7 @@ class Analyzer {
         return this.field(e);
       case 'not': {
         const x = this.expr(e.expr);
+        here();
         this.expectType(x, x.type === 'boolean', '', e.text, 'boolean');
         return { k: 'not', e: x, type: 'boolean', ...base };
       }
@@ -131,6 +145,7 @@ class Analyzer {
       case 'or': {
         const l = this.expr(e.left);
         const r = this.expr(e.right);
+        here();
         this.expectType(l, l.type === 'boolean', 'first', e.text, 'boolean');
         this.expectType(r, r.type === 'boolean', 'second', e.text, 'boolean');
         return { k: e.kind, l, r, type: 'boolean', ...base };
@@ -138,6 +153,7 @@ class Analyzer {
       case 'comparison': {
         const l = this.expr(e.left);
         const r = this.expr(e.right);
+        here();
         this.checkExact(l, 'first argument ', e.text);
         this.checkExact(r, 'second argument ', e.text);
         return { k: 'cmp', op: e.op, l, r, type: 'boolean', ...base };
@@ -145,25 +161,28 @@ class Analyzer {
       case 'arithmetic': {
         const l = this.expr(e.left);
         const r = this.expr(e.right);
+        here();
         this.expectType(l, isNumeric(l.type), 'first', e.text, 'numeric');
         this.expectType(r, isNumeric(r.type), 'second', e.text, 'numeric');
         return { k: 'arith', op: e.op, l, r, type: arithmeticResultType(l.type, r.type), ...base };
       }
       case 'neg': {
         const x = this.expr(e.expr);
+        here();
         this.expectType(x, isNumeric(x.type), '', e.text, 'numeric');
         return { k: 'neg', e: x, type: x.type, ...base };
       }
       case 'in': {
         const value = this.expr(e.value);
         const list = e.list.map((x) => this.expr(x));
+        here();
         this.checkExact(value, 'first argument ', e.text);
         if (e.insensitive) this.expectType(value, isString(value.type), 'first', e.text, 'string');
         const vt = value.type;
         if (vt !== 'null' && vt !== 'dynamic') {
           list.forEach((item, i) => {
             if (!compatible(vt, item.type) || (e.insensitive && item.type !== 'null' && !isString(item.type))) {
-              this.problem(item.pos, `${ordinalSuffix(i + 2)} argument of [${e.text}] must be [${typeName(vt)}], found value [${item.text}] type [${typeName(item.type)}]`);
+              this.problem(e.pos, `${ordinalSuffix(i + 1)} argument of [${e.text}] must be [${typeName(vt)}], found value [${item.text}] type [${typeName(item.type)}]`);
             }
           });
         }
@@ -171,12 +190,16 @@ class Analyzer {
       }
       case 'match': {
         const value = this.expr(e.value);
+        here();
         const owner = e.op === ':' ? ':' : e.text;
+        const before = this.problems.length;
         this.checkExact(value, 'first argument ', e.text);
         this.expectType(value, isString(value.type), 'first', owner, 'string', e.op === ':' ? '; consider using [==] instead' : '');
+        const valueFailed = this.problems.length > before;
         const patterns: string[] = [];
         e.patterns.forEach((p, i) => {
           if (typeof p.value !== 'string') {
+            if (valueFailed) return;
             this.problem(p.pos, `${ordinalWord(i + 1)} argument of [${owner}] must be [string], found value [${p.text}] type [${typeName(p.type)}]`);
             return;
           }
@@ -206,6 +229,7 @@ class Analyzer {
     const name = ci ? e.name.slice(0, -1) : e.name;
     const def = lookupFunction(name);
     const args = e.args.map((a) => this.expr(a));
+    this.at = e.pos;
     if (!def || (ci && !def.insensitive)) {
       this.problem(e.pos, `Unknown function [${e.name}]${didYouMean(findSimilar(e.name.toLowerCase(), functionNames()))}`);
       return { k: 'fn', name: name.toLowerCase(), ci, args, type: 'null', ...base };
@@ -277,9 +301,30 @@ function esTypeName(schema: Schema, e: RExpr): string {
   return typeName(e.type);
 }
 
+/** the existing fields a query mentions (plus the timestamp, category and tiebreaker fields) */
+function suggestionFields(statement: Statement, schema: Schema, opts: AnalyzeOptions): string[] {
+  const names = new Set<string>([opts.timestampField, opts.eventCategoryField, ...(opts.tiebreakerField ? [opts.tiebreakerField] : [])]);
+  const visit = (e: Expr) =>
+    walk(e, (x) => {
+      if (x.kind === 'field') names.add(x.name);
+    });
+  const terms: Term[] = statement.type === 'event' ? [] : [...statement.terms, ...(statement.type === 'sequence' && statement.until ? [statement.until] : [])];
+  if (statement.type === 'event') visit(statement.filter.condition);
+  else for (const k of statement.keys) visit(k);
+  for (const t of terms) {
+    visit(t.filter.condition);
+    for (const k of t.keys) visit(k);
+  }
+  return [...names].filter((n) => {
+    const f = schema.field(n);
+    return f !== undefined && !f.object;
+  });
+}
+
 /** resolves `statement` against `schema`; throws verification_exception with every problem found */
 export function analyze(statement: Statement, schema: Schema, opts: AnalyzeOptions): Plan {
   const a = new Analyzer(schema);
+  a.suggestions = suggestionFields(statement, schema, opts);
   const usesCategory = (terms: Term[]) => terms.some((t) => t.filter.category !== null);
   const top: Pos = { line: 1, col: 1 };
   const requireField = (name: string) => {

@@ -97,7 +97,7 @@ class Parser {
   }
 
   private display(t: Token): string {
-    return t.type === 'EOF' ? '<EOF>' : `'${t.text}'`;
+    return t.type === 'EOF' ? "'<EOF>'" : `'${t.text}'`;
   }
 
   private mismatched(expected: readonly TokenType[], withEof = false): never {
@@ -216,7 +216,6 @@ class Parser {
     const terms: Term[] = [];
     while (this.at('LB', 'MISSING_EVENT_OPEN')) terms.push(this.sequenceTerm(true));
     if (terms.length === 0) this.mismatched(['BY', 'WITH', 'LB', 'MISSING_EVENT_OPEN']);
-    if (terms.length < 2) this.mismatched(['LB', 'MISSING_EVENT_OPEN']);
     let until: Term | undefined;
     if (this.at('UNTIL')) {
       this.next();
@@ -227,6 +226,7 @@ class Parser {
     // expand runs
     const expanded: Term[] = [];
     for (const term of terms) for (let r = 0; r < term.runs; r++) expanded.push(term);
+    if (expanded.length < 2) this.error(seqTok, `A sequence requires a minimum of 2 queries, found [${expanded.length}]`);
     if (!expanded.some((x) => !x.missing)) {
       this.error(seqTok, 'A sequence requires at least one positive event query; found none');
     }
@@ -239,7 +239,7 @@ class Parser {
     for (const term of terms) {
       if (expected < 0) expected = term.keys.length;
       else if (term.keys.length !== expected) {
-        const at = term.keys[0]?.pos ?? term.filter.pos;
+        const at = term.keys[0]?.pos ?? term.pos;
         throw new EqlParsingException(at.line, at.col, `Inconsistent number of join keys specified; expected [${expected}] but found [${term.keys.length}]`);
       }
     }

@@ -1,6 +1,7 @@
 export * from './field-mapper-type.js';
 export * from './field-types.js';
 export * from './ip.js';
+export * from './geo-format.js';
 export {
   normalizeRootMapping,
   mergeRootMappings,

@@ -2,7 +2,7 @@
  * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
-import { RawJson, compareUtf8 } from '@strata/core-common';
+import { Errors, RawJson, compareUtf8 } from '@strata/core-common';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
 import { TopHitsHeap } from '../../search/collector.js';
@@ -11,6 +11,7 @@ import { nestedHitSource, objectsAt, unwrapAtPath } from '../../search/nested/ne
 import { compileSort, type CompiledSortField } from '../../search/sort.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
+import { formatGeoValues, rawSourceValues } from '../../mapper/geo-format.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import { toJsonValue } from '@strata/core-painless';
@@ -193,7 +194,15 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
         if (vals.length) out[name] = vals;
         continue;
       }
+      if (ft.type === 'geo_point' || ft.type === 'geo_shape') {
+        const geo = formatGeoValues(ft.type, name, rawSourceValues(source, name), spec.format);
+        if (geo.length) out[name] = geo;
+        continue;
+      }
       if (ft.kind === 'none' || ft.type === 'object' || ft.type === 'nested') continue;
+      if (spec.format !== undefined && ft.kind !== 'date') {
+        throw Errors.illegalArgument(`Field [${name}] of type [${ft.type}] doesn't support formats.`);
+      }
       const group = lookup?.hasNested ? outermostNestedBelow(name, scope, lookup) : null;
       if (group !== null) {
         let l = groups.get(group);

@@ -412,7 +412,7 @@ export function validateSearchSource(
     errs.push('Cannot use [sort] option in conjunction with [rescore].');
   }
   if (s.slice && !scroll && !heldReaders && !s.extensions['pit']) errs.push('[slice] can only be used with [scroll] or [point-in-time] requests');
-  if (opts.userSort && !s.extensions['pit'] && s.sort.some((f) => f.field === '_shard_doc')) {
+  if (opts.userSort && !heldReaders && !s.extensions['pit'] && s.sort.some((f) => f.field === '_shard_doc')) {
     errs.push('[_shard_doc] sort field cannot be used without [point in time]');
   }
   if (errs.length) throw Errors.actionRequestValidation(errs);

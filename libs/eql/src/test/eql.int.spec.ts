@@ -1,0 +1,251 @@
+/**
+ * The EQL search API over HTTP on a real node: response shapes, targets, fields, errors, async searches
+ * (get / status / delete / keep_alive / restart), the sequence breaker.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestHost, ManualClock, type TestHost } from '@strata/core-testing';
+import { eqlFeature } from '../lib/eql.module.js';
+import { EqlTokens } from '../lib/service/eql-search.service.js';
+import type { AsyncSearchStore } from '../lib/service/async-store.js';
+
+const clock = new ManualClock(Date.UTC(2026, 0, 1));
+
+async function seed(host: TestHost): Promise<void> {
+  const c = await host.request('PUT', '/eql_test', {
+    mappings: {
+      properties: {
+        '@timestamp': { type: 'date' },
+        event: { properties: { category: { type: 'keyword' } } },
+        user: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+        id: { type: 'long' },
+        valid: { type: 'boolean' },
+        some_keyword: { type: 'keyword', ignore_above: 5 },
+        location: { type: 'geo_point' },
+      },
+    },
+  });
+  expect(c.status).toBe(200);
+  const docs = [
+    ['1', 'process', '2020-02-03T12:34:56Z', 'SYSTEM', false],
+    ['2', 'process', '2020-02-04T12:34:56Z', 'SYSTEM', true],
+    ['3', 'process', '2020-02-05T12:34:56Z', 'SYSTEM', true],
+    ['4', 'network', '2020-02-06T12:34:56Z', 'ADMIN', true],
+    ['5', 'network', '2020-02-07T12:34:56Z', 'SYSTEM', true],
+    ['6', 'network', '2020-02-08T12:34:56Z', 'ADMIN', true],
+    ['7', 'network', '2020-02-09T12:34:56Z', 'SYSTEM', true],
+  ] as const;
+  const lines: object[] = [];
+  for (const [id, cat, ts, user, valid] of docs) {
+    lines.push({ index: { _index: 'eql_test', _id: id } });
+    lines.push({ event: [{ category: cat }], '@timestamp': ts, user, id: 123, valid, location: { lat: 41.12, lon: -71.34 } });
+  }
+  const b = await host.request('POST', '/_bulk?refresh=true', lines);
+  expect(b.body.errors).toBe(false);
+}
+
+describe('EQL search API', () => {
+  let host: TestHost;
+  const eqlSearch = (body: unknown, path = '/eql_test/_eql/search') => host.request('POST', path, body);
+
+  beforeAll(async () => {
+    host = await createTestHost({ features: [eqlFeature], clock });
+    await seed(host);
+  });
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  it('answers a basic query with Elasticsearch response shape', async () => {
+    const r = await eqlSearch({ query: 'process where user == "SYSTEM"' });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['is_partial', 'is_running', 'took', 'timed_out', 'hits']);
+    expect(r.body.is_partial).toBe(false);
+    expect(r.body.timed_out).toBe(false);
+    expect(r.body.hits.total).toEqual({ value: 3, relation: 'eq' });
+    expect(r.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['1', '2', '3']);
+    expect(r.body.hits.events[0]).toEqual({
+      _index: 'eql_test',
+      _id: '1',
+      _source: { event: [{ category: 'process' }], '@timestamp': '2020-02-03T12:34:56Z', user: 'SYSTEM', id: 123, valid: false, location: { lat: 41.12, lon: -71.34 } },
+    });
+  });
+
+  it('returns fields with formats (dates, geo as geojson / wkt)', async () => {
+    const r = await eqlSearch({
+      query: 'process where user == "SYSTEM"',
+      size: 1,
+      result_position: 'head',
+      fields: [{ field: '@timestamp', format: 'epoch_millis' }, 'id', 'valid', { field: 'location', format: 'wkt' }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.hits.events[0].fields).toEqual({ '@timestamp': ['1580733296000'], id: [123], valid: [false], location: ['POINT (-71.34 41.12)'] });
+    const g = await eqlSearch({ query: 'process where true', size: 1, fields: ['location'] });
+    expect(g.body.hits.events[0].fields).toEqual({ location: [{ type: 'Point', coordinates: [-71.34, 41.12] }] });
+  });
+
+  it('answers sequences with join keys, missing events as {missing: true}', async () => {
+    const r = await eqlSearch({ query: 'sequence by user [process where user == "SYSTEM"] [process where true]' });
+    expect(r.status).toBe(200);
+    expect(r.body.hits.total).toEqual({ value: 2, relation: 'eq' });
+    expect(r.body.hits.sequences.map((s: { join_keys: unknown[]; events: Array<{ _id: string }> }) => [s.join_keys, s.events.map((e) => e._id)])).toEqual([
+      [['SYSTEM'], ['1', '2']],
+      [['SYSTEM'], ['2', '3']],
+    ]);
+    const n = await eqlSearch({ query: 'sequence by id [process where user == "SYSTEM"] [process where true]' });
+    expect(n.body.hits.sequences[0].join_keys).toEqual([123]);
+    const m = await eqlSearch({ query: 'sequence with maxspan=10d [network where user == "ADMIN"] ![network where user == "ADMIN"] [network where user == "ADMIN"]' });
+    expect(m.body.hits.total.value).toBe(1);
+    expect(m.body.hits.sequences[0].events.map((e: Record<string, unknown>) => e['_id'])).toEqual(['4', '', '6']);
+    expect(m.body.hits.sequences[0].events[1]).toEqual({ _index: '', _id: '', missing: true });
+    const m2 = await eqlSearch({ query: 'sequence with maxspan=10d [network where user == "ADMIN"] ![network where user == "SYSTEM"] [network where user == "ADMIN"]' });
+    expect(m2.body.hits.total.value).toBe(0);
+    const keys = await eqlSearch({ query: 'sequence by user [network where valid == true] [network where true]' });
+    expect(keys.body.hits.sequences.map((s: { join_keys: unknown[] }) => s.join_keys[0])).toEqual(['ADMIN', 'SYSTEM']);
+  });
+
+  it('applies the filter, size and result_position', async () => {
+    const f = await eqlSearch({ query: 'any where true', filter: { term: { 'event.category': 'network' } }, size: 2, result_position: 'head' });
+    expect(f.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['4', '5']);
+    const t = await eqlSearch({ query: 'any where true', size: 2.7 });
+    expect(t.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['6', '7']);
+  });
+
+  it('resolves targets: missing ones are ignored by default, errors as the options say', async () => {
+    const ok = await eqlSearch({ query: 'sequence by valid [process where user == "SYSTEM"] [process where true]' }, '/eql_test,non_existing/_eql/search');
+    expect(ok.status).toBe(200);
+    expect(ok.body.hits.sequences[0].join_keys).toEqual([true]);
+    const pattern = await eqlSearch({ query: 'process where true' }, '/eql_test,non_existing*/_eql/search');
+    expect(pattern.status).toBe(200);
+    const none = await eqlSearch({ query: 'process where true' }, '/non_existing/_eql/search');
+    expect(none.status).toBe(404);
+    expect(none.body.error.type).toBe('index_not_found_exception');
+    const strict = await eqlSearch({ query: 'process where true' }, '/eql_test,non_existing/_eql/search?ignore_unavailable=false');
+    expect(strict.status).toBe(404);
+    expect(strict.body.error.type).toBe('index_not_found_exception');
+    const noIndices = await eqlSearch({ query: 'process where true' }, '/eql_test,nothing*/_eql/search?allow_no_indices=false');
+    expect(noIndices.status).toBe(404);
+    expect(noIndices.body.error.type).toBe('index_not_found_exception');
+    const alias = await host.request('POST', '/_aliases', { actions: [{ add: { index: 'eql_test', alias: 'eql_alias', filter: { term: { 'user.keyword': 'ADMIN' } } } }] });
+    expect(alias.status).toBe(200);
+    const viaAlias = await eqlSearch({ query: 'any where true' }, '/eql_alias/_eql/search');
+    expect(viaAlias.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['4', '6']);
+  });
+
+  it('answers 400 with Elasticsearch errors for bad input', async () => {
+    const cases: Array<[unknown, string, string, string?]> = [
+      [{}, 'action_request_validation_exception', 'Validation Failed: 1: query is null or empty;'],
+      [{ query: 'any where true', size: 0 }, 'action_request_validation_exception', 'Validation Failed: 1: size must be greater than 0;'],
+      [{ query: 'any where true', fetch_size: 2 }, 'action_request_validation_exception', 'Validation Failed: 1: fetch size must be greater than 2;'],
+      [{ query: 'any where true', fetch_size: 20000 }, 'action_request_validation_exception', 'Validation Failed: 1: fetch size [20000] must be less than or equal to [index.max_result_window] [10000] of index [eql_test];'],
+      [{ query: 'any where true', keep_alive: '30s' }, 'action_request_validation_exception', 'Validation Failed: 1: [keep_alive] must be greater than 1 minute, got:30s;'],
+      [{ query: 'any where true', foo: 1 }, 'x_content_parse_exception', '[1:27] [eql/search] unknown field [foo]'],
+      [{ query: 'any where true', result_position: 'middle' }, 'x_content_parse_exception', '[1:45] [eql/search] failed to parse field [result_position]'],
+      [{ query: "process where user == 'x'" }, 'parsing_exception', `line 1:24: Use double quotes ["] to define string literals, not single quotes [']`],
+      [{ query: 'sequence with maxspan=10d [network where used == "ADMIN"] [network where id == 123]' }, 'verification_exception', 'Found 1 problem\nline 1:42: Unknown column [used]'],
+      [{ query: 'sequence with maxspan=10d [network where user == "ADMIN"] ![network where used == "SYSTEM"]' }, 'verification_exception', 'Found 1 problem\nline 1:75: Unknown column [used], did you mean [user]?'],
+      [{ query: 'any where location == 1' }, 'verification_exception', 'Found 1 problem\nline 1:11: Cannot use field [location] with unsupported type [geo_point]'],
+      [{ query: 'any where true', timestamp_field: 'user' }, 'search_phase_execution_exception', ''],
+      [{ query: 'any where true', fields: [{ field: 'id', format: 'wkt' }], size: 1 }, 'illegal_argument_exception', ''],
+      [{ query: 'any where true', fields: [{ field: 'location', format: 'mvt(30/0/0)' }], size: 1 }, 'illegal_argument_exception', ''],
+    ];
+    for (const [body, type, reason] of cases) {
+      const r = await eqlSearch(body);
+      expect({ body, status: r.status, type: r.body.error?.type }).toEqual({ body, status: 400, type });
+      if (reason) expect(r.body.error.reason).toBe(reason);
+    }
+    const bad = await host.request('POST', '/eql_test/_eql/search?wait_for_completion_timeout=abc', { query: 'any where true' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.type).toBe('illegal_argument_exception');
+    const unknownParam = await host.request('POST', '/eql_test/_eql/search?foo=bar', { query: 'any where true' });
+    expect(unknownParam.status).toBe(400);
+    expect(unknownParam.body.error.reason).toContain('unrecognized parameter: [foo]');
+    const noBody = await host.request('POST', '/eql_test/_eql/search');
+    expect(noBody.status).toBe(400);
+  });
+
+  it('runs async: keep_on_completion, get, status, delete', async () => {
+    const r = await host.request('POST', '/eql_test/_eql/search?wait_for_completion_timeout=0ms&keep_on_completion=true', { query: 'process where user == "SYSTEM"' });
+    expect(r.status).toBe(200);
+    const id = r.body.id as string;
+    expect(typeof id).toBe('string');
+    const g = await host.request('GET', `/_eql/search/${id}?wait_for_completion_timeout=10s`);
+    expect(g.status).toBe(200);
+    expect(g.body).toMatchObject({ id, is_running: false, is_partial: false, timed_out: false, hits: { total: { value: 3, relation: 'eq' } } });
+    expect(g.body.hits.events[0]._source.user).toBe('SYSTEM');
+    const s = await host.request('GET', `/_eql/search/status/${id}`);
+    expect(s.body).toEqual({ id, is_running: false, is_partial: false, expiration_time_in_millis: clock.now() + 5 * 86_400_000, completion_status: 200 });
+    const d = await host.request('DELETE', `/_eql/search/${id}`);
+    expect(d.body).toEqual({ acknowledged: true });
+    const again = await host.request('DELETE', `/_eql/search/${id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.type).toBe('resource_not_found_exception');
+    expect((await host.request('GET', `/_eql/search/status/${id}`)).status).toBe(404);
+    expect((await host.request('GET', '/_eql/search/not-an-id!')).status).toBe(400);
+  });
+
+  it('keep_on_completion stores a search that finished at once; without it nothing is stored', async () => {
+    const kept = await host.request('POST', '/eql_test/_eql/search?keep_on_completion=true', { query: 'any where true' });
+    expect(kept.body.id).toEqual(expect.any(String));
+    expect(kept.body.is_running).toBe(false);
+    const plain = await host.request('POST', '/eql_test/_eql/search?wait_for_completion_timeout=10s', { query: 'any where true' });
+    expect(plain.body.id).toBeUndefined();
+    // query parameters win over the body
+    const body = await host.request('POST', '/eql_test/_eql/search?keep_on_completion=false', { query: 'any where true', keep_on_completion: true });
+    expect(body.body.id).toBeUndefined();
+  });
+
+  it('deletes a stored search once keep_alive passes', async () => {
+    const r = await host.request('POST', '/eql_test/_eql/search?keep_on_completion=true&keep_alive=2m', { query: 'any where true' });
+    const id = r.body.id as string;
+    expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(200);
+    clock.advance(60_000);
+    // get extends the keep_alive
+    expect((await host.request('GET', `/_eql/search/${id}?keep_alive=2m`)).status).toBe(200);
+    clock.advance(90_000);
+    expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(200);
+    clock.advance(60_000);
+    (host.container.get(EqlTokens.AsyncStore) as AsyncSearchStore).reap();
+    expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(404);
+  });
+
+  it('fails a sequence that would exceed the eql_sequence breaker with circuit_breaking_exception', async () => {
+    const set = await host.request('PUT', '/_cluster/settings', { transient: { 'breaker.eql_sequence.limit': '100b' } });
+    expect(set.status).toBe(200);
+    try {
+      const r = await eqlSearch({ query: 'sequence by id [any where true] [any where false]' });
+      expect(r.status).toBe(429);
+      expect(r.body.error.type).toBe('circuit_breaking_exception');
+      expect(r.body.error.reason).toMatch(/^\[eql_sequence\] Data too large, data for \[sequence_inflight\] would be \[\d+\/\d+b\], which is larger than the limit of \[100\/100b\]$/);
+      // the node keeps answering
+      expect((await eqlSearch({ query: 'process where true' })).status).toBe(200);
+    } finally {
+      await host.request('PUT', '/_cluster/settings', { transient: { 'breaker.eql_sequence.limit': null } });
+    }
+    expect((await eqlSearch({ query: 'sequence by id [any where true] [any where false]' })).status).toBe(200);
+  });
+});
+
+describe('stored EQL searches survive a restart', () => {
+  it('a kept result is there after the node restarts', async () => {
+    const dataPath = mkdtempSync(join(tmpdir(), 'strata-eql-'));
+    try {
+      let host = await createTestHost({ features: [eqlFeature], settings: { 'path.data': dataPath }, keepData: true });
+      await seed(host);
+      const r = await host.request('POST', '/eql_test/_eql/search?keep_on_completion=true', { query: 'process where user == "SYSTEM"' });
+      const id = r.body.id as string;
+      await host.close();
+      host = await createTestHost({ features: [eqlFeature], settings: { 'path.data': dataPath }, keepData: true });
+      try {
+        const g = await host.request('GET', `/_eql/search/${id}`);
+        expect(g.status).toBe(200);
+        expect(g.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['1', '2', '3']);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      rmSync(dataPath, { recursive: true, force: true });
+    }
+  });
+});
