@@ -37,12 +37,10 @@ describe('EQL conformance kit', () => {
     it(`passes at least 95% of the non-skipped queries (fetch_size ${fetchSize})`, async () => {
       const args = [runner, '--url', host.url, '--seed', String(seed), '--fetch-size', String(fetchSize), '--result-position', 'random'];
       if (!load) args.push('--no-load');
-      let stdout = '';
-      try {
-        ({ stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }));
-      } catch (e) {
-        stdout = (e as { stdout?: string }).stdout ?? '';
-      }
+      const stdout = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }).then(
+        (r) => r.stdout,
+        (e: { stdout?: string }) => e.stdout ?? '',
+      );
       const last = stdout.trim().split('\n').pop() ?? '';
       const m = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(last);
       if (!m) throw new Error(`unexpected runner output:\n${stdout.slice(-2000)}`);

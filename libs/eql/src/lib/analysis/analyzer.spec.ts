@@ -33,7 +33,7 @@ function error(q: string): string {
   } catch (e) {
     expect((e as EsError).type).toBe('verification_exception');
     const reason = (e as EsError).reason;
-    if (!reason.startsWith("Found 1 problem\nline ")) throw new Error(reason);
+    if (!reason.startsWith("Found 1 problem\nline ")) throw new Error(reason, { cause: e });
     return reason.substring('Found 1 problem\nline '.length);
   }
   throw new Error(`accepted: ${q}`);

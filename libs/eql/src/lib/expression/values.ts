@@ -16,8 +16,8 @@ export function javaDouble(d: number): string {
     const s = String(d);
     return s.includes('.') ? s : `${s}.0`;
   }
-  let [mant, exp] = d.toExponential().split('e') as [string, string];
-  if (!mant.includes('.')) mant += '.0';
+  const [m, exp] = d.toExponential().split('e') as [string, string];
+  const mant = m.includes('.') ? m : `${m}.0`;
   return `${mant}E${Number(exp)}`;
 }
 

@@ -18,8 +18,8 @@ const GEOHASH = '0123456789bcdefghjkmnpqrstuvwxyz';
 
 function geohashDecode(hash: string): Pos | null {
   let even = true;
-  let lat: [number, number] = [-90, 90];
-  let lon: [number, number] = [-180, 180];
+  const lat: [number, number] = [-90, 90];
+  const lon: [number, number] = [-180, 180];
   for (const c of hash.toLowerCase()) {
     const v = GEOHASH.indexOf(c);
     if (v < 0) return null;
@@ -183,8 +183,8 @@ function jnum(d: number): string {
   if (Number.isInteger(d) && Math.abs(d) < 1e7) return `${d}.0`;
   const a = Math.abs(d);
   if (a >= 1e-3 && a < 1e7) return String(d);
-  let [m, e] = d.toExponential().split('e') as [string, string];
-  if (!m.includes('.')) m += '.0';
+  const [mant, e] = d.toExponential().split('e') as [string, string];
+  const m = mant.includes('.') ? mant : `${mant}.0`;
   return `${m}E${Number(e)}`;
 }
 
