@@ -20,7 +20,6 @@ import {
   EngineTokens,
   TRACK_TOTAL_HITS_DISABLED,
   allShardsFailed,
-  shardKey,
   type DirectoryReader,
   type IndicesOptions,
   type IndicesService,
@@ -44,7 +43,7 @@ export const PagingTokens = {
  * What the paging service needs of the core search. The REST handlers pass the SearchService itself;
  * the service does not inject it, because the SearchService injects the paging interceptor.
  */
-export type CoreSearch = Pick<SearchService, 'resolveTargets' | 'execute'>;
+export type CoreSearch = Pick<SearchService, 'resolveTargets' | 'execute' | 'acquireReaders'>;
 
 /** the `pit` section of a search body, as parsed by the PIT SearchSourceExtension */
 export interface PitSpec {
@@ -98,25 +97,7 @@ export class PagingService {
 
   // ------------------------------------------------------------------ readers
 
-  private acquire(targets: ShardTarget[]): Map<string, DirectoryReader> {
-    const readers = new Map<string, DirectoryReader>();
-    try {
-      for (const t of targets) {
-        const key = shardKey(t.index, t.shardId);
-        if (readers.has(key)) continue;
-        // a shard that failed to open has no reader to hold: 503 as Elasticsearch answers for it
-        const shard = this.indices.shard
-          ? this.indices.shard(t.index, t.shardId)
-          : this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
-        if (!shard) throw Errors.noShardAvailable(`[${t.index}][${t.shardId}] shard is not available`, t.index, t.shardId);
-        readers.set(key, shard.acquireReader());
-      }
-    } catch (e) {
-      for (const r of readers.values()) r.decRef();
-      throw e;
-    }
-    return readers;
-  }
+
 
   private checkSlices(request: SearchRequest, targets: ShardTarget[]): void {
     const slice = request.source.slice;
@@ -147,7 +128,7 @@ export class PagingService {
     const keepAliveMs = this.keepAlive(keepAlive);
     const probe = { indices, indicesOptions: options, routing } as unknown as SearchRequest;
     const targets = search.resolveTargets(probe);
-    const readers = this.acquire(targets);
+    const readers = search.acquireReaders(targets);
     const ctx = this.registry.create('pit', readers, targets, keepAliveMs, this.clock.now(), principal);
     return {
       id: encodePitId(ctx.id, this.node),

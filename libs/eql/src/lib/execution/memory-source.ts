@@ -115,32 +115,29 @@ export class MemorySource implements EventSource {
       return;
     }
     // async iterables stream through, in the order given (which must be timestamp order)
-    let batch: MemoryEvent[] = [];
     let last: MemoryEvent | undefined;
-    for await (const raw of this.input as AsyncIterable<unknown>) {
-      const ev = this.toEvent(raw, true);
+    const ordered = (ev: MemoryEvent): boolean => {
       if (last && MemorySource.order(last, ev) > 0) {
         throw new EsError('illegal_argument_exception', 400, `events of an async iterable must come in [${this.opts.timestampField}] order; event [${ev.pos}] is out of order`);
       }
       last = ev;
-      if (!keep(ev)) continue;
-      batch.push(ev);
-      if (batch.length >= this.batchSize) {
-        checkAborted(signal);
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
+      return keep(ev);
+    };
+    yield* this.batches(this.input as AsyncIterable<unknown>, true, ordered, signal);
   }
 
   async *scan(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const fs = filters.map(stageFilter);
-    let batch: MemoryEvent[] = [];
     const it = Symbol.asyncIterator in (this.input as object) ? (this.input as AsyncIterable<unknown>) : toAsync(this.input as Iterable<unknown>);
+    yield* this.batches(it, !this.opts.timestampOptional, (ev) => fs.some((f) => f(ev)), signal);
+  }
+
+  /** the input's events passing `keep`, `batchSize` at a time */
+  private async *batches(it: AsyncIterable<unknown>, requireTs: boolean, keep: (ev: MemoryEvent) => boolean, signal?: AbortSignal): AsyncIterable<MemoryEvent[]> {
+    let batch: MemoryEvent[] = [];
     for await (const raw of it) {
-      const ev = this.toEvent(raw, !this.opts.timestampOptional);
-      if (!fs.some((f) => f(ev))) continue;
+      const ev = this.toEvent(raw, requireTs);
+      if (!keep(ev)) continue;
       batch.push(ev);
       if (batch.length >= this.batchSize) {
         checkAborted(signal);

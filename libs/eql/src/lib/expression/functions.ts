@@ -117,21 +117,46 @@ function ipInCidr(ip: string, cidrs: string[]): boolean {
   return false;
 }
 
-const stringReturns = (): DataType => 'keyword';
-const boolReturns = (): DataType => 'boolean';
-const intReturns = (): DataType => 'integer';
+/** a two-string predicate (startsWith, endsWith, stringContains), null when either side is null */
+function stringPredicate(name: string, test: (s: string, p: string) => boolean): FunctionDef {
+  return {
+    name,
+    insensitive: true,
+    minArgs: 2,
+    maxArgs: 2,
+    arity: 'expects exactly two arguments',
+    args: ['string', 'string'],
+    returns: () => 'boolean',
+    eval: (a, ci) => {
+      const s = str(a[0]!);
+      const p = str(a[1]!);
+      if (s === null || p === null) return null;
+      return ci ? test(lower(s), lower(p)) : test(s, p);
+    },
+  };
+}
 
-export const FUNCTIONS: FunctionDef[] = [
-  {
-    name: 'add',
+/** a two-number operation (add, subtract, ...) */
+function numericFunction(name: string, op: (a: number, b: number, ints: boolean) => number | null): FunctionDef {
+  return {
+    name,
     insensitive: false,
     minArgs: 2,
     maxArgs: 2,
     arity: 'expects exactly two arguments',
     args: ['numeric', 'numeric'],
     returns: (t) => arithmeticResultType(t[0]!, t[1]!),
-    eval: arithmetic((a, b) => a + b),
-  },
+    eval: arithmetic(op),
+  };
+}
+
+const stringReturns = (): DataType => 'keyword';
+const boolReturns = (): DataType => 'boolean';
+const intReturns = (): DataType => 'integer';
+
+export const FUNCTIONS: FunctionDef[] = [
+  numericFunction('add', (a, b) => a + b),
+
   {
     name: 'between',
     insensitive: true,
@@ -180,31 +205,10 @@ export const FUNCTIONS: FunctionDef[] = [
       return out;
     },
   },
-  {
-    name: 'divide',
-    insensitive: false,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['numeric', 'numeric'],
-    returns: (t) => arithmeticResultType(t[0]!, t[1]!),
-    eval: arithmetic((a, b, ints) => applyArithmetic('/', a, b, ints)),
-  },
-  {
-    name: 'endsWith',
-    insensitive: true,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['string', 'string'],
-    returns: boolReturns,
-    eval: (a, ci) => {
-      const s = str(a[0]!);
-      const p = str(a[1]!);
-      if (s === null || p === null) return null;
-      return ci ? lower(s).endsWith(lower(p)) : s.endsWith(p);
-    },
-  },
+  numericFunction('divide', (a, b, ints) => applyArithmetic('/', a, b, ints)),
+
+  stringPredicate('endsWith', (s, p) => s.endsWith(p)),
+
   {
     name: 'indexOf',
     insensitive: true,
@@ -237,26 +241,10 @@ export const FUNCTIONS: FunctionDef[] = [
       return s === null ? null : s.length;
     },
   },
-  {
-    name: 'modulo',
-    insensitive: false,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['numeric', 'numeric'],
-    returns: (t) => arithmeticResultType(t[0]!, t[1]!),
-    eval: arithmetic((a, b, ints) => applyArithmetic('%', a, b, ints)),
-  },
-  {
-    name: 'multiply',
-    insensitive: false,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['numeric', 'numeric'],
-    returns: (t) => arithmeticResultType(t[0]!, t[1]!),
-    eval: arithmetic((a, b) => a * b),
-  },
+  numericFunction('modulo', (a, b, ints) => applyArithmetic('%', a, b, ints)),
+
+  numericFunction('multiply', (a, b) => a * b),
+
   {
     name: 'number',
     insensitive: false,
@@ -272,21 +260,8 @@ export const FUNCTIONS: FunctionDef[] = [
       return parseNumber(s, base);
     },
   },
-  {
-    name: 'startsWith',
-    insensitive: true,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['string', 'string'],
-    returns: boolReturns,
-    eval: (a, ci) => {
-      const s = str(a[0]!);
-      const p = str(a[1]!);
-      if (s === null || p === null) return null;
-      return ci ? lower(s).startsWith(lower(p)) : s.startsWith(p);
-    },
-  },
+  stringPredicate('startsWith', (s, p) => s.startsWith(p)),
+
   {
     name: 'string',
     insensitive: false,
@@ -297,21 +272,8 @@ export const FUNCTIONS: FunctionDef[] = [
     returns: stringReturns,
     eval: (a, _ci, doubles) => valueToString(a[0]!, doubles[0]),
   },
-  {
-    name: 'stringContains',
-    insensitive: true,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['string', 'string'],
-    returns: boolReturns,
-    eval: (a, ci) => {
-      const s = str(a[0]!);
-      const p = str(a[1]!);
-      if (s === null || p === null) return null;
-      return ci ? lower(s).includes(lower(p)) : s.includes(p);
-    },
-  },
+  stringPredicate('stringContains', (s, p) => s.includes(p)),
+
   {
     name: 'substring',
     insensitive: false,
@@ -328,16 +290,8 @@ export const FUNCTIONS: FunctionDef[] = [
       return substring(s, st === null ? 0 : Math.trunc(st), en === null ? null : Math.trunc(en));
     },
   },
-  {
-    name: 'subtract',
-    insensitive: false,
-    minArgs: 2,
-    maxArgs: 2,
-    arity: 'expects exactly two arguments',
-    args: ['numeric', 'numeric'],
-    returns: (t) => arithmeticResultType(t[0]!, t[1]!),
-    eval: arithmetic((a, b) => a - b),
-  },
+  numericFunction('subtract', (a, b) => a - b),
+
 ];
 
 const BY_NAME = new Map(FUNCTIONS.map((f) => [f.name.toLowerCase(), f]));

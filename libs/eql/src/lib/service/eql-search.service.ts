@@ -7,14 +7,11 @@ import { inject, injectable, optional } from 'inversify';
 import { EsError, Errors, Tokens, toEsError, type Clock, type HostConfig, type Principal } from '@strata/core-common';
 import {
   EngineTokens,
-  shardKey,
-  type DirectoryReader,
   type IndexNameExpressionResolver,
   type IndicesOptions,
   type IndicesService,
   type MetadataStore,
   type SearchService,
-  type ShardTarget,
 } from '@strata/core-engine';
 import { analyze } from '../analysis/analyzer.js';
 import type { Plan } from '../analysis/resolved.js';
@@ -227,7 +224,7 @@ export class EqlSearchService {
       allowPartialSearchResults: true,
       attributes: {},
     });
-    const readers = this.acquire(targets);
+    const readers = this.search.acquireReaders(targets);
     const shardFailures: unknown[] = [];
     const breaker = this.breakers.child();
     try {
@@ -273,22 +270,7 @@ export class EqlSearchService {
     }
   }
 
-  private acquire(targets: ShardTarget[]): Map<string, DirectoryReader> {
-    const readers = new Map<string, DirectoryReader>();
-    try {
-      for (const t of targets) {
-        const key = shardKey(t.index, t.shardId);
-        if (readers.has(key)) continue;
-        const shard = this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
-        if (!shard) throw Errors.illegalState(`shard [${t.index}][${t.shardId}] is not available`);
-        readers.set(key, shard.acquireReader());
-      }
-    } catch (e) {
-      for (const r of readers.values()) r.decRef();
-      throw e;
-    }
-    return readers;
-  }
+
 }
 
 function stripFlags(body: Record<string, unknown>): Record<string, unknown> {

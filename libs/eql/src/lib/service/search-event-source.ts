@@ -104,6 +104,17 @@ export class SearchEventSource implements EventSource {
     return { hits: hits.hits, total: hits.total };
   }
 
+  /** every hit of a sorted search, `fetch_size` at a time (search_after on the sort values) */
+  private async *pages(body: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
+    let after: unknown[] | undefined;
+    for (;;) {
+      const { hits } = await this.page({ ...body, size: this.o.fetchSize, track_total_hits: false, ...(after ? { search_after: after } : {}) }, signal);
+      if (hits.length > 0) yield hits;
+      if (hits.length < this.o.fetchSize) return;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+
   private baseFilters(query: QueryJson | undefined, requireTimestamp: boolean): QueryJson {
     const filters: QueryJson[] = [];
     if (query) filters.push(query);
@@ -185,28 +196,13 @@ export class SearchEventSource implements EventSource {
     const filter = stageFilter(stage);
     const kept: SourceEvent[] = [];
     let matched = 0;
-    let after: unknown[] | undefined;
-    for (;;) {
-      const { hits } = await this.page(
-        {
-          query,
-          sort: this.sort(order),
-          size: this.o.fetchSize,
-          track_total_hits: false,
-          _source: false,
-          fields: this.valueFields,
-          ...(after ? { search_after: after } : {}),
-        },
-        signal,
-      );
+    for await (const hits of this.pages({ query, sort: this.sort(order), _source: false, fields: this.valueFields }, signal)) {
       for (const h of hits) {
         const ev = this.toEvent(h, false);
         if (!filter(ev)) continue;
         matched++;
         if (kept.length < count) kept.push(ev);
       }
-      if (hits.length < this.o.fetchSize) break;
-      after = hits[hits.length - 1]!.sort;
     }
     if (fromTail) kept.reverse();
     return { events: kept, total: { value: matched, relation: 'eq' } };
@@ -225,45 +221,15 @@ export class SearchEventSource implements EventSource {
 
   async *stream(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), true);
-    let after: unknown[] | undefined;
-    for (;;) {
-      const { hits } = await this.page(
-        {
-          query,
-          sort: this.sort('asc'),
-          size: this.o.fetchSize,
-          track_total_hits: false,
-          _source: false,
-          fields: this.valueFields,
-          ...(after ? { search_after: after } : {}),
-        },
-        signal,
-      );
-      if (hits.length > 0) yield hits.map((h) => this.toEvent(h, true));
-      if (hits.length < this.o.fetchSize) return;
-      after = hits[hits.length - 1]!.sort;
+    for await (const hits of this.pages({ query, sort: this.sort('asc'), _source: false, fields: this.valueFields }, signal)) {
+      yield hits.map((h) => this.toEvent(h, true));
     }
   }
 
   async *scan(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), false);
-    let after: unknown[] | undefined;
-    for (;;) {
-      const { hits } = await this.page(
-        {
-          query,
-          sort: [{ _shard_doc: 'asc' }],
-          size: this.o.fetchSize,
-          track_total_hits: false,
-          _source: false,
-          fields: this.valueFields,
-          ...(after ? { search_after: after } : {}),
-        },
-        signal,
-      );
-      if (hits.length > 0) yield hits.map((h) => this.toEvent(h, false));
-      if (hits.length < this.o.fetchSize) return;
-      after = hits[hits.length - 1]!.sort;
+    for await (const hits of this.pages({ query, sort: [{ _shard_doc: 'asc' }], _source: false, fields: this.valueFields }, signal)) {
+      yield hits.map((h) => this.toEvent(h, false));
     }
   }
 

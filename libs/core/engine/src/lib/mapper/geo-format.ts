@@ -311,27 +311,3 @@ export function formatGeoValues(type: 'geo_point' | 'geo_shape', field: string, 
   return geoms.map((g) => (f.kind === 'wkt' ? toWkt(g) : toGeoJson(g)));
 }
 
-/** the values at `path` in a source, leaf arrays kept whole (a geo_point [lon, lat] stays one value) */
-export function rawSourceValues(source: unknown, path: string): unknown[] {
-  const out: unknown[] = [];
-  const visit = (v: unknown, rest: string): void => {
-    if (v === undefined || v === null) return;
-    if (rest === '') {
-      out.push(v);
-      return;
-    }
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x, rest);
-      return;
-    }
-    if (typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
-    const parts = rest.split('.');
-    for (let i = parts.length; i >= 1; i--) {
-      const key = parts.slice(0, i).join('.');
-      if (key in o) visit(o[key], parts.slice(i).join('.'));
-    }
-  };
-  visit(source, path);
-  return out;
-}

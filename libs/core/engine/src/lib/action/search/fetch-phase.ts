@@ -11,7 +11,7 @@ import { nestedHitSource, objectsAt, unwrapAtPath } from '../../search/nested/ne
 import { compileSort, type CompiledSortField } from '../../search/sort.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { DateFieldType } from '../../mapper/field-types.js';
-import { formatGeoValues, rawSourceValues } from '../../mapper/geo-format.js';
+import { formatGeoValues } from '../../mapper/geo-format.js';
 import type { Explanation, Query, Weight } from '../../search/query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import { toJsonValue } from '@strata/core-painless';
@@ -195,7 +195,7 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
         continue;
       }
       if (ft.type === 'geo_point' || ft.type === 'geo_shape') {
-        const geo = formatGeoValues(ft.type, name, rawSourceValues(source, name), spec.format);
+        const geo = formatGeoValues(ft.type, name, extractValues(source, name, false), spec.format);
         if (geo.length) out[name] = geo;
         continue;
       }

@@ -404,6 +404,27 @@ export class SearchService {
     return v === undefined || v === null ? 65536 : Number(v);
   }
 
+  /**
+   * Pins a reader of every target shard (a point-in-time view for PIT, scroll or EQL); the caller decRefs
+   * them. A shard that failed to open has no reader: 503 no_shard_available_action_exception.
+   */
+  acquireReaders(targets: readonly ShardTarget[]): Map<string, DirectoryReader> {
+    const readers = new Map<string, DirectoryReader>();
+    try {
+      for (const t of targets) {
+        const key = shardKey(t.index, t.shardId);
+        if (readers.has(key)) continue;
+        const shard = this.indices.shard ? this.indices.shard(t.index, t.shardId) : this.indices.shards(t.index).find((s) => s.shardId === t.shardId);
+        if (!shard) throw Errors.noShardAvailable(`[${t.index}][${t.shardId}] shard is not available`, t.index, t.shardId);
+        readers.set(key, shard.acquireReader());
+      }
+    } catch (e) {
+      for (const r of readers.values()) r.decRef();
+      throw e;
+    }
+    return readers;
+  }
+
   /** resolves shard targets (concrete indices, alias filters, routing) */
   resolveTargets(request: SearchRequest): ShardTarget[] {
     const expr = request.indices && request.indices.length > 0 ? request.indices : undefined;

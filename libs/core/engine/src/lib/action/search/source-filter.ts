@@ -65,12 +65,15 @@ export function filterSearchSource(source: unknown, includes: string[], excludes
   return walk(source, '', false) ?? {};
 }
 
-/** values at a dotted path of a source object, flattening arrays; also matches keys that contain dots */
-export function extractValues(source: unknown, path: string): unknown[] {
+/**
+ * values at a dotted path of a source object, flattening arrays; also matches keys that contain dots.
+ * `flattenLeaf` false keeps an array found at the path as one value (a geo_point `[lon, lat]`).
+ */
+export function extractValues(source: unknown, path: string, flattenLeaf = true): unknown[] {
   const out: unknown[] = [];
   const visit = (v: unknown, rest: string): void => {
     if (v === undefined) return;
-    if (Array.isArray(v)) {
+    if (Array.isArray(v) && (flattenLeaf || rest !== '')) {
       for (const x of v) visit(x, rest);
       return;
     }
