@@ -9,8 +9,8 @@ import { EqlSearchService } from '../service/eql-search.service.js';
 export const EqlActions = {
   SEARCH: 'indices:data/read/eql',
   GET: 'indices:data/read/eql/async/get',
-  STATUS: 'cluster:monitor/eql/async/status',
-  DELETE: 'indices:data/read/eql/async/delete',
+  STATUS: 'cluster:monitor/xpack/eql/async/status',
+  DELETE: 'cluster:admin/xpack/async_search/delete',
 } as const;
 
 @injectable()

@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { Errors, type Clock, type Principal } from '@strata/core-common';
+import { contextOwner, Errors, sameOwner, type Clock, type ContextOwner, type Principal } from '@strata/core-common';
 
 export interface StoredSearch {
   id: string;
-  /** who started it (undefined: no authentication in place) */
-  owner?: string;
+  /** who started it (undefined: security was off) */
+  owner?: ContextOwner;
   startTime: number;
   expirationTime: number;
   running: boolean;
@@ -31,10 +31,9 @@ interface Live {
 
 const ID_RE = /^[A-Za-z0-9_-]{20,64}$/;
 
-export function ownerOf(principal: Principal | undefined): string | undefined {
-  if (!principal) return undefined;
-  const realm = principal.realm?.name ?? '';
-  return `${realm}/${principal.username}`;
+/** the owner recorded for a search started by `principal` */
+export function ownerOf(principal: Principal | undefined): ContextOwner | undefined {
+  return contextOwner(principal);
 }
 
 export class AsyncSearchStore {
@@ -131,8 +130,7 @@ export class AsyncSearchStore {
     this.reap();
     const live = this.entries.get(id);
     if (!live) throw Errors.resourceNotFound(id);
-    const owner = ownerOf(principal);
-    if (live.entry.owner !== undefined && live.entry.owner !== owner) throw Errors.resourceNotFound(id);
+    if (!sameOwner(live.entry.owner, principal)) throw Errors.resourceNotFound(id);
     return live;
   }
 

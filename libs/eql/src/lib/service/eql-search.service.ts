@@ -64,7 +64,7 @@ export class EqlSearchService {
     const started = this.clock.nanoTime();
     const startMs = this.clock.now();
     const controller = new AbortController();
-    const run = this.run(req, controller.signal, started);
+    const run = this.run(req, controller.signal, started, principal);
     const storeIt = req.keepOnCompletion;
     if (req.waitForCompletionTimeoutMs === undefined) {
       const body = await run;
@@ -175,7 +175,7 @@ export class EqlSearchService {
   }
 
   /** runs the search and renders the response body (`is_partial`, `is_running`, `took`, `timed_out`, `hits`) */
-  async run(req: EqlSearchRequest, signal: AbortSignal, started = this.clock.nanoTime()): Promise<Record<string, unknown>> {
+  async run(req: EqlSearchRequest, signal: AbortSignal, started = this.clock.nanoTime(), principal?: Principal): Promise<Record<string, unknown>> {
     const { local, remote } = this.remotes.split(req.indices);
     if (remote.size > 0) {
       if (local.length > 0 || remote.size > 1) {
@@ -223,6 +223,7 @@ export class EqlSearchService {
       restTotalHitsAsInt: false,
       allowPartialSearchResults: true,
       attributes: {},
+      ...(principal ? { principal } : {}),
     });
     const readers = this.search.acquireReaders(targets);
     const shardFailures: unknown[] = [];
@@ -243,6 +244,7 @@ export class EqlSearchService {
         planFields: plan.fields,
         allowPartialSearchResults: req.allowPartialSearchResults,
         onShardFailures: (f) => shardFailures.push(...f),
+        ...(principal ? { principal } : {}),
       });
       let result: EqlResult = await execute(plan, source, {
         size: req.size,

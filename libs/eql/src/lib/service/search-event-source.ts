@@ -4,7 +4,7 @@
  * the whole EQL search (a point-in-time view), in `fetch_size` batches ordered by timestamp, tiebreaker and
  * `_shard_doc`, with the stage filters pushed down as Query DSL.
  */
-import { EsError } from '@strata/core-common';
+import { EsError, type Principal } from '@strata/core-common';
 import {
   DateFormatter,
   type DirectoryReader,
@@ -36,6 +36,8 @@ export interface SearchEventSourceOptions {
   /** concrete fields the plan reads */
   planFields: Iterable<string>;
   allowPartialSearchResults: boolean;
+  /** who is searching (security) */
+  principal?: Principal;
   /** failures of individual shards (partial results) */
   onShardFailures?(failures: unknown[]): void;
 }
@@ -95,6 +97,7 @@ export class SearchEventSource implements EventSource {
         restTotalHitsAsInt: false,
         allowPartialSearchResults: o.allowPartialSearchResults,
         attributes: { eql: true },
+        ...(o.principal ? { principal: o.principal } : {}),
       },
       { targets: o.targets, readers: o.readers },
     );
@@ -265,6 +268,7 @@ export class SearchEventSource implements EventSource {
             restTotalHitsAsInt: false,
             allowPartialSearchResults: true,
             attributes: { eql: true },
+            ...(this.o.principal ? { principal: this.o.principal } : {}),
           },
           { targets, readers: this.o.readers },
         );
