@@ -105,6 +105,27 @@ describe('EQL search API', () => {
     expect(keys.body.hits.sequences.map((s: { join_keys: unknown[] }) => s.join_keys[0])).toEqual(['ADMIN', 'SYSTEM']);
   });
 
+  it('works on dynamically mapped events (a text category with its keyword sub-field)', async () => {
+    const lines: object[] = [];
+    const docs = [
+      ['2026-01-01T10:00:00Z', 'a', 'process', 'cmd.exe'],
+      ['2026-01-01T10:00:20Z', 'a', 'network', 'x'],
+      ['2026-01-01T10:00:05Z', 'b', 'process', 'cmd.exe'],
+      ['2026-01-01T10:00:50Z', 'b', 'network', 'x'],
+      ['2026-01-01T10:00:10Z', 'c', 'process', 'cmd.exe'],
+      ['2026-01-01T10:00:15Z', 'c', 'process', 'logoff.exe'],
+      ['2026-01-01T10:00:30Z', 'c', 'network', 'x'],
+    ];
+    for (const [ts, h, cat, name] of docs) lines.push({ index: { _index: 'dyn' } }, { '@timestamp': ts, host: { name: h }, event: { category: cat }, process: { name } });
+    expect((await host.request('POST', '/_bulk?refresh=true', lines)).body.errors).toBe(false);
+    const r = await eqlSearch(
+      { query: 'sequence by host.name with maxspan=1m [process where process.name == "cmd.exe"] [network where true] until [process where process.name == "logoff.exe"]' },
+      '/dyn/_eql/search',
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.hits.sequences.map((s: { join_keys: string[] }) => s.join_keys)).toEqual([['a'], ['b']]);
+  });
+
   it('applies the filter, size and result_position', async () => {
     const f = await eqlSearch({ query: 'any where true', filter: { term: { 'event.category': 'network' } }, size: 2, result_position: 'head' });
     expect(f.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['4', '5']);

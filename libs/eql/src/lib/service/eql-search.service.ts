@@ -198,7 +198,7 @@ export class EqlSearchService {
       throw invalidArgument(`Timestamp field [${req.timestampField}] of type [date_nanos] is not supported; it must be mapped as [date]`);
     }
     const cat = schema.field(req.eventCategoryField);
-    if (cat && !cat.conflict && !KEYWORD_FAMILY.has(cat.type)) {
+    if (cat && !cat.conflict && !KEYWORD_FAMILY.has(cat.type) && !(cat.type === 'text' && cat.exactField)) {
       throw invalidArgument(`Event category field [${req.eventCategoryField}] of type [${cat.type}] is not supported; it must be of the keyword family`);
     }
     for (const m of metas) {

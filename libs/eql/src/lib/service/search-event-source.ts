@@ -64,7 +64,9 @@ export class SearchEventSource implements EventSource {
 
   constructor(private readonly o: SearchEventSourceOptions) {
     const paths = new Set<string>(o.planFields);
-    this.categoryPath = o.schema.field(o.eventCategoryField)?.path ?? o.eventCategoryField;
+    // a text category field (dynamic mappings) is matched through its keyword sub-field
+    const cat = o.schema.field(o.eventCategoryField);
+    this.categoryPath = cat ? (cat.type === 'text' ? (cat.exactField ?? cat.path) : cat.path) : o.eventCategoryField;
     paths.add(this.categoryPath);
     paths.add(o.timestampField);
     if (o.tiebreakerField) paths.add(o.tiebreakerField);
@@ -179,7 +181,7 @@ export class SearchEventSource implements EventSource {
   // ------------------------------------------------------------------ EventSource
 
   async events(stage: Stage, count: number, fromTail: boolean, signal?: AbortSignal): Promise<{ events: SourceEvent[]; total: TotalHits }> {
-    const t = stageQuery(stage, this.o.eventCategoryField);
+    const t = stageQuery(stage, this.categoryPath);
     const query = this.baseFilters(t.query, true);
     const order = fromTail ? 'desc' : 'asc';
     if (t.exact) {
@@ -214,7 +216,7 @@ export class SearchEventSource implements EventSource {
   private streamQuery(filters: Stage[]): QueryJson {
     const qs: QueryJson[] = [];
     for (const s of filters) {
-      const t = stageQuery(s, this.o.eventCategoryField);
+      const t = stageQuery(s, this.categoryPath);
       if (!t.query) return { match_all: {} };
       if (t.query !== MATCH_NONE) qs.push(t.query);
     }
