@@ -34,6 +34,8 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
   --only a,b          only these run or group names (e.g. --only term_status,cache)
   --qps-clients N --qps-seconds S   the mixed_qps throughput run: concurrent clients (default 4), duration (10)
   --index NAME        index name (default logs)
+  --eql-events N      events loaded for the EQL runs (default 200000; index eql-events)
+  --eql-growth N      the EQL growth run measures a sequence as eql-events grows to N events (default 2000000)
   --cpu-prof          start the service with --cpu-prof and print where CPU time went (whole run)
   --main PATH         host bundle (default apps/host/dist/main.cjs)
   --out PATH          JSON results (default tools/bench/results/latest.json)`;
@@ -41,7 +43,7 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
 const opts = parseArgs(process.argv.slice(2), {
   docs: 1_000_000, bulk: 5000, clients: 2, shards: 1, seed: 42, days: 7, port: 0, target: '', pid: 0,
   keep: false, skipLoad: false, warmup: 5, runs: 30, maxRunSeconds: 20, minRuns: 5, only: '', index: 'logs',
-  qpsClients: 4, qpsSeconds: 10, cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
+  qpsClients: 4, qpsSeconds: 10, eqlEvents: 200_000, eqlGrowth: 2_000_000, cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
 }, USAGE);
 if (opts.smoke) {
   const given = (f) => process.argv.some((a) => a === f || a.startsWith(f + '='));
@@ -49,6 +51,8 @@ if (opts.smoke) {
   if (!given('--warmup')) opts.warmup = 2;
   if (!given('--runs')) opts.runs = 10;
   if (!given('--qps-seconds')) opts.qpsSeconds = 3;
+  if (!given('--eql-events')) opts.eqlEvents = 20000;
+  if (!given('--eql-growth')) opts.eqlGrowth = 100000;
 }
 opts.warmup = Math.max(1, opts.warmup);
 opts.minRuns = Math.min(opts.minRuns, opts.runs);

@@ -1,6 +1,7 @@
 // The table of named run groups, in execution order. Each group: { name, createTruth?(gen), runs: [...] }.
 import auth from './auth.mjs';
 import cache from './cache.mjs';
+import eql from './eql.mjs';
 import ingest from './ingest.mjs';
 import join from './join.mjs';
 import nested from './nested.mjs';
@@ -9,4 +10,4 @@ import queries from './queries.mjs';
 import scripts from './scripts.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, scripts, paging, cache, throughput, ingest, nested, join, auth];
+export const GROUPS = [queries, scripts, paging, cache, throughput, ingest, nested, join, auth, eql];

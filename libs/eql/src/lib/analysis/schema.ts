@@ -23,6 +23,8 @@ export interface FieldInfo {
   conflict?: string;
   /** a date field's format (for key rendering) */
   format?: string;
+  /** values can be read from doc values (not a text / runtime / doc_values:false field) */
+  docValues?: boolean;
 }
 
 export interface Schema {

@@ -81,7 +81,7 @@ export function keyFunctions(keys: readonly RExpr[], raw = false): KeyFn & { mul
   for (const k of keys) {
     nullable.push(k.k === 'field' && k.optional);
     if (k.k === 'field' && !k.unmapped) {
-      const path = k.path;
+      const path = k.exact;
       multi.push(raw ? (ev) => ev.values(path) as Value[] : (ev) => ev.keyValues(path) as Value[]);
       fns.push(() => null);
     } else {

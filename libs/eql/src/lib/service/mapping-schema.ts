@@ -17,7 +17,10 @@ interface RawField {
   object?: boolean;
   aliasPath?: string;
   format?: string;
+  docValues?: boolean;
 }
+
+const NO_DOC_VALUES = new Set(['text', 'match_only_text', 'annotated_text', 'geo_shape', 'binary', 'completion', 'search_as_you_type']);
 
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -40,12 +43,13 @@ export function mappingFields(mappings: Json): Map<string, RawField> {
       }
       const f: RawField = { type, ...(nested ? { nestedParent: nested } : {}) };
       if (typeof v['format'] === 'string') f.format = v['format'];
+      f.docValues = v['doc_values'] !== false && !NO_DOC_VALUES.has(type);
       if (type === 'keyword' && typeof v['normalizer'] === 'string') f.normalized = true;
       if (isObj(v['fields'])) {
         for (const [sk, sv] of Object.entries(v['fields'])) {
           if (!isObj(sv)) continue;
           const st = String(sv['type'] ?? 'object');
-          const sub: RawField = { type: st, ...(nested ? { nestedParent: nested } : {}) };
+          const sub: RawField = { type: st, docValues: sv['doc_values'] !== false && !NO_DOC_VALUES.has(st), ...(nested ? { nestedParent: nested } : {}) };
           if (st === 'keyword' && typeof sv['normalizer'] === 'string') sub.normalized = true;
           out.set(`${full}.${sk}`, sub);
           if (type === 'text' && f.exactField === undefined && (st === 'keyword' || st === 'constant_keyword' || st === 'wildcard') && !sub.normalized) {
@@ -94,6 +98,7 @@ export class MappingSchema implements Schema {
       if (first.resolved.nestedParent) info.nestedParent = first.resolved.nestedParent;
       if (first.resolved.object) info.object = true;
       if (first.resolved.format) info.format = first.resolved.format;
+      info.docValues = list.every((x) => x.resolved.docValues === true);
       const types = [...new Set(list.map((x) => x.resolved.type))];
       if (types.length > 1) {
         const dts = types.map(dataTypeOf);

@@ -57,7 +57,8 @@ function invalidArgument(reason: string): EsError {
 const javaList = (v: unknown[]): string => `[${v.map((x) => String(x)).join(', ')}]`;
 
 export class SearchEventSource implements EventSource {
-  private readonly valueFields: FieldAndFormat[];
+  /** the values an event needs: from doc values where the fields have them, else through the fields API */
+  private readonly valueFields: { docvalue_fields?: FieldAndFormat[]; fields?: FieldAndFormat[] };
   private readonly dateFields = new Set<string>();
   private readonly keyFormatters = new Map<string, DateFormatter>();
   private readonly categoryPath: string;
@@ -70,15 +71,19 @@ export class SearchEventSource implements EventSource {
     paths.add(this.categoryPath);
     paths.add(o.timestampField);
     if (o.tiebreakerField) paths.add(o.tiebreakerField);
-    this.valueFields = [...paths].map((p) => {
+    const dv: FieldAndFormat[] = [];
+    const src: FieldAndFormat[] = [];
+    for (const p of paths) {
       const info = o.schema.field(p);
-      if (info && (info.type === 'date' || info.type === 'date_nanos')) {
+      const isDate = info !== undefined && (info.type === 'date' || info.type === 'date_nanos');
+      if (isDate) {
         this.dateFields.add(p);
         this.keyFormatters.set(p, DateFormatter.of(info.format ?? 'strict_date_optional_time||epoch_millis'));
-        return { field: p, format: 'epoch_millis' };
       }
-      return { field: p };
-    });
+      const spec: FieldAndFormat = isDate ? { field: p, format: 'epoch_millis' } : { field: p };
+      (info?.docValues ? dv : src).push(spec);
+    }
+    this.valueFields = { ...(dv.length ? { docvalue_fields: dv } : {}), ...(src.length ? { fields: src } : {}) };
   }
 
   // ------------------------------------------------------------------ searches
@@ -109,7 +114,7 @@ export class SearchEventSource implements EventSource {
     return { hits: hits.hits, total: hits.total };
   }
 
-  /** every hit of a sorted search, `fetch_size` at a time (search_after on the sort values) */
+  /** every hit of a search sorted on `_shard_doc`, `fetch_size` at a time (search_after starts right after the last doc) */
   private async *pages(body: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
     let after: unknown[] | undefined;
     for (;;) {
@@ -117,6 +122,49 @@ export class SearchEventSource implements EventSource {
       if (hits.length > 0) yield hits;
       if (hits.length < this.o.fetchSize) return;
       after = hits[hits.length - 1]!.sort;
+    }
+  }
+
+  /**
+   * Every hit of `query` in timestamp order (then tiebreaker, `_shard_doc`), `fetch_size` at a time. After the
+   * first page each page is searched in a time window just ahead of the previous one (sized from how dense
+   * the last page was, widened when a window runs dry), so a walk costs the events it passes over once —
+   * linear in the data — instead of sorting every remaining match for every page.
+   */
+  private async *ordered(query: QueryJson, order: 'asc' | 'desc', extra: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
+    const size = this.o.fetchSize;
+    const sort = this.sort(order);
+    const first = (await this.page({ query, sort, size, track_total_hits: false, ...extra }, signal)).hits;
+    if (first.length > 0) yield first;
+    if (first.length < size) return;
+    const tsOf = (h: Hit): number => Number(h.sort![0]);
+    const far = (await this.page({ query, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false }, signal)).hits[0];
+    if (!far) return;
+    const endTs = tsOf(far);
+    const dir = order === 'asc' ? 1 : -1;
+    let after = first[first.length - 1]!.sort!;
+    let edge = tsOf(first[first.length - 1]!);
+    let width = Math.max(1, Math.abs(edge - tsOf(first[0]!)));
+    const field = this.o.timestampField;
+    for (;;) {
+      const bound = edge + dir * 2 * width;
+      const range = order === 'asc' ? { gte: edge, lte: bound } : { gte: bound, lte: edge };
+      const windowed = { bool: { filter: [query, { range: { [field]: { ...range, format: 'epoch_millis' } } }] } };
+      const hits = (await this.page({ query: windowed, sort, size, track_total_hits: false, search_after: after, ...extra }, signal)).hits;
+      if (hits.length > 0) {
+        yield hits;
+        after = hits[hits.length - 1]!.sort!;
+      }
+      if (hits.length === size) {
+        // more in this window: the next one starts at the last hit, as wide as this page was dense
+        const last = tsOf(hits[hits.length - 1]!);
+        width = Math.max(1, Math.abs(last - tsOf(hits[0]!)));
+        edge = last;
+        continue;
+      }
+      if (dir * (bound - endTs) >= 0) return;
+      edge = bound;
+      width = hits.length === 0 ? width * 4 : width * 2;
     }
   }
 
@@ -201,7 +249,7 @@ export class SearchEventSource implements EventSource {
     const filter = stageFilter(stage);
     const kept: SourceEvent[] = [];
     let matched = 0;
-    for await (const hits of this.pages({ query, sort: this.sort(order), _source: false, fields: this.valueFields }, signal)) {
+    for await (const hits of this.ordered(query, order, { _source: false, ...this.valueFields }, signal)) {
       for (const h of hits) {
         const ev = this.toEvent(h, false);
         if (!filter(ev)) continue;
@@ -226,14 +274,14 @@ export class SearchEventSource implements EventSource {
 
   async *stream(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), true);
-    for await (const hits of this.pages({ query, sort: this.sort('asc'), _source: false, fields: this.valueFields }, signal)) {
+    for await (const hits of this.ordered(query, 'asc', { _source: false, ...this.valueFields }, signal)) {
       yield hits.map((h) => this.toEvent(h, true));
     }
   }
 
   async *scan(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), false);
-    for await (const hits of this.pages({ query, sort: [{ _shard_doc: 'asc' }], _source: false, fields: this.valueFields }, signal)) {
+    for await (const hits of this.pages({ query, sort: [{ _shard_doc: 'asc' }], _source: false, ...this.valueFields }, signal)) {
       yield hits.map((h) => this.toEvent(h, false));
     }
   }
