@@ -96,6 +96,11 @@ export function keyFunctions(keys: readonly RExpr[], raw = false): KeyFn & { mul
 export function eventKeys(kf: ReturnType<typeof keyFunctions>, ev: SourceEvent): Value[][] {
   const n = kf.fns.length;
   if (n === 0) return [[]];
+  if (n === 1 && kf.multi[0]) {
+    // the common case: one field key
+    const raw = kf.multi[0](ev);
+    if (raw.length === 1 && raw[0] !== null && raw[0] !== undefined) return [[raw[0]]];
+  }
   let combos: Value[][] = [[]];
   for (let i = 0; i < n; i++) {
     let vals: Value[];
@@ -123,7 +128,12 @@ export function eventKeys(kf: ReturnType<typeof keyFunctions>, ev: SourceEvent):
 }
 
 export function keyString(key: readonly Value[]): string {
-  return JSON.stringify(key.map((v) => (typeof v === 'number' ? ['n', v] : v)));
+  if (key.length === 1) {
+    const v = key[0]!;
+    if (typeof v === 'string') return 's' + v;
+    if (typeof v === 'number') return 'n' + v;
+  }
+  return 'j' + JSON.stringify(key.map((v) => (typeof v === 'number' ? ['n', v] : v)));
 }
 
 interface StageRuntime {

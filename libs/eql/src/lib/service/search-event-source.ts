@@ -134,11 +134,13 @@ export class SearchEventSource implements EventSource {
   private async *ordered(query: QueryJson, order: 'asc' | 'desc', extra: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
     const size = this.o.fetchSize;
     const sort = this.sort(order);
-    const first = (await this.page({ query, sort, size, track_total_hits: false, ...extra }, signal)).hits;
+    // events without a timestamp are left out; inside the windows the range says it already
+    const withTs = { bool: { filter: [query, { exists: { field: this.o.timestampField } }] } };
+    const first = (await this.page({ query: withTs, sort, size, track_total_hits: false, ...extra }, signal)).hits;
     if (first.length > 0) yield first;
     if (first.length < size) return;
     const tsOf = (h: Hit): number => Number(h.sort![0]);
-    const far = (await this.page({ query, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false }, signal)).hits[0];
+    const far = (await this.page({ query: withTs, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false }, signal)).hits[0];
     if (!far) return;
     const endTs = tsOf(far);
     const dir = order === 'asc' ? 1 : -1;
@@ -249,7 +251,7 @@ export class SearchEventSource implements EventSource {
     const filter = stageFilter(stage);
     const kept: SourceEvent[] = [];
     let matched = 0;
-    for await (const hits of this.ordered(query, order, { _source: false, ...this.valueFields }, signal)) {
+    for await (const hits of this.ordered(this.baseFilters(t.query, false), order, { _source: false, ...this.valueFields }, signal)) {
       for (const h of hits) {
         const ev = this.toEvent(h, false);
         if (!filter(ev)) continue;
@@ -273,7 +275,7 @@ export class SearchEventSource implements EventSource {
   }
 
   async *stream(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
-    const query = this.baseFilters(this.streamQuery(filters), true);
+    const query = this.baseFilters(this.streamQuery(filters), false);
     for await (const hits of this.ordered(query, 'asc', { _source: false, ...this.valueFields }, signal)) {
       yield hits.map((h) => this.toEvent(h, true));
     }

@@ -230,39 +230,54 @@ function hasNull(source: unknown, path: string): boolean {
   return cur === null;
 }
 
-function docValueFields(specs: FieldAndFormat[], leaf: LeafReaderContext, doc: number, deps: FetchDeps): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
+interface DocValueField {
+  name: string;
+  ft: MappedFieldType;
+  format?: string;
+}
+
+/** the docvalue_fields of a request resolved once (patterns expanded, field types looked up) */
+function resolveDocValueFields(specs: FieldAndFormat[], deps: FetchDeps): DocValueField[] {
+  const out: DocValueField[] = [];
   for (const spec of specs) {
     const names = spec.field.includes('*') ? deps.matchingFieldNames(spec.field) : [spec.field];
     for (const name of names) {
       const ft = deps.fieldType(name);
-      if (ft?.runtime) {
-        const rv = runtimeFieldValues(ft, leaf, doc, spec.format);
-        if (rv.length) out[name] = rv;
-        continue;
-      }
-      if (!ft || !ft.hasDocValues) continue;
-      const vals: unknown[] = [];
-      const ndv = leaf.reader.numericDocValues(name);
-      if (ndv) {
-        for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
-          const v = ndv.values[i]!;
-          if (ft.kind === 'date') vals.push(ft.formatValue(v, spec.format));
-          else if (spec.format && spec.format !== 'use_field_mapping') vals.push(ft.formatValue(v, spec.format));
-          else vals.push(ft.valueForDisplay(v));
-        }
-      } else {
-        const sdv = leaf.reader.sortedSetDocValues(name);
-        if (sdv) {
-          // doc values list a document's terms in Lucene's order: UTF-8 bytes (the dictionary here is UTF-16 ordered)
-          const terms: string[] = [];
-          for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) terms.push(sdv.terms[sdv.ords[i]!]!);
-          if (terms.length > 1) terms.sort(compareUtf8);
-          for (const t of terms) vals.push(ft.valueForDisplay(t));
-        }
-      }
-      if (vals.length) out[name] = vals;
+      if (!ft || (!ft.runtime && !ft.hasDocValues)) continue;
+      out.push({ name, ft, ...(spec.format !== undefined ? { format: spec.format } : {}) });
     }
+  }
+  return out;
+}
+
+function docValueFields(fields: DocValueField[], leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const { name, ft, format } of fields) {
+    if (ft.runtime) {
+      const rv = runtimeFieldValues(ft, leaf, doc, format);
+      if (rv.length) out[name] = rv;
+      continue;
+    }
+    const vals: unknown[] = [];
+    const ndv = leaf.reader.numericDocValues(name);
+    if (ndv) {
+      for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
+        const v = ndv.values[i]!;
+        if (ft.kind === 'date') vals.push(format === 'epoch_millis' && ft.type === 'date' ? String(v) : ft.formatValue(v, format));
+        else if (format && format !== 'use_field_mapping') vals.push(ft.formatValue(v, format));
+        else vals.push(ft.valueForDisplay(v));
+      }
+    } else {
+      const sdv = leaf.reader.sortedSetDocValues(name);
+      if (sdv) {
+        // doc values list a document's terms in Lucene's order: UTF-8 bytes (the dictionary here is UTF-16 ordered)
+        const terms: string[] = [];
+        for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) terms.push(sdv.terms[sdv.ords[i]!]!);
+        if (terms.length > 1) terms.sort(compareUtf8);
+        for (const t of terms) vals.push(ft.valueForDisplay(t));
+      }
+    }
+    if (vals.length) out[name] = vals;
   }
   return out;
 }
@@ -353,6 +368,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   // unfiltered _source goes out as the stored text (RawJson): no parse, and the client gets the bytes it sent
   const rawSource = wantSource && s.source.includes.length === 0 && s.source.excludes.length === 0;
   const needParsed = (wantSource && !rawSource) || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
+  const dvFields = s.docvalueFields && s.docvalueFields.length > 0 ? resolveDocValueFields(s.docvalueFields, deps) : undefined;
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
   const scriptRunners = new Map<LeafReaderContext, Array<{ name: string; run: LeafRunner; ignoreFailure: boolean }>>();
@@ -397,7 +413,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     if (wantSource && !rawSource && parsed !== undefined && !nested) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc);
-    if (s.docvalueFields && s.docvalueFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(s.docvalueFields, leaf, doc, deps) };
+    if (dvFields && dvFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(dvFields, leaf, doc) };
     if (deps.scriptFields && deps.scriptFields.length > 0) {
       let runners = scriptRunners.get(leaf);
       if (!runners) {
