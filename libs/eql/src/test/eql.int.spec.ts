@@ -231,6 +231,52 @@ describe('EQL search API', () => {
     expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(404);
   });
 
+  it('returns partial results with shard_failures when a shard fails and partial results are allowed', async () => {
+    const c = await host.request('PUT', '/eql_test_rebel', {
+      mappings: {
+        properties: { '@timestamp': { type: 'date' }, event: { properties: { category: { type: 'keyword' } } }, user: { type: 'text', fields: { keyword: { type: 'keyword' } } } },
+        runtime: { day: { type: 'keyword', script: { source: "emit(doc['no_such_field'].value)" } } },
+      },
+    });
+    if (c.status !== 200) throw new Error(JSON.stringify(c.body));
+    await host.request('PUT', '/eql_test/_mapping', { runtime: { day: { type: 'keyword', script: { source: "emit('Monday')" } } } });
+    await host.request('POST', '/eql_test_rebel/_doc?refresh=true', { '@timestamp': '2020-02-03T12:34:56Z', event: { category: 'process' }, user: 'SYSTEM' });
+    const partial = await host.request('POST', '/eql_test*/_eql/search', { query: 'process where user == "SYSTEM" and day == "Monday"', allow_partial_search_results: true });
+    if (partial.status !== 200) throw new Error(JSON.stringify(partial.body));
+    expect(partial.body.is_partial).toBe(true);
+    expect(partial.body.hits.total.value).toBe(3);
+    expect(partial.body.shard_failures[0].index).toBe('eql_test_rebel');
+    const seq = await host.request('POST', '/eql_test*/_eql/search', { query: 'sequence [process where day == "Monday"] [process where true]', allow_partial_search_results: true });
+    expect(seq.body.hits.total.value).toBe(0);
+    const seqPartial = await host.request('POST', '/eql_test*/_eql/search?allow_partial_search_results=true&allow_partial_sequence_results=true', {
+      query: 'sequence [process where day == "Monday"] [process where true]',
+    });
+    expect(seqPartial.body.hits.total.value).toBeGreaterThan(0);
+    const strict = await host.request('POST', '/eql_test*/_eql/search', { query: 'process where day == "Monday"' });
+    expect(strict.status).toBe(400);
+    expect(strict.body.error.type).toBe('search_phase_execution_exception');
+    await host.request('DELETE', '/eql_test_rebel');
+  });
+
+  it('a running async search can be cancelled by deleting it', async () => {
+    await host.request('PUT', '/slow', { mappings: { properties: { '@timestamp': { type: 'date' } } } });
+    const lines: object[] = [];
+    for (let i = 0; i < 3000; i++) lines.push({ index: { _index: 'slow' } }, { '@timestamp': 1_600_000_000_000 + i, event: { category: 'process' }, k: i % 7 });
+    expect((await host.request('POST', '/_bulk?refresh=true', lines)).body.errors).toBe(false);
+    const r = await host.request('POST', '/slow/_eql/search?wait_for_completion_timeout=0ms', {
+      query: 'sequence by k [process where true] [process where true] [process where true] [process where false]',
+      fetch_size: 3,
+    });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    expect(r.body.is_running).toBe(true);
+    const id = r.body.id as string;
+    const s = await host.request('GET', `/_eql/search/status/${id}`);
+    expect(s.body).toMatchObject({ id, is_running: true, is_partial: true });
+    expect(typeof s.body.start_time_in_millis).toBe('number');
+    expect((await host.request('DELETE', `/_eql/search/${id}`)).body).toEqual({ acknowledged: true });
+    expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(404);
+  });
+
   it('fails a sequence that would exceed the eql_sequence breaker with circuit_breaking_exception', async () => {
     const set = await host.request('PUT', '/_cluster/settings', { transient: { 'breaker.eql_sequence.limit': '100b' } });
     expect(set.status).toBe(200);

@@ -4,7 +4,7 @@
  */
 import type { Plan, Stage } from '../analysis/resolved.js';
 import { applyOps, limitOps } from './limits.js';
-import { checkAborted, type EventSource, type MemoryBreaker, type RenderedEvent, type SourceEvent, type TotalHits } from './model.js';
+import { checkAborted, yieldToEventLoop, type EventSource, type MemoryBreaker, type RenderedEvent, type SourceEvent, type TotalHits } from './model.js';
 import { SampleMatcher } from './sample-matcher.js';
 import { SequenceMatcher } from './sequence-matcher.js';
 import type { Value } from '../expression/values.js';
@@ -33,6 +33,7 @@ export async function execute(plan: Plan, source: EventSource, opts: ExecuteOpti
   const ops = limitOps(plan.pipes, opts.size, plan.type === 'sample' ? 'head' : opts.resultPosition);
   const first = ops[0]!;
   if (plan.type === 'event') {
+    await yieldToEventLoop();
     const { events, total } = await source.events(plan.stages[0]!, first.n, first.kind === 'tail', opts.signal);
     const window = applyOps(events, ops.slice(1));
     checkAborted(opts.signal);
@@ -49,6 +50,7 @@ export async function execute(plan: Plan, source: EventSource, opts: ExecuteOpti
     if (plan.until) filters.push(plan.until);
     if (first.n > 0) {
       outer: for await (const batch of source.stream(filters, opts.signal)) {
+        await yieldToEventLoop();
         checkAborted(opts.signal);
         for (const ev of batch) {
           matcher.push(ev);
@@ -68,6 +70,7 @@ export async function execute(plan: Plan, source: EventSource, opts: ExecuteOpti
   const matcher = new SampleMatcher(plan, opts.maxSamplesPerKey, opts.breaker);
   if (first.n > 0) {
     for await (const batch of source.scan([...plan.stages], opts.signal)) {
+      await yieldToEventLoop();
       checkAborted(opts.signal);
       for (const ev of batch) matcher.push(ev);
     }

@@ -66,3 +66,8 @@ export function checkAborted(signal?: AbortSignal): void {
     throw r instanceof Error ? r : new Error('cancelled');
   }
 }
+
+/** lets other requests (and timers: wait_for_completion_timeout, cancellation) run between batches */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
