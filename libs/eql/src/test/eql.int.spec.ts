@@ -126,6 +126,19 @@ describe('EQL search API', () => {
     expect(r.body.hits.sequences.map((s: { join_keys: string[] }) => s.join_keys)).toEqual([['a'], ['b']]);
   });
 
+  it('leaves out events without a timestamp', async () => {
+    await host.request('PUT', '/nots', { mappings: { properties: { '@timestamp': { type: 'date' }, event: { properties: { category: { type: 'keyword' } } }, k: { type: 'keyword' } } } });
+    const lines: object[] = [];
+    for (let i = 0; i < 7; i++) lines.push({ index: { _index: 'nots', _id: `t${i}` } }, { '@timestamp': 1_700_000_000_000 + i, event: { category: 'process' }, k: 'a' });
+    lines.push({ index: { _index: 'nots', _id: 'none' } }, { event: { category: 'process' }, k: 'a' });
+    expect((await host.request('POST', '/_bulk?refresh=true', lines)).body.errors).toBe(false);
+    const seq = await host.request('POST', '/nots/_eql/search', { query: 'sequence by k [process where true] [process where true]', fetch_size: 3, size: 100 });
+    expect(seq.status).toBe(200);
+    expect(seq.body.hits.sequences.map((s: { events: Array<{ _id: string }> }) => s.events.map((e) => e._id).join('>'))).toEqual(['t0>t1', 't1>t2', 't2>t3', 't3>t4', 't4>t5', 't5>t6']);
+    const basic = await host.request('POST', '/nots/_eql/search', { query: 'process where true', size: 100 });
+    expect(basic.body.hits.total.value).toBe(7);
+  });
+
   it('applies the filter, size and result_position', async () => {
     const f = await eqlSearch({ query: 'any where true', filter: { term: { 'event.category': 'network' } }, size: 2, result_position: 'head' });
     expect(f.body.hits.events.map((e: { _id: string }) => e._id)).toEqual(['4', '5']);

@@ -134,13 +134,15 @@ export class SearchEventSource implements EventSource {
   private async *ordered(query: QueryJson, order: 'asc' | 'desc', extra: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
     const size = this.o.fetchSize;
     const sort = this.sort(order);
-    // events without a timestamp are left out; inside the windows the range says it already
-    const withTs = { bool: { filter: [query, { exists: { field: this.o.timestampField } }] } };
-    const first = (await this.page({ query: withTs, sort, size, track_total_hits: false, ...extra }, signal)).hits;
+    // events without a timestamp sort last and are dropped (an exists filter would cost a pass over every
+    // document); inside the windows the range leaves them out
+    const hasTs = (h: Hit): boolean => h.fields?.[this.o.timestampField] !== undefined;
+    const firstAll = (await this.page({ query, sort, size, track_total_hits: false, ...extra }, signal)).hits;
+    const first = firstAll.filter(hasTs);
     if (first.length > 0) yield first;
     if (first.length < size) return;
     const tsOf = (h: Hit): number => Number(h.sort![0]);
-    const far = (await this.page({ query: withTs, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false }, signal)).hits[0];
+    const far = (await this.page({ query, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false, ...extra }, signal)).hits.filter(hasTs)[0];
     if (!far) return;
     const endTs = tsOf(far);
     const dir = order === 'asc' ? 1 : -1;
