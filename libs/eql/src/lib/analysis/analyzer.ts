@@ -3,6 +3,7 @@
  * functions and types. Problems are collected and reported together as Elasticsearch's verifier does
  * (`verification_exception` "Found N problem(s)\nline L:C: ...").
  */
+import { LuceneRegexp } from '@strata/core-common';
 import { EqlParsingException, EqlVerificationException, type Problem } from '../errors.js';
 import { acceptsKind, arithmeticResultType, functionNames, lookupFunction, type ArgKind } from '../expression/functions.js';
 import { didYouMean, findSimilar } from '../parser/parser.js';
@@ -210,7 +211,7 @@ class Analyzer {
         if (op === 'regex') {
           for (const [i, p] of patterns.entries()) {
             try {
-              new RegExp(p);
+              LuceneRegexp.compile(p);
             } catch {
               this.problem(e.patterns[i]!.pos, `Invalid regex pattern [${p}]`);
             }

@@ -8,7 +8,7 @@ import { DateFormatter, encodeIp } from '@strata/core-engine';
 import type { RExpr } from '../analysis/resolved.js';
 import { isDate, isInteger, type DataType } from '../analysis/schema.js';
 import { applyArithmetic, lookupFunction } from './functions.js';
-import { compareValues, compareVersions, hasWildcard, lower, regexMatcher, wildcardMatcher, type Value } from './values.js';
+import { compareValues, compareVersions, eqlWildcardMatcher, hasWildcard, lower, regexMatcher, type Value } from './values.js';
 
 /** field values of one event (typed: strings, numbers, booleans; dates as epoch millis) */
 export interface EventValues {
@@ -221,7 +221,7 @@ export function compile(e: RExpr): Compiled {
           const lp = lower(p);
           return ci ? (s) => lower(s) === lp : (s) => s === p;
         }
-        const re = wildcardMatcher(p, ci);
+        const re = eqlWildcardMatcher(p, ci);
         return (s) => re.test(s);
       });
       return (ev) => {

@@ -1,8 +1,8 @@
 /**
  * Value semantics shared by the evaluator and the functions: Java-like number rendering, three-valued
- * comparisons, and the wildcard / regex matchers (through the engine's Lucene-compatible converters).
+ * comparisons, and the wildcard / regex matchers (the core's linear-time wildcard and Lucene regexp matchers).
  */
-import { luceneRegexpToRegExp, wildcardToRegExp } from '@strata/core-engine';
+import { LuceneRegexp, wildcardMatcher, type StringMatcher } from '@strata/core-common';
 
 export type Value = string | number | boolean | null;
 
@@ -69,30 +69,33 @@ export function hasWildcard(pattern: string): boolean {
   return pattern.includes('*') || pattern.includes('?');
 }
 
-const wildcardCache = new Map<string, RegExp>();
+const wildcardCache = new Map<string, StringMatcher>();
 
-export function wildcardMatcher(pattern: string, ci: boolean): RegExp {
+/** an EQL wildcard pattern as a whole-string matcher (the core's linear wildcard matcher) */
+export function eqlWildcardMatcher(pattern: string, ci: boolean): StringMatcher {
   const key = (ci ? 'i:' : 's:') + pattern;
-  let re = wildcardCache.get(key);
-  if (!re) {
-    re = wildcardToRegExp(eqlWildcardToLucene(pattern), ci).re;
+  let m = wildcardCache.get(key);
+  if (!m) {
+    m = wildcardMatcher(eqlWildcardToLucene(pattern), ci);
     if (wildcardCache.size > 1000) wildcardCache.clear();
-    wildcardCache.set(key, re);
+    wildcardCache.set(key, m);
   }
-  return re;
+  return m;
 }
 
-const regexCache = new Map<string, RegExp>();
+const regexCache = new Map<string, StringMatcher>();
 
-export function regexMatcher(pattern: string, ci: boolean): RegExp {
+/** an EQL `regex` pattern (Lucene regexp syntax, as Elasticsearch runs it) as a whole-string matcher */
+export function regexMatcher(pattern: string, ci: boolean): StringMatcher {
   const key = (ci ? 'i:' : 's:') + pattern;
-  let re = regexCache.get(key);
-  if (!re) {
-    re = luceneRegexpToRegExp(pattern, ci);
+  let m = regexCache.get(key);
+  if (!m) {
+    const re = LuceneRegexp.compile(pattern, { caseInsensitive: ci });
+    m = { test: (s) => re.matches(s) };
     if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(key, re);
+    regexCache.set(key, m);
   }
-  return re;
+  return m;
 }
 
 /** Java's String.toLowerCase(Locale.ROOT) equivalent for case-insensitive operators */

@@ -5,7 +5,7 @@
  * that it runs the same version, and the returned events are qualified with the cluster alias.
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors } from '@strata/core-common';
+import { EsError, Errors, simpleMatch } from '@strata/core-common';
 import { VERSION } from '@strata/core-api';
 import { EngineTokens, type MetadataStore } from '@strata/core-engine';
 import { EqlVerificationException } from '../errors.js';
@@ -63,8 +63,7 @@ export class RemoteClusters {
       }
       const pattern = expr.substring(0, colon);
       const target = expr.substring(colon + 1);
-      const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-      const matching = [...configured.keys()].filter((a) => re.test(a));
+      const matching = [...configured.keys()].filter((a) => simpleMatch(pattern, a));
       if (matching.length === 0) {
         if (pattern.includes('*')) continue;
         throw new EsError('no_such_remote_cluster_exception', 404, `no such remote cluster: [${pattern}]`);
