@@ -3,6 +3,7 @@ import { ExtensionPoints, Tokens, type Clock, type FeatureModule, type HostConfi
 import { AsyncSearchStore } from './service/async-store.js';
 import { EqlBreakerService } from './service/breaker.js';
 import { EqlSearchService, EqlTokens } from './service/eql-search.service.js';
+import { EqlSearchContexts } from './service/eql.search-contexts.js';
 import { RemoteClusters } from './service/remote-clusters.js';
 import { eqlSettings } from './eql.settings.js';
 import { EqlDeleteRestHandler, EqlGetRestHandler, EqlSearchRestHandler, EqlStatusRestHandler } from './rest/eql.rest-handlers.js';
@@ -38,7 +39,7 @@ class AsyncStoreFactory {
 
 /**
  * The eql feature: `/{index}/_eql/search` (sync and async), `/_eql/search/{id}` get/delete,
- * `/_eql/search/status/{id}`, the async store and its reaper, the eql_sequence breaker and remote clusters.
+ * `/_eql/search/status/{id}`, the async store, its reaper and its search-context provider (kind `async_eql`), the eql_sequence breaker and remote clusters.
  */
 export const eqlModule = new ContainerModule(({ bind }) => {
   bind(AsyncStoreFactory).toSelf().inSingletonScope();
@@ -50,6 +51,7 @@ export const eqlModule = new ContainerModule(({ bind }) => {
   bind(EqlSearchService).toSelf().inSingletonScope();
   bind(EqlAsyncReaper).toSelf().inSingletonScope();
   bind(ExtensionPoints.LifecycleComponent).toService(EqlAsyncReaper);
+  bind(ExtensionPoints.SearchContextProvider).to(EqlSearchContexts).inSingletonScope();
   for (const def of eqlSettings) bind(ExtensionPoints.Setting).toConstantValue(def);
   for (const h of [EqlSearchRestHandler, EqlGetRestHandler, EqlStatusRestHandler, EqlDeleteRestHandler]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();

@@ -290,6 +290,75 @@ describe('EQL search API', () => {
     expect((await host.request('GET', `/_eql/search/${id}`)).status).toBe(404);
   });
 
+  it('lists stored searches in /_strata/search_contexts (targets, keep-alive, originating request) and closes a running one', async () => {
+    await host.request('PUT', '/ctx_slow', { mappings: { properties: { '@timestamp': { type: 'date' }, event: { properties: { category: { type: 'keyword' } } } } } });
+    const lines: object[] = [];
+    for (let i = 0; i < 3000; i++) lines.push({ index: { _index: 'ctx_slow' } }, { '@timestamp': 1_600_000_000_000 + i, event: { category: 'process' }, k: i % 7 });
+    expect((await host.request('POST', '/_bulk?refresh=true', lines)).body.errors).toBe(false);
+    // earlier tests left stored searches: closing every async_eql context removes them
+    const all = await host.request('DELETE', '/_strata/search_contexts?kind=async_eql');
+    expect(all.body).toEqual({ succeeded: true, num_freed: expect.any(Number) });
+    expect((await host.request('GET', '/_strata/search_contexts?kind=async_eql')).body).toEqual({ total: 0, contexts: [] });
+    const t0 = clock.now();
+    const kept = await host.request('POST', '/eql_test/_eql/search?keep_on_completion=true&keep_alive=2m', { query: 'any where true' }, { 'X-Opaque-Id': 'eql-job' });
+    const keptId = kept.body.id as string;
+    clock.advance(10_000);
+    const running = await host.request('POST', '/ctx_slow,eql_test/_eql/search?wait_for_completion_timeout=0ms', {
+      query: 'sequence by k [process where true] [process where true] [process where true] [process where false]',
+      fetch_size: 3,
+    });
+    expect(running.body.is_running).toBe(true);
+    const runningId = running.body.id as string;
+    clock.advance(5_000);
+    const list = await host.request('GET', '/_strata/search_contexts?kind=async_eql');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      total: 2,
+      contexts: [
+        {
+          id: keptId,
+          kind: 'async_eql',
+          indices: ['eql_test'],
+          owner: null,
+          opened_at: new Date(t0).toISOString(),
+          opened_at_in_millis: t0,
+          age_in_millis: 15_000,
+          keep_alive_in_millis: 120_000,
+          keep_alive_left_in_millis: 105_000,
+          running: false,
+          origin: { method: 'POST', url: '/eql_test/_eql/search?keep_on_completion=true&keep_alive=2m', opaque_id: 'eql-job' },
+          is_partial: false,
+          completion_status: 200,
+        },
+        {
+          id: runningId,
+          kind: 'async_eql',
+          indices: ['ctx_slow', 'eql_test'],
+          owner: null,
+          opened_at: new Date(t0 + 10_000).toISOString(),
+          opened_at_in_millis: t0 + 10_000,
+          age_in_millis: 5_000,
+          keep_alive_in_millis: 5 * 86_400_000,
+          keep_alive_left_in_millis: 5 * 86_400_000 - 5_000,
+          running: true,
+          origin: { method: 'POST', url: '/ctx_slow,eql_test/_eql/search?wait_for_completion_timeout=0ms' },
+          is_partial: true,
+        },
+      ],
+    });
+    // a get with keep_alive is what the list shows afterwards
+    expect((await host.request('GET', `/_eql/search/${keptId}?keep_alive=10m`)).status).toBe(200);
+    const after = await host.request('GET', '/_strata/search_contexts?kind=async_eql');
+    expect(after.body.contexts[0]).toMatchObject({ id: keptId, keep_alive_in_millis: 600_000, keep_alive_left_in_millis: 600_000 });
+    // closing through the search-context API cancels the running search and removes it, as DELETE /_eql/search/<id> does
+    expect((await host.request('DELETE', `/_strata/search_contexts/${runningId}`)).body).toEqual({ succeeded: true, num_freed: 1 });
+    expect((await host.request('GET', `/_eql/search/${runningId}`)).status).toBe(404);
+    expect((await host.request('DELETE', `/_strata/search_contexts/${runningId}`)).status).toBe(404);
+    expect((await host.request('DELETE', `/_eql/search/${keptId}`)).body).toEqual({ acknowledged: true });
+    expect((await host.request('GET', '/_strata/search_contexts?kind=async_eql')).body).toEqual({ total: 0, contexts: [] });
+    await host.request('DELETE', '/ctx_slow');
+  });
+
   it('fails a sequence that would exceed the eql_sequence breaker with circuit_breaking_exception', async () => {
     const set = await host.request('PUT', '/_cluster/settings', { transient: { 'breaker.eql_sequence.limit': '100b' } });
     expect(set.status).toBe(200);

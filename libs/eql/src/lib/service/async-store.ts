@@ -21,6 +21,12 @@ export interface StoredSearch {
   /** a failure: HTTP status and error body */
   error?: { status: number; body: Record<string, unknown> };
   completionStatus?: number;
+  /** the targets of the request (as written) */
+  indices?: string[];
+  /** the keep_alive last asked for, in millis */
+  keepAliveMs?: number;
+  /** the request that started it */
+  origin?: { method: string; url: string; opaqueId?: string };
 }
 
 interface Live {
@@ -138,6 +144,7 @@ export class AsyncSearchStore {
     const live = this.entries.get(id);
     if (!live) return;
     live.entry.expirationTime = this.clock.now() + keepAliveMs;
+    live.entry.keepAliveMs = keepAliveMs;
     this.persist(live.entry);
   }
 
@@ -145,6 +152,20 @@ export class AsyncSearchStore {
   delete(id: string, principal: Principal | undefined): void {
     const live = this.get(id, principal);
     this.remove(live);
+  }
+
+  /** every stored search whose keep_alive has not passed, whoever owns it */
+  all(): StoredSearch[] {
+    this.reap();
+    return [...this.entries.values()].map((l) => l.entry);
+  }
+
+  /** deletes (cancelling when running) the search with this id, whoever owns it; false when there is none */
+  close(id: string): boolean {
+    const live = this.entries.get(id);
+    if (!live) return false;
+    this.remove(live);
+    return true;
   }
 
   private remove(live: Live): void {

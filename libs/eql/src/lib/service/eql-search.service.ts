@@ -4,7 +4,7 @@
  * (wait_for_completion_timeout, keep_on_completion, keep_alive, get / status / delete).
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, Tokens, toEsError, type Clock, type HostConfig, type Principal } from '@strata/core-common';
+import { EsError, Errors, Tokens, currentRequestOrigin, toEsError, type Clock, type HostConfig, type Principal } from '@strata/core-common';
 import {
   EngineTokens,
   type IndexNameExpressionResolver,
@@ -37,6 +37,19 @@ export interface SearchOutcome {
   body: Record<string, unknown>;
 }
 
+type RequestOrigin = StoredSearch['origin'];
+
+function requestOrigin(): RequestOrigin {
+  const o = currentRequestOrigin();
+  if (!o) return undefined;
+  return { method: o.method, url: o.url, ...(o.opaqueId ? { opaqueId: o.opaqueId } : {}) };
+}
+
+/** what the search-context list shows of a stored search: its targets, keep-alive and originating request */
+function storedContext(req: EqlSearchRequest, origin: RequestOrigin): Pick<StoredSearch, 'indices' | 'keepAliveMs' | 'origin'> {
+  return { indices: req.indices, keepAliveMs: req.keepAliveMs, ...(origin ? { origin } : {}) };
+}
+
 function invalidArgument(reason: string): EsError {
   return new EsError('invalid_argument_exception', 400, reason);
 }
@@ -63,12 +76,14 @@ export class EqlSearchService {
   async submit(req: EqlSearchRequest, principal: Principal | undefined): Promise<SearchOutcome> {
     const started = this.clock.nanoTime();
     const startMs = this.clock.now();
+    // the request that started the search, for the search-context list (captured before any await)
+    const origin = requestOrigin();
     const controller = new AbortController();
     const run = this.run(req, controller.signal, started, principal);
     const storeIt = req.keepOnCompletion;
     if (req.waitForCompletionTimeoutMs === undefined) {
       const body = await run;
-      return { status: 200, body: storeIt ? this.storeCompleted(body, req, principal, startMs) : body };
+      return { status: 200, body: storeIt ? this.storeCompleted(body, req, principal, startMs, origin) : body };
     }
     const timeout = req.waitForCompletionTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -84,7 +99,7 @@ export class EqlSearchService {
     if (timer) clearTimeout(timer);
     if (raced.done) {
       if ('error' in raced) throw raced.error;
-      return { status: 200, body: storeIt ? this.storeCompleted(raced.body, req, principal, startMs) : raced.body };
+      return { status: 200, body: storeIt ? this.storeCompleted(raced.body, req, principal, startMs, origin) : raced.body };
     }
     // becomes an async search
     const id = this.store.newId();
@@ -95,6 +110,7 @@ export class EqlSearchService {
       expirationTime: startMs + req.keepAliveMs,
       running: true,
       partial: true,
+      ...storedContext(req, origin),
     };
     this.store.create(entry, controller);
     const done = run.then(
@@ -118,7 +134,7 @@ export class EqlSearchService {
     };
   }
 
-  private storeCompleted(body: Record<string, unknown>, req: EqlSearchRequest, principal: Principal | undefined, startMs: number): Record<string, unknown> {
+  private storeCompleted(body: Record<string, unknown>, req: EqlSearchRequest, principal: Principal | undefined, startMs: number, origin: RequestOrigin): Record<string, unknown> {
     const id = this.store.newId();
     this.store.create({
       id,
@@ -129,6 +145,7 @@ export class EqlSearchService {
       partial: body['is_partial'] === true,
       response: stripFlags(body),
       completionStatus: 200,
+      ...storedContext(req, origin),
     });
     return { id, ...body };
   }
