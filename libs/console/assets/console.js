@@ -763,14 +763,17 @@
         p.t = prev !== undefined && next !== undefined ? (prev + next) / 2 : prev !== undefined ? prev + 1 : next !== undefined ? next - 1 : 0;
         p.placed = true;
       }
+      // the until cut-off of a lane: the key's first until event at or after the sequence's first event
       lane.untils = [];
       if (o.untilEvents.length && o.by.length) {
         const first = lane.points.length ? lane.points[0].t : 0;
+        let cut;
         for (const u of o.untilEvents) {
           const keys = o.by.map((f) => getPath(u._source, f));
           const t = tsOf(u);
-          if (t !== undefined && t >= first && keys.every((k, i) => String(k) === String(lane.keys[i]))) lane.untils.push(t);
+          if (t !== undefined && t >= first && (cut === undefined || t < cut) && keys.every((k, i) => String(k) === String(lane.keys[i]))) cut = t;
         }
+        if (cut !== undefined) lane.untils.push(cut);
       }
     }
     let min = Infinity;

@@ -65,7 +65,6 @@ suite('console in headless Chromium (security off)', () => {
   let host: E2eHost;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
-  let eqlAvailable = false;
 
   beforeAll(async () => {
     host = await startE2eHost();
@@ -76,8 +75,6 @@ suite('console in headless Chromium (security off)', () => {
     }
     const bulk = await http(`${host.url}/_bulk?refresh=true`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
     expect(bulk.json.errors).toBe(false);
-    const spec = await http(`${host.url}/_console/api/spec`);
-    eqlAvailable = (spec.json.routes as Array<{ path: string }>).some((r) => r.path === '/{index}/_eql/search');
     browser = await launch();
     page = browser.page;
   }, 60_000);
@@ -211,41 +208,79 @@ suite('console in headless Chromium (security off)', () => {
     await shot(page, '5-indices');
   });
 
-  it('draws an EQL sequence timeline per join key (maxspan window, until cut-off)', async () => {
-    await page.goto(`${host.url}/_console#eql`);
-    await page.locator('#eql-index').fill('events');
-    const query = 'sequence by host.name with maxspan=1m [process where process.name == "cmd.exe"] [network where true] until [process where process.name == "logoff.exe"]';
-    await page.locator('#eql-query').fill(query);
-    if (!eqlAvailable) {
-      // EQL is not on this build yet: the page says what the service answered, it draws nothing
-      await page.click('#eql-form button[type=submit]');
-      await page.waitForFunction(() => /\d{3}/.test(document.querySelector('#eql-status')!.textContent!));
-      expect(await page.locator('#eql-status').textContent()).toContain('no handler found for uri [/events/_eql/search] and method [POST]');
-      expect(await page.locator('#eql-timeline svg').count()).toBe(0);
-      await shot(page, '2-eql-unavailable');
-      return;
-    }
+  it('draws real EQL sequences as lanes per join key: maxspan bands, event markers, the until cut-off, missing events', async () => {
     const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 10, 0, s)).toISOString();
     const ev = (host: string, cat: string, name: string, s: number) => ({ '@timestamp': t(s), host: { name: host }, event: { category: cat }, process: { name } });
     const docs = [
       ev('a', 'process', 'cmd.exe', 0),
       ev('a', 'network', 'cmd.exe', 20),
+      ev('a', 'process', 'logoff.exe', 40),
       ev('b', 'process', 'cmd.exe', 5),
+      ev('b', 'file', 'cmd.exe', 30),
       ev('b', 'network', 'cmd.exe', 50),
       ev('c', 'process', 'cmd.exe', 10),
       ev('c', 'process', 'logoff.exe', 15),
       ev('c', 'network', 'cmd.exe', 30),
+      ev('d', 'process', 'cmd.exe', 0),
+      ev('d', 'network', 'cmd.exe', 70),
     ];
     const lines = docs.flatMap((d) => [JSON.stringify({ index: { _index: 'events' } }), JSON.stringify(d)]);
-    await http(`${host.url}/_bulk?refresh=true`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+    const bulk = await http(`${host.url}/_bulk?refresh=true`, { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+    expect(bulk.json.errors).toBe(false);
+    await page.goto(`${host.url}/_console#eql`);
+    await page.locator('#eql-index').fill('events');
+    // c: its pending match is dropped by the until event at 15s; d: the network event is 70s after, beyond maxspan
+    await page.locator('#eql-query').fill('sequence by host.name with maxspan=1m [process where process.name == "cmd.exe"] [network where true] until [process where process.name == "logoff.exe"]');
     await page.click('#eql-form button[type=submit]');
     await page.waitForSelector('#eql-timeline svg');
-    const lanes = await page.locator('#eql-timeline g.lane').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-key')));
-    expect(lanes).toEqual(['a', 'b']);
-    expect(await page.locator('#eql-timeline rect.maxspan').count()).toBe(2);
-    expect(await page.locator('#eql-timeline circle.event').count()).toBe(4);
-    expect(await page.locator('#eql-status').textContent()).toContain('2 sequence(s)');
+    expect(await page.locator('#eql-status').textContent()).toContain('2 sequence(s) of 2 · maxspan 1.0m · until [process where process.name == "logoff.exe"]');
+    expect(await page.locator('#eql-timeline g.lane').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-key')))).toEqual(['a', 'b']);
+    // per lane: the maxspan band starts at the first event and is 60 s wide; markers at 0/20 s (a) and 5/50 s (b)
+    const geometry = await page.locator('#eql-timeline g.lane').evaluateAll((gs) =>
+      gs.map((g) => ({
+        band: [...g.querySelectorAll('rect.maxspan')].map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]),
+        events: [...g.querySelectorAll('circle.event')].map((c) => Number(c.getAttribute('cx'))),
+        untils: [...g.querySelectorAll('line.until')].map((l) => Number(l.getAttribute('x1'))),
+        missing: g.querySelectorAll('g.event.missing').length,
+      })),
+    );
+    const [a, b] = geometry;
+    expect(a!.band).toHaveLength(1);
+    expect(b!.band).toHaveLength(1);
+    const pxPerSec = a!.band[0]![1]! / 60;
+    expect(b!.band[0]![1]).toBeCloseTo(a!.band[0]![1]!, 3);
+    expect(a!.band[0]![0]).toBeCloseTo(a!.events[0]!, 3);
+    expect(a!.events.map((x) => Math.round((x - a!.events[0]!) / pxPerSec))).toEqual([0, 20]);
+    expect(b!.events.map((x) => Math.round((x - a!.events[0]!) / pxPerSec))).toEqual([5, 50]);
+    // the until cut-off of host a (logoff.exe at 40 s) is drawn on its lane; b has none
+    expect(a!.untils.map((x) => Math.round((x - a!.events[0]!) / pxPerSec))).toEqual([40]);
+    expect(b!.untils).toEqual([]);
+    expect(a!.missing + b!.missing).toBe(0);
+    expect(await page.locator('#eql-legend').textContent()).toBe('step 1step 2maxspan windowuntil cut-off');
     await shot(page, '2-eql-timeline');
+
+    // missing events: b has a file event between its two events, so only a, c and d (no maxspan here) match
+    await page.locator('#eql-query').fill('sequence by host.name [process where process.name == "cmd.exe"] ![file where true] [network where true]');
+    await page.click('#eql-form button[type=submit]');
+    await page.waitForFunction(() => /3 sequence\(s\)/.test(document.querySelector('#eql-status')!.textContent!));
+    expect(await page.locator('#eql-timeline g.lane').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-key')))).toEqual(['a', 'c', 'd']);
+    expect(await page.locator('#eql-timeline rect.maxspan').count()).toBe(0);
+    expect(await page.locator('#eql-timeline circle.event').count()).toBe(6);
+    const missing = await page.locator('#eql-timeline g.lane').evaluateAll((gs) =>
+      gs.map((g) => {
+        const real = [...g.querySelectorAll('circle.event')].map((c) => Number(c.getAttribute('cx')));
+        const m = [...g.querySelectorAll('g.event.missing circle')].map((c) => Number(c.getAttribute('cx')));
+        return { real, m, title: g.querySelector('g.event.missing title')?.textContent };
+      }),
+    );
+    for (const lane of missing) {
+      // the missing step is drawn halfway between its neighbours
+      expect(lane.m).toHaveLength(1);
+      expect(lane.m[0]).toBeCloseTo((lane.real[0]! + lane.real[1]!) / 2, 3);
+      expect(lane.title).toBe('missing event (step 2)');
+    }
+    expect(await page.locator('#eql-legend').textContent()).toBe('step 1step 2step 3missing event');
+    await shot(page, '2b-eql-missing-events');
   });
 });
 
