@@ -2,8 +2,8 @@
  * An EventSource over plain JavaScript objects: an array (sorted here by timestamp, tiebreaker, position) or
  * an async iterable already in timestamp order (checked as it streams, memory bounded by the matchers).
  */
-import { DateFormatter, extractValues } from '@strata/core-engine';
-import { EsError } from '@strata/core-common';
+import { DateFormatter, EsError } from '@strata/core-common';
+import { extractValues } from '@strata/core-engine';
 import type { Stage } from '../analysis/resolved.js';
 import type { Value } from '../expression/values.js';
 import { compareValues } from '../expression/values.js';

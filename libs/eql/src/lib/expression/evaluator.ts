@@ -4,7 +4,8 @@
  * when any of its values does (as a term query on a multi-valued field); inside functions and arithmetic a
  * field stands for its first value.
  */
-import { DateFormatter, encodeIp } from '@strata/core-engine';
+import { DateFormatter } from '@strata/core-common';
+import { encodeIp } from '@strata/core-engine';
 import type { RExpr } from '../analysis/resolved.js';
 import { isDate, isInteger, type DataType } from '../analysis/schema.js';
 import { applyArithmetic, lookupFunction } from './functions.js';

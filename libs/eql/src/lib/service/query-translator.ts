@@ -4,7 +4,8 @@
  * Conditions the Query DSL cannot express (functions other than the string/CIDR predicates, field-to-field
  * comparisons, arithmetic) are left to the in-memory evaluator.
  */
-import { DateFormatter, encodeIp } from '@strata/core-engine';
+import { DateFormatter } from '@strata/core-common';
+import { encodeIp } from '@strata/core-engine';
 import type { RExpr, RField, Stage } from '../analysis/resolved.js';
 import { isDate, isNumeric, isString, type DataType } from '../analysis/schema.js';
 import { compile, isNullLiteral } from '../expression/evaluator.js';

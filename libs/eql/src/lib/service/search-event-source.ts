@@ -4,9 +4,8 @@
  * the whole EQL search (a point-in-time view), in `fetch_size` batches ordered by timestamp, tiebreaker and
  * `_shard_doc`, with the stage filters pushed down as Query DSL.
  */
-import { EsError, type Principal } from '@strata/core-common';
+import { DateFormatter, EsError, type Principal } from '@strata/core-common';
 import {
-  DateFormatter,
   type DirectoryReader,
   type SearchService,
   type ShardTarget,
