@@ -52,6 +52,16 @@ describe('multi_terms', () => {
       },
     });
   });
+  it('orders ip positions by address (IPv4 mapped into IPv6), on each shard and in the reduce', () => {
+    const ipMapping: Mapping = { ip: 'ip', tag: 'keyword' };
+    const ipDocs = ['10.0.0.2', '9.0.0.1', '::1', '2001:db8::1', '192.168.1.1'].map((ip) => ({ ip, tag: 'a' }));
+    const agg = { m: { multi_terms: { terms: [{ field: 'ip' }, { field: 'tag' }], order: { _key: 'asc' } } } };
+    const expected = ['::1', '9.0.0.1', '10.0.0.2', '192.168.1.1', '2001:db8::1'];
+    const one = run(agg, ipDocs, ipMapping) as { m: { buckets: { key: unknown[] }[] } };
+    expect(one.m.buckets.map((b) => b.key[0])).toEqual(expected);
+    const { rendered } = runShards({ m: { ...agg.m, multi_terms: { ...agg.m.multi_terms, size: 3 } } }, [[ipDocs.slice(0, 3)], [ipDocs.slice(3)]], ipMapping);
+    expect((rendered as { m: { buckets: { key: unknown[] }[] } }).m.buckets.map((b) => b.key[0])).toEqual(expected.slice(0, 3));
+  });
   it('needs two terms', () => {
     expect(err(() => run({ m: { multi_terms: { terms: [{ field: 'tag' }] } } }, docs, mapping)).reason).toBe(
       'The [terms] parameter in the aggregation [m] must be present and have at least 2 fields or scripts.',

@@ -38,6 +38,7 @@ import {
   orderUsesPaths,
   parseOrder,
   topK,
+  tupleKeyComparator,
   validateOrderPaths,
   type BucketOrder,
 } from '../support/bucket-order.js';
@@ -64,6 +65,8 @@ interface MultiTermsInternal extends InternalAggregation {
   type: 'multi_terms';
   buckets: MtBucket[];
   fmts: MtFmt[];
+  /** tuple positions holding ip addresses (`_key` order compares them as addresses) */
+  ipCols?: boolean[];
   docCountError: number;
   otherDocCount: number;
   shardSize: number;
@@ -211,7 +214,8 @@ export class MultiTermsSpec extends AggSpec {
       if (m.b.docCount >= this.minDocCount) buckets.push(m.b);
       if (orderUsesPaths(this.order)) m.b.aggs = reduceSubs(this.subs, m.parts, rc);
     }
-    buckets.sort(bucketComparator(this.order, this.subs));
+    const ipCols = parts.find((p) => p.ipCols)?.ipCols ?? [];
+    buckets.sort(bucketComparator(this.order, this.subs, tupleKeyComparator(ipCols)));
     if (buckets.length > this.size) {
       for (let i = this.size; i < buckets.length; i++) other += buckets[i]!.docCount;
       buckets = buckets.slice(0, this.size);
@@ -220,7 +224,7 @@ export class MultiTermsSpec extends AggSpec {
     if (!orderUsesPaths(this.order)) for (const b of buckets) b.aggs = reduceSubs(this.subs, merged.get(JSON.stringify(b.key))!.parts, rc);
     const fmts = parts.find((p) => p.buckets.length > 0)?.fmts ?? [];
     buckets = applyParentPipelines(this, buckets, (b) => this.keyString(b, fmts));
-    return { type: 'multi_terms', buckets, fmts, docCountError: single ? 0 : sumErr, otherDocCount: other, shardSize: this.effectiveShardSize() } satisfies MultiTermsInternal;
+    return { type: 'multi_terms', buckets, fmts, ...(ipCols.some(Boolean) ? { ipCols } : {}), docCountError: single ? 0 : sumErr, otherDocCount: other, shardSize: this.effectiveShardSize() } satisfies MultiTermsInternal;
   }
 
   keyString(b: MtBucket, fmts: MtFmt[]): string {
@@ -311,19 +315,21 @@ class MultiTermsAggregator extends Aggregator {
       else other += c;
     }
     const usesPaths = orderUsesPaths(this.spec.order);
+    const ipCols = this.srcs.map((s) => s.isIp === true);
+    const cmp = bucketComparator<MtBucket>(this.spec.order, this.spec.subs, tupleKeyComparator(ipCols));
     if (usesPaths) for (const c of cands) c.aggs = this.subs.build(c.ord!);
     if (cands.length > shardSize) {
       let total = 0;
       for (const c of cands) total += c.docCount;
-      cands = topK(cands, shardSize, bucketComparator(this.spec.order, this.spec.subs));
+      cands = topK(cands, shardSize, cmp);
       for (const c of cands) total -= c.docCount;
       other += total;
-    } else cands.sort(bucketComparator(this.spec.order, this.spec.subs));
+    } else cands.sort(cmp);
     for (const c of cands) {
       if (!usesPaths) c.aggs = this.subs.build(c.ord!);
       delete c.ord;
     }
-    return { type: 'multi_terms', buckets: cands, fmts: this.srcs.map(fmtOf), docCountError: 0, otherDocCount: other, shardSize } satisfies MultiTermsInternal;
+    return { type: 'multi_terms', buckets: cands, fmts: this.srcs.map(fmtOf), ...(ipCols.some(Boolean) ? { ipCols } : {}), docCountError: 0, otherDocCount: other, shardSize } satisfies MultiTermsInternal;
   }
 }
 

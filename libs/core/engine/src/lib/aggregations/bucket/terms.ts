@@ -31,6 +31,7 @@ import {
 } from '../framework.js';
 import {
   bucketComparator,
+  compareIpKeys,
   compareKeys,
   isCountDesc,
   isKeyOrder,
@@ -39,9 +40,7 @@ import {
   topK,
   validateOrderPaths,
   type BucketOrder,
-  type Key,
 } from '../support/bucket-order.js';
-import { encodeIp } from '../../mapper/ip.js';
 import { formatValue, isRaw, RAW, type ValueFormat } from '../support/value-format.js';
 import { parseDateMath } from '../support/date-format.js';
 import { longPartition, stringPartitionHash } from '../support/hash.js';
@@ -69,19 +68,6 @@ interface TermsInternal extends InternalAggregation {
   ipKeys?: boolean;
 }
 
-/** `_key` order of ip buckets: by the sortable 16-byte encoding, not by the text. */
-function compareIpKeys(a: Key, b: Key): number {
-  if (typeof a !== 'string' || typeof b !== 'string') return compareKeys(a, b);
-  let ea: string;
-  let eb: string;
-  try {
-    ea = encodeIp(a);
-    eb = encodeIp(b);
-  } catch {
-    return compareKeys(a, b);
-  }
-  return ea < eb ? -1 : ea > eb ? 1 : 0;
-}
 
 interface IncludeExclude {
   includeRe?: StringMatcher;

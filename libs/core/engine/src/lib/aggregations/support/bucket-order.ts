@@ -5,6 +5,7 @@
 import { Errors, compareUtf8 } from '@strata/core-common';
 import type { InternalAggregations } from '../api.js';
 import { resolveBucketPath, type AggSpec } from '../framework.js';
+import { encodeIp } from '../../mapper/ip.js';
 
 export interface OrderElement {
   readonly kind: 'count' | 'key' | 'path';
@@ -81,6 +82,33 @@ export function compareKeys(a: Key, b: Key): number {
   if (b === null) return 1;
   if (typeof a === 'string' && typeof b === 'string') return Math.sign(compareUtf8(a, b));
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `_key` order of ip buckets: by the sortable 16-byte encoding, not by the text. */
+export function compareIpKeys(a: Key, b: Key): number {
+  if (typeof a !== 'string' || typeof b !== 'string') return compareKeys(a, b);
+  let ea: string;
+  let eb: string;
+  try {
+    ea = encodeIp(a);
+    eb = encodeIp(b);
+  } catch {
+    return compareKeys(a, b);
+  }
+  return ea < eb ? -1 : ea > eb ? 1 : 0;
+}
+
+/** `_key` order of tuple keys (multi_terms) whose positions `ip[i]` hold ip addresses, each compared as an address. */
+export function tupleKeyComparator(ip: readonly boolean[]): (a: Key, b: Key) => number {
+  if (!ip.some(Boolean)) return compareKeys;
+  return (a, b) => {
+    if (!Array.isArray(a) || !Array.isArray(b)) return compareKeys(a, b);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = ip[i] ? compareIpKeys(a[i] as Key, b[i] as Key) : compareKeys(a[i] as Key, b[i] as Key);
+      if (c !== 0) return c;
+    }
+    return a.length - b.length;
+  };
 }
 
 /**
