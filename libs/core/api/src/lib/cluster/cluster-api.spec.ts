@@ -173,6 +173,8 @@ describe('cluster API', () => {
     expect(unknown.body.error.reason).toBe('persistent setting [no.such], not recognized');
     const stat = await call('PUT', '/_cluster/settings', { transient: { 'cluster.static': 2 } });
     expect(stat.body.error.reason).toBe('transient setting [cluster.static], not dynamically updateable');
+    const nodeSetting = await call('PUT', '/_cluster/settings', { persistent: { 'http.port': 9201 } });
+    expect([nodeSetting.status, nodeSetting.body.error.reason]).toEqual([400, 'persistent setting [http.port], not dynamically updateable']);
     const bad = await call('PUT', '/_cluster/settings', { persistent: { 'cluster.max': 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.type).toBe('illegal_argument_exception');

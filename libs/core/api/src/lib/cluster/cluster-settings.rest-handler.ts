@@ -124,7 +124,8 @@ export class ClusterSettingsRestHandler implements RestHandler {
         continue;
       }
       const def = this.registry.get(key);
-      if (!def || def.scope !== 'cluster') {
+      // node settings are cluster settings too in ES (static ones): known, but not dynamically updateable
+      if (!def || (def.scope !== 'cluster' && def.scope !== 'node')) {
         throw Errors.illegalArgument(`${scope} setting [${key}], not recognized`);
       }
       if (!def.dynamic) throw Errors.illegalArgument(`${scope} setting [${key}], not dynamically updateable`);
