@@ -116,6 +116,16 @@ describe('conformance: issue 21 reproductions', () => {
       expect(r.status).toBe(200);
       expect(Object.keys(r.json)).toEqual(['task']);
       expect(r.json.task).toMatch(/^[\w-]+:\d+$/);
+      // the task's result is stored: GET /_tasks/{id} answers completed with the force merge's response
+      let t = await es.req('GET', `/_tasks/${r.json.task}`);
+      for (let i = 0; i < 50 && t.json.completed !== true; i++) {
+        await new Promise((res) => setTimeout(res, 20));
+        t = await es.req('GET', `/_tasks/${r.json.task}?wait_for_completion=true`);
+      }
+      expect(t.status).toBe(200);
+      expect(t.json.completed).toBe(true);
+      expect(t.json.task.action).toBe('indices:admin/forcemerge');
+      expect(t.json.response._shards.failed).toBe(0);
     });
     it('a missing index and a bad parameter are Elasticsearch errors', async () => {
       const missing = await es.req('POST', '/nope/_forcemerge');

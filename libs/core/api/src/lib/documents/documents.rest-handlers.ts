@@ -1,6 +1,6 @@
 /** REST handlers of the document APIs: _doc, _create, _source, _update, _mget, _bulk, _refresh, _flush, _forcemerge. */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, RestResponses, Tokens, route, type Logger, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EsError, Errors, RestResponses, Tokens, route, type Logger, type RestHandler, type TaskManager, type RestRequest, type RestResponse } from '@strata/core-common';
 import {
   EngineTokens,
   UPDATE_BODY_FIELDS,
@@ -406,12 +406,12 @@ export class ForceMergeRestHandler extends BroadcastHandler implements RestHandl
   readonly name = 'force_merge_action';
   readonly routes = [route('POST', '/_forcemerge', A.FORCE_MERGE), route('POST', '/{index}/_forcemerge', A.FORCE_MERGE)];
   readonly params = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion'];
-  private taskCounter = 0;
 
   constructor(
     @inject(EngineTokens.DocumentService) private readonly docs: DocumentService,
     @inject(EngineTokens.IndexNameExpressionResolver) resolver: IndexNameExpressionResolver,
     @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
     @inject(Tokens.Logger) @optional() private readonly logger?: Logger,
   ) {
     super(resolver);
@@ -430,15 +430,19 @@ export class ForceMergeRestHandler extends BroadcastHandler implements RestHandl
     const targets = this.targets(req);
     const opts = { maxNumSegments, onlyExpungeDeletes, flush };
     if (wait) return RestResponses.ok(this.docs.forceMerge(targets, opts));
-    const task = `${this.node.id}:${++this.taskCounter}`;
+    // a task like ES's: listed by GET /_tasks while it runs, its result stored for GET /_tasks/{id}
+    const description = `Force-merge indices ${JSON.stringify(targets)}, maxSegments[${maxNumSegments}], onlyExpungeDeletes[${onlyExpungeDeletes}], flush[${flush}]`;
+    const task = this.tasks.register(A.FORCE_MERGE, description, { cancellable: false });
+    const taskId = `${this.node.id}:${task.id}`;
     setImmediate(() => {
       try {
-        this.docs.forceMerge(targets, opts);
+        this.tasks.unregister(task, { response: this.docs.forceMerge(targets, opts), store: true });
       } catch (err) {
-        this.logger?.warn({ err, task }, 'force merge failed');
+        this.logger?.warn({ err, task: taskId }, 'force merge failed');
+        this.tasks.unregister(task, { error: err instanceof EsError ? err.toObject() : { type: 'exception', reason: String(err) }, store: true });
       }
     });
-    return RestResponses.ok({ task });
+    return RestResponses.ok({ task: taskId });
   }
 }
 
