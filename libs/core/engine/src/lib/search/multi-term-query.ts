@@ -46,10 +46,56 @@ export abstract class MultiTermQuery extends Query {
     const m = this.matcher();
     return new ConstantScoreWeight(this, boost, (ctx) => {
       const dict = ctx.reader.terms(field);
-      if (!dict || dict.size === 0) return null;
-      return unionPostings(ctx, field, m(dict), dict);
+      if (dict) return dict.size === 0 ? null : unionPostings(ctx, field, m(dict), dict);
+      return docValuesScan(ctx, field, m);
     });
   }
+}
+
+/**
+ * A field without a terms dictionary but with sorted-set doc values (a runtime keyword, or a keyword with
+ * `index: false`): the matcher runs over the segment's doc-value terms and every document is scanned, as
+ * Elasticsearch's doc-values and script-field range/prefix/wildcard/regexp/fuzzy queries do.
+ */
+function docValuesScan(ctx: LeafReaderContext, field: string, m: TermMatcher): DocIdSetIterator | null {
+  const dv = ctx.reader.sortedSetDocValues(field);
+  if (!dv || dv.terms.length === 0) return null;
+  const terms = dv.terms;
+  const ordOf = new Map<string, number>();
+  terms.forEach((t, i) => ordOf.set(t, i));
+  const dict: TermsDict = {
+    size: terms.length,
+    term: (ord) => terms[ord]!,
+    ord: (t) => ordOf.get(t) ?? -1,
+    seekCeil: (target) => {
+      let lo = 0;
+      let hi = terms.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (terms[mid]! < target) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    },
+    postings: () => {
+      throw new Error('doc-values terms have no postings');
+    },
+    docFreq: () => {
+      throw new Error('doc-values terms have no postings');
+    },
+  };
+  const ords = new Set(m(dict));
+  if (ords.size === 0) return null;
+  const b = new DocIdSetBuilder(ctx.reader.maxDoc);
+  for (let d = 0; d < ctx.reader.maxDoc; d++) {
+    for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
+      if (ords.has(dv.ords[i]!)) {
+        b.add(d);
+        break;
+      }
+    }
+  }
+  return b.build();
 }
 
 /** Lucene's TermInSetQuery (terms query): constant score union of the postings of the given terms */

@@ -8,3 +8,4 @@ export * from './registry.js';
 export * from './runner.js';
 export * from './nested.js';
 export * from './join.js';
+export * from './scripts.js';

@@ -15,6 +15,8 @@ export interface OracleField {
   type: OracleFieldType;
   /** the `nested` field this one lives in (its full name starts with `<nested>.`); undefined at the root */
   nested?: string;
+  /** a runtime field (scripts.ts): sent as `runtime_mappings` with each search, never indexed */
+  runtime?: boolean;
 }
 
 export interface OracleMapping {

@@ -12,6 +12,7 @@ import { AGG_KINDS, QUERY_KINDS } from './registry.js';
 import { SEQ_FIELD, renderSort, sortArbitrary, sortDocs, type SortSpecItem } from './sorting.js';
 import { fieldValue } from './values.js';
 import { NESTED_FIELDS, NESTED_PATH, nestedValue } from './nested.js';
+import { runtimeFieldsFor, runtimeMappings, withRuntimeFields } from './scripts.js';
 import { JOIN_CHILD, JOIN_FIELD, JOIN_PARENT, joinRouting, joinValue } from './join.js';
 
 /** what the oracle needs of a running service (a TestHost fits) */
@@ -98,8 +99,9 @@ export interface Scenario {
 }
 
 const mappingArbitrary: fc.Arbitrary<OracleMapping> = fc
-  .tuple(...FIELD_DEFS.map((d) => fc.option(fc.constantFrom(...d.types), { nil: undefined, freq: 5 })), fc.boolean())
+  .tuple(...FIELD_DEFS.map((d) => fc.option(fc.constantFrom(...d.types), { nil: undefined, freq: 5 })), fc.boolean(), fc.boolean())
   .map(([...picked]) => {
+    const withRuntime = picked.pop() as boolean;
     const withNested = picked.pop() as boolean;
     const types = picked as Array<OracleFieldType | undefined>;
     const m: OracleMapping = { fields: FIELD_DEFS.flatMap((d, i) => (types[i] ? [{ name: d.name, type: types[i]! } as OracleField] : [])) };
@@ -107,13 +109,14 @@ const mappingArbitrary: fc.Arbitrary<OracleMapping> = fc
       m.nested = [NESTED_PATH];
       m.fields.push(...NESTED_FIELDS.map((f) => ({ ...f, name: `${NESTED_PATH}.${f.name}`, nested: NESTED_PATH })));
     }
+    if (withRuntime) m.fields.push(...runtimeFieldsFor(m));
     return m;
   })
   .filter((m) => m.fields.length > 0);
 
 function sourceArbitrary(mapping: OracleMapping, partial: boolean): fc.Arbitrary<Json> {
   const rec: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const f of mapping.fields) if (!f.nested) rec[f.name] = fieldValue(f.type);
+  for (const f of mapping.fields) if (!f.nested && !f.runtime) rec[f.name] = fieldValue(f.type);
   for (const path of mapping.nested ?? []) rec[path] = nestedValue(mapping.fields.filter((f) => f.nested === path), path);
   return fc.record(rec, { requiredKeys: [] }).filter((s) => !partial || Object.keys(s).length > 0);
 }
@@ -315,7 +318,7 @@ class Mismatch extends Error {}
 
 function indexBody(s: Scenario): Json {
   const properties: Json = { [SEQ_FIELD]: { type: 'long' } };
-  for (const f of s.mapping.fields) if (!f.nested) properties[f.name] = { type: f.type };
+  for (const f of s.mapping.fields) if (!f.nested && !f.runtime) properties[f.name] = { type: f.type };
   for (const path of s.mapping.nested ?? []) {
     const sub: Json = {};
     for (const f of s.mapping.fields) if (f.nested === path) sub[f.name.substring(path.length + 1)] = { type: f.type };
@@ -401,6 +404,11 @@ async function checkSearch(opts: OracleOptions, index: string, c: SearchCase, do
   const queried = c.query ? docs.filter((d) => kinds.matches(c.query!, d)) : docs;
   const matching = c.postFilter ? queried.filter((d) => kinds.matches(c.postFilter!, d)) : queried;
   const body: Json = { track_total_hits: c.trackUpTo ?? true };
+  const runtime = runtimeMappings(kinds.mapping);
+  if (runtime) {
+    body['runtime_mappings'] = runtime;
+    report.kinds['runtime_mappings'] = (report.kinds['runtime_mappings'] ?? 0) + 1;
+  }
   if (c.query) body['query'] = c.query;
   if (c.postFilter) body['post_filter'] = c.postFilter;
   if (c.aggs) body['aggs'] = c.aggs;
@@ -458,6 +466,7 @@ async function checkSearch(opts: OracleOptions, index: string, c: SearchCase, do
     let after: unknown[] | undefined;
     for (let page = 0; page <= all.length; page++) {
       const wb: Json = { sort: renderSort(c.sort), size: c.walk, _source: false, track_total_hits: false };
+      if (runtime) wb['runtime_mappings'] = runtime;
       if (c.query) wb['query'] = c.query;
       if (c.postFilter) wb['post_filter'] = c.postFilter;
       if (after) wb['search_after'] = after;
@@ -491,7 +500,7 @@ export async function runOracle(opts: OracleOptions): Promise<OracleReport> {
     await ok(opts.target, 'PUT', `/${index}`, indexBody(scenario));
     try {
       const model = await applyWrites(opts.target, index, scenario.ops, scenario.mapping.join === true);
-      const docs = [...model.values()];
+      const docs = [...model.values()].map((d) => withRuntimeFields(d, scenario.mapping));
       kinds.corpus = docs;
       for (const c of scenario.searches) {
         countKinds(c.query, c.aggs, report.kinds, kinds);
