@@ -174,6 +174,19 @@ describe('scripting and runtime fields (black box)', () => {
     expect(ids(shadow)).toEqual(['2']);
   });
 
+  it('range, prefix, wildcard, regexp and fuzzy queries on a runtime keyword scan its values', async () => {
+    // (words: apple → [fruit, f, red, r], banana → [fruit, f], carrot → [veg, v], durian → none)
+    const runtime_mappings = { words: { type: 'keyword', script: "for (String t : doc['tags']) { emit(t); emit(t.substring(0, 1)) }" } };
+    const q = async (query: unknown) => ids(await search({ runtime_mappings, query, _source: false, sort: ['_doc'] }));
+    expect(await q({ range: { words: {} } })).toEqual(['1', '2', '3']);
+    expect(await q({ range: { words: { gt: 'fruit', lte: 'red' } } })).toEqual(['1']);
+    expect(await q({ range: { words: { gte: 'g' } } })).toEqual(['1', '3']);
+    expect(await q({ prefix: { words: 'fr' } })).toEqual(['1', '2']);
+    expect(await q({ wildcard: { words: '?e?' } })).toEqual(['1', '3']);
+    expect(await q({ regexp: { words: 'v.*' } })).toEqual(['3']);
+    expect(await q({ fuzzy: { words: { value: 'reg', fuzziness: 1 } } })).toEqual(['1', '3']);
+  });
+
   it('runtime field errors: emit type, too many values, cycles, bad definitions', async () => {
     const wrongType = await search({ runtime_mappings: { r: { type: 'long', script: "emit('x')" } }, query: { exists: { field: 'name' } }, fields: ['r'] });
     expect(wrongType.status).toBe(400);

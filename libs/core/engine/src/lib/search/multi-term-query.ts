@@ -321,6 +321,36 @@ function autoEdits(term: string, low: number, high: number): number {
   return len < low ? 0 : len < high ? 1 : 2;
 }
 
+/**
+ * A fuzzy query on a field searched through its doc values (a runtime keyword, a keyword with `index: false`):
+ * every value within the edits matches, constant score, no max_expansions (Elasticsearch's
+ * StringScriptFieldFuzzyQuery and doc-values fuzzy queries).
+ */
+export class DocValuesFuzzyQuery extends MultiTermQuery {
+  constructor(
+    field: string,
+    readonly term: string,
+    readonly maxEdits: number,
+    readonly prefixLength = 0,
+    readonly transpositions = true,
+  ) {
+    super(field);
+  }
+  protected matcher(): TermMatcher {
+    const { term, maxEdits, transpositions } = this;
+    const prefix = [...term].slice(0, this.prefixLength).join('');
+    return function* (dict) {
+      for (let o = 0; o < dict.size; o++) {
+        const t = dict.term(o);
+        if (t.startsWith(prefix) && editDistance(t, term, maxEdits, transpositions) <= maxEdits) yield o;
+      }
+    };
+  }
+  toString(): string {
+    return `${this.field}:${this.term}~${this.maxEdits} (doc values)`;
+  }
+}
+
 /** FuzzyQuery: rewritten to a disjunction of the max_expansions closest terms (scored as term queries, boosted by similarity) */
 export class FuzzyQuery extends Query {
   constructor(

@@ -4,6 +4,7 @@ import { ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-querie
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { FieldExistsQuery } from '../../search/exists-query.js';
 import {
+  DocValuesFuzzyQuery,
   FuzzyQuery,
   PrefixQuery,
   RegexpQuery,
@@ -294,13 +295,16 @@ export const fuzzyParser: QueryParser = {
     if (!ft) return noMatch('unmapped');
     const term = normalized(ctx, field, String(value));
     const edits = fuzzinessToEdits(opts['fuzziness'] as string | number | undefined, term);
+    const prefixLength = opts['prefix_length'] === undefined ? 0 : intValue('fuzzy', 'prefix_length', opts['prefix_length']);
+    const transpositions = opts['transpositions'] === undefined ? true : boolValue('fuzzy', 'transpositions', opts['transpositions']);
+    if (!ft.searchable && ft.hasDocValues) return withBoost(new DocValuesFuzzyQuery(field, term, edits, prefixLength, transpositions), boost);
     const q = new FuzzyQuery(
       field,
       term,
       edits,
-      opts['prefix_length'] === undefined ? 0 : intValue('fuzzy', 'prefix_length', opts['prefix_length']),
+      prefixLength,
       opts['max_expansions'] === undefined ? 50 : intValue('fuzzy', 'max_expansions', opts['max_expansions']),
-      opts['transpositions'] === undefined ? true : boolValue('fuzzy', 'transpositions', opts['transpositions']),
+      transpositions,
     );
     return withBoost(q, boost);
   },
