@@ -2,9 +2,25 @@
  * Queries answered from doc values for fields that are not indexed (`index: false` with doc values):
  * a scan over the segment, as Elasticsearch >= 8.1 does (slow, but allowed).
  */
-import { DocIdSetBuilder } from './doc-id-set.js';
+import type { SortedSetDocValues } from '../index/leaf-reader.js';
+import { DocIdSetBuilder, type DocIdSetIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
+
+/** the documents (a scan of the segment) with at least one of the ordinals; null when there are none */
+export function docsWithOrds(maxDoc: number, dv: SortedSetDocValues, ords: ReadonlySet<number>): DocIdSetIterator | null {
+  if (ords.size === 0) return null;
+  const b = new DocIdSetBuilder(maxDoc);
+  for (let d = 0; d < maxDoc; d++) {
+    for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
+      if (ords.has(dv.ords[i]!)) {
+        b.add(d);
+        break;
+      }
+    }
+  }
+  return b.build();
+}
 
 export class DocValuesTermsQuery extends Query {
   constructor(
@@ -23,17 +39,7 @@ export class DocValuesTermsQuery extends Query {
       dv.terms.forEach((t, i) => {
         if (wanted.has(t)) ords.add(i);
       });
-      if (ords.size === 0) return null;
-      const b = new DocIdSetBuilder(ctx.reader.maxDoc);
-      for (let d = 0; d < ctx.reader.maxDoc; d++) {
-        for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
-          if (ords.has(dv.ords[i]!)) {
-            b.add(d);
-            break;
-          }
-        }
-      }
-      return b.build();
+      return docsWithOrds(ctx.reader.maxDoc, dv, ords);
     });
   }
   toString(): string {

@@ -11,6 +11,7 @@ import { ConstantScoreWeight, Query, type Weight } from './query.js';
 import { BooleanQuery, checkClauseCount } from './boolean-query.js';
 import { BoostQuery, MatchNoDocsQuery } from './basic-queries.js';
 import { TermQuery } from './term-query.js';
+import { docsWithOrds } from './doc-values-query.js';
 
 /** enumerates matching term ordinals of one segment */
 export type TermMatcher = (dict: TermsDict) => Iterable<number>;
@@ -84,18 +85,7 @@ function docValuesScan(ctx: LeafReaderContext, field: string, m: TermMatcher): D
       throw new Error('doc-values terms have no postings');
     },
   };
-  const ords = new Set(m(dict));
-  if (ords.size === 0) return null;
-  const b = new DocIdSetBuilder(ctx.reader.maxDoc);
-  for (let d = 0; d < ctx.reader.maxDoc; d++) {
-    for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
-      if (ords.has(dv.ords[i]!)) {
-        b.add(d);
-        break;
-      }
-    }
-  }
-  return b.build();
+  return docsWithOrds(ctx.reader.maxDoc, dv, new Set(m(dict)));
 }
 
 /** Lucene's TermInSetQuery (terms query): constant score union of the postings of the given terms */

@@ -86,7 +86,7 @@ interface RuntimeDef {
   from: string;
   type: 'long' | 'keyword';
   script: string;
-  /** the values the script emits for a document */
+  /** the values the script emits for a document (`doc[from].value`: the first doc value) */
   values(doc: ModelDoc, from: OracleField): unknown[];
 }
 
@@ -95,19 +95,13 @@ export const RUNTIME_FIELDS: Record<string, RuntimeDef> = {
     from: 'n',
     type: 'long',
     script: "if (doc['n'].size() > 0) { emit(doc['n'].value * 2); }",
-    values: (doc, from) => {
-      const vs = docValues(from, doc);
-      return vs.length ? [(vs[0] as number) * 2] : [];
-    },
+    values: (doc, from) => docValues(from, doc).slice(0, 1).map((v) => (v as number) * 2),
   },
   rt_kw: {
     from: 'kw',
     type: 'keyword',
     script: "if (doc['kw'].size() > 0) { emit(doc['kw'].value + '-r'); }",
-    values: (doc, from) => {
-      const vs = docValues(from, doc);
-      return vs.length ? [`${vs[0]}-r`] : [];
-    },
+    values: (doc, from) => docValues(from, doc).slice(0, 1).map((v) => `${v}-r`),
   },
 };
 
