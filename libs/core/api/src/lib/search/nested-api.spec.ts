@@ -58,6 +58,28 @@ describe('nested fields (block join)', () => {
 
   afterAll(() => api.close());
 
+  it('docs.count and docs.deleted of _stats and _cat/indices count top-level documents, across deletes and refreshes', async () => {
+    const mappings = { properties: { c: { type: 'nested', properties: { k: { type: 'keyword' } } } } };
+    expect((await call('PUT', '/blocks', { mappings, settings: { number_of_shards: 1 } })).status).toBe(200);
+    const lines = ['a', 'b', 'c']
+      .flatMap((id) => [JSON.stringify({ index: { _index: 'blocks', _id: id } }), JSON.stringify({ c: [{ k: '1' }, { k: '2' }, { k: '3' }] })])
+      .join('\n') + '\n';
+    expect((await call('POST', '/_bulk?refresh=true', lines, NDJSON)).body.errors).toBe(false);
+    const docs = async () => (await call('GET', '/blocks/_stats/docs')).body._all.primaries.docs;
+    expect(await docs()).toMatchObject({ count: 3, deleted: 0 });
+    // deleted blocks count once each (3 hidden docs + the root were deleted) until a merge expunges them
+    expect((await call('DELETE', '/blocks/_doc/b?refresh=true')).status).toBe(200);
+    const afterDelete = await docs();
+    expect(afterDelete.count).toBe(2);
+    expect([0, 1]).toContain(afterDelete.deleted);
+    expect((await call('PUT', '/blocks/_doc/a?refresh=true', { c: [{ k: '9' }] })).status).toBe(200);
+    const afterUpdate = await docs();
+    expect(afterUpdate.count).toBe(2);
+    expect([0, 1, 2]).toContain(afterUpdate.deleted);
+    const cat = (await call('GET', '/_cat/indices/blocks?h=docs.count,docs.deleted&format=json')).body;
+    expect(cat).toEqual([{ 'docs.count': '2', 'docs.deleted': String(afterUpdate.deleted) }]);
+  });
+
   it('conditions must hold inside one object: alice gave 1 star and bob 5 is no match for alice + 5', async () => {
     const q = { nested: { path: 'comments', query: { bool: { must: [{ term: { 'comments.author': 'alice' } }, { term: { 'comments.stars': 5 } }] } } } };
     const b = await search({ query: q });
@@ -71,10 +93,12 @@ describe('nested fields (block join)', () => {
     expect(all.hits.total.value).toBe(4);
     expect(ids(all)).toEqual(['1', '2', '3', '4']);
     expect((await call('GET', '/blog/_count')).body.count).toBe(4);
-    // _cat/count is a count search (ES); _cat/indices docs.count comes from the segments and counts the hidden docs, as ES documents
+    // _cat/count is a count search; docs.count of _cat/indices and _stats counts top-level documents only
+    // (the segments hold 14: 4 roots, 7 comments, 3 replies), also after a delete of a whole block
     expect((await call('GET', '/_cat/count/blog?h=count&format=json')).body).toEqual([{ count: '4' }]);
     expect((await call('GET', '/_cat/count/blog,nope-*?h=count')).text).toBe('4\n');
-    expect((await call('GET', '/_cat/indices/blog?h=docs.count&format=json')).body).toEqual([{ 'docs.count': '14' /* 4 roots, 7 comments, 3 replies */ }]);
+    expect((await call('GET', '/_cat/indices/blog?h=docs.count,docs.deleted&format=json')).body).toEqual([{ 'docs.count': '4', 'docs.deleted': '0' }]);
+    expect((await call('GET', '/blog/_stats/docs')).body._all.primaries.docs).toMatchObject({ count: 4, deleted: 0 });
     expect((await search({ query: { term: { 'comments.author': 'alice' } } })).hits.total.value).toBe(0);
     expect((await search({ query: { ids: { values: ['1', '4'] } } })).hits.total.value).toBe(2);
     expect((await search({ size: 0, aggs: { g: { global: {} } } })).aggregations.g.doc_count).toBe(4);

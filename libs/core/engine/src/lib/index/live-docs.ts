@@ -19,14 +19,22 @@ export function clearBit(bits: Uint32Array, doc: number): boolean {
   return was;
 }
 
+function bitCount(v: number): number {
+  v = v - ((v >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
 export function countLive(bits: Uint32Array | null, maxDoc: number): number {
   if (bits === null) return maxDoc;
   let c = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let v = bits[i];
-    v = v - ((v >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    c += (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-  }
+  for (let i = 0; i < bits.length; i++) c += bitCount(bits[i]);
+  return c;
+}
+
+/** documents set in `mask` and live in `live` (null: every document live) — e.g. the live hidden nested docs */
+export function countLiveIn(mask: Uint32Array, live: Uint32Array | null): number {
+  let c = 0;
+  for (let i = 0; i < mask.length; i++) c += bitCount(live === null ? mask[i] : mask[i] & live[i]);
   return c;
 }

@@ -15,7 +15,7 @@ import { DiskSegment, segmentFileNames, segmentFormatVersion, SEGMENT_VERSION, w
 import { defaultBlockCache, type BlockCache } from '../store/block-cache.js';
 import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
-import { clearBit, isLiveBit, newLiveDocs } from '../index/live-docs.js';
+import { clearBit, countLiveIn, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { MergedSource, type MergeInput } from '../index/segment-merger.js';
 import { Translog, type TranslogOp } from '../store/translog.js';
 import { ensureDir, removeQuietly, writeFileAtomic, dirSize, fsyncDir } from '../store/directory.js';
@@ -232,6 +232,8 @@ export class IndexShardImpl implements IndexShard {
   private recovering = false;
   private mergeRunning: Promise<void> | null = null;
   private refreshWaiters: Array<() => void> = [];
+  /** per segment entry and live-docs generation: how many of its hidden nested docs there are / are live */
+  private readonly hiddenCounts = new WeakMap<SegmentEntry, { delGen: number; all: number; live: number }>();
   private readonly st: Omit<ShardStats, 'docsCount' | 'docsDeleted' | 'storeSizeInBytes' | 'segmentsCount' | 'segmentsMemoryInBytes' | 'translogOperations' | 'translogSizeInBytes' | 'translogUncommittedOperations' | 'translogUncommittedSizeInBytes' | 'maxSeqNo' | 'localCheckpoint' | 'generation' | 'mergesCurrent'> = {
     indexTotal: 0,
     indexTimeInMillis: 0,
@@ -1247,8 +1249,22 @@ export class IndexShardImpl implements IndexShard {
     let deleted = 0;
     let mem = 0;
     for (const e of this.segments) {
-      docs += e.data.maxDoc - e.numDeleted;
-      deleted += e.numDeleted;
+      // hidden nested documents never count in docs.count / docs.deleted (ES counts top-level documents there;
+      // _cat/segments-like low-level figures keep every Lucene doc)
+      const hidden = segmentHiddenDocs(e.data);
+      let liveHidden = 0;
+      let allHidden = 0;
+      if (hidden) {
+        let c = this.hiddenCounts.get(e);
+        if (!c || c.delGen !== e.delGen) {
+          c = { delGen: e.delGen, all: countLiveIn(hidden, null), live: countLiveIn(hidden, e.numDeleted > 0 ? e.live : null) };
+          this.hiddenCounts.set(e, c);
+        }
+        liveHidden = c.live;
+        allHidden = c.all;
+      }
+      docs += e.data.maxDoc - e.numDeleted - liveHidden;
+      deleted += e.numDeleted - (allHidden - liveHidden);
       mem += e.data.ramBytesUsed;
     }
     return {
