@@ -70,6 +70,8 @@ describe('search contexts API over paging', () => {
     const human = await host.request('GET', '/_strata/search_contexts?kind=scroll&human');
     expect(human.body.total).toBe(1);
     expect(human.body.contexts[0]).toMatchObject({ age: '10s', keep_alive: '1m', keep_alive_left: '50s' });
+    // an instant stays a date under ?human (it used to be overwritten with a duration: "20.8y")
+    expect(human.body.contexts[0].opened_at).toBe(new Date(T0 + 30_000).toISOString());
   });
 
   it('rejects an unknown kind', async () => {
