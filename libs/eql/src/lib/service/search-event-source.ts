@@ -41,11 +41,23 @@ export interface SearchEventSourceOptions {
   onShardFailures?(failures: unknown[]): void;
 }
 
+/**
+ * Where an event lives: the walks read no stored fields (no `_id`, no `_source` — decoding a stored-fields
+ * block per hit would cost the index size, not the events walked), so an event is known by its shard (the
+ * position in `targets`) and its document number in that shard's pinned reader, both from `_shard_doc`.
+ * Events a basic query renders in the same search carry their rendering instead.
+ */
 interface HitRef {
-  index: string;
-  id: string;
+  shard: number;
+  doc: number;
   rendered?: RenderedEvent;
 }
+
+/** how much wider than the last page's time span the next window is */
+const WINDOW_SLACK = 1.2;
+
+/** `_shard_doc` = shard index × 2^32 + document number in the shard's reader */
+const SHARD_DOC_SPAN = 4294967296;
 
 type Hit = Record<string, unknown> & { _index: string; _id: string; sort?: unknown[]; fields?: Record<string, unknown[]>; _source?: unknown };
 
@@ -55,12 +67,49 @@ function invalidArgument(reason: string): EsError {
 
 const javaList = (v: unknown[]): string => `[${v.map((x) => String(x)).join(', ')}]`;
 
+/** how a source reads its hits' `fields` (shared by every event of a search) */
+interface FieldView {
+  categoryPath: string;
+  dateFields: ReadonlySet<string>;
+  keyFormatters: ReadonlyMap<string, DateFormatter>;
+}
+
+const NONE: readonly unknown[] = [];
+
+/** an event over a hit's `fields` (a class, not closures: a walk makes one per event) */
+class HitEvent implements SourceEvent {
+  constructor(
+    private readonly view: FieldView,
+    private readonly f: Record<string, unknown[]>,
+    readonly ts: number,
+    readonly tb: Value,
+    readonly ref: HitRef,
+  ) {}
+
+  values(path: string): readonly unknown[] {
+    const p = path === CATEGORY_PATH ? this.view.categoryPath : path;
+    const v = this.f[p];
+    if (!v) return NONE;
+    if (this.view.dateFields.has(p)) return v.map((x) => Number(x));
+    return v;
+  }
+
+  keyValues(path: string): readonly unknown[] {
+    const v = this.f[path];
+    if (!v) return NONE;
+    const fmt = this.view.keyFormatters.get(path);
+    if (fmt) return v.map((x) => fmt.format(Number(x)));
+    return v;
+  }
+}
+
 export class SearchEventSource implements EventSource {
   /** the values an event needs: from doc values where the fields have them, else through the fields API */
   private readonly valueFields: { docvalue_fields?: FieldAndFormat[]; fields?: FieldAndFormat[] };
   private readonly dateFields = new Set<string>();
   private readonly keyFormatters = new Map<string, DateFormatter>();
   private readonly categoryPath: string;
+  private readonly view: FieldView;
 
   constructor(private readonly o: SearchEventSourceOptions) {
     const paths = new Set<string>(o.planFields);
@@ -83,6 +132,7 @@ export class SearchEventSource implements EventSource {
       (info?.docValues ? dv : src).push(spec);
     }
     this.valueFields = { ...(dv.length ? { docvalue_fields: dv } : {}), ...(src.length ? { fields: src } : {}) };
+    this.view = { categoryPath: this.categoryPath, dateFields: this.dateFields, keyFormatters: this.keyFormatters };
   }
 
   // ------------------------------------------------------------------ searches
@@ -125,49 +175,68 @@ export class SearchEventSource implements EventSource {
   }
 
   /**
-   * Every hit of `query` in timestamp order (then tiebreaker, `_shard_doc`), `fetch_size` at a time. After the
-   * first page each page is searched in a time window just ahead of the previous one (sized from how dense
-   * the last page was, widened when a window runs dry), so a walk costs the events it passes over once —
-   * linear in the data — instead of sorting every remaining match for every page.
+   * The earliest and latest timestamp in the targets and how many documents they hold, or null when no
+   * document has a timestamp. Each end is one search sorted on the timestamp over a range that is only
+   * its field, which the engine answers from the point index without visiting the documents.
+   */
+  private async timeBounds(signal?: AbortSignal): Promise<{ min: number; max: number; docs: number } | null> {
+    const field = this.o.timestampField;
+    const end = async (order: 'asc' | 'desc'): Promise<number | undefined> => {
+      const body = { query: { range: { [field]: { gte: null } } }, sort: [{ [field]: { order } }], size: 1, track_total_hits: false, stored_fields: '_none_' };
+      const hit = (await this.page(body, signal)).hits[0];
+      const v = hit?.sort?.[0];
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    };
+    const min = await end('asc');
+    const max = min === undefined ? undefined : await end('desc');
+    if (min === undefined || max === undefined) return null;
+    let docs = 0;
+    for (const r of this.o.readers.values()) docs += r.numDocs;
+    return { min, max, docs };
+  }
+
+  /**
+   * Every hit of `query` in timestamp order (then tiebreaker, `_shard_doc`), `fetch_size` at a time. Each page
+   * is searched in a time window just ahead of the previous one — the first sized from the targets' event
+   * density, the next ones from how dense the last page was (widened when a window runs short) — so a walk
+   * costs the events it passes over once, linear in the data, instead of sorting every remaining match for
+   * every page. Events without a timestamp are left out by the windows' range (ES drops them too).
    */
   private async *ordered(query: QueryJson, order: 'asc' | 'desc', extra: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<Hit[]> {
     const size = this.o.fetchSize;
     const sort = this.sort(order);
-    // events without a timestamp sort last and are dropped (an exists filter would cost a pass over every
-    // document); inside the windows the range leaves them out
-    const hasTs = (h: Hit): boolean => h.fields?.[this.o.timestampField] !== undefined;
-    const firstAll = (await this.page({ query, sort, size, track_total_hits: false, ...extra }, signal)).hits;
-    const first = firstAll.filter(hasTs);
-    if (first.length > 0) yield first;
-    if (first.length < size) return;
-    const tsOf = (h: Hit): number => Number(h.sort![0]);
-    const far = (await this.page({ query, sort: this.sort(order === 'asc' ? 'desc' : 'asc'), size: 1, track_total_hits: false, _source: false, ...extra }, signal)).hits.filter(hasTs)[0];
-    if (!far) return;
-    const endTs = tsOf(far);
+    const bounds = await this.timeBounds(signal);
+    if (!bounds) return;
     const dir = order === 'asc' ? 1 : -1;
-    let after = first[first.length - 1]!.sort!;
-    let edge = tsOf(first[first.length - 1]!);
-    let width = Math.max(1, Math.abs(edge - tsOf(first[0]!)));
+    const endTs = order === 'asc' ? bounds.max : bounds.min;
+    let edge = order === 'asc' ? bounds.min : bounds.max;
+    // as wide as `size` events would be if every document matched: the narrowest window worth a search
+    let width = Math.max(1, Math.ceil(((bounds.max - bounds.min) * size) / Math.max(1, bounds.docs)));
+    let after: unknown[] | undefined;
+    const tsOf = (h: Hit): number => Number(h.sort![0]);
     const field = this.o.timestampField;
     for (;;) {
-      const bound = edge + dir * 2 * width;
+      const bound = edge + dir * width;
       const range = order === 'asc' ? { gte: edge, lte: bound } : { gte: bound, lte: edge };
       const windowed = { bool: { filter: [query, { range: { [field]: { ...range, format: 'epoch_millis' } } }] } };
-      const hits = (await this.page({ query: windowed, sort, size, track_total_hits: false, search_after: after, ...extra }, signal)).hits;
+      const hits = (await this.page({ query: windowed, sort, size, track_total_hits: false, ...(after ? { search_after: after } : {}), ...extra }, signal)).hits;
       if (hits.length > 0) {
         yield hits;
         after = hits[hits.length - 1]!.sort!;
       }
       if (hits.length === size) {
-        // more in this window: the next one starts at the last hit, as wide as this page was dense
+        // more in this window: the next one starts at the last hit, a little wider than this page's span, so
+        // the engine passes over few more events than the page takes (a window that falls short just makes
+        // a shorter page)
         const last = tsOf(hits[hits.length - 1]!);
-        width = Math.max(1, Math.abs(last - tsOf(hits[0]!)));
+        width = Math.ceil(WINDOW_SLACK * Math.max(1, Math.abs(last - tsOf(hits[0]!))));
         edge = last;
         continue;
       }
       if (dir * (bound - endTs) >= 0) return;
       edge = bound;
-      width = hits.length === 0 ? width * 4 : width * 2;
+      // a window that ran short: the next one wider by how short it fell
+      width = hits.length === 0 ? width * 4 : width * Math.min(16, Math.max(2, size / hits.length));
     }
   }
 
@@ -204,22 +273,10 @@ export class SearchEventSource implements EventSource {
       if (t && t.length > 1) throw invalidArgument(`Expected tiebreaker field [${o.tiebreakerField}] to hold a single comparable value but got [${javaList(t)}]`);
       if (t && t.length === 1) tb = t[0] as Value;
     }
-    const values = (path: string): readonly unknown[] => {
-      const p = path === CATEGORY_PATH ? this.categoryPath : path;
-      const v = f[p];
-      if (!v) return [];
-      if (this.dateFields.has(p)) return v.map((x) => Number(x));
-      return v;
-    };
-    const keyValues = (path: string): readonly unknown[] => {
-      const v = f[path];
-      if (!v) return [];
-      const fmt = this.keyFormatters.get(path);
-      if (fmt) return v.map((x) => fmt.format(Number(x)));
-      return v;
-    };
-    const ref: HitRef = { index: h._index, id: h._id };
-    return { ts, tb, values, keyValues, ref };
+    const sd = Number(h.sort![h.sort!.length - 1]);
+    const shard = Math.floor(sd / SHARD_DOC_SPAN);
+    const ref: HitRef = { shard, doc: sd - shard * SHARD_DOC_SPAN };
+    return new HitEvent(this.view, f, ts, tb, ref);
   }
 
   private renderHit(h: Hit): RenderedEvent {
@@ -227,6 +284,11 @@ export class SearchEventSource implements EventSource {
     if (h._source !== undefined) out['_source'] = h._source;
     if (h.fields && Object.keys(h.fields).length > 0) out['fields'] = h.fields;
     return out;
+  }
+
+  /** what a walk's hits carry: the values the plan reads, no stored fields (see HitRef) */
+  private walkFields(): Record<string, unknown> {
+    return { stored_fields: '_none_', ...this.valueFields };
   }
 
   // ------------------------------------------------------------------ EventSource
@@ -252,7 +314,7 @@ export class SearchEventSource implements EventSource {
     const filter = stageFilter(stage);
     const kept: SourceEvent[] = [];
     let matched = 0;
-    for await (const hits of this.ordered(this.baseFilters(t.query, false), order, { _source: false, ...this.valueFields }, signal)) {
+    for await (const hits of this.ordered(this.baseFilters(t.query, false), order, this.walkFields(), signal)) {
       for (const h of hits) {
         const ev = this.toEvent(h, false);
         if (!filter(ev)) continue;
@@ -277,58 +339,67 @@ export class SearchEventSource implements EventSource {
 
   async *stream(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), false);
-    for await (const hits of this.ordered(query, 'asc', { _source: false, ...this.valueFields }, signal)) {
+    for await (const hits of this.ordered(query, 'asc', this.walkFields(), signal)) {
       yield hits.map((h) => this.toEvent(h, true));
     }
   }
 
   async *scan(filters: Stage[], signal?: AbortSignal): AsyncIterable<SourceEvent[]> {
     const query = this.baseFilters(this.streamQuery(filters), false);
-    for await (const hits of this.pages({ query, sort: [{ _shard_doc: 'asc' }], _source: false, ...this.valueFields }, signal)) {
+    for await (const hits of this.pages({ query, sort: [{ _shard_doc: 'asc' }], ...this.walkFields() }, signal)) {
       yield hits.map((h) => this.toEvent(h, false));
     }
   }
 
+  /**
+   * The events as the response shows them (`_index`, `_id`, `_source`, the request's `fields`), each read by
+   * one search on its shard's pinned reader that starts right at its document (search_after on `_shard_doc`
+   * in index order stops at the first hit), so rendering costs the events shown, not the index.
+   */
   async render(events: SourceEvent[], signal?: AbortSignal): Promise<RenderedEvent[]> {
     const out: RenderedEvent[] = new Array(events.length);
-    const byIndex = new Map<string, Array<{ i: number; id: string }>>();
-    events.forEach((e, i) => {
-      const ref = e.ref as HitRef;
+    const done = new Map<string, RenderedEvent>();
+    for (let i = 0; i < events.length; i++) {
+      const ref = events[i]!.ref as HitRef;
       if (ref.rendered) {
         out[i] = ref.rendered;
-        return;
+        continue;
       }
-      let l = byIndex.get(ref.index);
-      if (!l) byIndex.set(ref.index, (l = []));
-      l.push({ i, id: ref.id });
-    });
-    for (const [index, list] of byIndex) {
-      const ids = [...new Set(list.map((x) => x.id))];
-      const targets = this.o.targets.filter((t) => t.index === index);
-      const found = new Map<string, RenderedEvent>();
-      for (let k = 0; k < ids.length; k += 1000) {
-        const chunk = ids.slice(k, k + 1000);
+      const key = `${ref.shard}:${ref.doc}`;
+      let r = done.get(key);
+      if (!r) {
         checkAborted(signal);
-        const body: Record<string, unknown> = { query: { ids: { values: chunk } }, size: chunk.length, track_total_hits: false };
-        if (this.o.fields) body['fields'] = this.o.fields;
-        if (this.o.runtimeMappings) body['runtime_mappings'] = this.o.runtimeMappings;
-        const res = await this.o.search.search(
-          {
-            indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
-            source: this.o.search.parseSource(body),
-            searchType: 'query_then_fetch',
-            typedKeys: false,
-            restTotalHitsAsInt: false,
-            allowPartialSearchResults: true,
-            attributes: { eql: true },
-            ...(this.o.principal ? { principal: this.o.principal } : {}),
-          },
-          { targets, readers: this.o.readers },
-        );
-        for (const h of (res.body['hits'] as { hits: Hit[] }).hits) found.set(h._id, this.renderHit(h));
+        r = await this.renderDoc(ref);
+        done.set(key, r);
       }
-      for (const { i, id } of list) out[i] = found.get(id) ?? { _index: index, _id: id };
+      out[i] = r;
     }
     return out;
+  }
+
+  private async renderDoc(ref: HitRef): Promise<RenderedEvent> {
+    const target = this.o.targets[ref.shard]!;
+    const body: Record<string, unknown> = { sort: [{ _shard_doc: 'asc' }], search_after: [ref.doc - 1], size: 1, track_total_hits: false };
+    if (this.o.fields) body['fields'] = this.o.fields;
+    if (this.o.runtimeMappings) body['runtime_mappings'] = this.o.runtimeMappings;
+    const res = await this.o.search.search(
+      {
+        indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+        source: this.o.search.parseSource(body),
+        searchType: 'query_then_fetch',
+        typedKeys: false,
+        restTotalHitsAsInt: false,
+        allowPartialSearchResults: true,
+        attributes: { eql: true },
+        ...(this.o.principal ? { principal: this.o.principal } : {}),
+      },
+      // one target: its shard index in this search is 0, so `_shard_doc` is the document number itself
+      { targets: [target], readers: this.o.readers },
+    );
+    const hit = (res.body['hits'] as { hits: Hit[] }).hits[0];
+    if (!hit || Number(hit.sort?.[0]) !== ref.doc) {
+      throw new EsError('illegal_state_exception', 500, `event [${ref.doc}] of shard [${target.index}][${target.shardId}] not found in the search's reader`);
+    }
+    return this.renderHit(hit);
   }
 }

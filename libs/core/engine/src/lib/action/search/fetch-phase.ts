@@ -3,7 +3,7 @@
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
 import { Errors, RawJson, compareUtf8 } from '@strata/core-common';
-import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import type { DirectoryReader, LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
 import { TopHitsHeap } from '../../search/collector.js';
 import type { InnerHitsDefinition } from '../../search/inner-hits.js';
@@ -250,16 +250,37 @@ function resolveDocValueFields(specs: FieldAndFormat[], deps: FetchDeps): DocVal
   return out;
 }
 
-function docValueFields(fields: DocValueField[], leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
+/** a docvalue field's column in one leaf: numeric, keyword, or none */
+type DocValueColumn = { ndv: NumericDocValues; sdv?: undefined } | { ndv?: undefined; sdv: SortedSetDocValues } | null;
+
+/** the columns of the docvalue_fields in `leaf`, looked up once per leaf and fetch (not once per hit) */
+function docValueColumns(fields: DocValueField[], leaf: LeafReaderContext, cache: Map<LeafReaderContext, DocValueColumn[]>): DocValueColumn[] {
+  let cols = cache.get(leaf);
+  if (!cols) {
+    cols = fields.map(({ name, ft }) => {
+      if (ft.runtime) return null;
+      const ndv = leaf.reader.numericDocValues(name);
+      if (ndv) return { ndv };
+      const sdv = leaf.reader.sortedSetDocValues(name);
+      return sdv ? { sdv } : null;
+    });
+    cache.set(leaf, cols);
+  }
+  return cols;
+}
+
+function docValueFields(fields: DocValueField[], cols: DocValueColumn[], leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const { name, ft, format } of fields) {
+  for (let f = 0; f < fields.length; f++) {
+    const { name, ft, format } = fields[f]!;
     if (ft.runtime) {
       const rv = runtimeFieldValues(ft, leaf, doc, format);
       if (rv.length) out[name] = rv;
       continue;
     }
     const vals: unknown[] = [];
-    const ndv = leaf.reader.numericDocValues(name);
+    const col = cols[f];
+    const ndv = col?.ndv;
     if (ndv) {
       for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
         const v = ndv.values[i]!;
@@ -268,7 +289,7 @@ function docValueFields(fields: DocValueField[], leaf: LeafReaderContext, doc: n
         else vals.push(ft.valueForDisplay(v));
       }
     } else {
-      const sdv = leaf.reader.sortedSetDocValues(name);
+      const sdv = col?.sdv;
       if (sdv) {
         // doc values list a document's terms in Lucene's order: UTF-8 bytes (the dictionary here is UTF-16 ordered)
         const terms: string[] = [];
@@ -369,6 +390,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
   const rawSource = wantSource && s.source.includes.length === 0 && s.source.excludes.length === 0;
   const needParsed = (wantSource && !rawSource) || (s.fields && s.fields.length > 0) || s.highlight !== undefined;
   const dvFields = s.docvalueFields && s.docvalueFields.length > 0 ? resolveDocValueFields(s.docvalueFields, deps) : undefined;
+  const dvColumns = new Map<LeafReaderContext, DocValueColumn[]>();
   let explainWeight: Weight | undefined;
   let namedWeights: Array<readonly [string, Weight]> | undefined;
   const scriptRunners = new Map<LeafReaderContext, Array<{ name: string; run: LeafRunner; ignoreFailure: boolean }>>();
@@ -413,7 +435,10 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     if (wantSource && !rawSource && parsed !== undefined && !nested) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc);
-    if (dvFields && dvFields.length > 0) fields = { ...(fields ?? {}), ...docValueFields(dvFields, leaf, doc) };
+    if (dvFields && dvFields.length > 0) {
+      const dv = docValueFields(dvFields, docValueColumns(dvFields, leaf, dvColumns), leaf, doc);
+      fields = fields ? Object.assign(fields, dv) : dv;
+    }
     if (deps.scriptFields && deps.scriptFields.length > 0) {
       let runners = scriptRunners.get(leaf);
       if (!runners) {
