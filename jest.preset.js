@@ -22,5 +22,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   testMatch: ['**/?(*.)+(spec|test).ts'],
   testEnvironmentOptions: { customExportConditions: ['@strata/source', 'node', 'require', 'default'] },
+  globalSetup: require.resolve('./tools/scripts/jest-merge-worker.js'),
   setupFiles: [require.resolve('./tools/scripts/jest-setup.js')],
 };

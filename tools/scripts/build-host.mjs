@@ -46,8 +46,15 @@ const cli = await build({
   sourcemap: false,
   metafile: false,
 });
+// the merge threads (libs/core/engine merge-pool.ts): piscina starts `worker.js` beside its own code (here the
+// bundle), which loads `merge-worker.cjs`; a package.json beside them makes `worker.js` CommonJS
+const workerOpts = { ...common, external: [...common.external, '@napi-rs/nice'], sourcemap: false, metafile: false };
+const mergeWorker = await build({ ...workerOpts, entryPoints: [join(root, 'libs/core/engine/src/merge-worker.ts')], outfile: join(root, 'apps/host/dist/merge-worker.cjs') });
+const poolWorker = await build({ ...workerOpts, entryPoints: [join(root, 'node_modules/piscina/dist/worker.js')], outfile: join(root, 'apps/host/dist/worker.js') });
+const workers = { outputFiles: [...mergeWorker.outputFiles, ...poolWorker.outputFiles] };
+writeFileSync(join(root, 'apps/host/dist/package.json'), '{ "type": "commonjs" }\n');
 // write each output to a temp file and rename it: a host started concurrently never sees half a bundle
-for (const f of [...result.outputFiles, ...cli.outputFiles]) {
+for (const f of [...result.outputFiles, ...cli.outputFiles, ...workers.outputFiles]) {
   const tmp = `${f.path}.${process.pid}.tmp`;
   writeFileSync(tmp, f.contents, { mode: f.path.endsWith('strata.cjs') ? 0o755 : 0o644 });
   renameSync(tmp, f.path);

@@ -12,6 +12,36 @@ import { parseBytes } from './testing/simple-parser.js';
 
 jest.setTimeout(60_000);
 
+// the child bundle sits in a temp dir: it loads piscina (left out of the bundle) from the repository's node_modules
+const childEnv = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../../../../../node_modules') };
+
+/**
+ * Runs the crash child until `onLine` says kill: the child is kill -9'ed then and the promise resolves once it
+ * is gone (an earlier exit fails the test).
+ */
+function runChildUntilKilled(args: string[], onLine: (line: string) => boolean): Promise<void> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
+  let buf = '';
+  return new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL') reject(new Error(`child exited early: ${code} ${signal}`));
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (onLine(line) && !child.killed) {
+          child.kill('SIGKILL');
+          child.once('exit', () => resolve());
+        }
+      }
+    });
+  });
+}
+
 describe('crash recovery (kill -9)', () => {
   let dir: string;
   let bundle: string;
@@ -26,6 +56,8 @@ describe('crash recovery (kill -9)', () => {
       target: 'node20',
       outfile: bundle,
       conditions: ['@strata/source'],
+      // piscina starts its own worker.js beside its code: loaded from node_modules (NODE_PATH below)
+      external: ['piscina'],
       logLevel: 'silent',
     });
   });
@@ -33,28 +65,11 @@ describe('crash recovery (kill -9)', () => {
 
   it('every acknowledged doc survives, with deletes applied', async () => {
     const data = path.join(dir, 'shard');
-    const child = spawn(process.execPath, [bundle, data, '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let acked = 0;
-    let buf = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('exit', (code, signal) => {
-        if (signal !== 'SIGKILL') reject(new Error(`child exited early: ${code} ${signal}`));
-      });
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          const m = /^ACK (\d+)$/.exec(line);
-          if (m) acked = Number(m[1]);
-          if (acked >= 4000 && !child.killed) {
-            child.kill('SIGKILL');
-            child.once('exit', () => resolve());
-          }
-        }
-      });
+    await runChildUntilKilled([bundle, data, '40'], (line) => {
+      const m = /^ACK (\d+)$/.exec(line);
+      if (m) acked = Number(m[1]);
+      return acked >= 4000;
     });
     expect(acked).toBeGreaterThanOrEqual(4000);
     // it flushed at least once (64kb threshold) so recovery = commit + translog replay
@@ -75,6 +90,53 @@ describe('crash recovery (kill -9)', () => {
       }
       expect(wrong).toEqual([]);
       expect(shard.localCheckpoint).toBeGreaterThanOrEqual(acked + Math.floor(acked / 7) - 1);
+    } finally {
+      shard.close();
+    }
+  });
+
+  it('kill -9 while a worker thread writes a merged segment: every acknowledged doc is back, with its source', async () => {
+    const data = path.join(dir, 'shard-merge');
+    let acked = 0;
+    let merged = 0;
+    let mergingAtKill = 0;
+    await runChildUntilKilled([bundle, data, '40', 'merge-worker'], (line) => {
+      const m = /^(ACK|MERGING|MERGED) (\d+)$/.exec(line);
+      if (!m) return false;
+      if (m[1] === 'ACK') acked = Number(m[2]);
+      else if (m[1] === 'MERGED') merged = Number(m[2]);
+      // kill right after a merge was handed to the worker (a few merges have been published before)
+      else if (merged >= 3 && acked >= 3000) {
+        mergingAtKill = Number(m[2]);
+        return true;
+      }
+      return false;
+    });
+    expect(mergingAtKill).toBeGreaterThan(3);
+    const shard = new IndexShardImpl({ index: 'crash', indexUuid: 'crash-uuid', shardId: 0, dir: data, parse: parseBytes, manualScheduling: true });
+    try {
+      const deleted = new Set<number>();
+      const unacknowledgedDelete = new Set<number>();
+      for (let n = 1; n <= acked + 3; n++) if (n % 7 === 0) (n <= acked ? deleted : unacknowledgedDelete).add(n - 3);
+      const wrong: string[] = [];
+      for (let id = 0; id < acked; id++) {
+        if (unacknowledgedDelete.has(id)) continue;
+        const g = shard.get(String(id));
+        if (g.found === deleted.has(id)) wrong.push(`${id}: found=${g.found}`);
+        else if (g.found && JSON.parse(Buffer.from(g.source!).toString('utf8')).msg !== `message ${id}`) wrong.push(`${id}: source`);
+      }
+      expect(wrong).toEqual([]);
+      // the searcher sees the same: every live doc once
+      shard.refreshInternal('test');
+      const r = shard.acquireReader();
+      try {
+        expect(r.numDocs).toBeGreaterThanOrEqual(acked - deleted.size - unacknowledgedDelete.size);
+        expect(r.numDocs).toBeLessThanOrEqual(acked + 40 - deleted.size);
+      } finally {
+        r.decRef();
+      }
+      // nothing but the commit's files, the translog and the live-docs files is left once the shard is open
+      for (const f of fs.readdirSync(data)) expect(f).toMatch(/^(commit\.json|translog|_[0-9a-z]+(\.seg|\.src|_\d+\.liv))$/);
     } finally {
       shard.close();
     }

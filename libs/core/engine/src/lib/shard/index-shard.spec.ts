@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { EsError } from '@strata/core-common';
 import { IndexShardImpl, type ShardConfig } from './index-shard.js';
 import { simpleParse, parseBytes } from './testing/simple-parser.js';
+import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from './merge-pool.js';
 import type { SegmentReader } from '../index/segment.js';
 import type { DirectoryReader } from '../index/leaf-reader.js';
 
@@ -319,58 +320,123 @@ describe('search idle and inactive flush', () => {
   });
 });
 
-describe('background merge', () => {
-  it('carries over deletes and updates that happen while a sliced merge runs', async () => {
-    const s = newShard({
-      manualScheduling: false,
-      refreshIntervalMs: 3_600_000,
-      refreshIntervalExplicit: true,
-      mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
-    });
-    let n = 0;
-    for (let seg = 0; seg < 4; seg++) {
-      for (let i = 0; i < 500; i++, n++) idx(s, String(n), { msg: `w${n % 13} text`, n });
-      s.refreshInternal('t'); // the 4th refresh starts a background merge
-    }
-    expect(s.stats().mergesCurrent).toBe(1);
-    // while it runs: deletes, updates and new docs
-    for (let i = 0; i < 2000; i += 7) s.deleteDoc({ id: String(i) });
-    for (let i = 3; i < 2000; i += 11) idx(s, String(i), { msg: 'updated', n: -i });
-    await s.waitForMerges();
-    // the merged segment replaced the four sources and carries the deletes made meanwhile
-    expect(s.stats().segmentsCount).toBe(1);
-    expect(s.stats().docsDeleted).toBe(286 + 182 - 26);
-    s.refreshInternal('t');
-    expect(s.stats().mergesTotal).toBeGreaterThanOrEqual(1);
-    const r = s.acquireReader();
-    const live = new Map<string, string>();
-    for (const l of r.leaves) {
-      const leaf = l.reader as SegmentReader;
-      for (let d = 0; d < leaf.maxDoc; d++) {
-        if (!leaf.isLive(d)) continue;
-        expect(live.has(leaf.id(d))).toBe(false);
-        live.set(leaf.id(d), Buffer.from(leaf.source(d)!).toString());
+// background merges run on the event loop in slices (no executor) or in a worker thread (the node's pool)
+describe.each([
+  ['on the event loop', false],
+  ['in a worker thread', true],
+])('merges %s', (_how, inWorker) => {
+  let pool: MergeWorkerPool | null = null;
+  let tasks = 0;
+  const executor = (): MergeExecutor | undefined => {
+    if (!inWorker) return undefined;
+    pool ??= new MergeWorkerPool(1, mergeWorkerFile()!);
+    const p = pool;
+    return { run: (t) => (tasks++, p.run(t)) };
+  };
+  afterAll(async () => {
+    await pool?.close();
+    // the worker ran the merges (the bundle is built by the tests' global setup)
+    if (inWorker) expect(tasks).toBeGreaterThanOrEqual(2);
+  });
+
+  describe('background merge', () => {
+    it('carries over deletes and updates that happen while a merge runs', async () => {
+      const s = newShard({
+        mergeExecutor: executor(),
+        manualScheduling: false,
+        refreshIntervalMs: 3_600_000,
+        refreshIntervalExplicit: true,
+        mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
+      });
+      let n = 0;
+      for (let seg = 0; seg < 4; seg++) {
+        for (let i = 0; i < 500; i++, n++) idx(s, String(n), { msg: `w${n % 13} text`, n });
+        s.refreshInternal('t'); // the 4th refresh starts a background merge
       }
-    }
-    r.decRef();
-    for (let i = 0; i < 2000; i++) {
-      const deleted = i % 7 === 0;
-      const updated = i >= 3 && (i - 3) % 11 === 0;
-      const id = String(i);
-      if (updated) expect(JSON.parse(live.get(id)!)).toEqual({ msg: 'updated', n: -i });
-      else if (deleted) expect(live.has(id)).toBe(false);
-      else expect(JSON.parse(live.get(id)!).n).toBe(i);
-    }
+      expect(s.stats().mergesCurrent).toBe(1);
+      // while it runs: deletes, updates and new docs
+      for (let i = 0; i < 2000; i += 7) s.deleteDoc({ id: String(i) });
+      for (let i = 3; i < 2000; i += 11) idx(s, String(i), { msg: 'updated', n: -i });
+      await s.waitForMerges();
+      // the merged segment replaced the four sources and carries the deletes made meanwhile
+      expect(s.stats().segmentsCount).toBe(1);
+      expect(s.stats().docsDeleted).toBe(286 + 182 - 26);
+      s.refreshInternal('t');
+      expect(s.stats().mergesTotal).toBeGreaterThanOrEqual(1);
+      const r = s.acquireReader();
+      const live = new Map<string, string>();
+      for (const l of r.leaves) {
+        const leaf = l.reader as SegmentReader;
+        for (let d = 0; d < leaf.maxDoc; d++) {
+          if (!leaf.isLive(d)) continue;
+          expect(live.has(leaf.id(d))).toBe(false);
+          live.set(leaf.id(d), Buffer.from(leaf.source(d)!).toString());
+        }
+      }
+      r.decRef();
+      for (let i = 0; i < 2000; i++) {
+        const deleted = i % 7 === 0;
+        const updated = i >= 3 && (i - 3) % 11 === 0;
+        const id = String(i);
+        if (updated) expect(JSON.parse(live.get(id)!)).toEqual({ msg: 'updated', n: -i });
+        else if (deleted) expect(live.has(id)).toBe(false);
+        else expect(JSON.parse(live.get(id)!).n).toBe(i);
+      }
+    });
+  });
+
+  describe('force merge over a running background merge', () => {
+    it('does not delete the files the background merge still reads (found by the differential oracle)', async () => {
+      const s = newShard({
+        mergeExecutor: executor(),
+        manualScheduling: false,
+        refreshIntervalMs: 3_600_000,
+        refreshIntervalExplicit: true,
+        mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
+      });
+      let n = 0;
+      for (let seg = 0; seg < 4; seg++) {
+        for (let i = 0; i < 500; i++, n++) idx(s, String(n), { msg: `w${n % 13} text`, n });
+        s.refreshInternal('t');
+      }
+      expect(s.stats().mergesCurrent).toBe(1);
+      // the force merge takes the same segments and finishes first
+      s.forceMerge(1);
+      expect(s.stats().segmentsCount).toBe(1);
+      await s.waitForMerges();
+      s.refreshInternal('t');
+      expect(s.stats().segmentsCount).toBe(1);
+      const r = s.acquireReader();
+      expect(ids(r)).toHaveLength(2000);
+      for (const l of r.leaves) {
+        const leaf = l.reader as SegmentReader;
+        for (let d = 0; d < leaf.maxDoc; d += 97) expect(JSON.parse(Buffer.from(leaf.source(d)!).toString()).n).toBe(Number(leaf.id(d)));
+      }
+      r.decRef();
+      // no file of a merged-away segment is left behind
+      s.flush();
+      const srcs = fs.readdirSync(dir).filter((f) => f.endsWith('.src'));
+      expect(srcs).toHaveLength(1);
+    });
   });
 });
 
-describe('force merge over a running background merge', () => {
-  it('does not delete the files the background merge still reads (found by the differential oracle)', async () => {
+describe('a merge that fails in its worker', () => {
+  it('leaves the inputs as they were and no file of the merged segment behind', async () => {
+    const warnings: string[] = [];
     const s = newShard({
       manualScheduling: false,
       refreshIntervalMs: 3_600_000,
       refreshIntervalExplicit: true,
       mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 },
+      logger: { warn: (_o, msg) => warnings.push(String(msg)) },
+      // the worker wrote part of the merged segment, then failed (disk full)
+      mergeExecutor: {
+        run: async (t) => {
+          fs.writeFileSync(path.join(t.dir, `${t.name}.src`), 'partial');
+          throw new Error('ENOSPC: no space left on device, write');
+        },
+      },
     });
     let n = 0;
     for (let seg = 0; seg < 4; seg++) {
@@ -378,23 +444,14 @@ describe('force merge over a running background merge', () => {
       s.refreshInternal('t');
     }
     expect(s.stats().mergesCurrent).toBe(1);
-    // the force merge takes the same segments and finishes first
-    s.forceMerge(1);
-    expect(s.stats().segmentsCount).toBe(1);
     await s.waitForMerges();
-    s.refreshInternal('t');
-    expect(s.stats().segmentsCount).toBe(1);
+    expect(warnings).toEqual(['merge failed']);
+    expect(s.stats().segmentsCount).toBe(4);
+    expect(s.stats().mergesTotal).toBe(0);
     const r = s.acquireReader();
     expect(ids(r)).toHaveLength(2000);
-    for (const l of r.leaves) {
-      const leaf = l.reader as SegmentReader;
-      for (let d = 0; d < leaf.maxDoc; d += 97) expect(JSON.parse(Buffer.from(leaf.source(d)!).toString()).n).toBe(Number(leaf.id(d)));
-    }
     r.decRef();
-    // no file of a merged-away segment is left behind
-    s.flush();
-    const srcs = fs.readdirSync(dir).filter((f) => f.endsWith('.src'));
-    expect(srcs).toHaveLength(1);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.src'))).toHaveLength(4);
   });
 });
 

@@ -23,6 +23,7 @@ import { decodeLiveDocs, encodeLiveDocs, readSegmentFile } from '../store/segmen
 import { decodeStateFile, encodeStateFile } from '../store/state-file.js';
 import { resolveVersion, type CurrentDoc, type WriteConditions } from './versioning.js';
 import { findMerges, type MergePolicyConfig, DEFAULT_MERGE_POLICY } from './merge-policy.js';
+import type { MergeExecutor } from './merge-pool.js';
 
 export type Durability = 'request' | 'async';
 
@@ -58,6 +59,8 @@ export interface ShardConfig {
   logger?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
   /** the node's block cache segment files are read through (default: a process-wide one) */
   blockCache?: BlockCache;
+  /** runs background merges in worker threads (default: on the event loop, in slices) */
+  mergeExecutor?: MergeExecutor | null;
 }
 
 export interface IndexOpRequest extends WriteConditions {
@@ -1006,14 +1009,52 @@ export class IndexShardImpl implements IndexShard {
     if (!sel) return;
     const entries = sel.map((i) => this.segments[i]);
     if (this.cfg.manualScheduling) return;
-    this.mergeRunning = this.runMerge(entries, true)
-      .catch((err: unknown) => {
-        // the inputs stay as they are; the next refresh may select the merge again
-        this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'merge failed');
-      })
-      .finally(() => {
+    const exec = this.cfg.mergeExecutor;
+    const run = exec && entries.every((e) => e.data instanceof DiskSegment) ? this.runWorkerMerge(entries, exec) : this.runMerge(entries, true);
+    this.mergeRunning = run.then(
+      () => {
         this.mergeRunning = null;
-      });
+        // refreshes during the merge selected nothing because a merge was running: look again
+        if (!this.closed) this.maybeMerge();
+      },
+      (err: unknown) => {
+        this.mergeRunning = null;
+        // the inputs stay as they are; the next refresh may select the merge again
+        if (!this.closed) this.cfg.logger?.warn({ shard: this.shardName, err: String(err) }, 'merge failed');
+      },
+    );
+  }
+
+  /**
+   * A background merge in a worker thread: the event loop only snapshots the live docs, then opens and
+   * publishes the segment the worker wrote and fsynced. Deletes that arrive meanwhile are carried over at
+   * publish, as for a merge on the event loop. The inputs are referenced until then, so their files stay.
+   * When the shard closes meanwhile the result is dropped; the files the worker wrote are not in any
+   * commit, and the next open of the shard removes them.
+   */
+  private async runWorkerMerge(entries: SegmentEntry[], exec: MergeExecutor): Promise<void> {
+    const inputs = entries.map((e) => e.data);
+    for (const d of inputs) this.segRef(d);
+    try {
+      const t0 = this.now();
+      const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
+      const name = `_${(this.segmentCounter++).toString(36)}`;
+      let res;
+      try {
+        res = await exec.run({ dir: this.dir, name, inputs: snapshot.map((s) => ({ name: s.data.name, liveDocs: s.liveDocs })) });
+      } catch (err) {
+        if (!this.closed) this.abandonSegment(name);
+        throw err;
+      }
+      if (this.closed) return;
+      this.publishMerge(entries, snapshot, name, res.docMaps, t0, true);
+    } finally {
+      if (!this.closed) for (const d of inputs) this.segDecRef(d);
+    }
+  }
+
+  private abandonSegment(name: string): void {
+    for (const f of segmentFileNames(name)) removeQuietly(path.join(this.dir, f));
   }
 
   /**
@@ -1103,9 +1144,7 @@ export class IndexShardImpl implements IndexShard {
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
     const name = `_${(this.segmentCounter++).toString(36)}`;
     const mergedSrc = new MergedSource(name, snapshot);
-    const abandon = (): void => {
-      for (const f of segmentFileNames(name)) removeQuietly(path.join(this.dir, f));
-    };
+    const abandon = (): void => this.abandonSegment(name);
     yield;
     if (this.closed) return;
     const steps = writeSegmentSteps(this.dir, mergedSrc);
@@ -1124,7 +1163,15 @@ export class IndexShardImpl implements IndexShard {
       abandon();
       throw err;
     }
-    const docMaps = mergedSrc.docMaps;
+    this.publishMerge(entries, snapshot, name, mergedSrc.docMaps, t0, false);
+  }
+
+  /**
+   * Swaps a merge's inputs for the merged segment `name` (written, and fsynced when `onDisk`), carrying over
+   * the deletes that arrived since the live docs were snapshotted.
+   */
+  private publishMerge(entries: SegmentEntry[], snapshot: MergeInput[], name: string, docMaps: Int32Array[], t0: number, onDisk: boolean): void {
+    const abandon = (): void => this.abandonSegment(name);
     // entries may have been removed meanwhile (e.g. fully deleted): only commit if all still present
     if (!entries.every((e) => this.segments.includes(e))) {
       abandon();
@@ -1161,7 +1208,7 @@ export class IndexShardImpl implements IndexShard {
       delGen: live ? 1 : 0,
       committedDelGen: -1,
       reader: null,
-      onDisk: false,
+      onDisk,
     };
     // version-map locations never point into segments, so only the list changes
     const first = this.segments.indexOf(entries[0]);

@@ -11,7 +11,8 @@ import { EngineTokens, type IndicesService, type MapperService, type ShardFailur
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { IndexShardImpl, type IndexCommitRef, type ShardStats } from './index-shard.js';
-import { blockCacheBytesFrom, shardSettingsFrom } from './shard-settings.js';
+import { blockCacheBytesFrom, mergeThreadsFrom, shardSettingsFrom } from './shard-settings.js';
+import { MergeWorkerPool, mergeWorkerFile } from './merge-pool.js';
 import { BlockCache } from '../store/block-cache.js';
 import { indexDataDir, removeQuietly } from '../store/directory.js';
 import * as fs from 'node:fs';
@@ -115,6 +116,8 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   private closed = false;
   /** the node's block cache: every shard reads its segment files through it */
   readonly blockCache: BlockCache;
+  /** the node's merge threads (null: merges run on the event loop) */
+  readonly mergePool: MergeWorkerPool | null;
 
   constructor(
     @inject(EngineTokens.MetadataStore) private readonly store: MetadataStore,
@@ -125,6 +128,10 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   ) {
     this.dataPath = String(hostConfig?.settings?.['path.data'] ?? './data');
     this.blockCache = new BlockCache(blockCacheBytesFrom(hostConfig?.settings));
+    const mergeThreads = mergeThreadsFrom(hostConfig?.settings);
+    const workerFile = mergeThreads > 0 ? mergeWorkerFile() : null;
+    if (mergeThreads > 0 && !workerFile) this.logger?.info({ threads: mergeThreads }, 'no merge worker entry beside the bundle: merges run on the event loop');
+    this.mergePool = workerFile ? new MergeWorkerPool(mergeThreads, workerFile) : null;
     this.listeners = listeners ?? [];
     this.store.onChange((next, prev) => this.apply(next, prev));
     this.sweepOrphans(this.store.current());
@@ -161,6 +168,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     this.closed = true;
     for (const [, entry] of this.open) for (const s of entry.shards) this.safe(() => s.close(true));
     this.open.clear();
+    void this.mergePool?.close().catch(() => undefined);
   }
 
   private safe(fn: () => void): void {
@@ -256,6 +264,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         },
         logger: this.logger,
         blockCache: this.blockCache,
+        mergeExecutor: this.mergePool,
       });
     } catch (err) {
       const reason = err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);

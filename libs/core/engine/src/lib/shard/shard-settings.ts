@@ -98,8 +98,27 @@ export function blockCacheBytesFrom(settings: Record<string, unknown> | undefine
   return bytes(settings?.['indices.store.block_cache.size'], 'indices.store.block_cache.size', '512mb');
 }
 
+/**
+ * `thread_pool.merge.size`: worker threads that run background merges off the event loop (default 1; each
+ * holds one merge's buffers). 0 runs merges on the event loop, in slices.
+ */
+export const MERGE_THREADS: SettingDef<number> = {
+  key: 'thread_pool.merge.size',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 1,
+  parse: SettingParsers.int('thread_pool.merge.size', 0, 64),
+};
+
+/** the number of merge threads from node settings */
+export function mergeThreadsFrom(settings: Record<string, unknown> | undefined): number {
+  const v = settings?.['thread_pool.merge.size'];
+  return v === undefined || v === null ? 1 : MERGE_THREADS.parse(v);
+}
+
 export const STORAGE_SETTINGS: readonly SettingDef[] = [
   BLOCK_CACHE_SIZE,
+  MERGE_THREADS,
   REFRESH_INTERVAL,
   TRANSLOG_DURABILITY,
   TRANSLOG_SYNC_INTERVAL,

@@ -1,13 +1,33 @@
 /**
  * Child process of the crash test: indexes batches into one shard with request durability and prints
  * `ACK <n>` after each batch is fsynced. The parent kill -9's it at an arbitrary point.
+ * With `merge-worker` as third argument, background merges run in a worker thread (a small merge policy so
+ * they run often) and the child prints `MERGING <n>` when it hands a merge to the worker and `MERGED <n>` when
+ * the worker returned, so the parent can kill it while a worker writes a merged segment.
  */
 import { IndexShardImpl } from '../index-shard.js';
+import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from '../merge-pool.js';
 import { simpleParse, parseBytes } from './simple-parser.js';
 
 async function main(): Promise<void> {
   const dir = process.argv[2];
   const batch = Number(process.argv[3] ?? '50');
+  let mergeExecutor: MergeExecutor | undefined;
+  if (process.argv[4] === 'merge-worker') {
+    const file = mergeWorkerFile();
+    if (!file) throw new Error('no merge worker file');
+    const pool = new MergeWorkerPool(1, file);
+    let started = 0;
+    let done = 0;
+    mergeExecutor = {
+      run: async (task) => {
+        process.stdout.write(`MERGING ${++started}\n`);
+        const r = await pool.run(task);
+        process.stdout.write(`MERGED ${++done}\n`);
+        return r;
+      },
+    };
+  }
   const shard = new IndexShardImpl({
     index: 'crash',
     indexUuid: 'crash-uuid',
@@ -18,6 +38,8 @@ async function main(): Promise<void> {
     refreshIntervalExplicit: true,
     flushThresholdBytes: 64 * 1024,
     durability: 'request',
+    mergeExecutor,
+    mergePolicy: mergeExecutor ? { segsPerTier: 3, maxMergeAtOnce: 3, floorSegmentDocs: 200 } : undefined,
   });
   let n = 0;
   for (;;) {

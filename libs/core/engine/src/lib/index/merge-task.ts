@@ -1,0 +1,52 @@
+/**
+ * One merge as a self-contained task over file names: what a merge worker thread runs. It opens the input
+ * segments' immutable files itself (read-only, through a small block cache of its own), merges them with the
+ * live-docs snapshots it was given (`MergedSource`, the same merge the event loop runs), writes the merged
+ * segment's files under the new name, fsyncs them and the directory, and returns what the shard needs to open
+ * and publish it. Publishing (swapping segments, carrying over deletes that arrived meanwhile, the commit)
+ * stays with the shard.
+ */
+import { DiskSegment, writeSegment } from './disk-segment.js';
+import { MergedSource } from './segment-merger.js';
+import { BlockCache } from '../store/block-cache.js';
+import { fsyncDir } from '../store/directory.js';
+
+export interface MergeTask {
+  /** the shard directory: inputs are read from it and the merged segment is written into it */
+  dir: string;
+  /** the merged segment's name */
+  name: string;
+  /** input segments (current format) and their live docs at the time the merge started */
+  inputs: Array<{ name: string; liveDocs: Uint32Array | null }>;
+  /** bytes of the task's own block cache (default 16mb) */
+  cacheBytes?: number;
+}
+
+export interface MergeTaskResult {
+  name: string;
+  maxDoc: number;
+  segBytes: number;
+  srcBytes: number;
+  /** per input: old doc → new doc, or -1 when dropped */
+  docMaps: Int32Array[];
+}
+
+export const MERGE_TASK_CACHE_BYTES = 16 * 1024 * 1024;
+
+export function runMergeTask(task: MergeTask): MergeTaskResult {
+  const cache = new BlockCache(task.cacheBytes ?? MERGE_TASK_CACHE_BYTES);
+  const segs: DiskSegment[] = [];
+  try {
+    for (const inp of task.inputs) segs.push(new DiskSegment(task.dir, inp.name, { cache }));
+    const src = new MergedSource(
+      task.name,
+      segs.map((data, i) => ({ data, liveDocs: task.inputs[i].liveDocs })),
+    );
+    const written = writeSegment(task.dir, src, { fsync: true });
+    fsyncDir(task.dir);
+    return { name: task.name, maxDoc: src.maxDoc, segBytes: written.segBytes, srcBytes: written.srcBytes, docMaps: src.docMaps };
+  } finally {
+    for (const s of segs) s.close();
+    cache.clear();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The node's merge threads: background merges run in a pool of worker threads (piscina), so the event loop
+ * that serves searches and bulks only snapshots live docs before a merge and publishes its result after.
+ * The pool is sized by the node setting `thread_pool.merge.size` (default 1; 0 runs merges on the event loop
+ * in small slices, as without workers), so memory follows configuration: each thread holds one merge's
+ * buffers and a small block cache of its own.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Piscina } from 'piscina';
+import type { MergeTask, MergeTaskResult } from '../index/merge-task.js';
+
+/** runs merges off the event loop (what a shard needs of the pool) */
+export interface MergeExecutor {
+  run(task: MergeTask): Promise<MergeTaskResult>;
+}
+
+/** the env variable that names the worker entry file (tests point it at a bundle built from the sources) */
+export const MERGE_WORKER_ENV = 'STRATA_MERGE_WORKER';
+
+/**
+ * The merge worker's file: `$STRATA_MERGE_WORKER`, else `merge-worker.cjs` beside the running bundle; null when
+ * there is none (running from sources without the bundle: merges stay on the event loop).
+ */
+export function mergeWorkerFile(): string | null {
+  const env = process.env[MERGE_WORKER_ENV];
+  if (env) return fs.existsSync(env) ? env : null;
+  const f = path.join(__dirname, 'merge-worker.cjs');
+  return fs.existsSync(f) ? f : null;
+}
+
+export class MergeWorkerPool implements MergeExecutor {
+  private readonly pool: Piscina;
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    readonly filename: string,
+  ) {
+    this.pool = new Piscina({
+      filename,
+      minThreads: 0,
+      maxThreads: size,
+      // a thread lives on between the merges of a bulk load, and goes away when the node is idle
+      idleTimeout: 30_000,
+      // a queued merge waits for a thread: no merge is ever refused
+      maxQueue: Infinity,
+    });
+  }
+
+  run(task: MergeTask): Promise<MergeTaskResult> {
+    if (this.closed) return Promise.reject(new Error('merge pool is closed'));
+    return this.pool.run(task) as Promise<MergeTaskResult>;
+  }
+
+  /** stops the threads; merges still running are abandoned (their shards are closed by then) */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this.pool.destroy();
+  }
+}
