@@ -908,9 +908,14 @@ export class DocumentService {
     const ingest: IngestTiming = { ran: false, nanos: 0n };
     let errors = false;
     let n = 0;
+    let sliceStart = performance.now();
     for (const it of items) {
-      // a long bulk lets other requests in (and other bulks take their write slots) every few hundred items
-      if (++n % BULK_YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      // a long bulk lets other requests in (searches, other bulks taking their write slots) every couple of
+      // milliseconds, so a search waits at most one slice of each running bulk per turn of the event loop
+      if (++n % BULK_CHECK_EVERY === 0 && performance.now() - sliceStart >= BULK_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       let res: DocResult;
       let indexName = it.index ?? '';
       let id: string | null = it.id ?? null;
@@ -1023,8 +1028,10 @@ export class DocumentService {
   }
 }
 
-/** bulk items applied between two turns of the event loop */
-const BULK_YIELD_EVERY = 256;
+/** a bulk applies items for about this long (ms) before it lets the event loop turn */
+const BULK_SLICE_MS = 2;
+/** items applied between two looks at the clock */
+const BULK_CHECK_EVERY = 8;
 
 function bulkUpdateRequest(it: BulkItemRequest): UpdateRequest {
   const b = it.body ?? {};
