@@ -36,6 +36,8 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
   --index NAME        index name (default logs)
   --eql-events N      events loaded for the EQL runs (default 200000; index eql-events)
   --eql-growth N      the EQL growth run measures a sequence as eql-events grows to N events (default 2000000)
+  --node-settings S   extra node settings for the spawned service, comma-separated k=v (each becomes -E k=v),
+                      e.g. thread_pool.merge.size=0 (merges on the event loop, as before worker threads)
   --cpu-prof          start the service with --cpu-prof and print where CPU time went (whole run)
   --main PATH         host bundle (default apps/host/dist/main.cjs)
   --out PATH          JSON results (default tools/bench/results/latest.json)`;
@@ -43,7 +45,7 @@ const USAGE = `usage: node tools/bench/run.mjs [options]
 const opts = parseArgs(process.argv.slice(2), {
   docs: 1_000_000, bulk: 5000, clients: 2, shards: 1, seed: 42, days: 7, port: 0, target: '', pid: 0,
   keep: false, skipLoad: false, warmup: 5, runs: 30, maxRunSeconds: 20, minRuns: 5, only: '', index: 'logs',
-  qpsClients: 4, qpsSeconds: 10, eqlEvents: 200_000, eqlGrowth: 2_000_000, cpuProf: false, smoke: false, main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
+  qpsClients: 4, qpsSeconds: 10, eqlEvents: 200_000, eqlGrowth: 2_000_000, cpuProf: false, smoke: false, nodeSettings: '', main: HOST_MAIN, out: path.join(HERE, 'results/latest.json'), idleWaitMs: 1000,
 }, USAGE);
 if (opts.smoke) {
   const given = (f) => process.argv.some((a) => a === f || a.startsWith(f + '='));
@@ -96,7 +98,8 @@ async function main() {
       profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-bench-prof-'));
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
     }
-    service = await startService({ main: opts.main, port: opts.port || undefined, nodeArgs });
+    const extraArgs = opts.nodeSettings ? opts.nodeSettings.split(',').filter(Boolean).flatMap((kv) => ['-E', kv.trim()]) : [];
+    service = await startService({ main: opts.main, port: opts.port || undefined, nodeArgs, extraArgs });
     pid = service.pid;
     client = createClient(service.url, { maxSockets: Math.max(opts.clients, opts.qpsClients) + 2 });
     log(`service pid ${pid} on ${service.url}, data ${service.dataDir}, log ${service.logFile}`);

@@ -2,6 +2,7 @@
 import auth from './auth.mjs';
 import cache from './cache.mjs';
 import eql from './eql.mjs';
+import indexing from './indexing.mjs';
 import ingest from './ingest.mjs';
 import join from './join.mjs';
 import nested from './nested.mjs';
@@ -10,4 +11,4 @@ import queries from './queries.mjs';
 import scripts from './scripts.mjs';
 import throughput from './throughput.mjs';
 
-export const GROUPS = [queries, scripts, paging, cache, throughput, ingest, nested, join, auth, eql];
+export const GROUPS = [queries, scripts, paging, cache, throughput, indexing, ingest, nested, join, auth, eql];

@@ -1,0 +1,122 @@
+// "search_during_indexing": the standard queries on the loaded index, idle and then while a sustained bulk
+// load runs into a second index (`logs-ingest`, same mapping, refresh every second, so segment builds and
+// merges run in the same service). Each query's p50 loaded vs idle (goal: ≤ 2×), and the service's CPU
+// per wall second during the load (> 1.0 means more than one core busy). The queried index does not change,
+// so every response is still checked exactly.
+import fs from 'node:fs';
+import { createGenerator } from '../generate.mjs';
+import { readCpuSeconds } from '../lib/service.mjs';
+import { summarize } from '../lib/stats.mjs';
+import { assert } from './checks.mjs';
+import queries from './queries.mjs';
+
+const MIX = ['term_status', 'term_country', 'range_day_sort_desc', 'bool_match_filter', 'text_or_3', 'terms_agg', 'date_histogram_1h'];
+const LOAD_INDEX = 'logs-ingest';
+
+function loadAverage() {
+  try {
+    return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return null;
+  }
+}
+
+async function rounds(ctx, qctx, defs, n) {
+  const samples = new Map(defs.map((d) => [d.name, []]));
+  for (let i = 0; i < n; i++) {
+    for (const def of defs) {
+      const r = def.request(qctx);
+      const res = await ctx.client.request(r.method, r.path, r.body);
+      try {
+        def.check(res, qctx);
+      } catch (e) {
+        throw new Error(`${def.name}: ${e.message}`);
+      }
+      samples.get(def.name).push(res.ms);
+    }
+  }
+  return samples;
+}
+
+async function run(ctx) {
+  const defs = MIX.map((n) => queries.runs.find((r) => r.name === n)).filter(Boolean);
+  const qctx = { ...ctx, truth: ctx.truths.get('queries') };
+  const base = { group: 'indexing', status: 'ok', notes: [] };
+  if (!qctx.truth) return [{ ...base, name: 'search_during_indexing', status: 'skipped', error: 'needs the queries group expectations' }];
+  const n = Math.max(ctx.opts.minRuns, Math.min(ctx.opts.runs, 30));
+  // warm up, then the idle samples
+  await rounds(ctx, qctx, defs, Math.max(1, ctx.opts.warmup));
+  const idle = await rounds(ctx, qctx, defs, n);
+
+  // the load index: the same mapping as the queried one, the default refresh interval
+  const mapping = await ctx.client.ok('GET', `/${ctx.index}/_mapping`);
+  const mappings = mapping[ctx.index].mappings;
+  await ctx.client.request('DELETE', `/${LOAD_INDEX}`);
+  const put = await ctx.client.request('PUT', `/${LOAD_INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings });
+  assert(put.status === 200, `PUT /${LOAD_INDEX} -> HTTP ${put.status} ${put.text.slice(0, 200)}`);
+  const gen = createGenerator({ seed: 4242, docs: 50_000_000 });
+  const bulkDocs = Math.min(ctx.opts.bulk, 5000);
+  let stop = false;
+  let loaded = 0;
+  let failure = null;
+  async function loader() {
+    while (!stop && !failure) {
+      const body = gen.nextBulk(bulkDocs);
+      const res = await ctx.client.request('POST', `/${LOAD_INDEX}/_bulk`, Buffer.from(body), { contentType: 'application/x-ndjson' });
+      if (res.status === 429) continue;
+      if (res.status !== 200 || res.json?.errors !== false) {
+        failure = new Error(`_bulk -> HTTP ${res.status} ${res.text.slice(0, 300)}`);
+        return;
+      }
+      loaded += res.json.items.length;
+    }
+  }
+  const loaders = Array.from({ length: ctx.opts.clients }, loader);
+  // let the load reach its steady state (refreshes, the first merges) before measuring
+  await new Promise((r) => setTimeout(r, 3000));
+  const cpu0 = ctx.pid ? readCpuSeconds(ctx.pid) : null;
+  const docs0 = loaded;
+  const t0 = Date.now();
+  let busy;
+  try {
+    busy = await rounds(ctx, qctx, defs, n);
+  } finally {
+    stop = true;
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const cpu = cpu0 !== null ? readCpuSeconds(ctx.pid) - cpu0 : null;
+  const docsPerSecond = (loaded - docs0) / seconds;
+  await Promise.all(loaders);
+  const load = loadAverage();
+  await ctx.client.request('DELETE', `/${LOAD_INDEX}`);
+  if (failure) return [{ ...base, name: 'search_during_indexing', status: 'failed', error: failure.message }];
+
+  const rows = [];
+  for (const def of defs) {
+    const a = summarize(idle.get(def.name));
+    const b = summarize(busy.get(def.name));
+    const ratio = b.p50 / a.p50;
+    rows.push({
+      ...base,
+      name: `during_indexing:${def.name}`,
+      description: `${def.name} while ${ctx.opts.clients} clients bulk-load ${LOAD_INDEX}: p50 idle ${a.p50.toFixed(2)} ms → loaded ${b.p50.toFixed(2)} ms`,
+      ...b,
+      idleP50: a.p50,
+      ratio,
+      result: `${ratio.toFixed(2)}× idle p50 (goal ≤ 2×)`,
+    });
+  }
+  const coresBusy = cpu !== null ? cpu / seconds : null;
+  rows.push({
+    ...base,
+    name: 'search_during_indexing',
+    description: `${n} rounds of ${defs.length} queries during a sustained bulk load (${ctx.opts.clients} clients × ${bulkDocs} docs)`,
+    ingestDocsPerSecond: docsPerSecond,
+    coresBusy,
+    loadAverage: load,
+    result: `worst ratio ${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}×; ingest ${Math.round(docsPerSecond)} docs/s; service CPU ${coresBusy === null ? 'n/a' : coresBusy.toFixed(2)} cores; load ${load}`,
+  });
+  return rows;
+}
+
+export default { name: 'indexing', runs: [{ name: 'search_during_indexing', description: 'queries during a sustained bulk load', custom: run }] };
