@@ -27,6 +27,6 @@ module.exports = function buildMergeWorker() {
   });
   // a concurrent Jest run (another project) never sees half a file
   renameSync(tmp, outfile);
-  process.env.STRATA_MERGE_WORKER = outfile;
+  process.env.MERGE_WORKER_FILE = outfile;
 };
 module.exports.outfile = outfile;

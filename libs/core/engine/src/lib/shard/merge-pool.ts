@@ -15,11 +15,14 @@ export interface MergeExecutor {
   run(task: MergeTask): Promise<MergeTaskResult>;
 }
 
-/** the env variable that names the worker entry file (tests point it at a bundle built from the sources) */
-export const MERGE_WORKER_ENV = 'STRATA_MERGE_WORKER';
+/**
+ * the env variable that names the worker entry file (tests point it at a bundle built from the sources); not
+ * `STRATA_*`, which the host reads as settings
+ */
+export const MERGE_WORKER_ENV = 'MERGE_WORKER_FILE';
 
 /**
- * The merge worker's file: `$STRATA_MERGE_WORKER`, else `merge-worker.cjs` beside the running bundle; null when
+ * The merge worker's file: `$MERGE_WORKER_FILE`, else `merge-worker.cjs` beside the running bundle; null when
  * there is none (running from sources without the bundle: merges stay on the event loop).
  */
 export function mergeWorkerFile(): string | null {
