@@ -894,17 +894,18 @@ export class IndexShardImpl implements IndexShard {
 
     const checkpoint = commit ? commit.localCheckpoint : -1;
     const replayStart = process.hrtime.bigint();
+    const replayCpu = process.cpuUsage();
     const { ops, tornFiles } = this.translog.readAll(commit ? 0 : 0);
     if (tornFiles > 0) this.cfg.logger?.warn({ shard: this.shardName, tornFiles }, 'ignored a torn translog tail');
-    let replayed = 0;
-    for (const op of ops) {
-      if (op.seqNo <= checkpoint) continue;
-      this.replay(op);
-      replayed++;
-    }
+    const { replayed, indexed } = this.replayOps(ops, checkpoint);
     if (replayed > 0) {
       const ms = Number(process.hrtime.bigint() - replayStart) / 1e6;
-      this.cfg.logger?.info?.({ shard: this.shardName, ops: replayed, took_ms: Math.round(ms * 10) / 10, ops_per_s: Math.round(replayed / Math.max(ms / 1000, 1e-6)) }, 'replayed translog operations');
+      const cpu = process.cpuUsage(replayCpu);
+      const cpuMs = Math.round((cpu.user + cpu.system) / 100) / 10;
+      this.cfg.logger?.info?.(
+        { shard: this.shardName, ops: replayed, indexed, took_ms: Math.round(ms * 10) / 10, cpu_ms: cpuMs, ops_per_s: Math.round(replayed / Math.max(ms / 1000, 1e-6)) },
+        'replayed translog operations',
+      );
     }
     this.translog.open();
     if (replayed > 0 || this.translog.generations().length > 1) this.flush();
@@ -976,22 +977,61 @@ export class IndexShardImpl implements IndexShard {
     }
   }
 
-  private replay(op: TranslogOp): void {
-    if (op.seqNo > this.maxSeqNo) this.maxSeqNo = op.seqNo;
-    const cur = this.lookup(op.id);
-    if (op.op === 'index') {
-      if (!op.source) return;
-      let doc: ParsedDocument;
-      try {
-        doc = this.cfg.parse(op.source, op.id, op.routing);
-      } catch (err) {
-        this.cfg.logger?.warn({ shard: this.shardName, id: op.id, err: String(err) }, 'failed to replay translog op');
-        return;
-      }
-      this.applyIndex(doc, op.id, cur, op.version, op.seqNo, op.primaryTerm);
-    } else if (op.op === 'delete') {
-      this.applyDelete(op.id, cur, op.version, op.seqNo, op.primaryTerm);
+  /**
+   * Replays the translog ops after the commit's checkpoint (`seqNo > checkpoint`). The result is the one a
+   * replay of every op in order gives, without indexing what a later op of the same id replaces: one pass
+   * finds, per id, the ops that take effect (an index op with a source, a delete; a noop or a source-less
+   * index op changes nothing), chained to the previous one of the same id; then only the last of each chain
+   * is applied — its version, seq_no and term are the ones the document ends with. Should its source fail to
+   * parse (the op is skipped, as a full replay would skip it), the one before it in the chain is applied
+   * instead. `maxSeqNo` covers every op. The indexing buffer is refreshed into a segment when it fills, as
+   * during indexing, so memory follows the buffer size, not the translog's.
+   */
+  private replayOps(ops: readonly TranslogOp[], checkpoint: number): { replayed: number; indexed: number } {
+    const n = ops.length;
+    const prev = new Int32Array(n).fill(-1);
+    const last = new Map<string, number>();
+    let replayed = 0;
+    for (let i = 0; i < n; i++) {
+      const op = ops[i];
+      if (op.seqNo <= checkpoint) continue;
+      replayed++;
+      if (op.seqNo > this.maxSeqNo) this.maxSeqNo = op.seqNo;
+      if (!(op.op === 'delete' || (op.op === 'index' && op.source))) continue;
+      const p = last.get(op.id);
+      if (p !== undefined) prev[i] = p;
+      last.set(op.id, i);
     }
+    const bufferLimit = this.cfg.indexBufferBytes ?? 128 * 1024 * 1024;
+    let indexed = 0;
+    for (const tail of last.values()) {
+      for (let j = tail; j >= 0; j = prev[j]) {
+        if (this.replayOne(ops[j])) {
+          indexed++;
+          break;
+        }
+      }
+      if (this.buffer.ramBytesUsed > bufferLimit) this.refreshInternal('buffer_full');
+    }
+    return { replayed, indexed };
+  }
+
+  /** applies one translog op; false when its source no longer parses (the op is skipped) */
+  private replayOne(op: TranslogOp): boolean {
+    if (op.op === 'delete') {
+      this.applyDelete(op.id, this.lookup(op.id), op.version, op.seqNo, op.primaryTerm);
+      return true;
+    }
+    let doc: ParsedDocument;
+    try {
+      // a copy: the decoded op's source is a view into the whole translog file
+      doc = this.cfg.parse(new Uint8Array(op.source!), op.id, op.routing);
+    } catch (err) {
+      this.cfg.logger?.warn({ shard: this.shardName, id: op.id, err: String(err) }, 'failed to replay translog op');
+      return false;
+    }
+    this.applyIndex(doc, op.id, this.lookup(op.id), op.version, op.seqNo, op.primaryTerm);
+    return true;
   }
 
   // ------------------------------------------------------------------ merging

@@ -21,7 +21,7 @@ export interface TranslogOp {
   version: number;
   id: string;
   routing?: string;
-  /** original `_source` bytes (index ops) */
+  /** original `_source` bytes (index ops); decoded ops hold a view into the translog file's bytes */
   source?: Uint8Array | null;
 }
 
@@ -118,7 +118,8 @@ function decodeRecords(payload: Buffer, ops: TranslogOp[]): boolean {
     let source: Uint8Array | null | undefined;
     if (sl >= 0) {
       if (p + sl > payload.length) return false;
-      source = new Uint8Array(payload.subarray(p, p + sl));
+      // a view into the file's bytes: recovery copies only the sources it indexes (most are replaced later)
+      source = payload.subarray(p, p + sl);
       p += sl;
     }
     const op: TranslogOp = { op: name, seqNo, primaryTerm, version, id };
