@@ -100,6 +100,12 @@ export interface GetResult {
 
 type Location = { kind: 'buffer'; doc: number } | { kind: 'segment'; entry: SegmentEntry; doc: number };
 
+/** where the current copy of an id is (what applying a write needs of the lookup) */
+interface Located {
+  deleted: boolean;
+  loc: Location | null;
+}
+
 interface VersionValue extends CurrentDoc {
   loc: Location | null;
   /** tombstone timestamp (deleted entries) */
@@ -513,6 +519,18 @@ export class IndexShardImpl implements IndexShard {
     return null;
   }
 
+  /** the lookup without the version / seq_no / term of a segment doc (replay needs only where it is) */
+  private locate(id: string): Located | null {
+    const v = this.versionMap.get(id);
+    if (v) return v;
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const e = this.segments[i];
+      const doc = lookupIdIn(e.data, e.live, id);
+      if (doc >= 0) return { deleted: false, loc: { kind: 'segment', entry: e, doc } };
+    }
+    return this.tombstones.get(id) ?? null;
+  }
+
   /** realtime get (reads unrefreshed docs from the buffer) */
   get(id: string, realtime = true): GetResult {
     this.ensureOpen();
@@ -618,7 +636,7 @@ export class IndexShardImpl implements IndexShard {
   private applyIndex(
     doc: ParsedDocument,
     id: string,
-    cur: VersionValue | null,
+    cur: Located | null,
     version: number,
     seqNo: number,
     term: number,
@@ -651,7 +669,7 @@ export class IndexShardImpl implements IndexShard {
     return { result: found ? 'deleted' : 'not_found', version, seqNo, primaryTerm: this.primaryTerm };
   }
 
-  private applyDelete(id: string, cur: VersionValue | null, version: number, seqNo: number, term: number): boolean {
+  private applyDelete(id: string, cur: Located | null, version: number, seqNo: number, term: number): boolean {
     const found = cur !== null && !cur.deleted;
     if (found && cur.loc) this.markDeleted(cur.loc);
     const tomb: VersionValue = { version, seqNo, primaryTerm: term, deleted: true, loc: null, time: this.now() };
@@ -1019,7 +1037,7 @@ export class IndexShardImpl implements IndexShard {
   /** applies one translog op; false when its source no longer parses (the op is skipped) */
   private replayOne(op: TranslogOp): boolean {
     if (op.op === 'delete') {
-      this.applyDelete(op.id, this.lookup(op.id), op.version, op.seqNo, op.primaryTerm);
+      this.applyDelete(op.id, this.locate(op.id), op.version, op.seqNo, op.primaryTerm);
       return true;
     }
     let doc: ParsedDocument;
@@ -1030,7 +1048,7 @@ export class IndexShardImpl implements IndexShard {
       this.cfg.logger?.warn({ shard: this.shardName, id: op.id, err: String(err) }, 'failed to replay translog op');
       return false;
     }
-    this.applyIndex(doc, op.id, this.lookup(op.id), op.version, op.seqNo, op.primaryTerm);
+    this.applyIndex(doc, op.id, this.locate(op.id), op.version, op.seqNo, op.primaryTerm);
     return true;
   }
 
