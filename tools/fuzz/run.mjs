@@ -3,11 +3,11 @@
  * Long property-based bad-input runs (apps/host/test/fuzz): every family's generated requests against an
  * in-process node; fails on any 5xx, hang, non-ES error body or changed data.
  *
- *   node tools/fuzz/run.mjs [--seed N] [--runs N] [--family a,b] [--deep] [--report FILE]
+ *   node tools/fuzz/run.mjs [--seed N] [--runs N] [--family a,b] [--report FILE]
  *
  * --runs: cases per family (default 1000); --seed: fast-check seed (default: time-based, printed);
  * --family: only these families (query_dsl, aggregations, mappings, bulk_ndjson, url_parameters,
- * ingest_pipelines, painless, deep_nesting); --deep: add deep_nesting (JSON nested thousands of levels);
+ * ingest_pipelines, painless, deep_nesting (JSON nested thousands of levels), eql);
  * --report: where the JSON per-family counts go (default a temp file, printed at the end).
  */
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,6 @@ const runs = opt('--runs', '1000');
 const report = resolve(opt('--report', join(tmpdir(), `strata-fuzz-${seed}.json`)));
 const env = { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs, FUZZ_REPORT: report };
 if (opt('--family')) env.FUZZ_FAMILY = opt('--family');
-if (args.includes('--deep')) env.FUZZ_DEEP = '1';
 console.log(`fuzz: seed ${seed}, ${runs} cases per family`);
 const root = resolve(import.meta.dirname, '../..');
 const r = spawnSync('npx', ['jest', '-c', 'apps/host/jest.config.cjs', 'apps/host/test/fuzz/fuzz.e2e-spec.ts'], { cwd: root, env, stdio: 'inherit' });

@@ -1,6 +1,6 @@
 /**
  * fast-check generators of hostile and odd requests, one family per area of the API: Query DSL,
- * aggregations, mappings, bulk NDJSON, URL parameters, ingest pipeline definitions and Painless.
+ * aggregations, mappings, bulk NDJSON, URL parameters, ingest pipeline definitions, Painless and EQL.
  * They mix valid shapes with wrong types, unknown keys, extreme numbers, odd strings and deep nesting,
  * so most requests are rejected by a parser somewhere and some get through to execution.
  */
@@ -447,3 +447,160 @@ export const painlessRequest: fc.Arbitrary<FuzzRequest> = fc
     }
     return { method: 'POST', path: `/${FIXTURE}/_search`, body };
   });
+
+// ------------------------------------------------------------------ EQL
+
+export const EQL_INDEX = 'fuzz-events';
+const EQL_FIELDS = ['process.name', 'process.pid', 'process.args', 'host.id', 'user.name', 'destination.ip', 'destination.port', 'file.path', 'message', 'event.category', '@timestamp', 'event.sequence', 'process.parent.name'];
+const EQL_UNKNOWN_FIELDS = ['nope', 'process.nope', '`odd name`', '?maybe.field', '_id', 'process'];
+const EQL_CATEGORIES = ['process', 'network', 'file', 'any', 'registry', '"quoted"', 'unknown_cat'];
+const EQL_FUNCTIONS = ['add', 'between', 'cidrMatch', 'concat', 'divide', 'endsWith', 'endsWith~', 'indexOf', 'indexOf~', 'length', 'modulo', 'multiply', 'number', 'startsWith', 'startsWith~', 'string', 'stringContains', 'stringContains~', 'substring', 'subtract', 'nosuchfunction'];
+
+const eqlLiteral = fc.oneof(
+  fc.constantFrom('"cmd.exe"', '"powershell.exe"', '"h1"', '"10.0.0.0/8"', '"C:\\\\Windows\\\\*"', '"*.exe"', '"a"', '""', '"unterminated', "'single'", '"""raw"""', '"\\u{1F600}"', '"\\x"'),
+  fc.integer({ min: -5, max: 70000 }).map(String),
+  fc.constantFrom('1.5', '-0.0', '1e400', '9223372036854775808', 'true', 'false', 'null', '0x1F', '1..2'),
+);
+const eqlField = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...EQL_FIELDS) }, { weight: 1, arbitrary: fc.constantFrom(...EQL_UNKNOWN_FIELDS) });
+const eqlValue: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    eqlField,
+    eqlLiteral,
+    fc.tuple(fc.constantFrom(...EQL_FUNCTIONS), fc.array(tie('v'), { maxLength: 4 })).map(([f, args]) => `${f}(${args.join(', ')})`),
+    fc.tuple(tie('v'), fc.constantFrom('+', '-', '*', '/', '%'), tie('v')).map(([a, op, b]) => `${a} ${op} ${b}`),
+  ),
+})).v;
+const eqlCondition: fc.Arbitrary<string> = fc.letrec<{ c: string }>((tie) => ({
+  c: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom('true', 'false'),
+    fc.tuple(eqlValue, fc.constantFrom('==', '!=', '<', '<=', '>', '>=', ':', 'like', 'like~', 'regex', 'regex~', '=~', '==='), eqlValue).map(([a, op, b]) => `${a} ${op} ${b}`),
+    fc.tuple(eqlField, fc.constantFrom('in', 'in~', 'not in', ':', 'like~'), fc.array(eqlLiteral, { minLength: 1, maxLength: 3 })).map(([f, op, vs]) => `${f} ${op} (${vs.join(', ')})`),
+    fc.tuple(eqlField, fc.constantFrom('regex', 'regex~'), fc.constantFrom('"(a+)+$"', '".*.*.*.*x"', '"[z-a]"', '"cmd\\\\.exe"', '"a{1000}"')).map(([f, op, r]) => `${f} ${op} ${r}`),
+    eqlValue.map((v) => `${v}`),
+    fc.tuple(tie('c'), fc.constantFrom('and', 'or'), tie('c')).map(([a, op, b]) => `${a} ${op} ${b}`),
+    tie('c').map((c) => `not ${c}`),
+    tie('c').map((c) => `(${c})`),
+  ),
+})).c;
+const eqlEvent = fc.tuple(fc.constantFrom(...EQL_CATEGORIES), eqlCondition).map(([cat, c]) => `${cat} where ${c}`);
+const eqlSpan = fc.constantFrom('', ' with maxspan=30s', ' with maxspan=1h', ' with maxspan=0', ' with maxspan=-1s', ' with maxspan=5x', ' with maxspan=10000000d');
+const eqlBy = fc.oneof({ weight: 2, arbitrary: fc.constant('') }, { weight: 2, arbitrary: fc.array(eqlField, { minLength: 1, maxLength: 2 }).map((fs) => ` by ${fs.join(', ')}`) });
+const eqlStage = fc.tuple(eqlEvent, eqlBy, fc.constantFrom('', '', '', ' with runs=2', ' with runs=0', ' with runs=200'), fc.constantFrom('', '', '', '', '!')).map(([e, by, runs, miss]) => `${miss}[${e}]${by}${runs}`);
+const eqlSequence = fc
+  .tuple(eqlBy, eqlSpan, fc.array(eqlStage, { minLength: 1, maxLength: 4 }), fc.option(eqlEvent, { nil: undefined, freq: 4 }))
+  .map(([by, span, stages, until]) => `sequence${by}${span} ${stages.join(' ')}${until ? ` until [${until}]` : ''}`);
+const eqlSample = fc.tuple(eqlBy, fc.array(eqlStage, { minLength: 1, maxLength: 3 })).map(([by, stages]) => `sample${by} ${stages.join(' ')}`);
+const eqlPipes = fc.array(fc.constantFrom('| head 3', '| tail 2', '| head 0', '| head -1', '| tail 100000', '| head x', '| sort x', '| unique process.name', '| count', '|'), { maxLength: 2 }).map((ps) => (ps.length ? ' ' + ps.join(' ') : ''));
+const validEql = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(
+    'any where true',
+    'process where process.name == "cmd.exe"',
+    'process where process.name : ("cmd*", "pow*") and process.pid > 100',
+    'network where destination.port >= 443 and cidrMatch(destination.ip, "10.0.0.0/8")',
+    'file where file.path like~ "c:\\\\windows\\\\*"',
+    'process where startsWith~(process.name, "CMD") or length(user.name) > 3',
+    'sequence by host.id with maxspan=1h [process where true] [network where true]',
+    'sequence [process where true] by host.id [file where true] by host.id until [network where destination.port == 22] by host.id',
+    'sequence by host.id [process where true] ![file where true] [network where true]',
+    'sequence by host.id [process where true] with runs=2 [network where true]',
+    'sample by host.id [process where true] [network where true]',
+    'process where true | tail 3',
+    'any where ?process.parent.name == null | head 5',
+  ) },
+  { weight: 1, arbitrary: eqlEvent },
+  { weight: 1, arbitrary: eqlSequence },
+  { weight: 1, arbitrary: eqlSample },
+);
+const eqlFilter = fc.constantFrom<unknown>(
+  { term: { 'host.id': 'h1' } },
+  { range: { '@timestamp': { gte: '2024-01-01T10:10:00Z' } } },
+  { bool: { must_not: { term: { 'user.name': 'SYSTEM' } } } },
+  { match: { message: 'event' } },
+  { match_all: {} },
+);
+/** an EQL query: well-formed by construction or broken on purpose (cut, spliced, garbled) */
+export const eqlQuery: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(validEql, eqlPipes).map(([q, p]) => q + p) },
+  { weight: 2, arbitrary: fc.tuple(validEql, fc.nat(), fc.constantFrom('', ']', '[', ')', '(', '"', 'where', 'by', ',', '|', '`', '~', '!', '?', '\\', '\u0000', 'sequence', '🙂')).map(([q, n, junk]) => q.slice(0, n % (q.length + 1)) + junk + q.slice(n % (q.length + 1))) },
+  { weight: 1, arbitrary: fc.tuple(validEql, fc.nat()).map(([q, n]) => q.slice(0, n % (q.length + 1))) },
+  { weight: 1, arbitrary: anyJson },
+);
+const eqlRuntimeMappings = fc.oneof(
+  fc.constant({ rt_host: { type: 'keyword', script: "emit(doc['host.id'].value)" } }),
+  fc.constant({ rt_port: { type: 'long', script: { source: "emit(doc['destination.port'].size() == 0 ? 0 : doc['destination.port'].value * 2)" } } }),
+  fc.constant({ rt_bad: { type: 'long', script: 'emit(' } }),
+  fc.constant({ rt_x: { type: 'nope' } }),
+  fc.dictionary(anyString, anyJson, { maxKeys: 2 }),
+);
+/** a body with only well-formed fields, so that queries reach execution */
+const goodEqlBody = fc
+  .tuple(
+    fc.tuple(validEql, fc.constantFrom('', '', '| head 3', '| tail 2')).map(([q, p]) => (p ? `${q} ${p}` : q)),
+    fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+    fc.option(fc.constantFrom(3, 10, 1000), { nil: undefined }),
+    fc.option(eqlFilter, { nil: undefined, freq: 3 }),
+    fc.option(fc.constantFrom('head', 'tail'), { nil: undefined }),
+    fc.option(fc.constantFrom('event.sequence', 'process.pid'), { nil: undefined, freq: 3 }),
+    fc.option(fc.constantFrom<unknown>(['process.name', 'host.id'], ['*'], [{ field: '@timestamp', format: 'epoch_millis' }]), { nil: undefined, freq: 3 }),
+    fc.option(fc.constantFrom<Record<string, unknown>>({ keep_on_completion: true }, { wait_for_completion_timeout: '0s' }, { wait_for_completion_timeout: '0s', keep_alive: '2m' }), { nil: undefined, freq: 4 }),
+  )
+  .map(([query, size, fetchSize, filter, pos, tiebreaker, fields, asyncParams]) => {
+    const b: Record<string, unknown> = { query };
+    if (size !== undefined) b['size'] = size;
+    if (fetchSize !== undefined) b['fetch_size'] = fetchSize;
+    if (filter !== undefined) b['filter'] = filter;
+    if (pos !== undefined) b['result_position'] = pos;
+    if (tiebreaker !== undefined) b['tiebreaker_field'] = tiebreaker;
+    if (fields !== undefined) b['fields'] = fields;
+    return { ...b, ...(asyncParams ?? {}) };
+  });
+const anyEqlBody = params({
+  query: eqlQuery,
+  size: fc.oneof(fc.integer({ min: -2, max: 20 }), fc.constantFrom(1.5, 0, 10001, 2 ** 31, 'x', '5')),
+  fetch_size: fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constantFrom(1000, 10000, 10001, -1, 'x')),
+  filter: fc.oneof(eqlFilter, goodLeaf, query),
+  event_category_field: fc.constantFrom('event.category', 'process.name', 'nope', 'message', '@timestamp', ''),
+  timestamp_field: fc.constantFrom('@timestamp', 'process.pid', 'nope', 'host.id', ''),
+  tiebreaker_field: fc.constantFrom('event.sequence', 'process.pid', 'nope', 'message', 'host.id'),
+  result_position: fc.constantFrom('head', 'tail', 'middle', ''),
+  fields: fc.oneof(fc.array(fc.oneof(fc.constantFrom(...EQL_FIELDS, '*', 'rt_host'), fc.record({ field: fc.constantFrom(...EQL_FIELDS, 'x*'), format: fc.constantFrom('epoch_millis', 'yyyy', 'bad format') })), { maxLength: 3 }), anyJson),
+  runtime_mappings: eqlRuntimeMappings,
+  max_samples_per_key: fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constantFrom(1.5, 'x')),
+  wait_for_completion_timeout: fc.constantFrom('0s', '0', '1ms', '10s', '-1', 'x', '5'),
+  keep_alive: fc.constantFrom('1m', '2d', '0s', '59s', 'x', '-1'),
+  keep_on_completion: fc.oneof(fc.boolean(), fc.constantFrom('true', 'x')),
+  allow_partial_search_results: fc.oneof(fc.boolean(), fc.constant('nope')),
+  allow_partial_sequence_results: fc.oneof(fc.boolean(), fc.constant(1)),
+});
+
+const EQL_URL_PARAMS = ['wait_for_completion_timeout', 'keep_on_completion', 'keep_alive', 'allow_partial_search_results', 'allow_partial_sequence_results', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'ccs_minimize_roundtrips', 'size', 'unknown_param'];
+export const eqlRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  { weight: 4, arbitrary: goodEqlBody.map((body): FuzzRequest => ({ method: 'POST', path: `/${EQL_INDEX}/_eql/search`, body })) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('POST', 'POST', 'POST', 'GET'),
+        fc.constantFrom(EQL_INDEX, EQL_INDEX, EQL_INDEX, 'fuzz-ev*', `${EQL_INDEX},missing`, 'missing', FIXTURE, '_all', '-x', 'remote:fuzz-events'),
+        fc.oneof(goodEqlBody, anyEqlBody, anyEqlBody),
+        fc.option(fc.array(fc.tuple(fc.constantFrom(...EQL_URL_PARAMS), paramValue), { minLength: 1, maxLength: 2 }), { nil: [], freq: 3 }),
+      )
+      // a GET goes without a body (fetch cannot send one): the query is then missing
+      .map(([method, target, body, qs]) => ({
+        method: method as FuzzRequest['method'],
+        path: `/${target}/_eql/search${qs.length ? '?' + qs.map(([k, v]) => `${k}=${encode(String(v))}`).join('&') : ''}`,
+        ...(method === 'POST' ? { body } : {}),
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('GET /_eql/search/', 'GET /_eql/search/status/', 'DELETE /_eql/search/'), fc.oneof(anyString, fc.constant('FmNJRUZ1YWZCU3dHY1BIOUhaenVSRkEaaXFlZ3h4c1RTWFNocDdnY2FSaERnUTozNDE=')), fc.constantFrom('', '?wait_for_completion_timeout=0s', '?keep_alive=30s', '?keep_alive=x'))
+      .map(([mp, id, qs]) => {
+        const [method, p] = mp.split(' ');
+        return { method: method as FuzzRequest['method'], path: `${p}${encode(id)}${qs}` };
+      }),
+  },
+);

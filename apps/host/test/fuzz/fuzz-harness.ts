@@ -6,10 +6,12 @@
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import {
+  EQL_INDEX,
   FIXTURE,
   aggs,
   bulkBody,
   deepJson,
+  eqlRequest,
   indexSettings,
   mappingsBody,
   painlessRequest,
@@ -38,6 +40,8 @@ export interface FamilyReport {
   hangs: number;
   dataChanged: number;
   slowestMs: number;
+  /** 4xx answers by error type (what the generated requests ran into) */
+  errorTypes: Record<string, number>;
   failures: string[];
 }
 
@@ -108,6 +112,10 @@ export async function digest(base: string, index: string): Promise<string> {
 export interface Family {
   name: string;
   requests(seed: number, runs: number): FuzzRequest[];
+  /** creates what the family reads (once, before its first request) */
+  setup?(base: string): Promise<void>;
+  /** indices besides the fixture whose contents must be the same after the family */
+  indices?: readonly string[];
   /** checks on the side: data a rejected request must not have changed */
   around?(base: string, r: FuzzRequest): Promise<(o: Outcome) => Promise<string | undefined>>;
 }
@@ -115,6 +123,26 @@ export interface Family {
 const sample = <T>(arb: fc.Arbitrary<T>, seed: number, runs: number): T[] => fc.sample(arb, { seed, numRuns: runs });
 
 let mappingSeq = 0;
+
+/** JSON nested 50..3000 levels deep in queries, aggregations, documents, mappings and bulk items */
+const DEEP_FAMILY: Family = {
+  name: 'deep_nesting',
+  requests: (seed, runs) =>
+    sample(fc.tuple(fc.constantFrom('query', 'aggs', 'doc', 'mapping', 'bulk'), deepJson), seed, runs).map(([where, d]): FuzzRequest => {
+      switch (where) {
+        case 'query':
+          return { method: 'POST', path: `/${FIXTURE}/_search`, body: { query: { bool: { must: d } } } };
+        case 'aggs':
+          return { method: 'POST', path: `/${FIXTURE}/_search`, body: { size: 0, aggs: { a: { terms: { field: 'tag' }, aggs: d } } } };
+        case 'doc':
+          return { method: 'PUT', path: '/fuzz-scratch/_doc/deep', body: { d } };
+        case 'mapping':
+          return { method: 'PUT', path: '/fuzz-scratch/_mapping', body: { properties: { d: d as Record<string, unknown> } } };
+        default:
+          return { method: 'POST', path: '/_bulk', raw: JSON.stringify({ index: { _index: 'fuzz-bulk' } }) + '\n' + JSON.stringify({ d }) + '\n' };
+      }
+    }),
+};
 
 export const FAMILIES: Family[] = [
   {
@@ -196,31 +224,67 @@ export const FAMILIES: Family[] = [
     name: 'painless',
     requests: (seed, runs) => sample(painlessRequest, seed, runs),
   },
+  DEEP_FAMILY,
+  {
+    name: 'eql',
+    requests: (seed, runs) => sample(eqlRequest, seed, runs),
+    setup: createEventsFixture,
+    indices: [EQL_INDEX],
+    async around(base) {
+      return async (o) => {
+        // a search that was stored (keep_on_completion, or still running at wait_for_completion_timeout)
+        // is deleted again, which cancels it when it runs; that must be clean too
+        const id = o.status === 200 && typeof o.json?.id === 'string' ? o.json.id : undefined;
+        if (!id) return undefined;
+        const d = await send(base, { method: 'DELETE', path: `/_eql/search/${encodeURIComponent(id)}` });
+        return d.status >= 500 ? `deleting the stored search answered ${d.status}: ${JSON.stringify(d.json).slice(0, 300)}` : undefined;
+      };
+    },
+  },
 ];
 
-/**
- * JSON nested 50..3000 levels deep in queries, aggregations, documents and mappings: the JSON depth limits
- * belong to the other half of the reliability work, so this family runs only when asked for
- * (FUZZ_FAMILY=deep_nesting or FUZZ_DEEP=1).
- */
-export const DEEP_FAMILY: Family = {
-  name: 'deep_nesting',
-  requests: (seed, runs) =>
-    sample(fc.tuple(fc.constantFrom('query', 'aggs', 'doc', 'mapping', 'bulk'), deepJson), seed, runs).map(([where, d]): FuzzRequest => {
-      switch (where) {
-        case 'query':
-          return { method: 'POST', path: `/${FIXTURE}/_search`, body: { query: { bool: { must: d } } } };
-        case 'aggs':
-          return { method: 'POST', path: `/${FIXTURE}/_search`, body: { size: 0, aggs: { a: { terms: { field: 'tag' }, aggs: d } } } };
-        case 'doc':
-          return { method: 'PUT', path: '/fuzz-scratch/_doc/deep', body: { d } };
-        case 'mapping':
-          return { method: 'PUT', path: '/fuzz-scratch/_mapping', body: { properties: { d: d as Record<string, unknown> } } };
-        default:
-          return { method: 'POST', path: '/_bulk', raw: JSON.stringify({ index: { _index: 'fuzz-bulk' } }) + '\n' + JSON.stringify({ d }) + '\n' };
-      }
-    }),
-};
+/** ECS-like events for EQL: process / network / file events of a few hosts over an hour */
+async function createEventsFixture(base: string): Promise<void> {
+  const r = await send(base, {
+    method: 'PUT',
+    path: `/${EQL_INDEX}`,
+    body: {
+      settings: { number_of_shards: 2 },
+      mappings: {
+        properties: {
+          '@timestamp': { type: 'date' },
+          event: { properties: { category: { type: 'keyword' }, sequence: { type: 'long' } } },
+          process: { properties: { name: { type: 'keyword' }, pid: { type: 'long' }, args: { type: 'keyword' }, parent: { properties: { name: { type: 'keyword' } } } } },
+          host: { properties: { id: { type: 'keyword' } } },
+          user: { properties: { name: { type: 'keyword' } } },
+          destination: { properties: { ip: { type: 'ip' }, port: { type: 'long' } } },
+          file: { properties: { path: { type: 'keyword' } } },
+          message: { type: 'text' },
+        },
+      },
+    },
+  });
+  if (r.status !== 200) throw new Error(`events fixture: ${JSON.stringify(r.json)}`);
+  const cats = ['process', 'network', 'file'];
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const cat = cats[i % 3];
+    const k = Math.floor(i / 3);
+    const ev: Record<string, unknown> = {
+      '@timestamp': new Date(Date.UTC(2024, 0, 1, 10, 0, 0) + i * 30_000).toISOString(),
+      event: { category: cat, sequence: i },
+      host: { id: `h${i % 4}` },
+      user: { name: ['alice', 'bob', 'SYSTEM'][i % 3] },
+      message: `event ${i} on h${i % 4}`,
+    };
+    if (cat === 'process') ev['process'] = { name: ['cmd.exe', 'powershell.exe', 'explorer.exe'][k % 3], pid: 100 + i, args: ['/c', `run${k % 5}`], ...(k % 2 ? { parent: { name: 'explorer.exe' } } : {}) };
+    if (cat === 'network') ev['destination'] = { ip: `10.0.${k % 3}.${i % 250}`, port: [22, 443, 8080][k % 3] };
+    if (cat === 'file') ev['file'] = { path: `C:\\Windows\\file${k % 7}.exe` };
+    lines.push(JSON.stringify({ index: { _index: EQL_INDEX, _id: `e${i}` } }), JSON.stringify(ev));
+  }
+  const b = await send(base, { method: 'POST', path: '/_bulk?refresh=true', raw: lines.join('\n') + '\n' });
+  if (b.status !== 200 || b.json.errors) throw new Error(`events fixture bulk: ${JSON.stringify(b.json).slice(0, 500)}`);
+}
 
 /** the fixture every family reads: a few documents over the common field types */
 export async function createFixture(base: string): Promise<void> {
@@ -266,8 +330,10 @@ export async function createFixture(base: string): Promise<void> {
 
 /** runs one family: every request, its checks, and the fixture digest before and after */
 export async function runFamily(base: string, family: Family, seed: number, runs: number): Promise<FamilyReport> {
-  const report: FamilyReport = { family: family.name, cases: 0, ok2xx: 0, client4xx: 0, server5xx: 0, esParity5xx: 0, badShape: 0, hangs: 0, dataChanged: 0, slowestMs: 0, failures: [] };
-  const before = await digest(base, FIXTURE);
+  const report: FamilyReport = { family: family.name, cases: 0, ok2xx: 0, client4xx: 0, server5xx: 0, esParity5xx: 0, badShape: 0, hangs: 0, dataChanged: 0, slowestMs: 0, errorTypes: {}, failures: [] };
+  if (family.setup) await family.setup(base);
+  const watched = [FIXTURE, ...(family.indices ?? [])];
+  const before = await Promise.all(watched.map((i) => digest(base, i)));
   for (const r of family.requests(seed, runs)) {
     report.cases++;
     const after = family.around ? await family.around(base, r) : undefined;
@@ -282,7 +348,11 @@ export async function runFamily(base: string, family: Family, seed: number, runs
     report.slowestMs = Math.max(report.slowestMs, o.ms);
     if (isEsParity5xx(o)) report.esParity5xx++;
     else if (o.status >= 500) report.server5xx++;
-    else if (o.status >= 400) report.client4xx++;
+    else if (o.status >= 400) {
+      report.client4xx++;
+      const type = typeof o.json?.error?.type === 'string' ? o.json.error.type : String(o.status);
+      report.errorTypes[type] = (report.errorTypes[type] ?? 0) + 1;
+    }
     else report.ok2xx++;
     const v = violation(r, o);
     if (v && o.status < 500) report.badShape++;
@@ -290,9 +360,11 @@ export async function runFamily(base: string, family: Family, seed: number, runs
     if (side) report.dataChanged++;
     if (v || side) report.failures.push(`${r.method} ${r.path} ${JSON.stringify(r.body ?? r.raw)?.slice(0, 500)} -> ${v ?? side}`);
   }
-  if ((await digest(base, FIXTURE)) !== before) {
-    report.dataChanged++;
-    report.failures.push(`the fixture index changed during ${family.name}`);
+  for (let i = 0; i < watched.length; i++) {
+    if ((await digest(base, watched[i])) !== before[i]) {
+      report.dataChanged++;
+      report.failures.push(`index [${watched[i]}] changed during ${family.name}`);
+    }
   }
   return report;
 }
