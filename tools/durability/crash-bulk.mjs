@@ -6,7 +6,9 @@
  * write leaves it); the node is restarted and every document is compared with a model by content: each
  * acknowledged operation is there unless a later one on the same id replaced it; an operation in flight at
  * the kill may be there or not. Reports per trial: acknowledged operations, in flight at the kill, lost,
- * restart ms (process start to listening) and the translog replay rate the node logged.
+ * restart ms (process start to listening), the translog replay the node logged (operations replayed, how
+ * many were indexed — an op replaced later in the translog is not —, ops per second of wall time and per
+ * second of the node's CPU time, which the machine's load does not stretch) and the 1-minute load average.
  *
  *   node tools/durability/crash-bulk.mjs [--trials N] [--seed N] [--clients N] [--bulk N] [--ids N]
  *        [--min-ms N] [--max-ms N] [--tear-every N] [--data-root DIR] [--no-build] [--keep] [--verbose]
@@ -19,7 +21,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parseArgs } from '../bench/lib/args.mjs';
@@ -58,7 +60,7 @@ class Node {
         continue;
       }
       const msg = String(o.message ?? o.msg ?? '');
-      if (msg === 'replayed translog operations') this.replays.push({ ops: o.ops, ms: o.took_ms });
+      if (msg === 'replayed translog operations') this.replays.push({ ops: o.ops, indexed: o.indexed ?? o.ops, ms: o.took_ms, cpuMs: o.cpu_ms ?? o.took_ms });
       if (/failed to open shard|failed to replay|flush failed/.test(msg)) this.badLog.push(`${msg} ${JSON.stringify(o)}`);
     }
     rmSync(logFile, { force: true });
@@ -73,6 +75,12 @@ class Node {
     process.kill(svc.pid, 'SIGKILL');
     while (!svc.exited) await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+function median(xs) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
 }
 
 async function call(node, method, path, body, ndjson = false) {
@@ -209,6 +217,7 @@ async function main() {
       }
 
       node.replays = [];
+      const load = loadavg()[0];
       const restartMs = await node.start();
       const health = await call(node, 'GET', `/_cluster/health/${INDEX}?wait_for_status=yellow&timeout=60s`);
       if (health.json?.status === 'red' || health.json?.timed_out) throw new Error(`index not recovered: ${JSON.stringify(health.json)}`);
@@ -248,6 +257,7 @@ async function main() {
       totalLost += lost;
       const replayOps = node.replays.reduce((s, x) => s + x.ops, 0);
       const replayMs = node.replays.reduce((s, x) => s + x.ms, 0);
+      const replayCpuMs = node.replays.reduce((s, x) => s + x.cpuMs, 0);
       const row = {
         trial,
         torn: torn ? tornFiles : 0,
@@ -259,7 +269,10 @@ async function main() {
         lost,
         restartMs: Math.round(restartMs),
         replayedOps: replayOps,
+        indexedOps: node.replays.reduce((s, x) => s + x.indexed, 0),
         replayOpsPerSec: replayMs > 0 ? Math.round(replayOps / (replayMs / 1000)) : null,
+        replayOpsPerCpuSec: replayCpuMs > 0 ? Math.round(replayOps / (replayCpuMs / 1000)) : null,
+        load: Math.round(load * 10) / 10,
       };
       rows.push(row);
       if (opts.verbose || lost > 0) console.error(JSON.stringify({ ...row, firstLost }));
@@ -270,10 +283,10 @@ async function main() {
     if (!opts.keep) rmSync(dataPath, { recursive: true, force: true });
     else console.error(`data kept in ${dataPath}`);
   }
-  console.log('trial  torn   bulks   acked  in-flight  checked  lost  restart ms  replayed ops  replay ops/s');
+  console.log('trial  torn   bulks   acked  in-flight  checked  lost  restart ms  replayed ops  indexed  replay ops/s  per cpu-s  load');
   for (const x of rows) {
     console.log(
-      `${String(x.trial).padStart(5)} ${String(x.torn).padStart(5)} ${String(x.bulks).padStart(7)} ${String(x.acked).padStart(7)} ${String(x.inFlight).padStart(10)} ${String(x.checked).padStart(8)} ${String(x.lost).padStart(5)} ${String(x.restartMs).padStart(11)} ${String(x.replayedOps).padStart(13)} ${String(x.replayOpsPerSec ?? '-').padStart(13)}`,
+      `${String(x.trial).padStart(5)} ${String(x.torn).padStart(5)} ${String(x.bulks).padStart(7)} ${String(x.acked).padStart(7)} ${String(x.inFlight).padStart(10)} ${String(x.checked).padStart(8)} ${String(x.lost).padStart(5)} ${String(x.restartMs).padStart(11)} ${String(x.replayedOps).padStart(13)} ${String(x.indexedOps).padStart(8)} ${String(x.replayOpsPerSec ?? '-').padStart(13)} ${String(x.replayOpsPerCpuSec ?? '-').padStart(10)} ${String(x.load).padStart(5)}`,
     );
   }
   const totalReplayOps = rows.reduce((s, x) => s + x.replayedOps, 0);
@@ -287,6 +300,8 @@ async function main() {
     restartMsMedian: rows.map((x) => x.restartMs).sort((a, b) => a - b)[Math.floor(rows.length / 2)],
     replayedOps: totalReplayOps,
     replayOpsPerSecMin: Math.min(...rows.filter((x) => x.replayOpsPerSec !== null && x.replayedOps >= 1000).map((x) => x.replayOpsPerSec)),
+    replayOpsPerSecMedian: median(rows.filter((x) => x.replayOpsPerSec !== null && x.replayedOps >= 1000).map((x) => x.replayOpsPerSec)),
+    replayOpsPerCpuSecMedian: median(rows.filter((x) => x.replayOpsPerCpuSec !== null && x.replayedOps >= 1000).map((x) => x.replayOpsPerCpuSec)),
   };
   console.log(JSON.stringify(summary));
   process.exit(totalLost === 0 ? 0 : 1);

@@ -1022,7 +1022,10 @@ export class IndexShardImpl implements IndexShard {
     }
     const bufferLimit = this.cfg.indexBufferBytes ?? 128 * 1024 * 1024;
     let indexed = 0;
-    for (const tail of last.values()) {
+    // in id order: the lookups of consecutive ids in a segment's `_id` terms hit the same term block
+    const tails = [...last.values()];
+    if (this.segments.length > 0) tails.sort((a, b) => (ops[a].id < ops[b].id ? -1 : ops[a].id > ops[b].id ? 1 : 0));
+    for (const tail of tails) {
       for (let j = tail; j >= 0; j = prev[j]) {
         if (this.replayOne(ops[j])) {
           indexed++;
