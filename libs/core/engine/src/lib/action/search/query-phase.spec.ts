@@ -7,7 +7,7 @@ import type { DirectoryReader } from '../../index/leaf-reader.js';
 import { parseSort } from '../../search/sort.js';
 import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
-import { executeQueryPhase, javaStringHashCode, prepareShardQuery, sliceFilter } from './query-phase.js';
+import { executeQueryPhase, executeQueryPhaseSliced, javaStringHashCode, prepareShardQuery, sliceFilter, type QueryPhaseControl } from './query-phase.js';
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
 import { executeFetchPhase } from './fetch-phase.js';
@@ -574,5 +574,45 @@ describe('disjunctions ranked by score skip docs that cannot enter the top k (Ma
     const exact = run({ query: { match: { body: 'w0 w5' } }, size: 3, trackTotalHitsUpTo: 2147483647 }, reader);
     const r = run({ query: { match: { body: 'w0 w5' } }, size: 3, trackTotalHitsUpTo: 0 }, reader);
     expect(r.totalHits!.value).toBeLessThan(exact.totalHits!.value / 2);
+  });
+});
+
+describe('query phase in slices (executeQueryPhaseSliced)', () => {
+  // one segment of 20,000 docs and three small ones: pause points between segments and every 256 docs
+  const big: FakeDoc[] = Array.from({ length: 20_000 }, (_, i) => ({ id: `d${i}`, text: { body: i % 2 ? 'red fox' : 'red' }, num: { n: i } }));
+  const reader = fakeReader([big, DOCS.slice(0, 2), DOCS.slice(2, 3), DOCS.slice(3)]);
+  const sliced = (source: Partial<SearchSource>, control: QueryPhaseControl) => {
+    const ctx = createParseContext({ registry, index: meta, fieldType: (_i, n) => FIELDS[n], matchingFieldNames: () => Object.keys(FIELDS), nowMillis: 0 });
+    const req = request(source);
+    return executeQueryPhaseSliced(req, { parseContext: ctx, indexMetadata: meta, reader, fieldType: (n) => FIELDS[n] }, prepareShardQuery(req, ctx), control);
+  };
+
+  it('gives the result of the one-go phase, pausing for the event loop between slices', async () => {
+    const source = { query: { match: { body: 'red' } }, size: 5, sort: parseSort([{ n: 'desc' }]) } as Partial<SearchSource>;
+    let checks = 0;
+    let immediates = 0;
+    const tick = () => {
+      immediates++;
+      if (immediates < 1000) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const r = await sliced(source, { cancelled: () => (checks++, undefined), sliceMs: 0 });
+    expect(r).toEqual(run(source, reader));
+    expect(r.totalHits).toEqual({ value: 20_003, relation: 'eq' });
+    // 3 segment boundaries + 20,003 collected docs / 256
+    expect(checks).toBe(3 + 78);
+    // other work ran while the phase paused
+    expect(immediates).toBeGreaterThanOrEqual(81);
+  });
+
+  it('stops mid-segment with task_cancelled_exception once cancelled', async () => {
+    let checks = 0;
+    const err = await sliced({ query: { match_all: {} }, size: 0, minScore: 0 } as Partial<SearchSource>, {
+      cancelled: () => (++checks >= 2 ? 'by user request' : undefined),
+      sliceMs: 0,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ type: 'task_cancelled_exception', status: 400, reason: 'task cancelled [by user request]' });
+    // inside the first (20,000-doc) segment: after 2 × 256 docs
+    expect(checks).toBe(2);
   });
 });

@@ -3,7 +3,7 @@
  * from+size hits (by score or sort), count total hits, run aggregations, apply post_filter / min_score /
  * terminate_after / search_after / slice. Produces a plain ShardQueryResult.
  */
-import { BreakerNames, Errors, reserveRequestMemory } from '@strata/core-common';
+import { BreakerNames, Errors, EsError, reserveRequestMemory } from '@strata/core-common';
 
 /** estimated heap of one collected hit and of one sort value of it (request circuit breaker) */
 const HIT_ENTRY_BYTES = 64;
@@ -173,7 +173,49 @@ export function checkResultWindow(req: ShardSearchRequest, maxResultWindow: numb
   }
 }
 
+/** the shard query phase, run to the end at once (tests, tools; the search service runs it in slices) */
 export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps, prepared: PreparedShardQuery): ShardQueryResult {
+  const it = queryPhaseSteps(req, deps, prepared);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+export interface QueryPhaseControl {
+  /** why the search was cancelled (its task's reason), undefined while it may go on */
+  cancelled(): string | undefined;
+  /** run this long (ms) before letting the event loop serve other work (default 5) */
+  sliceMs?: number;
+}
+
+/**
+ * The shard query phase in slices: between segments and every 256 collected documents it may pause — once
+ * it has run `sliceMs` since the last pause it yields to the event loop (setImmediate), so other requests,
+ * a `_tasks` cancel and the close of the client's connection are served during a long one-shard search —
+ * and it stops with ES's task_cancelled_exception once `control.cancelled()` gives a reason.
+ */
+export async function executeQueryPhaseSliced(req: ShardSearchRequest, deps: QueryPhaseDeps, prepared: PreparedShardQuery, control: QueryPhaseControl): Promise<ShardQueryResult> {
+  const sliceMs = control.sliceMs ?? 5;
+  const it = queryPhaseSteps(req, deps, prepared);
+  let since = performance.now();
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    if (performance.now() - since >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+    const reason = control.cancelled();
+    if (reason !== undefined) {
+      it.return(undefined as never);
+      throw new EsError('task_cancelled_exception', 400, `task cancelled [${reason}]`);
+    }
+  }
+}
+
+/** the query phase as steps: it yields where it may pause (between segments, every 256 collected docs) */
+function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepared: PreparedShardQuery): Generator<void, ShardQueryResult, void> {
   const { query, postFilter } = prepared;
   const ctx = deps.parseContext;
   const s = req.source;
@@ -295,7 +337,9 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       !byField && !collapse && afterKeys === null && !postWeight && !aggregator && s.minScore === undefined && slice === 'all' &&
       rescoreWindow === 0 && needsScores && terminateAfter === 0 && k > 0 && trackUpTo !== undefined;
     let minCompetitive = -Infinity;
+    let leafNo = 0;
     leaves: for (const leaf of deps.reader.leaves) {
+      if (leafNo++ > 0) yield;
       if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
       const scorer = weight.scorer(leaf);
       if (!scorer) continue;
@@ -324,11 +368,15 @@ export function executeQueryPhase(req: ShardSearchRequest, deps: QueryPhaseDeps,
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
       for (let doc = first; doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-        if (++sinceCheck === 4096) {
-          sinceCheck = 0;
-          if (performance.now() > deadline) {
-            timedOut = true;
-            break leaves;
+        if ((++sinceCheck & 255) === 0) {
+          // a pause point every 256 docs (a doc may cost milliseconds: scripts)
+          yield;
+          if (sinceCheck === 4096) {
+            sinceCheck = 0;
+            if (performance.now() > deadline) {
+              timedOut = true;
+              break leaves;
+            }
           }
         }
         if (inSlice !== null && !inSlice(doc)) continue;

@@ -62,7 +62,7 @@ import { searchSlowLog } from '../../slowlog/slow-log.js';
 import { extractHighlightTerms } from './highlighter.js';
 import {
   checkResultWindow,
-  executeQueryPhase,
+  executeQueryPhaseSliced,
   prepareShardQuery,
   type PreparedShardQuery,
 } from './query-phase.js';
@@ -500,6 +500,7 @@ export class SearchService {
     meta: IndexMetadata,
     prepared: { ctx: ParseContextHandle; prepared: PreparedShardQuery },
     aggregations: AggregatorFactories | undefined,
+    task?: Task,
   ): Promise<ShardQueryResult> {
     checkResultWindow(shardReq, this.maxResultWindow(meta));
     const shardCtx: ShardSearchContext = {
@@ -511,7 +512,8 @@ export class SearchService {
     };
     const phase = async (): Promise<ShardQueryResult> => {
       const t0 = process.hrtime.bigint();
-      const r = executeQueryPhase(
+      // in slices: a long shard query lets other requests run and stops once its task is cancelled
+      const r = await executeQueryPhaseSliced(
         shardReq,
         {
           parseContext: prepared.ctx,
@@ -522,6 +524,7 @@ export class SearchService {
           fieldType: (n) => prepared.ctx.fieldType(n),
         },
         prepared.prepared,
+        { cancelled: () => (task?.isCancelled() ? (task.cancelReason ?? 'by user request') : undefined) },
       );
       searchSlowLog(this.logger, 'query', meta.settings, {
         index: shardReq.index,
@@ -733,11 +736,12 @@ export class SearchService {
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
           if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
-          const r = await this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs);
+          const r = await this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task);
           results.push(r);
           resultTargets.push(t);
         } catch (e) {
-          if (isRequestLevelError(e)) throw e;
+          // a cancelled search stops as a whole, as between shards
+          if (isRequestLevelError(e) || (e instanceof EsError && e.type === 'task_cancelled_exception')) throw e;
           const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
           const node = reason.type === 'no_shard_available_action_exception' ? null : this.nodeId;
           failures.push({ shard: t.shardId, index: t.index, node, reason });
