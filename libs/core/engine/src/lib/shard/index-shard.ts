@@ -501,21 +501,21 @@ export class IndexShardImpl implements IndexShard {
   private lookup(id: string): VersionValue | null {
     const v = this.versionMap.get(id);
     if (v) return v;
+    const found = this.findInSegments(id);
+    if (found) {
+      const { entry: e, doc } = found;
+      return { version: e.data.version(doc), seqNo: e.data.seqNo(doc), primaryTerm: e.data.primaryTerm(doc), deleted: false, loc: found };
+    }
+    return this.tombstones.get(id) ?? null;
+  }
+
+  /** the live copy of an id in the segments, newest segment first */
+  private findInSegments(id: string): Location & { kind: 'segment' } | null {
     for (let i = this.segments.length - 1; i >= 0; i--) {
       const e = this.segments[i];
       const doc = lookupIdIn(e.data, e.live, id);
-      if (doc >= 0) {
-        return {
-          version: e.data.version(doc),
-          seqNo: e.data.seqNo(doc),
-          primaryTerm: e.data.primaryTerm(doc),
-          deleted: false,
-          loc: { kind: 'segment', entry: e, doc },
-        };
-      }
+      if (doc >= 0) return { kind: 'segment', entry: e, doc };
     }
-    const t = this.tombstones.get(id);
-    if (t) return t;
     return null;
   }
 
@@ -523,12 +523,8 @@ export class IndexShardImpl implements IndexShard {
   private locate(id: string): Located | null {
     const v = this.versionMap.get(id);
     if (v) return v;
-    for (let i = this.segments.length - 1; i >= 0; i--) {
-      const e = this.segments[i];
-      const doc = lookupIdIn(e.data, e.live, id);
-      if (doc >= 0) return { deleted: false, loc: { kind: 'segment', entry: e, doc } };
-    }
-    return this.tombstones.get(id) ?? null;
+    const loc = this.findInSegments(id);
+    return loc ? { deleted: false, loc } : (this.tombstones.get(id) ?? null);
   }
 
   /** realtime get (reads unrefreshed docs from the buffer) */
