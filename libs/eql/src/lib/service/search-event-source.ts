@@ -6,6 +6,7 @@
  */
 import { DateFormatter, EsError, type Principal } from '@strata/core-common';
 import {
+  shardKey,
   type DirectoryReader,
   type SearchService,
   type ShardTarget,
@@ -42,10 +43,11 @@ export interface SearchEventSourceOptions {
 }
 
 /**
- * Where an event lives: the walks read no stored fields (no `_id`, no `_source` — decoding a stored-fields
- * block per hit would cost the index size, not the events walked), so an event is known by its shard (the
- * position in `targets`) and its document number in that shard's pinned reader, both from `_shard_doc`.
- * Events a basic query renders in the same search carry their rendering instead.
+ * Where an event lives: the walks read no stored fields (no `_id`, no `_source` — inflating a stored-fields
+ * block for every hit walked made a walk cost the index's stored size once the blocks outgrew the block
+ * cache), so an event is known by its shard (the position in `targets`) and its document number in that
+ * shard's pinned reader, both from `_shard_doc`; `_id` is read only for the events rendered. Events a basic
+ * query renders in the same search carry their rendering instead.
  */
 interface HitRef {
   shard: number;
@@ -352,54 +354,67 @@ export class SearchEventSource implements EventSource {
   }
 
   /**
-   * The events as the response shows them (`_index`, `_id`, `_source`, the request's `fields`), each read by
-   * one search on its shard's pinned reader that starts right at its document (search_after on `_shard_doc`
-   * in index order stops at the first hit), so rendering costs the events shown, not the index.
+   * The events as the response shows them (`_index`, `_id`, `_source`, the request's `fields`): their `_id`s
+   * are read from the search's pinned readers (only for the events shown), then fetched by one `ids` search
+   * per shard and 1,000 events on the same readers, so rendering costs the events shown, not the index.
    */
   async render(events: SourceEvent[], signal?: AbortSignal): Promise<RenderedEvent[]> {
     const out: RenderedEvent[] = new Array(events.length);
-    const done = new Map<string, RenderedEvent>();
+    const byShard = new Map<number, Array<{ i: number; id: string }>>();
     for (let i = 0; i < events.length; i++) {
       const ref = events[i]!.ref as HitRef;
       if (ref.rendered) {
         out[i] = ref.rendered;
         continue;
       }
-      const key = `${ref.shard}:${ref.doc}`;
-      let r = done.get(key);
-      if (!r) {
+      let l = byShard.get(ref.shard);
+      if (!l) byShard.set(ref.shard, (l = []));
+      l.push({ i, id: this.idOf(ref) });
+    }
+    for (const [shard, list] of byShard) {
+      const target = this.o.targets[shard]!;
+      const ids = [...new Set(list.map((x) => x.id))];
+      const found = new Map<string, RenderedEvent>();
+      for (let k = 0; k < ids.length; k += 1000) {
+        const chunk = ids.slice(k, k + 1000);
         checkAborted(signal);
-        r = await this.renderDoc(ref);
-        done.set(key, r);
+        const body: Record<string, unknown> = { query: { ids: { values: chunk } }, size: chunk.length, track_total_hits: false };
+        if (this.o.fields) body['fields'] = this.o.fields;
+        if (this.o.runtimeMappings) body['runtime_mappings'] = this.o.runtimeMappings;
+        const res = await this.o.search.search(
+          {
+            indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+            source: this.o.search.parseSource(body),
+            searchType: 'query_then_fetch',
+            typedKeys: false,
+            restTotalHitsAsInt: false,
+            allowPartialSearchResults: true,
+            attributes: { eql: true },
+            ...(this.o.principal ? { principal: this.o.principal } : {}),
+          },
+          { targets: [target], readers: this.o.readers },
+        );
+        for (const h of (res.body['hits'] as { hits: Hit[] }).hits) found.set(h._id, this.renderHit(h));
       }
-      out[i] = r;
+      for (const { i, id } of list) out[i] = found.get(id) ?? { _index: target.index, _id: id };
     }
     return out;
   }
 
-  private async renderDoc(ref: HitRef): Promise<RenderedEvent> {
-    const target = this.o.targets[ref.shard]!;
-    const body: Record<string, unknown> = { sort: [{ _shard_doc: 'asc' }], search_after: [ref.doc - 1], size: 1, track_total_hits: false };
-    if (this.o.fields) body['fields'] = this.o.fields;
-    if (this.o.runtimeMappings) body['runtime_mappings'] = this.o.runtimeMappings;
-    const res = await this.o.search.search(
-      {
-        indicesOptions: { ignoreUnavailable: true, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
-        source: this.o.search.parseSource(body),
-        searchType: 'query_then_fetch',
-        typedKeys: false,
-        restTotalHitsAsInt: false,
-        allowPartialSearchResults: true,
-        attributes: { eql: true },
-        ...(this.o.principal ? { principal: this.o.principal } : {}),
-      },
-      // one target: its shard index in this search is 0, so `_shard_doc` is the document number itself
-      { targets: [target], readers: this.o.readers },
-    );
-    const hit = (res.body['hits'] as { hits: Hit[] }).hits[0];
-    if (!hit || Number(hit.sort?.[0]) !== ref.doc) {
-      throw new EsError('illegal_state_exception', 500, `event [${ref.doc}] of shard [${target.index}][${target.shardId}] not found in the search's reader`);
+  /** an event's `_id`, read from its shard's pinned reader */
+  private idOf(ref: HitRef): string {
+    const t = this.o.targets[ref.shard]!;
+    const reader = this.o.readers.get(shardKey(t.index, t.shardId));
+    if (!reader) throw new EsError('illegal_state_exception', 500, `no reader held for shard [${t.index}][${t.shardId}]`);
+    const leaves = reader.leaves;
+    let lo = 0;
+    let hi = leaves.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (leaves[mid]!.docBase <= ref.doc) lo = mid;
+      else hi = mid - 1;
     }
-    return this.renderHit(hit);
+    const leaf = leaves[lo]!;
+    return leaf.reader.id(ref.doc - leaf.docBase);
   }
 }
