@@ -1,4 +1,5 @@
 export * from './lib/index/leaf-reader.js';
+export * from './lib/index/point-access.js';
 export * from './lib/util/small-float.js';
 export * from './lib/mapper/parsed-document.js';
 export * from './lib/mapper/mapped-field-type.js';

@@ -13,6 +13,7 @@ import {
   findV2Template,
   indexNameProblem,
   isHiddenIndex,
+  pointAccess,
   simpleMatch,
   templateSection,
   type ClusterMetadata,
@@ -358,11 +359,13 @@ export class DataStreamService {
       const reader = shard.acquireReader();
       try {
         for (const leaf of reader.leaves) {
-          const pts = leaf.reader.pointIndex(TIMESTAMP_FIELD);
-          if (!pts) continue;
-          for (let i = pts.values.length - 1; i >= 0; i--) {
-            if (!leaf.reader.isLive(pts.docs[i])) continue;
-            const v = ft === 'date_nanos' ? Math.floor(pts.values[i] / 1e6) : pts.values[i];
+          const pi = leaf.reader.pointIndex(TIMESTAMP_FIELD);
+          if (!pi) continue;
+          // from the largest value down: on disk only the last block(s) are read
+          const pts = pointAccess(pi);
+          for (let i = pts.size - 1; i >= 0; i--) {
+            if (!leaf.reader.isLive(pts.doc(i))) continue;
+            const v = ft === 'date_nanos' ? Math.floor(pts.value(i) / 1e6) : pts.value(i);
             if (v > max) max = v;
             break;
           }

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SegmentBuilder } from './segment-builder.js';
 import { MemorySegment, SegmentReader } from './segment.js';
-import { DiskSegment, SEGMENT_CODEC, segmentFormatVersion, verifySegmentFiles, writeSegment } from './disk-segment.js';
+import { DiskSegment, SEGMENT_CODEC, SEGMENT_VERSION, segmentFormatVersion, verifySegmentFiles, writeSegment } from './disk-segment.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { BlockCache } from '../store/block-cache.js';
 import { CODEC_MAGIC, CorruptIndexException, readHeader } from '../store/codec-util.js';
@@ -34,7 +34,7 @@ describe('segment files of the current format', () => {
     for (const f of ['_0.seg', '_0.src']) {
       const h = readHeader(fs.readFileSync(path.join(dir, f)).subarray(0, 64))!;
       expect(h.codec).toBe(f.endsWith('.seg') ? SEGMENT_CODEC : 'StrataStoredFields');
-      expect(h.version).toBe(f.endsWith('.seg') ? 4 : 2);
+      expect(h.version).toBe(f.endsWith('.seg') ? SEGMENT_VERSION : 2);
     }
     const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });
     const r = new SegmentReader(s, null, 0);
@@ -48,7 +48,7 @@ describe('segment files of the current format', () => {
     expect(Array.from(r.postings('msg', 'number')!.docs)).toHaveLength(3000);
     expect(r.numericDocValues('n')!.values[2999]).toBe(2999 * 3);
     s.close();
-    expect(verifySegmentFiles(dir, '_0')).toEqual({ version: 4, files: ['_0.seg', '_0.src'] });
+    expect(verifySegmentFiles(dir, '_0')).toEqual({ version: SEGMENT_VERSION, files: ['_0.seg', '_0.src'] });
   });
 
   it('keep large columns and big documents intact (blocks of raw doubles, sources over 32 KB)', () => {
@@ -72,7 +72,7 @@ describe('segment files of the current format', () => {
     for (let i = 1; i < n; i++) expect(p.values[i]).toBeGreaterThanOrEqual(p.values[i - 1]!);
     for (let i = 7; i < n; i += 5000) expect(JSON.parse(Buffer.from(s.source(i)!).toString()).big).toHaveLength(70_000 + i);
     s.close();
-    expect(verifySegmentFiles(dir, '_big').version).toBe(4);
+    expect(verifySegmentFiles(dir, '_big').version).toBe(SEGMENT_VERSION);
   });
 
   it('stay within the block cache bound while serving data larger than the cache', () => {
@@ -109,19 +109,19 @@ describe('segment files of the current format', () => {
     s.close();
     expect(() => verifySegmentFiles(dir, '_0')).toThrow(/checksum failed/);
     fs.writeFileSync(src, sgood);
-    expect(verifySegmentFiles(dir, '_0').version).toBe(4);
+    expect(verifySegmentFiles(dir, '_0').version).toBe(SEGMENT_VERSION);
   });
 
   it('refuse format versions this build does not read with a clear message', () => {
     const head = Buffer.alloc(32);
     head.write('STRSEG02', 0, 'latin1');
-    expect(() => segmentFormatVersion(head, 'x.seg')).toThrow('Format version is not supported (resource x.seg): 2 (needs to be between 3 and 4)');
+    expect(() => segmentFormatVersion(head, 'x.seg')).toThrow('Format version is not supported (resource x.seg): 2 (needs to be between 3 and 5)');
     head.fill(0);
     head.writeUInt32LE(CODEC_MAGIC, 0);
     head.writeUInt8(SEGMENT_CODEC.length, 4);
     head.write(SEGMENT_CODEC, 5, 'latin1');
-    head.writeUInt32LE(5, 5 + SEGMENT_CODEC.length);
-    expect(() => segmentFormatVersion(head, 'y.seg')).toThrow('Format version is not supported (resource y.seg): 5 (needs to be between 3 and 4)');
+    head.writeUInt32LE(6, 5 + SEGMENT_CODEC.length);
+    expect(() => segmentFormatVersion(head, 'y.seg')).toThrow('Format version is not supported (resource y.seg): 6 (needs to be between 3 and 5)');
     head.write('Other', 5, 'latin1');
     expect(() => segmentFormatVersion(head, 'z.seg')).toThrow(/codec mismatch/);
   });

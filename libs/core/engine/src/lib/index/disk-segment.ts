@@ -18,10 +18,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+import type { NumberBlocks, NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import {
   identityOffsets,
+  numericColumnsOf,
+  pointColumnsOf,
+  sortedSetColumnsOf,
   totalTermFreqOf,
+  type NumberCursor,
+  type NumericColumns,
+  type PointColumns,
+  type SortedSetColumns,
   type InvertedFieldInfo,
   type InvertedFieldStats,
   type SegmentCore,
@@ -56,19 +63,36 @@ import { crc32 } from '../store/crc32.js';
 import { binarySearchTerms } from './segment.js';
 
 export const SEGMENT_CODEC = 'StrataSegment';
-export const SEGMENT_VERSION = 4;
+export const SEGMENT_VERSION = 5;
 /** the oldest segment format still read (3: the single-file format, read whole into memory) */
 export const SEGMENT_MIN_VERSION = 3;
+/**
+ * the first format of block files read through the cache (4). Version 5 adds, per block of a number column,
+ * its crc32, min and max to the column's block table; version 4 files are read as they are (the block
+ * table of a column is rebuilt from the column, checksummed whole, the first time it is used).
+ */
+export const SEGMENT_BLOCK_FORMAT = 4;
 const COL_BLOCK = 4096;
 const TERM_BLOCK = 64;
 
-/** a number column: n values in blocks at [o, o+len) (crc32 of that range), block table at idx */
+/**
+ * a number column: n values in blocks at [o, o+len) (crc32 of that range), block table at idx
+ * (version 4: [offset, length] of the block offsets; 5: [offset, length, crc] of offsets, crcs, mins, maxs)
+ */
 interface ColRef {
   n: number;
   o: number;
   len: number;
   crc: number;
-  idx: [number, number];
+  idx: [number, number] | [number, number, number];
+}
+
+/** the resident table of a number column: per block its offset (relative to the column), crc32, min, max */
+interface ColTable {
+  offs: Float64Array;
+  crcs: Float64Array;
+  mins: Float64Array;
+  maxs: Float64Array;
 }
 
 interface InvMeta {
@@ -99,10 +123,13 @@ interface SegMeta {
 
 class SegWriter {
   readonly out: ChecksumFileWriter;
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly version: number,
+  ) {
     this.out = new ChecksumFileWriter(file);
     const h = new ByteWriter(64);
-    writeHeader(h, SEGMENT_CODEC, SEGMENT_VERSION);
+    writeHeader(h, SEGMENT_CODEC, version);
     this.out.write(h.result());
   }
 
@@ -113,28 +140,49 @@ class SegWriter {
     return [o, b.length, crc32(b)];
   }
 
-  *column(n: number, get: (i: number) => number): Generator<void, ColRef, void> {
+  /** a number column from a cursor, block by block (only one block is held) */
+  *column(src: NumberCursor): Generator<void, ColRef, void> {
+    const n = src.size;
     const o = this.out.offset;
     const offs: number[] = [];
+    const crcs: number[] = [];
+    const mins: number[] = [];
+    const maxs: number[] = [];
     const block = new Float64Array(COL_BLOCK);
     const w = new ByteWriter(COL_BLOCK * 2);
     let crc = 0;
     for (let i = 0; i < n; i += COL_BLOCK) {
       const m = Math.min(COL_BLOCK, n - i);
-      for (let j = 0; j < m; j++) block[j] = get(i + j);
+      let min = Infinity;
+      let max = -Infinity;
+      for (let j = 0; j < m; j++) {
+        const v = src.next();
+        block[j] = v;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
       w.reset();
       writeNumberBlock(w, block, 0, m);
       offs.push(this.out.offset - o);
       const b = w.result();
       crc = crc32(b, crc);
+      crcs.push(crc32(b));
+      mins.push(min);
+      maxs.push(max);
       this.out.write(b);
       if ((i / COL_BLOCK) % 16 === 15) yield;
     }
     const len = this.out.offset - o;
-    const iw = new ByteWriter(offs.length * 3 + 8);
+    const iw = new ByteWriter(offs.length * 12 + 16);
     writeNumberList(iw, offs);
-    const idx = this.section(iw.result());
-    return { n, o, len, crc, idx: [idx[0], idx[1]] };
+    if (this.version < 5) {
+      const idx = this.section(iw.result());
+      return { n, o, len, crc, idx: [idx[0], idx[1]] };
+    }
+    writeNumberList(iw, crcs);
+    writeNumberList(iw, mins);
+    writeNumberList(iw, maxs);
+    return { n, o, len, crc, idx: this.section(iw.result()) };
   }
 
   *inverted(id: number, info: InvertedFieldInfo, terms: Iterable<TermPostings>, maxDoc: number, norms: Uint8Array | null): Generator<void, InvMeta, void> {
@@ -239,11 +287,16 @@ class SegWriter {
   }
 }
 
-/** counts per doc from offsets, or null when every doc has exactly one value */
-function countsOf(offsets: Uint32Array, maxDoc: number): ((i: number) => number) | null {
-  let single = offsets[maxDoc] === maxDoc;
-  if (single) for (let d = 0; d < maxDoc && single; d++) if (offsets[d + 1] - offsets[d] !== 1) single = false;
-  return single ? null : (d) => offsets[d + 1] - offsets[d];
+/** a per-doc column of a source (seq no, primary term, version) as a cursor */
+class DocColumnCursor implements NumberCursor {
+  private d = 0;
+  constructor(
+    readonly size: number,
+    private readonly get: (d: number) => number,
+  ) {}
+  next(): number {
+    return this.get(this.d++);
+  }
 }
 
 export interface WrittenSegment {
@@ -258,9 +311,15 @@ export function segmentFileNames(name: string): string[] {
 
 /**
  * Writes a segment's two files (`.src` then `.seg`), streaming: stored fields doc by doc, postings term by
- * term, one doc-values field at a time. fsync is left to the commit unless asked.
+ * term, doc values and points block by block (from the source's column cursors). fsync is left to the commit
+ * unless asked. `formatVersion` (tests) writes an older block format.
  */
-export function writeSegment(dir: string, src: SegmentSource, opts: { fsync?: boolean } = {}): WrittenSegment {
+export interface WriteSegmentOptions {
+  fsync?: boolean;
+  formatVersion?: number;
+}
+
+export function writeSegment(dir: string, src: SegmentSource, opts: WriteSegmentOptions = {}): WrittenSegment {
   const it = writeSegmentSteps(dir, src, opts);
   for (;;) {
     const r = it.next();
@@ -269,7 +328,7 @@ export function writeSegment(dir: string, src: SegmentSource, opts: { fsync?: bo
 }
 
 /** the same, yielding between slices of work (merges on the event loop) */
-export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: { fsync?: boolean } = {}): Generator<void, WrittenSegment, void> {
+export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteSegmentOptions = {}): Generator<void, WrittenSegment, void> {
   const name = src.name;
   const maxDoc = src.maxDoc;
   const sw = new StoredFieldsWriter(path.join(dir, `${name}.src`));
@@ -285,14 +344,14 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: { fsyn
   } finally {
     if (!done) sw.abort();
   }
-  const w = new SegWriter(path.join(dir, `${name}.seg`));
+  const w = new SegWriter(path.join(dir, `${name}.seg`), opts.formatVersion ?? SEGMENT_VERSION);
   done = false;
   try {
     let id = 0;
     const cols = {
-      seq: yield* w.column(maxDoc, (d) => src.seqNo(d)),
-      term: yield* w.column(maxDoc, (d) => src.primaryTerm(d)),
-      ver: yield* w.column(maxDoc, (d) => src.version(d)),
+      seq: yield* w.column(new DocColumnCursor(maxDoc, (d) => src.seqNo(d))),
+      term: yield* w.column(new DocColumnCursor(maxDoc, (d) => src.primaryTerm(d))),
+      ver: yield* w.column(new DocColumnCursor(maxDoc, (d) => src.version(d))),
     };
     const inv: Record<string, InvMeta> = {};
     for (const f of src.invertedFields()) {
@@ -302,23 +361,21 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: { fsyn
     }
     const num: SegMeta['num'] = {};
     for (const f of src.numericFields()) {
-      const dv = src.numeric(f);
+      const dv = numericColumnsOf(src, f);
       if (!dv) continue;
-      const c = countsOf(dv.offsets, maxDoc);
-      num[f] = { id: id++, counts: c ? yield* w.column(maxDoc, c) : null, values: yield* w.column(dv.values.length, (i) => dv.values[i]) };
+      num[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, values: yield* w.column(dv.values()) };
     }
     const pts: SegMeta['pts'] = {};
     for (const f of src.pointFields()) {
-      const p = src.points(f);
+      const p = pointColumnsOf(src, f);
       if (!p) continue;
-      pts[f] = { id: id++, values: yield* w.column(p.values.length, (i) => p.values[i]), docs: yield* w.column(p.docs.length, (i) => p.docs[i]) };
+      pts[f] = { id: id++, values: yield* w.column(p.values()), docs: yield* w.column(p.docs()) };
     }
     const ss: SegMeta['ss'] = {};
     for (const f of src.sortedSetFields()) {
-      const dv = src.sortedSet(f);
+      const dv = sortedSetColumnsOf(src, f);
       if (!dv) continue;
-      const c = countsOf(dv.offsets, maxDoc);
-      ss[f] = { id: id++, counts: c ? yield* w.column(maxDoc, c) : null, ords: yield* w.column(dv.ords.length, (i) => dv.ords[i]), terms: w.strings(dv.terms) };
+      ss[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, ords: yield* w.column(dv.ords()), terms: w.strings(dv.terms) };
       yield;
     }
     const meta: SegMeta = { name, maxDoc, maxSeqNo: src.maxSeqNo, hasRouting: src.hasRouting, cols, inv, num, pts, ss };
@@ -541,6 +598,97 @@ class DiskTermsDict implements TermsDict {
   }
 }
 
+const f64 = (n: number): Float64Array => new Float64Array(n);
+const u32 = (n: number): Uint32Array => new Uint32Array(n);
+
+/** a number column block by block through the block cache; block bounds from the resident table */
+class DiskColumnBlocks<T extends Float64Array | Uint32Array> implements NumberBlocks<T> {
+  readonly size: number;
+  readonly blockSize = COL_BLOCK;
+  readonly numBlocks: number;
+  constructor(
+    private readonly seg: DiskSegment,
+    private readonly key: string,
+    private readonly c: ColRef,
+    private readonly make: (n: number) => T,
+  ) {
+    this.size = c.n;
+    this.numBlocks = Math.ceil(c.n / COL_BLOCK);
+  }
+  min(b: number): number {
+    return this.seg.colTable(this.key, this.c).mins[b];
+  }
+  max(b: number): number {
+    return this.seg.colTable(this.key, this.c).maxs[b];
+  }
+  block(b: number): T {
+    if (b < 0 || b >= this.numBlocks) throw new RangeError(`block ${b} out of bounds [0, ${this.numBlocks})`);
+    return this.seg.colBlock(this.key, this.c, b, this.make);
+  }
+}
+
+/** numeric doc values of a segment on disk: blocks on demand; the whole column only when asked for */
+class DiskNumeric implements NumericDocValues {
+  readonly singleValued: boolean;
+  readonly valueBlocks: NumberBlocks;
+  constructor(
+    private readonly seg: DiskSegment,
+    private readonly field: string,
+    private readonly m: SegMeta['num'][string],
+  ) {
+    this.singleValued = m.counts === null;
+    this.valueBlocks = new DiskColumnBlocks(seg, `n${m.id}v`, m.values, f64);
+  }
+  get offsets(): Uint32Array {
+    return this.seg.numericOffsets(this.m);
+  }
+  get values(): Float64Array {
+    return this.seg.numericValues(this.field, this.m);
+  }
+}
+
+/** points of a segment on disk: blocks on demand; the whole columns only when asked for */
+class DiskPoints implements PointIndex {
+  readonly blocks: { values: NumberBlocks; docs: NumberBlocks<Uint32Array> };
+  constructor(
+    private readonly seg: DiskSegment,
+    private readonly m: SegMeta['pts'][string],
+  ) {
+    this.blocks = { values: new DiskColumnBlocks(seg, `P${m.id}v`, m.values, f64), docs: new DiskColumnBlocks(seg, `P${m.id}d`, m.docs, u32) };
+    if (m.values.n !== m.docs.n) throw new CorruptIndexException(`points are inconsistent (resource ${seg.segPath})`);
+  }
+  get values(): Float64Array {
+    return this.seg.wholePoints(this.m).values;
+  }
+  get docs(): Uint32Array {
+    return this.seg.wholePoints(this.m).docs;
+  }
+}
+
+/** a column read once in order: one decoded block at a time, read straight from the file */
+class ColumnCursor implements NumberCursor {
+  readonly size: number;
+  private readonly buf = new Float64Array(COL_BLOCK);
+  private b = 0;
+  private at = 0;
+  private len = 0;
+  constructor(
+    private readonly seg: DiskSegment,
+    private readonly key: string,
+    private readonly c: ColRef,
+  ) {
+    this.size = c.n;
+  }
+  next(): number {
+    if (this.at === this.len) {
+      if (this.b * COL_BLOCK >= this.c.n) throw new RangeError(`read past the end of a column of ${this.c.n} values`);
+      this.len = this.seg.readColBlock(this.key, this.c, this.b++, this.buf);
+      this.at = 0;
+    }
+    return this.buf[this.at++];
+  }
+}
+
 export interface DiskSegmentOptions {
   cache?: BlockCache;
 }
@@ -551,7 +699,7 @@ export class DiskSegment implements SegmentCore {
   readonly maxDoc: number;
   readonly maxSeqNo: number;
   readonly hasRouting: boolean;
-  readonly formatVersion = SEGMENT_VERSION;
+  readonly formatVersion: number;
   readonly cache: BlockCache;
   readonly uid: string;
   readonly segPath: string;
@@ -559,7 +707,7 @@ export class DiskSegment implements SegmentCore {
   private readonly stored: StoredFieldsReader;
   private readonly meta: SegMeta;
   private readonly dicts = new Map<string, DiskTermsDict>();
-  private readonly colIndexes = new Map<string, Float64Array>();
+  private readonly colTables = new Map<string, ColTable>();
   private resident: number;
   readonly sizeInBytes: number;
 
@@ -573,7 +721,8 @@ export class DiskSegment implements SegmentCore {
       const len = this.seg.length;
       if (len < FOOTER_LENGTH + 12) throw new CorruptIndexException(`file too short to be a segment (resource ${this.segPath})`);
       const v = segmentFormatVersion(this.seg.read(0, Math.min(len, 64)), this.segPath);
-      if (v !== SEGMENT_VERSION) throw new CorruptIndexException(`segment format ${v} must be opened as a legacy segment (resource ${this.segPath})`);
+      this.formatVersion = v;
+      if (v < SEGMENT_BLOCK_FORMAT) throw new CorruptIndexException(`segment format ${v} must be opened as a legacy segment (resource ${this.segPath})`);
       const f = parseFooter(this.seg.read(len - FOOTER_LENGTH, FOOTER_LENGTH), len, this.segPath);
       const mb = this.seg.read(f.metaOffset, f.metaLength);
       if (crc32(mb) !== f.metaCrc) throw new CorruptIndexException(`checksum failed for the segment metadata (resource ${this.segPath})`);
@@ -625,25 +774,73 @@ export class DiskSegment implements SegmentCore {
     return out;
   }
 
+  /**
+   * the resident block table of a column: read from the file (version 5), or rebuilt once from the whole
+   * column, checksummed (version 4)
+   */
+  colTable(key: string, c: ColRef): ColTable {
+    let t = this.colTables.get(key);
+    if (t) return t;
+    const nb = Math.ceil(c.n / COL_BLOCK);
+    if (c.idx.length === 3) {
+      const r = new ByteReader(this.readChecked(c.idx[0], c.idx[1], c.idx[2], 'block table'));
+      t = { offs: readNumberList(r), crcs: readNumberList(r), mins: readNumberList(r), maxs: readNumberList(r) };
+    } else {
+      const raw = this.readChecked(c.o, c.len, c.crc, 'number column');
+      t = { offs: new Float64Array(nb), crcs: new Float64Array(nb), mins: new Float64Array(nb), maxs: new Float64Array(nb) };
+      const r = new ByteReader(raw);
+      const buf = new Float64Array(COL_BLOCK);
+      for (let b = 0; b < nb; b++) {
+        const start = r.pos;
+        const m = readNumberBlock(r, buf, 0);
+        let min = Infinity;
+        let max = -Infinity;
+        for (let i = 0; i < m; i++) {
+          if (buf[i] < min) min = buf[i];
+          if (buf[i] > max) max = buf[i];
+        }
+        t.offs[b] = start;
+        t.crcs[b] = crc32(raw.subarray(start, r.pos));
+        t.mins[b] = min;
+        t.maxs[b] = max;
+      }
+    }
+    if (t.offs.length !== nb || t.crcs.length !== nb || t.mins.length !== nb || t.maxs.length !== nb) {
+      throw new CorruptIndexException(`block table of a number column is inconsistent (resource ${this.segPath})`);
+    }
+    this.colTables.set(key, t);
+    this.resident += nb * 32 + 64;
+    return t;
+  }
+
+  /** decodes block b of a column into dst (checksummed); returns the number of values */
+  readColBlock(key: string, c: ColRef, b: number, dst: Float64Array | Uint32Array): number {
+    const t = this.colTable(key, c);
+    const start = t.offs[b];
+    const end = b + 1 < t.offs.length ? t.offs[b + 1] : c.len;
+    const raw = this.readChecked(c.o + start, end - start, t.crcs[b], 'number block');
+    const r = new ByteReader(raw);
+    const m = readNumberBlock(r, dst, 0);
+    if (m !== Math.min(COL_BLOCK, c.n - b * COL_BLOCK) || r.pos !== raw.length) throw new CorruptIndexException(`number block is inconsistent (resource ${this.segPath})`);
+    return m;
+  }
+
+  /** block b of a column through the cache */
+  colBlock<T extends Float64Array | Uint32Array>(key: string, c: ColRef, b: number, make: (n: number) => T): T {
+    return this.cache.get(`${this.uid}c${key}:${b}`, () => {
+      const out = make(Math.min(COL_BLOCK, c.n - b * COL_BLOCK));
+      this.readColBlock(key, c, b, out);
+      const t = this.colTables.get(key)!;
+      const len = (b + 1 < t.offs.length ? t.offs[b + 1] : c.len) - t.offs[b];
+      return { value: out, bytes: out.byteLength + 64, readBytes: len };
+    });
+  }
+
   /** one value of a per-doc column, through the cache (one block of 4096 values) */
   private colValue(key: string, c: ColRef, i: number): number {
     if (i < 0 || i >= c.n) throw new RangeError(`doc ${i} out of bounds [0, ${c.n})`);
     const b = Math.floor(i / COL_BLOCK);
-    const block = this.cache.get(`${this.uid}c${key}:${b}`, () => {
-      let idx = this.colIndexes.get(key);
-      if (!idx) {
-        idx = readNumberList(new ByteReader(this.read(c.idx[0], c.idx[1])));
-        this.colIndexes.set(key, idx);
-        this.resident += idx.byteLength;
-      }
-      const start = idx[b];
-      const end = b + 1 < idx.length ? idx[b + 1] : c.len;
-      const raw = this.read(c.o + start, end - start);
-      const out = new Float64Array(Math.min(COL_BLOCK, c.n - b * COL_BLOCK));
-      readNumberBlock(new ByteReader(raw), out, 0);
-      return { value: out, bytes: out.byteLength + 64, readBytes: raw.length };
-    });
-    return block[i - b * COL_BLOCK];
+    return this.colBlock(key, c, b, f64)[i - b * COL_BLOCK];
   }
 
   private offsetsOf(counts: ColRef | null, key: string): Uint32Array {
@@ -654,6 +851,11 @@ export class DiskSegment implements SegmentCore {
       for (let d = 0; d < this.maxDoc; d++) offsets[d + 1] = offsets[d] + c[d];
       return { value: offsets, bytes: offsets.byteLength, readBytes: counts.len };
     });
+  }
+
+  /** a column read once in order, block by block, straight from the file (merges: the cache is left alone) */
+  private cursor(key: string, c: ColRef): NumberCursor {
+    return new ColumnCursor(this, key, c);
   }
 
   invertedFields(): string[] {
@@ -696,46 +898,85 @@ export class DiskSegment implements SegmentCore {
   numericFields(): string[] {
     return Object.keys(this.meta.num);
   }
+  private numMeta(field: string): SegMeta['num'][string] | undefined {
+    return Object.prototype.hasOwnProperty.call(this.meta.num, field) ? this.meta.num[field] : undefined;
+  }
+  private ptsMeta(field: string): SegMeta['pts'][string] | undefined {
+    return Object.prototype.hasOwnProperty.call(this.meta.pts, field) ? this.meta.pts[field] : undefined;
+  }
+  private ssMeta(field: string): SegMeta['ss'][string] | undefined {
+    return Object.prototype.hasOwnProperty.call(this.meta.ss, field) ? this.meta.ss[field] : undefined;
+  }
+
   numeric(field: string): NumericDocValues | null {
-    const m = Object.prototype.hasOwnProperty.call(this.meta.num, field) ? this.meta.num[field] : undefined;
-    if (!m) return null;
+    const m = this.numMeta(field);
+    return m ? new DiskNumeric(this, field, m) : null;
+  }
+  /** the whole values column of a numeric field (cached) */
+  numericValues(field: string, m: SegMeta['num'][string]): Float64Array {
     return this.cache.get(`${this.uid}n${m.id}`, () => {
-      const values = this.column(m.values, (n) => new Float64Array(n));
-      const offsets = this.offsetsOf(m.counts, `n${m.id}`);
-      if (offsets[this.maxDoc] !== values.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
-      return { value: { offsets, values }, bytes: values.byteLength + 64, readBytes: m.values.len };
+      const values = this.column(m.values, f64);
+      if (this.offsetsOf(m.counts, `n${m.id}`)[this.maxDoc] !== values.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
+      return { value: values, bytes: values.byteLength + 64, readBytes: m.values.len };
     });
+  }
+  numericOffsets(m: SegMeta['num'][string]): Uint32Array {
+    return this.offsetsOf(m.counts, `n${m.id}`);
+  }
+  numericColumns(field: string): NumericColumns | null {
+    const m = this.numMeta(field);
+    if (!m) return null;
+    const counts = m.counts;
+    return { counts: counts ? () => this.cursor(`n${m.id}c`, counts) : null, values: () => this.cursor(`n${m.id}v`, m.values) };
   }
   pointFields(): string[] {
     return Object.keys(this.meta.pts);
   }
   points(field: string): PointIndex | null {
-    const m = Object.prototype.hasOwnProperty.call(this.meta.pts, field) ? this.meta.pts[field] : undefined;
-    if (!m) return null;
+    const m = this.ptsMeta(field);
+    return m ? new DiskPoints(this, m) : null;
+  }
+  /** the whole columns of a point field (cached) */
+  wholePoints(m: SegMeta['pts'][string]): { values: Float64Array; docs: Uint32Array } {
     return this.cache.get(`${this.uid}P${m.id}`, () => {
-      const values = this.column(m.values, (n) => new Float64Array(n));
-      const docs = this.column(m.docs, (n) => new Uint32Array(n));
+      const values = this.column(m.values, f64);
+      const docs = this.column(m.docs, u32);
       return { value: { values, docs }, bytes: values.byteLength + docs.byteLength + 64, readBytes: m.values.len + m.docs.len };
     });
+  }
+  pointColumns(field: string): PointColumns | null {
+    const m = this.ptsMeta(field);
+    if (!m) return null;
+    return { values: () => this.cursor(`P${m.id}v`, m.values), docs: () => this.cursor(`P${m.id}d`, m.docs) };
   }
   sortedSetFields(): string[] {
     return Object.keys(this.meta.ss);
   }
+  private dictionary(m: SegMeta['ss'][string]): string[] {
+    const [o, len, crc, n] = m.terms;
+    const r = new ByteReader(this.readChecked(o, len, crc, 'keyword dictionary'));
+    const terms: string[] = [];
+    while (terms.length < n) readStringBlock(r, terms);
+    return terms;
+  }
   sortedSet(field: string): SortedSetDocValues | null {
-    const m = Object.prototype.hasOwnProperty.call(this.meta.ss, field) ? this.meta.ss[field] : undefined;
+    const m = this.ssMeta(field);
     if (!m) return null;
     return this.cache.get(`${this.uid}S${m.id}`, () => {
-      const ords = this.column(m.ords, (n) => new Uint32Array(n));
+      const ords = this.column(m.ords, u32);
       const offsets = this.offsetsOf(m.counts, `S${m.id}`);
-      const [o, len, crc, n] = m.terms;
-      const r = new ByteReader(this.readChecked(o, len, crc, 'keyword dictionary'));
-      const terms: string[] = [];
-      while (terms.length < n) readStringBlock(r, terms);
+      const terms = this.dictionary(m);
       if (offsets[this.maxDoc] !== ords.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
       let bytes = ords.byteLength + 64;
       for (const t of terms) bytes += 40 + t.length * 2;
-      return { value: { offsets, ords, terms }, bytes, readBytes: len + m.ords.len };
+      return { value: { offsets, ords, terms }, bytes, readBytes: m.terms[1] + m.ords.len };
     });
+  }
+  sortedSetColumns(field: string): SortedSetColumns | null {
+    const m = this.ssMeta(field);
+    if (!m) return null;
+    const counts = m.counts;
+    return { counts: counts ? () => this.cursor(`S${m.id}c`, counts) : null, ords: () => this.cursor(`S${m.id}o`, m.ords), terms: this.dictionary(m) };
   }
   id(doc: number): string {
     return this.stored.id(doc);
@@ -781,7 +1022,7 @@ export function verifySegmentFiles(dir: string, name: string): { version: number
   const n = fs.readSync(fd, head, 0, 64, 0);
   fs.closeSync(fd);
   const v = segmentFormatVersion(head.subarray(0, n), seg);
-  if (v < SEGMENT_VERSION) return { version: v, files: [`${name}.seg`] };
+  if (v < SEGMENT_BLOCK_FORMAT) return { version: v, files: [`${name}.seg`] };
   verifyFileChecksum(seg);
   verifyFileChecksum(path.join(dir, `${name}.src`));
   // opening checks headers, footers, metadata and that both files agree

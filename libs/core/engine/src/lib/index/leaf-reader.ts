@@ -44,7 +44,27 @@ export interface FieldStats {
  */
 export interface NumericDocValues {
   readonly offsets: Uint32Array;
+  /** the whole column (a segment on disk decodes it on first access: prefer valueBlocks when present) */
   readonly values: Float64Array;
+  /** true when every doc has exactly one value (offsets are the identity); absent = unknown */
+  readonly singleValued?: boolean;
+  /** block-level access to `values` (segments on disk): only the blocks touched are decoded */
+  readonly valueBlocks?: NumberBlocks;
+}
+
+/**
+ * A column of numbers read block by block through the node's block cache (segments on disk). Blocks hold
+ * `blockSize` values (a power of two), the last one fewer; the min/max of every block stay resident, so a
+ * search can skip blocks without reading them.
+ */
+export interface NumberBlocks<T extends Float64Array | Uint32Array = Float64Array> {
+  readonly size: number;
+  readonly blockSize: number;
+  readonly numBlocks: number;
+  min(b: number): number;
+  max(b: number): number;
+  /** the decoded values of block b (cached; never mutate) */
+  block(b: number): T;
 }
 
 /**
@@ -63,8 +83,11 @@ export interface SortedSetDocValues {
  * A range query binary-searches the bounds and visits only the matching slice, so cost follows matches.
  */
 export interface PointIndex {
+  /** the whole columns (a segment on disk decodes them on first access: prefer `blocks` when present) */
   readonly values: Float64Array;
   readonly docs: Uint32Array;
+  /** block-level access (segments on disk): binary search over the resident block bounds, decode only the blocks touched */
+  readonly blocks?: { readonly values: NumberBlocks; readonly docs: NumberBlocks<Uint32Array> };
 }
 
 export interface LeafReader {

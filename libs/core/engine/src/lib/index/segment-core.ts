@@ -42,6 +42,13 @@ export interface SegmentSource {
   points(field: string): PointIndex | null;
   sortedSetFields(): string[];
   sortedSet(field: string): SortedSetDocValues | null;
+  /**
+   * Optional sequential, block-by-block reads of the same columns (segments on disk, merged views): a writer
+   * streams them instead of holding a field's whole column (see numericColumnsOf and friends).
+   */
+  numericColumns?(field: string): NumericColumns | null;
+  pointColumns?(field: string): PointColumns | null;
+  sortedSetColumns?(field: string): SortedSetColumns | null;
   readonly hasRouting: boolean;
   id(doc: number): string;
   routing(doc: number): string | null;
@@ -85,6 +92,85 @@ export function* termsOf(dict: TermsDict, info: InvertedFieldInfo): Generator<Te
     }
     yield { term: dict.term(o), docs: p.docs, freqs: info.freqs ? p.freqs : null, positions };
   }
+}
+
+/** a column of numbers read once, in order (a writer's input) */
+export interface NumberCursor {
+  readonly size: number;
+  next(): number;
+}
+
+/** a numeric doc-values field as columns: values per doc (null: exactly one per doc) and the values */
+export interface NumericColumns {
+  counts: (() => NumberCursor) | null;
+  values(): NumberCursor;
+}
+
+/** a point field as columns: values ascending, then the doc of each value */
+export interface PointColumns {
+  values(): NumberCursor;
+  docs(): NumberCursor;
+}
+
+/** a keyword doc-values field as columns: ords per doc (null: exactly one per doc), the ords, the dictionary */
+export interface SortedSetColumns {
+  counts: (() => NumberCursor) | null;
+  ords(): NumberCursor;
+  readonly terms: readonly string[];
+}
+
+export class ArrayCursor implements NumberCursor {
+  private i = 0;
+  readonly size: number;
+  constructor(private readonly a: ArrayLike<number>) {
+    this.size = a.length;
+  }
+  next(): number {
+    return this.a[this.i++]!;
+  }
+}
+
+/** the value counts of docs from per-doc offsets */
+class CountsCursor implements NumberCursor {
+  private d = 0;
+  readonly size: number;
+  constructor(private readonly offsets: Uint32Array) {
+    this.size = offsets.length - 1;
+  }
+  next(): number {
+    const d = this.d++;
+    return this.offsets[d + 1]! - this.offsets[d]!;
+  }
+}
+
+/** true when offsets describe exactly one value per doc */
+export function isIdentityOffsets(offsets: Uint32Array, maxDoc: number): boolean {
+  if (offsets[maxDoc] !== maxDoc) return false;
+  for (let d = 0; d < maxDoc; d++) if (offsets[d + 1]! - offsets[d]! !== 1) return false;
+  return true;
+}
+
+export function numericColumnsOf(src: SegmentSource, field: string): NumericColumns | null {
+  if (src.numericColumns) return src.numericColumns(field);
+  const dv = src.numeric(field);
+  if (!dv) return null;
+  const single = dv.singleValued ?? isIdentityOffsets(dv.offsets, src.maxDoc);
+  return { counts: single ? null : () => new CountsCursor(dv.offsets), values: () => new ArrayCursor(dv.values) };
+}
+
+export function pointColumnsOf(src: SegmentSource, field: string): PointColumns | null {
+  if (src.pointColumns) return src.pointColumns(field);
+  const p = src.points(field);
+  if (!p) return null;
+  return { values: () => new ArrayCursor(p.values), docs: () => new ArrayCursor(p.docs) };
+}
+
+export function sortedSetColumnsOf(src: SegmentSource, field: string): SortedSetColumns | null {
+  if (src.sortedSetColumns) return src.sortedSetColumns(field);
+  const dv = src.sortedSet(field);
+  if (!dv) return null;
+  const single = isIdentityOffsets(dv.offsets, src.maxDoc);
+  return { counts: single ? null : () => new CountsCursor(dv.offsets), ords: () => new ArrayCursor(dv.ords), terms: dv.terms };
 }
 
 let identity = new Uint32Array(0);

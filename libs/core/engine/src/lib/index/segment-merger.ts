@@ -1,14 +1,27 @@
 /**
  * Merges segments into one, dropping deleted docs: `MergedSource` is a lazy view of the merged segment that
  * the segment writer streams from file to file — stored fields doc by doc, postings term by term (a k-way
- * merge of the inputs' term dictionaries), doc values and points one field at a time. Blocks of nested
+ * merge of the inputs' term dictionaries), doc values and points block by block (cursors over the inputs'
+ * columns: a merge holds one block per input and column, never a field's whole column). Blocks of nested
  * documents stay whole: live docs keep their order and a block is deleted whole.
  */
 import type { NumericDocValues, PointIndex, SortedSetDocValues } from './leaf-reader.js';
 import { isLiveBit } from './live-docs.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { MemorySegment } from './segment.js';
-import type { InvertedFieldInfo, SegmentCore, SegmentSource, TermPostings } from './segment-core.js';
+import {
+  numericColumnsOf,
+  pointColumnsOf,
+  sortedSetColumnsOf,
+  type InvertedFieldInfo,
+  type NumberCursor,
+  type NumericColumns,
+  type PointColumns,
+  type SegmentCore,
+  type SegmentSource,
+  type SortedSetColumns,
+  type TermPostings,
+} from './segment-core.js';
 
 export interface MergeInput {
   data: SegmentCore;
@@ -180,57 +193,206 @@ export class MergedSource implements SegmentSource {
     return this.union((c) => c.numericFields());
   }
   numeric(field: string): NumericDocValues | null {
-    const srcs = this.inputs.map((i) => i.data.numeric(field));
-    if (srcs.every((s) => !s)) return null;
-    const { offsets, total } = mergedOffsets(srcs, this.docMaps, this.maxDoc);
-    const values = new Float64Array(total);
-    srcs.forEach((dv, s) => {
-      if (!dv) return;
+    const c = this.numericColumns(field);
+    if (!c) return null;
+    const values = new Float64Array(drain(c.values()));
+    return { offsets: offsetsFrom(c.counts, this.maxDoc), values };
+  }
+
+  numericColumns(field: string): NumericColumns | null {
+    const ins = this.inputs.map((i) => numericColumnsOf(i.data, field));
+    return ins.every((c) => !c) ? null : this.valueColumns(ins, null);
+  }
+
+  /** counts and values of a doc-values field over the live docs of the inputs (ords mapped by `map`) */
+  private valueColumns(ins: ReadonlyArray<NumericColumns | null>, map: ((s: number, v: number) => number) | null): NumericColumns {
+    const single = ins.every((c, s) => (c ? c.counts === null : this.docMaps[s].length === 0));
+    let total = -1;
+    const counts = (): NumberCursor => new MergedCounts(ins, this.docMaps, this.maxDoc);
+    const values = (): NumberCursor => {
+      if (total < 0) {
+        // the number of values of live docs (a first pass over the counts)
+        if (single) total = this.maxDoc;
+        else {
+          const c = counts();
+          let t = 0;
+          for (let d = 0; d < c.size; d++) t += c.next();
+          total = t;
+        }
+      }
+      return new MergedValues(ins, this.docMaps, total, map);
+    };
+    return { counts: single ? null : counts, values };
+  }
+
+  sortedSetColumns(field: string): SortedSetColumns | null {
+    const ins = this.inputs.map((i) => sortedSetColumnsOf(i.data, field));
+    if (ins.every((c) => !c)) return null;
+    const { terms, maps } = mergeTermLists(ins.map((c) => c?.terms ?? []));
+    const asNum = ins.map((c) => (c ? { counts: c.counts, values: () => c.ords() } : null));
+    const merged = this.valueColumns(asNum, (s, o) => maps[s][o]);
+    // drop dictionary terms only deleted docs used (a first pass over the merged ords)
+    const used = new Uint8Array(terms.length);
+    const all = merged.values();
+    for (let i = 0; i < all.size; i++) used[all.next()] = 1;
+    if (!used.includes(0)) return { counts: merged.counts, ords: merged.values, terms };
+    const remap = new Uint32Array(terms.length);
+    const kept: string[] = [];
+    for (let o = 0; o < terms.length; o++) if (used[o]) remap[o] = kept.push(terms[o]) - 1;
+    const pruned = this.valueColumns(asNum, (s, o) => remap[maps[s][o]]);
+    return { counts: pruned.counts, ords: pruned.values, terms: kept };
+  }
+
+  pointColumns(field: string): PointColumns | null {
+    const ins = this.inputs.map((i) => pointColumnsOf(i.data, field));
+    if (ins.every((c) => !c)) return null;
+    // the number of points of live docs (a first pass over the inputs' doc columns)
+    let total = 0;
+    ins.forEach((c, s) => {
+      if (!c) return;
+      const docs = c.docs();
       const m = this.docMaps[s];
-      for (let i = 0; i < m.length; i++) if (m[i] >= 0) values.set(dv.values.subarray(dv.offsets[i], dv.offsets[i + 1]), offsets[m[i]]);
+      for (let i = 0; i < docs.size; i++) if (m[docs.next()] >= 0) total++;
     });
-    return { offsets, values };
+    return { values: () => new MergedPoints(ins, this.docMaps, total, false), docs: () => new MergedPoints(ins, this.docMaps, total, true) };
   }
 
   pointFields(): string[] {
     return this.union((c) => c.pointFields());
   }
   points(field: string): PointIndex | null {
-    const srcs = this.inputs.map((i) => i.data.points(field));
-    if (srcs.every((s) => !s)) return null;
-    return mergePoints(srcs, this.docMaps);
+    const c = this.pointColumns(field);
+    return c ? { values: new Float64Array(drain(c.values())), docs: new Uint32Array(drain(c.docs())) } : null;
   }
 
   sortedSetFields(): string[] {
     return this.union((c) => c.sortedSetFields());
   }
   sortedSet(field: string): SortedSetDocValues | null {
-    const srcs = this.inputs.map((i) => i.data.sortedSet(field));
-    if (srcs.every((s) => !s)) return null;
-    const { terms, maps } = mergeTermLists(srcs.map((s) => s?.terms ?? []));
-    const { offsets, total } = mergedOffsets(srcs, this.docMaps, this.maxDoc);
-    const ords = new Uint32Array(total);
-    srcs.forEach((dv, s) => {
-      if (!dv) return;
-      const m = this.docMaps[s];
-      const om = maps[s];
-      for (let i = 0; i < m.length; i++) {
-        if (m[i] < 0) continue;
-        let o = offsets[m[i]];
-        for (let x = dv.offsets[i]; x < dv.offsets[i + 1]; x++) ords[o++] = om[dv.ords[x]];
+    const c = this.sortedSetColumns(field);
+    if (!c) return null;
+    return { offsets: offsetsFrom(c.counts, this.maxDoc), ords: new Uint32Array(drain(c.ords())), terms: c.terms.slice() };
+  }
+}
+
+/** a cursor read whole (in-memory merges) */
+function drain(c: NumberCursor): Float64Array {
+  const out = new Float64Array(c.size);
+  for (let i = 0; i < out.length; i++) out[i] = c.next();
+  return out;
+}
+
+/** per-doc offsets from a counts column (null: one value per doc) */
+function offsetsFrom(counts: (() => NumberCursor) | null, maxDoc: number): Uint32Array {
+  const offsets = new Uint32Array(maxDoc + 1);
+  const c = counts ? counts() : null;
+  for (let d = 0; d < maxDoc; d++) offsets[d + 1] = offsets[d] + (c ? c.next() : 1);
+  return offsets;
+}
+
+/** the value counts of the live docs of the inputs, in merged doc order */
+class MergedCounts implements NumberCursor {
+  private s = -1;
+  private d = 0;
+  private counts: NumberCursor | null = null;
+  private has = false;
+  constructor(
+    private readonly ins: ReadonlyArray<NumericColumns | null>,
+    private readonly docMaps: Int32Array[],
+    readonly size: number,
+  ) {}
+  next(): number {
+    for (;;) {
+      while (this.s < 0 || this.d >= this.docMaps[this.s].length) {
+        if (++this.s >= this.ins.length) throw new RangeError('read past the end of a merged column');
+        this.d = 0;
+        const c = this.ins[this.s];
+        this.has = c !== null;
+        this.counts = c?.counts ? c.counts() : null;
       }
-    });
-    // drop dictionary terms only deleted docs used
-    const used = new Uint8Array(terms.length);
-    for (let i = 0; i < ords.length; i++) used[ords[i]] = 1;
-    if (used.includes(0)) {
-      const remap = new Uint32Array(terms.length);
-      const kept: string[] = [];
-      for (let o = 0; o < terms.length; o++) if (used[o]) remap[o] = kept.push(terms[o]) - 1;
-      for (let i = 0; i < ords.length; i++) ords[i] = remap[ords[i]];
-      return { offsets, ords, terms: kept };
+      const n = !this.has ? 0 : this.counts ? this.counts.next() : 1;
+      if (this.docMaps[this.s][this.d++] >= 0) return n;
     }
-    return { offsets, ords, terms };
+  }
+}
+
+/** the values of the live docs of the inputs, in merged doc order (values of deleted docs skipped) */
+class MergedValues implements NumberCursor {
+  private s = -1;
+  private d = 0;
+  private counts: NumberCursor | null = null;
+  private values: NumberCursor | null = null;
+  private left = 0;
+  constructor(
+    private readonly ins: ReadonlyArray<NumericColumns | null>,
+    private readonly docMaps: Int32Array[],
+    readonly size: number,
+    private readonly map: ((s: number, v: number) => number) | null,
+  ) {}
+  next(): number {
+    while (this.left === 0) {
+      while (this.s < 0 || this.d >= this.docMaps[this.s].length) {
+        if (++this.s >= this.ins.length) throw new RangeError('read past the end of a merged column');
+        this.d = 0;
+        const c = this.ins[this.s];
+        this.counts = c?.counts ? c.counts() : null;
+        this.values = c ? c.values() : null;
+      }
+      const n = !this.values ? 0 : this.counts ? this.counts.next() : 1;
+      if (this.docMaps[this.s][this.d++] >= 0) this.left = n;
+      else for (let i = 0; i < n; i++) this.values!.next();
+    }
+    this.left--;
+    const v = this.values!.next();
+    return this.map ? this.map(this.s, v) : v;
+  }
+}
+
+/** k-way merge of the inputs' points (each sorted by value, then doc; doc maps are monotonic), live docs only */
+class MergedPoints implements NumberCursor {
+  private readonly vals: Array<NumberCursor | null>;
+  private readonly docs: Array<NumberCursor | null>;
+  private readonly left: number[];
+  private readonly hv: number[];
+  private readonly hd: number[];
+  constructor(
+    ins: ReadonlyArray<PointColumns | null>,
+    private readonly docMaps: Int32Array[],
+    readonly size: number,
+    private readonly wantDocs: boolean,
+  ) {
+    this.vals = ins.map((c) => (c ? c.values() : null));
+    this.docs = ins.map((c) => (c ? c.docs() : null));
+    this.left = this.docs.map((c) => c?.size ?? 0);
+    this.hv = ins.map(() => 0);
+    this.hd = ins.map(() => -1);
+    for (let i = 0; i < ins.length; i++) this.advance(i);
+  }
+  /** the next live (value, new doc) of input i into its head; hd = -1 when exhausted */
+  private advance(i: number): void {
+    const m = this.docMaps[i];
+    while (this.left[i] > 0) {
+      this.left[i]--;
+      const v = this.vals[i]!.next();
+      const nd = m[this.docs[i]!.next()];
+      if (nd >= 0) {
+        this.hv[i] = v;
+        this.hd[i] = nd;
+        return;
+      }
+    }
+    this.hd[i] = -1;
+  }
+  next(): number {
+    let best = -1;
+    for (let i = 0; i < this.hd.length; i++) {
+      if (this.hd[i] < 0) continue;
+      if (best < 0 || this.hv[i] < this.hv[best] || (this.hv[i] === this.hv[best] && this.hd[i] < this.hd[best])) best = i;
+    }
+    if (best < 0) throw new RangeError('read past the end of merged points');
+    const r = this.wantDocs ? this.hd[best] : this.hv[best];
+    this.advance(best);
+    return r;
   }
 }
 
@@ -254,68 +416,6 @@ function mergeTermLists(lists: readonly (readonly string[])[]): { terms: string[
     for (let i = 0; i < k; i++) if (pos[i] < lists[i].length && lists[i][pos[i]] === min) maps[i][pos[i]++] = ord;
   }
   return { terms, maps };
-}
-
-/** per-document value offsets of a merged doc-values field (`total` = number of values) */
-function mergedOffsets(
-  srcs: readonly ({ offsets: Uint32Array } | null)[],
-  docMaps: Int32Array[],
-  maxDoc: number,
-): { offsets: Uint32Array; total: number } {
-  const offsets = new Uint32Array(maxDoc + 1);
-  let total = 0;
-  srcs.forEach((dv, s) => {
-    if (!dv) return;
-    const m = docMaps[s];
-    for (let i = 0; i < m.length; i++) {
-      if (m[i] < 0) continue;
-      const c = dv.offsets[i + 1] - dv.offsets[i];
-      offsets[m[i] + 1] = c;
-      total += c;
-    }
-  });
-  for (let d = 0; d < maxDoc; d++) offsets[d + 1] += offsets[d];
-  return { offsets, total };
-}
-
-/** k-way merge of per-segment point lists (each sorted by value, then doc; doc maps are monotonic) */
-function mergePoints(srcs: ReadonlyArray<PointIndex | null>, docMaps: Int32Array[]): PointIndex {
-  let cap = 0;
-  for (const p of srcs) if (p) cap += p.docs.length;
-  const values = new Float64Array(cap);
-  const docs = new Uint32Array(cap);
-  const k = srcs.length;
-  const pos = new Array<number>(k).fill(0);
-  const advance = (i: number): void => {
-    const p = srcs[i];
-    if (!p) return;
-    const m = docMaps[i];
-    while (pos[i] < p.docs.length && m[p.docs[pos[i]]] < 0) pos[i]++;
-  };
-  for (let i = 0; i < k; i++) advance(i);
-  let w = 0;
-  for (;;) {
-    let best = -1;
-    let bv = 0;
-    let bd = 0;
-    for (let i = 0; i < k; i++) {
-      const p = srcs[i];
-      if (!p || pos[i] >= p.docs.length) continue;
-      const v = p.values[pos[i]];
-      const d = docMaps[i][p.docs[pos[i]]];
-      if (best < 0 || v < bv || (v === bv && d < bd)) {
-        best = i;
-        bv = v;
-        bd = d;
-      }
-    }
-    if (best < 0) break;
-    values[w] = bv;
-    docs[w++] = bd;
-    pos[best]++;
-    advance(best);
-  }
-  return { values: w === cap ? values : values.slice(0, w), docs: w === cap ? docs : docs.slice(0, w) };
 }
 
 /** any segment source as plain in-memory arrays (tests, tools) */

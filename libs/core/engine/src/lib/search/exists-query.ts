@@ -3,6 +3,7 @@
  * (presence), norms (text fields), points, or the union of the field's postings.
  */
 import type { LeafReader } from '../index/leaf-reader.js';
+import { pointAccess } from '../index/point-access.js';
 import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -39,9 +40,10 @@ export function existsIterator(reader: LeafReader, field: string): DocIdSetItera
     if (any) return b.build();
   }
   const pi = reader.pointIndex(field);
-  if (pi && pi.docs.length > 0) {
+  const pa = pi ? pointAccess(pi) : null;
+  if (pa && pa.size > 0) {
     const b = new DocIdSetBuilder(maxDoc);
-    b.addAll(pi.docs);
+    for (const docs of pa.docChunks(0, pa.size)) b.addAll(docs);
     return b.build();
   }
   const dict = reader.terms(field);

@@ -1,44 +1,33 @@
 /**
  * Range / exact / set queries over numeric points (long, double, date, boolean...). Binary-searches the
- * sorted (value, doc) pairs of PointIndex, so the cost follows the number of matching values.
+ * sorted (value, doc) pairs of PointIndex (on disk: the resident block bounds, then the one block holding
+ * each end), so the cost follows the number of matching values.
  */
-import type { PointIndex } from '../index/leaf-reader.js';
+import { pointAccess, type PointAccess } from '../index/point-access.js';
 import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
 
-/** first index i with values[i] >= v (or > v when strict) */
-export function lowerBound(values: Float64Array, v: number, strict: boolean): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const x = values[mid]!;
-    if (strict ? x <= v : x < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function sliceIterator(pi: PointIndex, from: number, to: number, maxDoc: number): DocIdSetIterator | null {
+function sliceIterator(pa: PointAccess, from: number, to: number, maxDoc: number): DocIdSetIterator | null {
   if (to <= from) return null;
-  const n = to - from;
-  if (n === 1) return new SortedArrayIterator(pi.docs.subarray(from, to));
   // one value (a term on a numeric field): points are sorted by (value, doc), so the docs of the slice are
-  // already in order — iterate them in place unless a doc holds the value twice
-  if (pi.values[from] === pi.values[to - 1]) {
-    const docs = pi.docs;
-    let increasing = true;
-    for (let i = from + 1; i < to; i++) {
-      if (docs[i]! <= docs[i - 1]!) {
-        increasing = false;
-        break;
+  // already in order — iterate them in place when they sit in one block and no doc holds the value twice
+  if (pa.value(from) === pa.value(to - 1)) {
+    const chunks = [...pa.docChunks(from, to)];
+    if (chunks.length === 1) {
+      const docs = chunks[0]!;
+      let increasing = true;
+      for (let i = 1; i < docs.length; i++) {
+        if (docs[i]! <= docs[i - 1]!) {
+          increasing = false;
+          break;
+        }
       }
+      if (increasing) return new SortedArrayIterator(docs);
     }
-    if (increasing) return new SortedArrayIterator(docs.subarray(from, to));
   }
   const b = new DocIdSetBuilder(maxDoc);
-  b.addAll(pi.docs, from, to);
+  for (const docs of pa.docChunks(from, to)) b.addAll(docs);
   return b.build();
 }
 
@@ -57,10 +46,12 @@ export class PointRangeQuery extends Query {
     const { field, lower, upper, includeLower, includeUpper } = this;
     return new ConstantScoreWeight(this, boost, (ctx) => {
       const pi = ctx.reader.pointIndex(field);
-      if (!pi || pi.values.length === 0) return null;
-      const from = lowerBound(pi.values, lower, !includeLower);
-      const to = lowerBound(pi.values, upper, includeUpper);
-      return sliceIterator(pi, from, to, ctx.reader.maxDoc);
+      if (!pi) return null;
+      const pa = pointAccess(pi);
+      if (pa.size === 0) return null;
+      const from = pa.lowerBound(lower, !includeLower);
+      const to = pa.lowerBound(upper, includeUpper);
+      return sliceIterator(pa, from, to, ctx.reader.maxDoc);
     });
   }
   toString(): string {
@@ -81,14 +72,16 @@ export class PointInSetQuery extends Query {
     const { field, values } = this;
     return new ConstantScoreWeight(this, boost, (ctx) => {
       const pi = ctx.reader.pointIndex(field);
-      if (!pi || pi.values.length === 0) return null;
+      if (!pi) return null;
+      const pa = pointAccess(pi);
+      if (pa.size === 0) return null;
       const b = new DocIdSetBuilder(ctx.reader.maxDoc);
       let any = false;
       for (const v of values) {
-        const from = lowerBound(pi.values, v, false);
-        const to = lowerBound(pi.values, v, true);
+        const from = pa.lowerBound(v, false);
+        const to = pa.lowerBound(v, true);
         if (to > from) {
-          b.addAll(pi.docs, from, to);
+          for (const docs of pa.docChunks(from, to)) b.addAll(docs);
           any = true;
         }
       }

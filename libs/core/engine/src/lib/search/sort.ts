@@ -398,6 +398,24 @@ function compileOne(
     leaf(ctx) {
       const dv = ctx.reader.numericDocValues(field);
       if (!dv) return () => missingKey;
+      const vb = dv.valueBlocks;
+      if (vb && dv.singleValued && !nestedDocs) {
+        // one value per doc, on disk: read the block of the doc (cached), not the whole column
+        const shift = Math.log2(vb.blockSize);
+        const mask = vb.blockSize - 1;
+        let cb = -1;
+        let block: Float64Array | null = null;
+        return (doc) => {
+          const b = doc >>> shift;
+          if (b !== cb) {
+            block = vb.block(b);
+            cb = b;
+          }
+          let v = block![doc & mask]!;
+          if (scale) v = v / scale;
+          return conv(v);
+        };
+      }
       const { offsets, values } = dv;
       if (nestedDocs) {
         // MultiValueMode over the values of every selected nested object

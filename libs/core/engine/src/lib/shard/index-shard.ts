@@ -11,8 +11,9 @@ import type { IndexShard } from '../services.js';
 import { SegmentBuilder } from '../index/segment-builder.js';
 import { MemorySegment, SegmentReader, SourceFile, lookupIdIn, segmentHiddenDocs } from '../index/segment.js';
 import type { SegmentCore } from '../index/segment-core.js';
-import { DiskSegment, segmentFileNames, segmentFormatVersion, SEGMENT_VERSION, writeSegment, writeSegmentSteps } from '../index/disk-segment.js';
+import { DiskSegment, segmentFileNames, segmentFormatVersion, SEGMENT_BLOCK_FORMAT, SEGMENT_VERSION, writeSegment, writeSegmentSteps } from '../index/disk-segment.js';
 import { defaultBlockCache, type BlockCache } from '../store/block-cache.js';
+import { verifyFileChecksumInBackground } from '../store/codec-util.js';
 import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
 import { clearBit, countLiveIn, isLiveBit, newLiveDocs } from '../index/live-docs.js';
@@ -61,6 +62,13 @@ export interface ShardConfig {
   blockCache?: BlockCache;
   /** runs background merges in worker threads (default: on the event loop, in slices) */
   mergeExecutor?: MergeExecutor | null;
+  /**
+   * after open, the checksum of every byte of the segment files found is verified in the background
+   * (chunked, asynchronous reads); a mismatch calls onCorruption (the indices service fails the shard).
+   * Delay before it starts, ms (default 1000; -1 disables it).
+   */
+  backgroundChecksumDelayMs?: number;
+  onCorruption?: (err: Error) => void;
 }
 
 export interface IndexOpRequest extends WriteConditions {
@@ -233,6 +241,7 @@ export class IndexShardImpl implements IndexShard {
   private lastCommit: CommitPoint | null = null;
   private translog: Translog;
   private closed = false;
+  private checksumPass: Promise<Error | null> = Promise.resolve(null);
   private refreshTimer: NodeJS.Timeout | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
   private maintenanceTimer: NodeJS.Timeout | null = null;
@@ -286,6 +295,43 @@ export class IndexShardImpl implements IndexShard {
       throw err;
     }
     this.schedule();
+    this.startChecksumPass();
+  }
+
+  /**
+   * Opening reads only headers, footers and metadata; the checksum of every byte of the segment files found
+   * at open is verified afterwards in the background, off the request path. A mismatch fails the shard
+   * (onCorruption) — until then a corrupt block fails only the request that reads it.
+   */
+  private startChecksumPass(): void {
+    const delay = this.cfg.backgroundChecksumDelayMs ?? 1000;
+    if (delay < 0) return;
+    const files = this.segments.filter((e) => e.data.formatVersion >= SEGMENT_BLOCK_FORMAT).flatMap((e) => segmentFileNames(e.data.name).map((f) => path.join(this.dir, f)));
+    if (files.length === 0) return;
+    this.checksumPass = (async (): Promise<Error | null> => {
+      if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay).unref());
+      const started = Date.now();
+      try {
+        for (const f of files) await verifyFileChecksumInBackground(f, () => this.closed);
+      } catch (err) {
+        if (this.closed) return null;
+        const e = err instanceof Error ? err : new Error(String(err));
+        this.cfg.logger?.warn({ shard: this.shardName, err: String(e) }, 'segment checksum verification failed; failing the shard');
+        try {
+          this.cfg.onCorruption?.(e);
+        } catch {
+          /* the callback owns its errors */
+        }
+        return e;
+      }
+      if (!this.closed) this.cfg.logger?.info?.({ shard: this.shardName, files: files.length, took_ms: Date.now() - started }, 'verified the checksums of the segment files');
+      return null;
+    })();
+  }
+
+  /** the background checksum pass begun at open: its failure, or null (tests) */
+  checksumVerification(): Promise<Error | null> {
+    return this.checksumPass;
   }
 
   // ------------------------------------------------------------------ helpers
@@ -927,7 +973,7 @@ export class IndexShardImpl implements IndexShard {
     this.refreshInternal('recovery');
     this.st.refreshTotal = 0;
     if (legacyChecksum.length > 0) this.rewriteLegacySegments(legacyChecksum);
-    const stillLegacy = legacyFormat.filter((n) => this.segments.some((e) => e.data.name === n && e.data.formatVersion < SEGMENT_VERSION));
+    const stillLegacy = legacyFormat.filter((n) => this.segments.some((e) => e.data.name === n && e.data.formatVersion < SEGMENT_BLOCK_FORMAT));
     if (stillLegacy.length > 0) this.migrateSegments(stillLegacy);
   }
 
@@ -947,7 +993,8 @@ export class IndexShardImpl implements IndexShard {
       fs.closeSync(fd);
     }
     const version = segmentFormatVersion(head.subarray(0, n), segFile);
-    if (version === SEGMENT_VERSION) return new DiskSegment(this.dir, name, { cache: this.blockCache });
+    // block formats (4, 5) are read as they are; a merge rewrites them in the current one
+    if (version >= SEGMENT_BLOCK_FORMAT) return new DiskSegment(this.dir, name, { cache: this.blockCache });
     const data = readSegmentFile(segFile, (c) => {
       if (c !== 'ok') legacyChecksum.push(name);
     });

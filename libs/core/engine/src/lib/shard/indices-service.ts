@@ -265,11 +265,31 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         logger: this.logger,
         blockCache: this.blockCache,
         mergeExecutor: this.mergePool,
+        onCorruption: (err) => this.failShard(meta.uuid, i, err, previous),
       });
     } catch (err) {
-      const reason = err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);
+      const reason = failureReason(err);
       this.logger?.error({ index: meta.name, shard: i, err: reason }, 'failed to open shard; it stays unassigned and its files are kept');
       return { index: meta.name, indexUuid: meta.uuid, shardId: i, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 };
+    }
+  }
+
+  /**
+   * A started shard found corrupt (the background checksum pass after open): closed without a flush — its
+   * translog keeps every acknowledged write — and reported like a shard that failed to open (unassigned,
+   * health red, 503 for its reads, files kept); `POST /_cluster/reroute?retry_failed=true` tries again.
+   */
+  private failShard(uuid: string, shardId: number, err: unknown, previous: ShardFailureInfo | undefined): void {
+    for (const [name, e] of this.open) {
+      if (e.uuid !== uuid) continue;
+      const s = e.shards.find((x) => x.shardId === shardId);
+      if (!s) return;
+      e.shards = e.shards.filter((x) => x !== s);
+      this.safe(() => s.close(false));
+      const reason = failureReason(err);
+      this.logger?.error({ index: name, shard: shardId, err: reason }, 'shard failed: corrupt segment file; it stays unassigned and its files are kept');
+      e.failed.set(shardId, { index: name, indexUuid: uuid, shardId, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 });
+      return;
     }
   }
 
@@ -442,4 +462,8 @@ export function renderIndexStatsSections(s: ShardStats): Record<string, Record<s
       earliest_last_modified_age: 0,
     },
   };
+}
+
+function failureReason(err: unknown): string {
+  return err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);
 }

@@ -13,7 +13,8 @@ import { IndicesServiceImpl } from './indices-service.js';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes, simpleParse } from './testing/simple-parser.js';
 import { verifySegmentChecksum } from '../store/segment-codec.js';
-import { verifySegmentFiles } from '../index/disk-segment.js';
+import { SEGMENT_VERSION, verifySegmentFiles } from '../index/disk-segment.js';
+import { CorruptIndexException } from '../store/codec-util.js';
 
 const FIXTURE = path.join(__dirname, 'testing/legacy-crc-node');
 const LEGACY_UUID = 'KbJXyMPuEajEu0Nyr6sE8w';
@@ -67,7 +68,7 @@ describe('segments written by the older writer (checksum restarted after an empt
     const segs = fs.readdirSync(shardDir).filter((f) => f.endsWith('.seg'));
     expect(segs).not.toContain('_1.seg');
     expect(segs.length).toBeGreaterThan(0);
-    for (const f of segs) expect(verifySegmentFiles(shardDir, f.slice(0, -4)).version).toBe(4);
+    for (const f of segs) expect(verifySegmentFiles(shardDir, f.slice(0, -4)).version).toBe(SEGMENT_VERSION);
     s.close();
     warnings.length = 0;
     s = open();
@@ -159,6 +160,46 @@ describe('a shard that fails to open', () => {
     expect(svc.shards('t').map((s) => s.shardId)).toEqual([0, 1]);
     expect(svc.shard('t', 1).numDocs).toBe(10);
     expect(svc.indexStats('t')['docs']).toEqual({ count: 20, deleted: 0 });
+  });
+
+  it('fails a started shard when the background checksum pass finds a flipped byte, keeping its files', async () => {
+    const { uuid } = await twoShardIndex();
+    const shardDir = path.join(dir, 'indices', uuid, '1');
+    const src = fs.readdirSync(shardDir).find((f) => f.endsWith('.src'))!;
+    const good = fs.readFileSync(path.join(shardDir, src));
+    const bad = Buffer.from(good);
+    bad[Math.floor(good.length / 3)] ^= 0x08; // inside the `_source` blocks: opening does not read them
+    fs.writeFileSync(path.join(shardDir, src), bad);
+    const before = snapshot(dir);
+    const warnings: unknown[] = [];
+    const errors: unknown[] = [];
+    const logger = { error: (o: unknown, m?: string) => errors.push([o, m]), warn: (o: unknown, m?: string) => warnings.push([o, m]), info: () => undefined, debug: () => undefined };
+    const store = new FileMetadataStore(dir);
+    svc = new IndicesServiceImpl(store, new FakeMapperService(), { settings: { 'path.data': dir } }, [], logger);
+    // the shard starts (start-up reads headers, footers and metadata only), then the pass fails it
+    const shard = svc.shard('t', 1);
+    expect(shard.numDocs).toBe(10);
+    const failure = await shard.checksumVerification();
+    expect(failure).toBeInstanceOf(CorruptIndexException);
+    const reason = `CorruptIndexException: ${failure!.message}`;
+    expect(reason.startsWith('CorruptIndexException: checksum failed (hardware problem?) : expected=')).toBe(true);
+    expect(reason.endsWith(`(resource ${path.join(shardDir, src)})`)).toBe(true);
+    expect(await svc.shard('t', 0).checksumVerification()).toBeNull();
+    expect(shard.isClosed).toBe(true);
+    expect(svc.shards('t').map((s) => s.shardId)).toEqual([0]);
+    expect(svc.shardFailures()).toEqual([{ index: 't', indexUuid: uuid, shardId: 1, reason, at: expect.any(Number), failedAttempts: 1 }]);
+    expect(errors).toEqual([[{ index: 't', shard: 1, err: reason }, 'shard failed: corrupt segment file; it stays unassigned and its files are kept']]);
+    expect(() => svc!.shard('t', 1)).toThrow(`[t][1] shard failed to open: ${reason}`);
+    // segment files untouched (opening rolls the translog generation and commit of both shards, as always)
+    const segFiles = (m: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(m).filter(([f]) => /\.(seg|src)$/.test(f)));
+    expect(segFiles(snapshot(dir))).toEqual(segFiles(before));
+    expect(Object.keys(segFiles(before))).toHaveLength(4);
+    // a good file again: a retry opens the shard with every document and the pass finds nothing
+    fs.writeFileSync(path.join(shardDir, src), good);
+    expect(svc.retryFailedShards()).toBe(1);
+    expect(svc.shard('t', 1).numDocs).toBe(10);
+    expect(await svc.shard('t', 1).checksumVerification()).toBeNull();
+    expect(svc.shardFailures()).toEqual([]);
   });
 
   it('can still be deleted with its index, files and all', async () => {

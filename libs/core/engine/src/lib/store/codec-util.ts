@@ -575,3 +575,41 @@ export function verifyFileChecksum(file: string): void {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * The same check off the request path: the file read in chunks with asynchronous reads, yielding to the
+ * event loop between chunks; `stop()` true ends it early (the shard closed). A file gone before it could be
+ * opened (merged away) is not an error.
+ */
+export async function verifyFileChecksumInBackground(file: string, stop: () => boolean, chunk = 1 << 20): Promise<void> {
+  let fh: fs.promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const size = (await fh.stat()).size;
+    if (size < FOOTER_LENGTH) throw new CorruptIndexException(`file too short to hold a footer (resource ${file})`);
+    const buf = Buffer.allocUnsafe(chunk);
+    let crc = 0;
+    let pos = 0;
+    const end = size - 4;
+    while (pos < end) {
+      if (stop()) return;
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, end - pos), pos);
+      if (bytesRead <= 0) throw new CorruptIndexException(`short read (resource ${file})`);
+      crc = crc32(buf.subarray(0, bytesRead), crc);
+      pos += bytesRead;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await fh.read(buf, 0, 4, end);
+    const stored = buf.readUInt32LE(0);
+    if (stored !== crc >>> 0) {
+      throw new CorruptIndexException(`checksum failed (hardware problem?) : expected=${stored.toString(16)} actual=${(crc >>> 0).toString(16)} (resource ${file})`);
+    }
+  } finally {
+    await fh.close();
+  }
+}

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeStateFile } from './state-file.js';
 import { decodeLiveDocs, verifySegmentChecksum } from './segment-codec.js';
-import { verifySegmentFiles, SEGMENT_VERSION } from '../index/disk-segment.js';
+import { verifySegmentFiles, SEGMENT_BLOCK_FORMAT } from '../index/disk-segment.js';
 
 export interface ShardVerifyResult {
   dir: string;
@@ -37,7 +37,7 @@ export function verifyShardDir(dir: string): ShardVerifyResult {
   for (const s of commit.segments ?? []) {
     try {
       const v = verifySegmentFiles(dir, s.name);
-      if (v.version < SEGMENT_VERSION) {
+      if (v.version < SEGMENT_BLOCK_FORMAT) {
         const c = verifySegmentChecksum(fs.readFileSync(path.join(dir, `${s.name}.seg`)));
         if (c !== 'ok') fail(`${s.name}.seg: checksum of the older writer (${c}); the node rewrites it at open`);
         v.files.push(`${s.name}.src`);

@@ -13,7 +13,8 @@ import type { IndexMetadata } from '../../cluster/metadata.js';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
-import { PointRangeQuery, lowerBound } from '../../search/point-range-query.js';
+import { PointRangeQuery } from '../../search/point-range-query.js';
+import { pointAccess } from '../../index/point-access.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { NonNestedDocsQuery } from '../../search/nested/block-join-query.js';
 import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collector.js';
@@ -575,30 +576,34 @@ function pointSortShortcut(
       if (leaf.reader.numDocs > 0) return null; // match_all with docs missing the field
       continue;
     }
-    if (!isSingleValued(dv.offsets)) return null;
-    if (!range && pi.values.length !== leaf.reader.maxDoc) return null;
+    if (!(dv.singleValued ?? isSingleValued(dv.offsets))) return null;
+    if (!range && pointAccess(pi).size !== leaf.reader.maxDoc) return null;
   }
   let total = 0;
   for (const leaf of reader.leaves) {
     const pi = leaf.reader.pointIndex(field);
     if (!pi) continue;
+    // block by block on disk: only the blocks holding the slice's ends and the docs taken are decoded
+    const pa = pointAccess(pi);
     const live = leaf.reader.liveDocs;
-    const from = range ? lowerBound(pi.values, range.lower, !range.includeLower) : 0;
-    const to = range ? lowerBound(pi.values, range.upper, range.includeUpper) : pi.values.length;
+    const from = range ? pa.lowerBound(range.lower, !range.includeLower) : 0;
+    const to = range ? pa.lowerBound(range.upper, range.includeUpper) : pa.size;
     if (to <= from) continue;
     if (live === null) total += to - from;
-    else for (let i = from; i < to; i++) {
-      const d = pi.docs[i]!;
-      if ((live[d >>> 5]! & (1 << (d & 31))) !== 0) total++;
+    else for (const docs of pa.docChunks(from, to)) {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        if ((live[d >>> 5]! & (1 << (d & 31))) !== 0) total++;
+      }
     }
     const keyFns = sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null));
     const docBase = leaf.docBase;
     /** offers entry i; false when it does not sort after the search_after keys (ties on the after value) */
     const take = (i: number): boolean => {
-      const d = pi.docs[i]!;
+      const d = pa.doc(i);
       const gdoc = docBase + d;
       const keys = sortKeysOf(sort, keyFns, d, gdoc, shardDocBase, NaN);
-      if (afterKeys !== null && pi.values[i] === afterV && !sortsAfter(sort, keys, afterKeys)) return false;
+      if (afterKeys !== null && pa.value(i) === afterV && !sortsAfter(sort, keys, afterKeys)) return false;
       heap.offer({ doc: gdoc, score: NaN, keys });
       return true;
     };
@@ -606,21 +611,21 @@ function pointSortShortcut(
     let boundary = NaN;
     if (primary.reverse === -1) {
       // values after afterV in descending order are the ones <= afterV (ties checked one by one)
-      const top = afterV === null ? to : Math.min(to, lowerBound(pi.values, afterV, true));
+      const top = afterV === null ? to : Math.min(to, pa.lowerBound(afterV, true));
       for (let i = top - 1; i >= from; i--) {
-        const v = pi.values[i]!;
+        const v = pa.value(i);
         if (taken >= k && v !== boundary) break;
-        const d = pi.docs[i]!;
+        const d = pa.doc(i);
         if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
         if (!take(i)) continue;
         if (++taken === k) boundary = v;
       }
     } else {
-      const start = afterV === null ? from : Math.max(from, lowerBound(pi.values, afterV, false));
+      const start = afterV === null ? from : Math.max(from, pa.lowerBound(afterV, false));
       for (let i = start; i < to; i++) {
-        const v = pi.values[i]!;
+        const v = pa.value(i);
         if (taken >= k && v !== boundary) break;
-        const d = pi.docs[i]!;
+        const d = pa.doc(i);
         if (live !== null && (live[d >>> 5]! & (1 << (d & 31))) === 0) continue;
         if (!take(i)) continue;
         if (++taken === k) boundary = v;
