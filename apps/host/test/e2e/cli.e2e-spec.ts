@@ -60,7 +60,7 @@ describe('strata command', () => {
     await stopHost(p, 'SIGTERM');
     const ok = await strata(['verify', data]);
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toMatch(/^OK {6}\S+ \(1 segments, format 4\)$/m);
+    expect(ok.stdout).toMatch(/^OK {6}\S+ \(1 segments, format 5\)$/m);
     expect(JSON.parse(ok.stdout.trim().split('\n').pop()!)).toEqual({ shards: 1, corrupt_shards: 0, segments: 1 });
     const shard = join(data, 'indices', readdirSync(join(data, 'indices'))[0]!, '0');
     const src = join(shard, readdirSync(shard).find((f) => f.endsWith('.src'))!);

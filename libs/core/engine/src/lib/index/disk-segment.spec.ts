@@ -15,6 +15,8 @@ import { CODEC_MAGIC, CorruptIndexException, readHeader } from '../store/codec-u
 import { verifyShardDir } from '../store/verify-index.js';
 import { IndexShardImpl } from '../shard/index-shard.js';
 import { parseBytes } from '../shard/testing/simple-parser.js';
+import { decodeStateFile } from '../store/state-file.js';
+import { pointAccess } from './point-access.js';
 
 let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'disk-seg-'))));
@@ -142,5 +144,61 @@ describe('a shard refuses to open a segment of a newer format, keeping it', () =
     const v = verifyShardDir(shardDir);
     expect(v.ok).toBe(false);
     expect(v.problems[0]).toMatch(/Format version is not supported/);
+  });
+});
+
+describe('a shard holding segments of block format 4 (the previous format)', () => {
+  it('opens them as they are, serves every document, and a merge rewrites them in the current format', () => {
+    const shardDir = path.join(dir, 'shard');
+    const open = (): IndexShardImpl => new IndexShardImpl({ index: 'i', indexUuid: 'u', shardId: 0, dir: shardDir, parse: parseBytes, manualScheduling: true, backgroundChecksumDelayMs: -1 });
+    let s = open();
+    for (let i = 0; i < 300; i++) s.indexDoc({ id: `d${i}`, opType: 'index', doc: simpleParse({ n: i * 7, k: `v${i % 7}` }, `d${i}`) });
+    s.flush();
+    for (let i = 300; i < 500; i++) s.indexDoc({ id: `d${i}`, opType: 'index', doc: simpleParse({ n: i * 7, k: `v${i % 7}` }, `d${i}`) });
+    s.close();
+    // rewrite every segment of the commit in format 4, under the same names
+    const commit = decodeStateFile<{ segments: Array<{ name: string }> }>(fs.readFileSync(path.join(shardDir, 'commit.json')), 'commit');
+    const tmp = path.join(dir, 'v4');
+    fs.mkdirSync(tmp);
+    expect(commit.segments.length).toBeGreaterThanOrEqual(2);
+    for (const { name } of commit.segments) {
+      const seg = new DiskSegment(shardDir, name, { cache: new BlockCache(1 << 20) });
+      writeSegment(tmp, seg, { formatVersion: 4 });
+      seg.close();
+      for (const f of [`${name}.seg`, `${name}.src`]) fs.copyFileSync(path.join(tmp, f), path.join(shardDir, f));
+      expect(readHeader(fs.readFileSync(path.join(shardDir, `${name}.seg`)).subarray(0, 64))!.version).toBe(4);
+    }
+    expect(verifyShardDir(shardDir).segments.map((x) => x.version)).toEqual(commit.segments.map(() => 4));
+    s = open();
+    expect(s.numDocs).toBe(500);
+    const check = (): void => {
+      for (let i = 0; i < 500; i += 13) expect(JSON.parse(Buffer.from(s.get(`d${i}`).source!).toString('utf8'))).toEqual({ n: i * 7, k: `v${i % 7}` });
+      const r = s.acquireReader();
+      try {
+        let hits = 0;
+        for (const leaf of r.leaves) {
+          const pa = pointAccess(leaf.reader.pointIndex('n')!);
+          const from = pa.lowerBound(700, false);
+          const to = pa.lowerBound(1400, true);
+          for (let i = from; i < to; i++) expect(leaf.reader.id(pa.doc(i))).toBe(`d${pa.value(i) / 7}`);
+          hits += to - from;
+        }
+        expect(hits).toBe(101);
+      } finally {
+        r.decRef();
+      }
+    };
+    check();
+    s.forceMerge(1);
+    s.flush();
+    check();
+    s.close();
+    const v = verifyShardDir(shardDir);
+    expect(v.ok).toBe(true);
+    expect(v.segments.map((x) => x.version)).toEqual([SEGMENT_VERSION]);
+    s = open();
+    expect(s.numDocs).toBe(500);
+    check();
+    s.close();
   });
 });

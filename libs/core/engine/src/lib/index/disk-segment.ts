@@ -558,43 +558,57 @@ class DiskTermsDict implements TermsDict {
     const df = blk.df[i];
     let p: DecodedPostings;
     if (df === 1) {
-      p = { docs: Uint32Array.of(blk.inlineDoc[i]), freqs: this.m.freqs ? Uint32Array.of(blk.inlineFreq[i]) : null };
+      p = this.decodePostings(ord);
     } else {
       p = this.seg.cache.get(`${this.seg.uid}p${this.m.id}:${ord}`, () => {
-        const raw = this.seg.read(blk.start[i], blk.docsLen[i]);
-        const r = new ByteReader(raw);
-        const docs = new Uint32Array(df);
-        readDeltaInts(r, docs, 0, df);
-        let freqs: Uint32Array | null = null;
-        if (this.m.freqs) {
-          freqs = new Uint32Array(df);
-          readInts(r, freqs, 0, df);
-        }
-        if (r.pos !== raw.length || (df > 0 && docs[df - 1] >= this.seg.maxDoc)) throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.seg.segPath})`);
-        return { value: { docs, freqs }, bytes: docs.byteLength + (freqs?.byteLength ?? 0) + 100, readBytes: raw.length };
+        const value = this.decodePostings(ord);
+        return { value, bytes: value.docs.byteLength + (value.freqs?.byteLength ?? 0) + 100, readBytes: blk.docsLen[i] };
       });
     }
     return new DiskPostings(this, ord, p);
   }
+  /** the postings of a term read from the file (not cached: merges read every term once) */
+  decodePostings(ord: number): DecodedPostings {
+    const blk = this.block(ord >>> 6);
+    const i = ord & 63;
+    const df = blk.df[i];
+    if (df === 1) return { docs: Uint32Array.of(blk.inlineDoc[i]), freqs: this.m.freqs ? Uint32Array.of(blk.inlineFreq[i]) : null };
+    const raw = this.seg.read(blk.start[i], blk.docsLen[i]);
+    const r = new ByteReader(raw);
+    const docs = new Uint32Array(df);
+    readDeltaInts(r, docs, 0, df);
+    let freqs: Uint32Array | null = null;
+    if (this.m.freqs) {
+      freqs = new Uint32Array(df);
+      readInts(r, freqs, 0, df);
+    }
+    if (r.pos !== raw.length || (df > 0 && docs[df - 1] >= this.seg.maxDoc)) throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.seg.segPath})`);
+    return { docs, freqs };
+  }
   positionsOf(ord: number, freqs: Uint32Array | null): { all: Uint32Array; starts: Uint32Array } {
     return this.seg.cache.get(`${this.seg.uid}q${this.m.id}:${ord}`, () => {
-      const blk = this.block(ord >>> 6);
-      const i = ord & 63;
-      const df = blk.df[i];
-      const raw = this.seg.read(blk.start[i] + blk.docsLen[i], blk.posLen[i]);
-      const r = new ByteReader(raw);
-      const starts = new Uint32Array(df + 1);
-      for (let k = 0; k < df; k++) starts[k + 1] = starts[k] + (freqs ? freqs[k] : 1);
-      const all = new Uint32Array(starts[df]);
-      for (let k = 0; k < df; k++) {
-        let prev = 0;
-        for (let j = starts[k]; j < starts[k + 1]; j++) {
-          prev += r.vint();
-          all[j] = prev;
-        }
-      }
-      return { value: { all, starts }, bytes: all.byteLength + starts.byteLength + 100, readBytes: raw.length };
+      const value = this.decodePositions(ord, freqs);
+      return { value, bytes: value.all.byteLength + value.starts.byteLength + 100, readBytes: this.block(ord >>> 6).posLen[ord & 63] };
     });
+  }
+  /** the positions of a term read from the file (not cached) */
+  decodePositions(ord: number, freqs: Uint32Array | null): { all: Uint32Array; starts: Uint32Array } {
+    const blk = this.block(ord >>> 6);
+    const i = ord & 63;
+    const df = blk.df[i];
+    const raw = this.seg.read(blk.start[i] + blk.docsLen[i], blk.posLen[i]);
+    const r = new ByteReader(raw);
+    const starts = new Uint32Array(df + 1);
+    for (let k = 0; k < df; k++) starts[k + 1] = starts[k] + (freqs ? freqs[k] : 1);
+    const all = new Uint32Array(starts[df]);
+    for (let k = 0; k < df; k++) {
+      let prev = 0;
+      for (let j = starts[k]; j < starts[k + 1]; j++) {
+        prev += r.vint();
+        all[j] = prev;
+      }
+    }
+    return { all, starts };
   }
 }
 
@@ -879,9 +893,10 @@ export class DiskSegment implements SegmentCore {
     const d = this.terms(field) as DiskTermsDict | null;
     const info = this.fieldInfo(field);
     if (!d || !info) return;
+    // every term once, in order (merges): postings read straight from the file, leaving the block cache to searches
     for (let o = 0; o < d.size; o++) {
-      const p = d.postings(o);
-      const positions = info.positions ? d.positionsOf(o, p.freqs).all : null;
+      const p = d.decodePostings(o);
+      const positions = info.positions ? d.decodePositions(o, p.freqs).all : null;
       yield { term: d.term(o), docs: p.docs, freqs: p.freqs, positions };
     }
   }
