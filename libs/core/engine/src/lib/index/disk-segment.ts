@@ -653,11 +653,14 @@ class DiskNumeric implements NumericDocValues {
     this.singleValued = m.counts === null;
     this.valueBlocks = new DiskColumnBlocks(seg, `n${m.id}v`, m.values, f64);
   }
+  // decoded on first access, then held by this object (per-doc readers touch them on every doc)
+  private o: Uint32Array | null = null;
+  private v: Float64Array | null = null;
   get offsets(): Uint32Array {
-    return this.seg.numericOffsets(this.m);
+    return (this.o ??= this.seg.numericOffsets(this.m));
   }
   get values(): Float64Array {
-    return this.seg.numericValues(this.field, this.m);
+    return (this.v ??= this.seg.numericValues(this.field, this.m));
   }
 }
 
@@ -671,11 +674,12 @@ class DiskPoints implements PointIndex {
     this.blocks = { values: new DiskColumnBlocks(seg, `P${m.id}v`, m.values, f64), docs: new DiskColumnBlocks(seg, `P${m.id}d`, m.docs, u32) };
     if (m.values.n !== m.docs.n) throw new CorruptIndexException(`points are inconsistent (resource ${seg.segPath})`);
   }
+  private whole: { values: Float64Array; docs: Uint32Array } | null = null;
   get values(): Float64Array {
-    return this.seg.wholePoints(this.m).values;
+    return (this.whole ??= this.seg.wholePoints(this.m)).values;
   }
   get docs(): Uint32Array {
-    return this.seg.wholePoints(this.m).docs;
+    return (this.whole ??= this.seg.wholePoints(this.m)).docs;
   }
 }
 
