@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bytes on disk per document by file type and, inside segment files (format 4), by structure:
+// Bytes on disk per document by file type and, inside segment files (formats 4 and 5), by structure:
 //   node tools/bench/disk-usage.mjs <path.data or shard dir> [--docs N]
 // N defaults to the documents the segments hold (maxDoc). Reads each .seg file's footer and meta section only.
 import { openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
