@@ -23,3 +23,5 @@ export * from './lib/date/zone.js';
 export * from './lib/date/format.js';
 export * from './lib/date/math.js';
 export * from './lib/breakers.js';
+export * from './lib/indices-options.js';
+export * from './lib/json-position.js';

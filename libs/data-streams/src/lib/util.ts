@@ -1,5 +1,5 @@
 /** Small helpers shared by the data-streams feature: JSON shape checks and Elasticsearch-style parse errors. */
-import { Errors, nestSettings, type EsError, type RestRequest } from '@strata/core-common';
+import { Errors, locateKey, nestSettings, type EsError, type RestRequest } from '@strata/core-common';
 
 export type Json = Record<string, unknown>;
 
@@ -7,30 +7,21 @@ export function isObj(v: unknown): v is Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** line/col (1-based) of the first `"key"` in a raw body, as Jackson reports the field name token */
-export function keyLocation(raw: string, key: string): [number, number] {
-  const at = raw.indexOf(JSON.stringify(key));
-  if (at < 0) return [1, 2];
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < at; i++) {
-    if (raw.charCodeAt(i) === 10) {
-      line++;
-      col = 1;
-    } else col++;
-  }
-  return [line, col];
+/** line/col (1-based) of the first `"key":` in a raw body, as Jackson reports the field name token */
+function keyLocation(req: RestRequest | undefined, key: string): [number, number] {
+  const at = req ? locateKey(req.rawBody(), key, 'key') : undefined;
+  return at ? [at.line, at.col] : [1, 2];
 }
 
 /** `[l:c] [parser] unknown field [key]` (ObjectParser) */
 export function unknownField(req: RestRequest | undefined, parser: string, key: string): EsError {
-  const [l, c] = req ? keyLocation(req.rawBody(), key) : [1, 2];
+  const [l, c] = keyLocation(req, key);
   return Errors.xContentParse(`[${parser}] unknown field [${key}]`, l, c);
 }
 
 /** `[l:c] [parser] failed to parse field [key]` with a cause */
 export function badField(req: RestRequest | undefined, parser: string, key: string, cause?: EsError | Error): EsError {
-  const [l, c] = req ? keyLocation(req.rawBody(), key) : [1, 2];
+  const [l, c] = keyLocation(req, key);
   return Errors.xContentParse(`[${parser}] failed to parse field [${key}]`, l, c, cause);
 }
 

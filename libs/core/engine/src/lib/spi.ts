@@ -1,7 +1,7 @@
 /**
  * Extension-point contracts that involve engine types. Tokens are in @strata/core-common ExtensionPoints.
  */
-import type { EsError } from '@strata/core-common';
+import type { EsError, IndicesOptions } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata } from './cluster/metadata.js';
 
 // ---------------------------------------------------------------- write path
@@ -54,11 +54,8 @@ export interface IndexRequestInterceptor {
 
 // ---------------------------------------------------------------- index name resolution
 
-export interface IndicesOptions {
-  ignoreUnavailable: boolean;
-  allowNoIndices: boolean;
-  expandWildcards: { open: boolean; closed: boolean; hidden: boolean };
-}
+/** the one definition lives in core-common (parsed there by indicesOptionsFromParams) */
+export type { IndicesOptions } from '@strata/core-common';
 
 /** Lets a feature (data streams) resolve names the core does not know. */
 export interface IndexNameResolver {

@@ -2,6 +2,7 @@ import {
   EsError,
   Errors,
   checkParsedJson,
+  jsonSyntaxError,
   parseTimeValue,
   type HttpMethod,
   type IndicesAccess,
@@ -10,7 +11,6 @@ import {
   type RouteSpec,
 } from '@strata/core-common';
 import { findJsonSyntaxError } from './json-syntax.js';
-import { lineCol } from './x-content.js';
 
 export interface RestRequestInit {
   method: HttpMethod;
@@ -35,20 +35,12 @@ export function parseJsonText(text: string): unknown {
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
     const { offset, message } = findJsonSyntaxError(text);
-    const [line, col] = lineCol(text, offset);
-    const cause = new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
-    // as in Elasticsearch, the root cause is the x_content_parse_exception itself (Jackson's exception is
-    // not an ElasticsearchException, so it only shows up under caused_by)
-    const root = Errors.xContentParse(message, line, col);
-    throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+    throw jsonSyntaxError(text, offset, message);
   }
   const problem = checkParsedJson(text, value);
   if (problem) {
     // Jackson's STRICT_DUPLICATE_DETECTION (always on in Elasticsearch) and its nesting-depth constraint
-    const [line, col] = lineCol(text, problem.offset);
-    const cause = new EsError('json_parse_exception', 400, `${problem.message}\n at [Source: (byte[])"..."; line: ${line}, column: ${col}]`);
-    const root = Errors.xContentParse(problem.message, line, col);
-    throw new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+    throw jsonSyntaxError(text, problem.offset, problem.message);
   }
   return value;
 }

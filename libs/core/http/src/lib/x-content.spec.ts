@@ -1,5 +1,5 @@
 import { RawJson } from '@strata/core-common';
-import { lineCol, prettyJson, reindentJson } from './x-content.js';
+import { prettyJson, reindentJson } from './x-content.js';
 
 describe('prettyJson', () => {
   it('prints like Elasticsearch', () => {
@@ -9,13 +9,6 @@ describe('prettyJson', () => {
   });
   it('drops undefined members', () => {
     expect(prettyJson({ a: undefined, b: true })).toBe('{\n  "b" : true\n}\n');
-  });
-});
-
-describe('lineCol', () => {
-  it('counts lines and columns from 1', () => {
-    expect(lineCol('{\n  "a": x', 9)).toEqual([2, 8]);
-    expect(lineCol('{x', 1)).toEqual([1, 2]);
   });
 });
 

@@ -34,19 +34,6 @@ function render(value: unknown, indent: string): string {
   return s === undefined ? 'null' : s;
 }
 
-/** Line and column (1-based) of a character offset, as Jackson reports them. */
-export function lineCol(text: string, offset: number): [number, number] {
-  let line = 1;
-  let col = 1;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      col = 1;
-    } else col++;
-  }
-  return [line, col];
-}
 
 /**
  * Re-indents JSON text in the pretty style above without parsing it: strings and numbers are copied token

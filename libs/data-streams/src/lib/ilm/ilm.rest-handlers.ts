@@ -2,8 +2,8 @@
  * REST: `_ilm/policy`, `_ilm/explain`, `_ilm/status|start|stop`, `_ilm/retry`, `_ilm/remove`, `_ilm/move`.
  */
 import { inject, injectable } from 'inversify';
-import { Errors, RestResponses, addDeprecationWarning, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { EngineTokens, indicesOptionsFromParams, type IndexNameExpressionResolver, type MetadataStore } from '@strata/core-engine';
+import { Errors, RestResponses, addDeprecationWarning, indicesOptionsFromParams, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EngineTokens, type IndexNameExpressionResolver, type MetadataStore } from '@strata/core-engine';
 import { IlmActions as A } from '../actions.js';
 import { isObj, unknownField, type Json } from '../util.js';
 import { IlmService, executionState } from './ilm-service.js';

@@ -5,8 +5,8 @@
  * time they stopped being the write index). Also `GET /{index}/_lifecycle/explain`.
  */
 import { inject, injectable, optional } from 'inversify';
-import { RestResponses, Tokens, formatTimeValue, parseTimeValue, route, type Clock, type LifecycleComponent, type Logger, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { EngineTokens, indicesOptionsFromParams, type ClusterMetadata, type IndexMetadata, type IndexNameExpressionResolver, type MetadataIndexService, type MetadataStore } from '@strata/core-engine';
+import { RestResponses, Tokens, formatTimeValue, indicesOptionsFromParams, parseTimeValue, route, type Clock, type LifecycleComponent, type Logger, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EngineTokens, type ClusterMetadata, type IndexMetadata, type IndexNameExpressionResolver, type MetadataIndexService, type MetadataStore } from '@strata/core-engine';
 import { DataStreamActions } from '../actions.js';
 import { isObj, type Json } from '../util.js';
 import { PeriodicRunner } from './periodic-runner.js';

@@ -5,7 +5,7 @@
  * the new state.
  */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, Tokens, formatByteSize, type Clock } from '@strata/core-common';
+import { DEFAULT_INDICES_OPTIONS, EsError, Errors, Tokens, formatByteSize, type Clock, type ExpandWildcards } from '@strata/core-common';
 import {
   EngineTokens,
   KeyedMutex,
@@ -33,13 +33,10 @@ import {
   type DataStreamMetadata,
 } from './data-stream-metadata.js';
 
-export interface ExpandOptions {
-  open: boolean;
-  closed: boolean;
-  hidden: boolean;
-}
+/** `expand_wildcards` states (parsed by core-common's parseExpandWildcards) */
+export type ExpandOptions = ExpandWildcards;
 
-const DEFAULT_EXPAND: ExpandOptions = { open: true, closed: false, hidden: false };
+const DEFAULT_EXPAND: ExpandOptions = DEFAULT_INDICES_OPTIONS.expandWildcards;
 
 export function dataStreamNotFound(name: string): EsError {
   return new EsError('index_not_found_exception', 404, `no such index [${name}]`, {

@@ -2,8 +2,8 @@
  * REST: `/_data_stream` (create, get, delete, migrate, modify, stats, lifecycle) and `/{target}/_rollover`.
  */
 import { inject, injectable } from 'inversify';
-import { Errors, RestResponses, parseTimeValue, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { EngineTokens, parseExpandWildcards, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
+import { Errors, RestResponses, parseExpandWildcards, parseTimeValue, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EngineTokens, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
 import { DataStreamActions as A } from '../actions.js';
 import { isObj, unknownField, type Json } from '../util.js';
 import { dataStreams } from './data-stream-metadata.js';

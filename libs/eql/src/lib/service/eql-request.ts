@@ -4,8 +4,7 @@
  * "Validation Failed: 1: ...;"). Where the interface spec states a rule it wins: size > 0 (integer or float),
  * fetch_size > 2, query parameters override the same body fields.
  */
-import { Errors, EsError, parseTimeValue, type RestRequest } from '@strata/core-common';
-import { locateKey } from '@strata/core-engine';
+import { Errors, EsError, indicesOptionsOf, locateKey, parseTimeValue, type RestRequest } from '@strata/core-common';
 
 export const DEFAULT_KEEP_ALIVE_MS = 5 * 86_400_000;
 export const MIN_KEEP_ALIVE_MS = 60_000;
@@ -58,7 +57,7 @@ const KNOWN = new Set([
 ]);
 
 function pos(raw: string | undefined, key: string): { line: number; col: number } {
-  return (raw !== undefined ? locateKey(raw, key) : undefined) ?? { line: 1, col: 1 };
+  return (raw !== undefined ? locateKey(raw, key, 'value') : undefined) ?? { line: 1, col: 1 };
 }
 
 function fieldError(raw: string | undefined, key: string, cause?: EsError): EsError {
@@ -118,7 +117,7 @@ export function parseEqlRequest(req: RestRequest): EqlSearchRequest {
     if (!KNOWN.has(k)) {
       const p = pos(rawBody, k);
       // the key's own position (Jackson reports the field name token)
-      const keyPos = rawBody !== undefined ? locateKeyName(rawBody, k) ?? p : p;
+      const keyPos = rawBody !== undefined ? locateKey(rawBody, k, 'key') ?? p : p;
       throw Errors.xContentParse(`[${PARSER}] unknown field [${k}]`, keyPos.line, keyPos.col);
     }
   }
@@ -212,6 +211,8 @@ export function parseEqlRequest(req: RestRequest): EqlSearchRequest {
   }
   if (errors.length) throw Errors.actionRequestValidation(errors);
 
+  // validated here (IndicesOptions semantics); the list itself is kept for the remote clusters' requests
+  const options = indicesOptionsOf(req, { ignoreUnavailable: true });
   const expandWildcards = req.listParam('expand_wildcards') ?? ['open'];
   return {
     indices,
@@ -232,19 +233,11 @@ export function parseEqlRequest(req: RestRequest): EqlSearchRequest {
     allowPartialSearchResults,
     allowPartialSequenceResults,
     ccsMinimizeRoundtrips: req.boolParam('ccs_minimize_roundtrips', true),
-    ignoreUnavailable: req.boolParam('ignore_unavailable', true),
-    allowNoIndices: req.boolParam('allow_no_indices', true),
+    ignoreUnavailable: options.ignoreUnavailable,
+    allowNoIndices: options.allowNoIndices,
     expandWildcards,
     body,
   };
-}
-
-/** position of a key's name token ("key") in a raw JSON body */
-function locateKeyName(raw: string, key: string): { line: number; col: number } | undefined {
-  const idx = raw.indexOf(JSON.stringify(key));
-  if (idx < 0) return undefined;
-  const before = raw.substring(0, idx);
-  return { line: before.split('\n').length, col: idx - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
 /** Elasticsearch's TimeValue#toString for the keep_alive error ("30s", "1.5m") */

@@ -4,7 +4,7 @@
  * (wait_for_completion_timeout, keep_on_completion, keep_alive, get / status / delete).
  */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, Tokens, currentRequestOrigin, toEsError, type Clock, type HostConfig, type Principal } from '@strata/core-common';
+import { EsError, Errors, Tokens, currentRequestOrigin, parseExpandWildcards, toEsError, type Clock, type HostConfig, type Principal } from '@strata/core-common';
 import {
   EngineTokens,
   type IndexNameExpressionResolver,
@@ -15,7 +15,6 @@ import {
 } from '@strata/core-engine';
 import { analyze } from '../analysis/analyzer.js';
 import type { Plan } from '../analysis/resolved.js';
-import { expandWildcards as parseExpandWildcards } from '@strata/core-api';
 import { execute, type EqlResult } from '../execution/executor.js';
 import { parseEql } from '../parser/parser.js';
 import { AsyncSearchStore, ownerOf, type StoredSearch } from './async-store.js';

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { Errors, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { searchIndicesOptions } from '@strata/core-api';
+import { Errors, RestResponses, indicesOptionsOf, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
 import { EngineTokens, type SearchService } from '@strata/core-engine';
 import { PagingService } from '../paging.service.js';
 
@@ -42,7 +41,7 @@ export class OpenPitRestHandler implements RestHandler {
   handle(req: RestRequest): RestResponse {
     const indices = req.pathParam('index').split(',').filter((s) => s.length > 0);
     const routing = req.listParam('routing');
-    const body = this.paging.openPit(this.search, indices, searchIndicesOptions(req), req.param('keep_alive'), routing, req.principal);
+    const body = this.paging.openPit(this.search, indices, indicesOptionsOf(req), req.param('keep_alive'), routing, req.principal);
     return RestResponses.ok(body);
   }
 }

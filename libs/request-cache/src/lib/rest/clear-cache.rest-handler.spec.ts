@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { Container } from 'inversify';
 import { Tokens } from '@strata/core-common';
 import { HttpPipeline, httpModule } from '@strata/core-http';
-import { EngineTokens, InMemoryMetadataStore, type IndexMetadata } from '@strata/core-engine';
+import { DefaultIndexNameExpressionResolver, EngineTokens, InMemoryMetadataStore, type IndexMetadata } from '@strata/core-engine';
 import { requestCacheModule } from '../request-cache.module.js';
 import { RequestCacheService, type CacheableShardSearch } from '../request-cache.service.js';
 
@@ -59,6 +59,7 @@ describe('POST /_cache/clear', () => {
     const c = new Container({ defaultScope: 'Singleton' });
     c.bind(Tokens.HostConfig).toConstantValue({ settings: {} });
     c.bind(EngineTokens.MetadataStore).toConstantValue(store);
+    c.bind(EngineTokens.IndexNameExpressionResolver).to(DefaultIndexNameExpressionResolver);
     c.load(httpModule, requestCacheModule);
     svc = c.get(RequestCacheService);
     const app = new Koa();
@@ -128,5 +129,13 @@ describe('POST /_cache/clear', () => {
     const bad = await post('/logs/_cache/clear?request=maybe');
     expect(bad.status).toBe(400);
     expect((await js(bad)).error.type).toBe('illegal_argument_exception');
+    const ew = await js(await post('/logs/_cache/clear?expand_wildcards=open,foo'));
+    expect(ew.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'No valid expand wildcard value [foo]' });
+  });
+
+  it('expands hidden indices only when asked (the shared indices-options parser)', async () => {
+    await fill();
+    expect(await js(await post('/*/_cache/clear?expand_wildcards=open,hidden'))).toEqual({ _shards: { total: 7, successful: 4, failed: 0 } });
+    expect(await js(await post('/*/_cache/clear?expand_wildcards=all,none'))).toEqual({ _shards: { total: 0, successful: 0, failed: 0 } });
   });
 });

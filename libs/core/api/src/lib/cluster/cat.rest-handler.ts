@@ -2,6 +2,7 @@ import { statfsSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
 import {
   Errors,
+  parseExpandWildcards,
   RestResponses,
   Tokens,
   route,
@@ -21,14 +22,9 @@ function hms(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
 }
 
-function expandOptions(req: RestRequest, dflt: string[]) {
-  const expand = req.listParam('expand_wildcards', dflt)!;
-  const all = expand.includes('all');
-  return {
-    open: all || expand.includes('open'),
-    closed: all || expand.includes('closed'),
-    hidden: all || expand.includes('hidden'),
-  };
+/** `expand_wildcards` of a cat request (default `all`, as the cat APIs) */
+function expandOptions(req: RestRequest) {
+  return parseExpandWildcards(req.param('expand_wildcards'), { open: true, closed: true, hidden: true });
 }
 
 /** `GET /_cat`: the list of cat endpoints. */
@@ -83,7 +79,7 @@ export class CatIndicesRestHandler implements RestHandler {
       throw Errors.illegalArgument(`unknown health status [${wanted}]`);
     }
     const names = this.cluster.resolve(req.optionalPathParam('index'), {
-      expandWildcards: expandOptions(req, ['all']),
+      expandWildcards: expandOptions(req),
       allowNoIndices: true,
       allowClosed: true,
     });
@@ -295,7 +291,7 @@ export class CatShardsRestHandler implements RestHandler {
   ) {}
 
   handle(req: RestRequest): RestResponse {
-    const names = this.cluster.resolve(req.optionalPathParam('index'), { expandWildcards: expandOptions(req, ['all']) });
+    const names = this.cluster.resolve(req.optionalPathParam('index'), { expandWildcards: expandOptions(req) });
     const rows: CatRow[] = [];
     const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
     for (const name of names) {

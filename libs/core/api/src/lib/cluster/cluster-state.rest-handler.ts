@@ -1,6 +1,7 @@
 import { inject, injectable } from 'inversify';
 import {
   Errors,
+  indicesOptionsOf,
   RestResponses,
   nestSettings,
   route,
@@ -47,11 +48,7 @@ export class ClusterStateRestHandler implements RestHandler {
     }
     const flat = req.boolParam('flat_settings', false);
     const indexExpr = req.optionalPathParam('index');
-    const names = this.cluster.resolve(indexExpr, {
-      ignoreUnavailable: req.boolParam('ignore_unavailable', false),
-      allowNoIndices: req.boolParam('allow_no_indices', true),
-      expandWildcards: { open: true, closed: true, hidden: indexExpr !== undefined },
-    });
+    const names = this.cluster.resolve(indexExpr, indicesOptionsOf(req, { expandWildcards: { open: true, closed: true, hidden: indexExpr !== undefined } }));
     const indices = names.map((n) => this.cluster.indexMetadata(n)).filter((m): m is IndexMetadata => m !== undefined);
     const store = this.cluster.metadataStore();
     const md = store?.current();

@@ -1,5 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
-import { Errors, wildcardRegExp } from '@strata/core-common';
+import { DEFAULT_INDICES_OPTIONS, Errors, wildcardRegExp } from '@strata/core-common';
 import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore, ShardFailureInfo } from '@strata/core-engine';
 import { EngineTokens } from '@strata/core-engine';
 
@@ -61,9 +61,9 @@ export class ClusterView {
    */
   resolve(expression: string | undefined, options: Partial<IndicesOptions> & { allowClosed?: boolean } = {}): string[] {
     const opts: IndicesOptions = {
-      ignoreUnavailable: options.ignoreUnavailable ?? false,
-      allowNoIndices: options.allowNoIndices ?? true,
-      expandWildcards: options.expandWildcards ?? { open: true, closed: false, hidden: false },
+      ignoreUnavailable: options.ignoreUnavailable ?? DEFAULT_INDICES_OPTIONS.ignoreUnavailable,
+      allowNoIndices: options.allowNoIndices ?? DEFAULT_INDICES_OPTIONS.allowNoIndices,
+      expandWildcards: options.expandWildcards ?? DEFAULT_INDICES_OPTIONS.expandWildcards,
     };
     const names = this.allIndices().map((m) => m.name);
     const r = this.resolver as (IndexNameExpressionResolver & { resolve?(e: string, o: IndicesOptions, p: 'read', x: { allowClosed?: boolean }): string[] }) | undefined;

@@ -1,6 +1,7 @@
 import { inject, injectable, multiInject, optional } from 'inversify';
 import {
   Errors,
+  indicesOptionsOf,
   ExtensionPoints,
   RestResponses,
   route,
@@ -64,16 +65,7 @@ export class IndicesStatsRestHandler implements RestHandler {
         );
       }
     }
-    const expand = req.listParam('expand_wildcards', ['open'])!;
-    const names = this.cluster.resolve(req.optionalPathParam('index'), {
-      ignoreUnavailable: req.boolParam('ignore_unavailable', false),
-      allowNoIndices: req.boolParam('allow_no_indices', true),
-      expandWildcards: {
-        open: expand.includes('open') || expand.includes('all'),
-        closed: expand.includes('closed') || expand.includes('all'),
-        hidden: expand.includes('hidden') || expand.includes('all'),
-      },
-    });
+    const names = this.cluster.resolve(req.optionalPathParam('index'), indicesOptionsOf(req));
     let total = 0;
     let successful = 0;
     let all: Record<string, unknown> = {};

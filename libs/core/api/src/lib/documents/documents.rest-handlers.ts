@@ -1,12 +1,10 @@
 /** REST handlers of the document APIs: _doc, _create, _source, _update, _mget, _bulk, _refresh, _flush, _forcemerge. */
 import { inject, injectable, optional } from 'inversify';
-import { EsError, Errors, RestResponses, Tokens, route, type Logger, type RestHandler, type TaskManager, type RestRequest, type RestResponse } from '@strata/core-common';
+import { EsError, Errors, RestResponses, Tokens, indicesOptionsOf, locateJsonPath, positionOf, route, type Logger, type RestHandler, type TaskManager, type RestRequest, type RestResponse } from '@strata/core-common';
 import {
   EngineTokens,
   UPDATE_BODY_FIELDS,
-  locateJsonPath,
   parseBulkLines,
-  positionOf,
   type DocumentService,
   type IndexNameExpressionResolver,
   type UpdateRequest,
@@ -14,7 +12,6 @@ import {
 import { DocumentActions as A } from './document-actions.js';
 import { NODE_INFO, NodeInfo } from '../cluster/node-info.js';
 import {
-  indicesOptions,
   longParam,
   refreshParam,
   requireBody,
@@ -344,7 +341,7 @@ abstract class BroadcastHandler {
 
   protected targets(req: RestRequest): string[] {
     const expr = req.optionalPathParam('index');
-    return this.resolver.concreteIndices(expr ?? '_all', indicesOptions(req), 'read');
+    return this.resolver.concreteIndices(expr ?? '_all', indicesOptionsOf(req), 'read');
   }
 }
 

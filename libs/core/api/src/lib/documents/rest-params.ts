@@ -1,6 +1,6 @@
 /** Shared parameter parsing for the document REST handlers (ES names and messages). */
 import { EsError, Errors, parseTimeValue, type RestRequest } from '@strata/core-common';
-import { parseSourceParams, type IndicesOptions, type RefreshPolicy, type SourceFilter, type VersionType } from '@strata/core-engine';
+import { parseSourceParams, type RefreshPolicy, type SourceFilter, type VersionType } from '@strata/core-engine';
 
 export function refreshParam(req: RestRequest): RefreshPolicy | undefined {
   if (!req.hasParam('refresh')) return undefined;
@@ -34,42 +34,6 @@ export function sourceParams(req: RestRequest): { fetch?: boolean; filter?: Sour
   if (src === undefined && !inc && !exc) return {};
   const r = parseSourceParams(src, inc, exc);
   return { fetch: r.fetch, filter: r.filter };
-}
-
-export function indicesOptions(
-  req: RestRequest,
-  defaults: IndicesOptions = { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
-): IndicesOptions {
-  const out: IndicesOptions = {
-    ignoreUnavailable: req.boolParam('ignore_unavailable', defaults.ignoreUnavailable),
-    allowNoIndices: req.boolParam('allow_no_indices', defaults.allowNoIndices),
-    expandWildcards: { ...defaults.expandWildcards },
-  };
-  const ew = req.listParam('expand_wildcards');
-  if (ew) {
-    out.expandWildcards = { open: false, closed: false, hidden: false };
-    for (const w of ew) {
-      switch (w) {
-        case 'open':
-          out.expandWildcards.open = true;
-          break;
-        case 'closed':
-          out.expandWildcards.closed = true;
-          break;
-        case 'hidden':
-          out.expandWildcards.hidden = true;
-          break;
-        case 'all':
-          out.expandWildcards = { open: true, closed: true, hidden: true };
-          break;
-        case 'none':
-          break;
-        default:
-          throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${w.toUpperCase()}`);
-      }
-    }
-  }
-  return out;
 }
 
 export function requireBody(req: RestRequest): Record<string, unknown> {

@@ -2,9 +2,8 @@
  * Shared helpers of the index admin REST handlers: target resolution and Elasticsearch-style rendering
  * of index settings and aliases.
  */
-import { Errors, nestSettings, type RestRequest, type SettingsRegistry, wildcardRegExp } from '@strata/core-common';
+import { Errors, indicesOptionsFromParams, nestSettings, type RestRequest, type SettingsRegistry, wildcardRegExp } from '@strata/core-common';
 import {
-  indicesOptionsFromParams,
   type AliasMetadata,
   type IndexMetadata,
   type IndexNameExpressionResolver,
@@ -29,7 +28,7 @@ export const IndicesActions = {
   RESOLVE: 'indices:admin/resolve/index',
 } as const;
 
-export const INDICES_OPTIONS_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'];
+export { INDICES_OPTIONS_PARAMS } from '@strata/core-common';
 
 /** open + closed wildcard expansion, explicit closed indices allowed (get/settings/mapping/delete) */
 export const ADMIN_DEFAULTS: IndicesOptions = {

@@ -7,8 +7,10 @@ import {
   EsError,
   Errors,
   RestResponses,
+  DEFAULT_INDICES_OPTIONS,
   TaskManager,
   Tokens,
+  indicesOptionsOf,
   route,
   wildcardRegExp,
   type Clock,
@@ -20,7 +22,6 @@ import {
   type TaskInfo,
 } from '@strata/core-common';
 import { ByQueryRunner, EngineTokens, parseConflicts, type ByQueryKind, type ByQueryRequest, type DocumentService, type SearchService } from '@strata/core-engine';
-import { searchIndicesOptions } from '../search/search-request-builder.js';
 import { NODE_INFO, NODE_ROLES, type NodeInfo } from '../cluster/node-info.js';
 
 const ACTIONS: Record<ByQueryKind, string> = {
@@ -94,7 +95,7 @@ function byQueryRequest(req: RestRequest, body: Record<string, unknown>, allowSc
   const q = req.param('q');
   return {
     indices: idx === undefined ? undefined : idx.split(','),
-    indicesOptions: searchIndicesOptions(req),
+    indicesOptions: indicesOptionsOf(req),
     query: body['query'] ?? (q !== undefined ? { query_string: { query: q, ...(req.param('df') ? { default_field: req.param('df') } : {}) } } : undefined),
     ...(req.param('routing') !== undefined ? { routing: req.param('routing')!.split(',') } : {}),
     script: body['script'],
@@ -198,7 +199,7 @@ export class ReindexRestHandler implements RestHandler {
     const srcFields = src!['_source'];
     const r: ByQueryRequest = {
       indices,
-      indicesOptions: { ignoreUnavailable: false, allowNoIndices: true, expandWildcards: { open: true, closed: false, hidden: false } },
+      indicesOptions: DEFAULT_INDICES_OPTIONS,
       query: src!['query'],
       script: body['script'],
       conflicts: parseConflicts(body['conflicts']),

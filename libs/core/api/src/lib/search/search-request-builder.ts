@@ -1,11 +1,10 @@
 /** Builds engine SearchRequests from REST requests (RestSearchAction.parseSearchRequest). */
-import { Errors, type RestRequest } from '@strata/core-common';
+import { Errors, indicesOptionsOf, type RestRequest } from '@strata/core-common';
 import {
   applyUrlParams,
   parseSortParam,
   parseTrackTotalHits,
   parseSourceFilter,
-  type IndicesOptions,
   type SearchRequest,
   type SearchService,
   type SearchUrlParams,
@@ -59,47 +58,6 @@ export const SEARCH_PARAMS = [
   'include_named_queries_score',
   'force_synthetic_source',
 ];
-
-export function searchIndicesOptions(req: RestRequest, defaults?: Partial<IndicesOptions>): IndicesOptions {
-  const d: IndicesOptions = {
-    ignoreUnavailable: defaults?.ignoreUnavailable ?? false,
-    allowNoIndices: defaults?.allowNoIndices ?? true,
-    expandWildcards: defaults?.expandWildcards ?? { open: true, closed: false, hidden: false },
-  };
-  const out: IndicesOptions = {
-    ignoreUnavailable: req.boolParam('ignore_unavailable', d.ignoreUnavailable),
-    allowNoIndices: req.boolParam('allow_no_indices', d.allowNoIndices),
-    expandWildcards: { ...d.expandWildcards },
-  };
-  const ew = req.listParam('expand_wildcards');
-  if (ew) out.expandWildcards = expandWildcards(ew);
-  return out;
-}
-
-export function expandWildcards(values: string[]): IndicesOptions['expandWildcards'] {
-  const e = { open: false, closed: false, hidden: false };
-  for (const w of values) {
-    switch (w) {
-      case 'open':
-        e.open = true;
-        break;
-      case 'closed':
-        e.closed = true;
-        break;
-      case 'hidden':
-        e.hidden = true;
-        break;
-      case 'all':
-        e.open = e.closed = e.hidden = true;
-        break;
-      case 'none':
-        break;
-      default:
-        throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${w.toUpperCase()}`);
-    }
-  }
-  return e;
-}
 
 function intParam(req: RestRequest, name: string): number | undefined {
   const v = req.param(name);
@@ -162,7 +120,7 @@ export function buildSearchRequest(req: RestRequest, service: SearchService, bod
     throw Errors.illegalArgument(`[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${source.trackTotalHitsUpTo}`);
   }
   const request: SearchRequest = {
-    indicesOptions: searchIndicesOptions(req),
+    indicesOptions: indicesOptionsOf(req),
     source,
     searchType: searchTypeParam(req.param('search_type')),
     typedKeys: req.boolParam('typed_keys', false),

@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, checkIndicesAccess, checkParsedJson, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, RestResponses, indicesOptionsFromParams, indicesOptionsOf, checkIndicesAccess, checkParsedJson, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -12,7 +12,7 @@ import {
   type SearchRequest,
   resolveDateMathIndexName,
 } from '@strata/core-engine';
-import { SEARCH_PARAMS, buildSearchRequest, expandWildcards, indicesOf, searchIndicesOptions, searchTypeParam } from './search-request-builder.js';
+import { SEARCH_PARAMS, buildSearchRequest, indicesOf, searchTypeParam } from './search-request-builder.js';
 
 export const SearchActions = {
   SEARCH: 'indices:data/read/search',
@@ -191,15 +191,10 @@ export class MultiSearchRestHandler implements RestHandler {
     const source = this.search.parseSource(b);
     const idx = header['index'] ?? header['indices'];
     const indices = idx === undefined ? defaultIndices : Array.isArray(idx) ? idx.map(String) : String(idx).split(',');
-    const base = searchIndicesOptions(req);
     const bool = (v: unknown, d: boolean) => (v === undefined ? d : v === true || v === 'true');
-    const ew = header['expand_wildcards'];
     const request: SearchRequest = {
-      indicesOptions: {
-        ignoreUnavailable: bool(header['ignore_unavailable'], base.ignoreUnavailable),
-        allowNoIndices: bool(header['allow_no_indices'], base.allowNoIndices),
-        expandWildcards: ew === undefined ? base.expandWildcards : expandWildcards(Array.isArray(ew) ? ew.map(String) : String(ew).split(',')),
-      },
+      // header options over the URL's (IndicesOptions.fromMap with the request's as defaults)
+      indicesOptions: indicesOptionsFromParams((n) => header[n], indicesOptionsOf(req)),
       source,
       searchType: searchTypeParam((header['search_type'] as string | undefined) ?? req.param('search_type')),
       typedKeys: req.boolParam('typed_keys', false),
@@ -260,7 +255,7 @@ export class FieldCapsRestHandler implements RestHandler {
     if (!fields || fields.length === 0) throw Errors.actionRequestValidation(['no fields specified']);
     const typesFilter = req.listParam('types');
     const includeUnmapped = req.boolParam('include_unmapped', false);
-    let concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), searchIndicesOptions(req), 'read'))].sort();
+    let concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), indicesOptionsOf(req), 'read'))].sort();
     if (b && b['index_filter'] !== undefined) {
       // indices where the filter cannot match any document are dropped (the can-match phase of Elasticsearch)
       const kept: string[] = [];
@@ -382,7 +377,7 @@ export class ValidateQueryRestHandler implements RestHandler {
       if (req.param('default_operator') !== undefined) qs['default_operator'] = req.param('default_operator');
       query = { query_string: qs };
     }
-    const concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), searchIndicesOptions(req), 'read'))].sort();
+    const concrete = [...new Set(this.resolver.concreteIndices(indicesOf(req), indicesOptionsOf(req), 'read'))].sort();
     let valid = true;
     const explanations: Array<Record<string, unknown>> = [];
     let firstError: string | undefined;

@@ -3,7 +3,7 @@
  * restore, `_mount`) over the engine's SnapshotsService.
  */
 import { ContainerModule, inject, injectable } from 'inversify';
-import { Errors, ExtensionPoints, RestResponses, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
+import { Errors, ExtensionPoints, RestResponses, parseExpandWildcards, route, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
 import { SnapshotsService, type SnapshotInfo } from '@strata/core-engine';
 import { NODE_INFO, type NodeInfo } from '../cluster/node-info.js';
 
@@ -182,7 +182,7 @@ export class CreateSnapshotRestHandler implements RestHandler {
       includeGlobalState: bool(body['include_global_state'], 'include_global_state'),
       partial: bool(body['partial'], 'partial'),
       metadata: isObj(body['metadata']) ? body['metadata'] : undefined,
-      expandWildcards: ew === undefined ? undefined : expand(stringList(ew) ?? []),
+      expandWildcards: ew === undefined ? undefined : parseExpandWildcards(stringList(ew) ?? []),
     });
     if (!req.boolParam('wait_for_completion', false)) {
       done.catch(() => undefined);
@@ -191,16 +191,6 @@ export class CreateSnapshotRestHandler implements RestHandler {
     const info = await done;
     return RestResponses.ok({ snapshot: renderSnapshotInfo(info) });
   }
-}
-
-function expand(parts: string[]): { open: boolean; closed: boolean; hidden: boolean } {
-  const o = { open: false, closed: false, hidden: false };
-  for (const p of parts) {
-    if (p === 'all') o.open = o.closed = o.hidden = true;
-    else if (p === 'open' || p === 'closed' || p === 'hidden') o[p] = true;
-    else if (p !== 'none') throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${p.toUpperCase()}`);
-  }
-  return o;
 }
 
 @injectable()

@@ -4,55 +4,11 @@
  * IndexNameExpressionResolver.
  */
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, Tokens, currentIndicesAccess, systemClock, type Clock, wildcardRegExp } from '@strata/core-common';
+import { DEFAULT_INDICES_OPTIONS, EsError, Errors, ExtensionPoints, Tokens, currentIndicesAccess, systemClock, type Clock, wildcardRegExp } from '@strata/core-common';
 import { resolveDateMathIndexName } from './index-name.js';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from './metadata.js';
 import { EngineTokens, type IndexNameExpressionResolver } from '../services.js';
 import type { IndexNameResolver, IndicesOptions } from '../spi.js';
-
-export const DEFAULT_INDICES_OPTIONS: IndicesOptions = {
-  ignoreUnavailable: false,
-  allowNoIndices: true,
-  expandWildcards: { open: true, closed: false, hidden: false },
-};
-
-/** Parses `expand_wildcards=open,closed,hidden,all,none` into the options. */
-export function parseExpandWildcards(value: string | string[] | undefined, base = DEFAULT_INDICES_OPTIONS.expandWildcards): IndicesOptions['expandWildcards'] {
-  if (value === undefined) return { ...base };
-  const parts = (Array.isArray(value) ? value : value.split(',')).map((s) => s.trim()).filter(Boolean);
-  const out = { open: false, closed: false, hidden: false };
-  for (const p of parts) {
-    switch (p) {
-      case 'open': out.open = true; break;
-      case 'closed': out.closed = true; break;
-      case 'hidden': out.hidden = true; break;
-      case 'all': out.open = out.closed = out.hidden = true; break;
-      case 'none': break;
-      default:
-        throw Errors.illegalArgument(`No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.${p.toUpperCase()}`);
-    }
-  }
-  return out;
-}
-
-/** Builds IndicesOptions from REST parameters (ignore_unavailable, allow_no_indices, expand_wildcards). */
-export function indicesOptionsFromParams(
-  get: (name: string) => string | undefined,
-  defaults: IndicesOptions = DEFAULT_INDICES_OPTIONS,
-): IndicesOptions {
-  const b = (name: string, d: boolean): boolean => {
-    const v = get(name);
-    if (v === undefined) return d;
-    if (v === '' || v === 'true') return true;
-    if (v === 'false') return false;
-    throw Errors.illegalArgument(`Failed to parse value [${v}] as only [true] or [false] are allowed.`);
-  };
-  return {
-    ignoreUnavailable: b('ignore_unavailable', defaults.ignoreUnavailable),
-    allowNoIndices: b('allow_no_indices', defaults.allowNoIndices),
-    expandWildcards: parseExpandWildcards(get('expand_wildcards'), defaults.expandWildcards),
-  };
-}
 
 export function isHiddenIndex(im: IndexMetadata): boolean {
   const h = im.settings['index.hidden'];

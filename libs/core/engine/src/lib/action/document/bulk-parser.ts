@@ -2,10 +2,9 @@
  * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
  * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
  */
-import { EsError, Errors, checkParsedJson } from '@strata/core-common';
+import { EsError, Errors, checkParsedJson, jsonParseError, locateJsonPath, positionOf } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
-import { locateJsonPath, positionOf } from '../search/json-position.js';
 
 /** the fields of an update body (ES UpdateRequest's parser) */
 export const UPDATE_BODY_FIELDS: ReadonlySet<string> = new Set([
@@ -207,7 +206,7 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
       if (bad) {
         // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: the item fails (a whole-request failure for update bodies)
         const msg = bad.message;
-        const cause = new EsError('json_parse_exception', 400, `${msg}\n at [Source: (byte[])"..."; line: 1, column: ${bad.offset + 1}]`);
+        const cause = jsonParseError(msg, positionOf(srcLine, bad.offset));
         if (op === 'update') throw Errors.xContentParse(msg, lineNo + 1, bad.offset + 1, cause);
         const root = Errors.documentParsing(`[1:${bad.offset + 1}] failed to parse: ${msg}`);
         item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });

@@ -6,4 +6,3 @@ export * from './highlighter.js';
 export * from './search-phase-controller.js';
 export * from './search-service.js';
 export * from './terms-lookup.js';
-export * from './json-position.js';

@@ -7,7 +7,8 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import type { IndexNameExpressionResolver, IndicesService, IndexShard, MapperService } from '../../services.js';
 import type { CoordinatorSearchInterceptor, SearchRequest, ShardSearchInterceptor } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
-import { SearchService, locateKey } from './search-service.js';
+import { locateKey } from '@strata/core-common';
+import { SearchService } from './search-service.js';
 import { parseSearchSource } from './search-source.js';
 
 const FIELDS: Record<string, MappedFieldType> = { body: fieldTypes.text('body'), n: fieldTypes.long('n'), tag: fieldTypes.keyword('tag') };
@@ -184,7 +185,7 @@ describe('SearchService', () => {
     const e = await service.search(req(JSON.parse(raw), { rawBody: raw })).catch((x: EsError) => x);
     expect((e as EsError).metadata).toEqual({ line: 3, col: 13 });
     expect(((e as EsError).cause as EsError).reason).toBe('[3:13] unknown field [nope]');
-    expect(locateKey('{"query":{"foo":{}}}', 'foo')).toEqual({ line: 1, col: 17 });
+    expect(locateKey('{"query":{"foo":{}}}', 'foo', 'value')).toEqual({ line: 1, col: 17 });
   });
 
   it('aggregation parse errors carry their position in the raw body (key of an unknown field, value of a bad one)', async () => {

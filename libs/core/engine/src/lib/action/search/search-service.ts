@@ -9,6 +9,9 @@ import {
   EsError,
   Errors,
   ExtensionPoints,
+  locateJsonPath,
+  locateKey,
+  positionOf,
   RequestContexts,
   Tokens,
   type Clock,
@@ -20,7 +23,6 @@ import {
   wildcardRegExp,
 } from '@strata/core-common';
 import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggregations } from '../../aggregations/aggregation-phase.js';
-import { locateJsonPath, positionOf } from './json-position.js';
 import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
@@ -97,24 +99,12 @@ function isRequestLevelError(e: unknown): boolean {
   return e instanceof EsError && (e.type === 'parsing_exception' || e.type === 'x_content_parse_exception' || e.type === 'named_object_not_found_exception' || isRequestLevel(e));
 }
 
-/** line/col (1-based) of the value following `"name":` in a raw JSON body, as the JSON parser reports positions */
-export function locateKey(raw: string, name: string): { line: number; col: number } | undefined {
-  const re = new RegExp('"' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '"\\s*:\\s*', 'g');
-  const m = re.exec(raw);
-  if (!m) return undefined;
-  const pos = m.index + m[0].length;
-  const before = raw.substring(0, pos);
-  const line = before.split('\n').length;
-  const col = pos - (before.lastIndexOf('\n') + 1) + 1;
-  return { line, col };
-}
-
 /** rewrites "unknown query [x]" errors with the position of x in the raw body */
 function withPosition(e: unknown, raw: string | undefined): unknown {
   if (!(e instanceof EsError) || e.type !== 'parsing_exception' || raw === undefined) return e;
   const m = /^unknown query \[(.+)\]$/.exec(e.reason);
   if (!m) return e;
-  const loc = locateKey(raw, m[1]!);
+  const loc = locateKey(raw, m[1]!, 'value');
   if (!loc) return e;
   return new EsError('parsing_exception', 400, e.reason, {
     metadata: { line: loc.line, col: loc.col },

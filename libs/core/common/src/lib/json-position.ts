@@ -1,16 +1,54 @@
 /**
  * Positions in a raw JSON body, as Jackson reports them (1-based line and column of a token's first
- * character), for errors raised after the body was parsed into plain objects.
+ * character): the one implementation behind every `[line:col]` of x_content_parse_exception / parsing_exception
+ * and every `line: L, column: C` of json_parse_exception, including errors raised after the body was parsed
+ * into plain objects.
  */
+import { EsError, Errors } from './errors.js';
+
 export interface JsonPosition {
   line: number;
   col: number;
 }
 
+/** line and column (1-based) of a character offset (offsets past the end count to the end) */
 export function positionOf(raw: string, offset: number): JsonPosition {
-  const before = raw.substring(0, offset);
-  const nl = before.lastIndexOf('\n');
-  return { line: before.split('\n').length, col: offset - nl };
+  const end = Math.min(Math.max(offset, 0), raw.length);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = raw.indexOf('\n'); i >= 0 && i < end; i = raw.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: end - lineStart + 1 };
+}
+
+/** Jackson's JsonParseException (`json_parse_exception`) for a syntax problem at `at` */
+export function jsonParseError(message: string, at: JsonPosition): EsError {
+  return new EsError('json_parse_exception', 400, `${message}\n at [Source: (byte[])"..."; line: ${at.line}, column: ${at.col}]`);
+}
+
+/**
+ * The x_content_parse_exception for a syntax problem at `offset` of `raw`: `[line:col] message`, caused by the
+ * json_parse_exception; as in Elasticsearch the root cause is the x_content_parse_exception itself (Jackson's
+ * exception is not an ElasticsearchException, so it only shows up under caused_by).
+ */
+export function jsonSyntaxError(raw: string, offset: number, message: string): EsError {
+  const at = positionOf(raw, offset);
+  const root = Errors.xContentParse(message, at.line, at.col);
+  return new EsError(root.type, root.status, root.reason, { cause: jsonParseError(message, at), rootCauses: [root] });
+}
+
+/**
+ * Position of the first member named `name` anywhere in `raw` (the first `"name"` followed by `:`): of its key
+ * token (`'key'`, what ObjectParser reports for an unknown field) or of its value (`'value'`, for a value that
+ * fails to parse); undefined when there is none.
+ */
+export function locateKey(raw: string, name: string, which: 'key' | 'value'): JsonPosition | undefined {
+  const re = new RegExp(JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\s*:\\s*', 'g');
+  const m = re.exec(raw);
+  if (!m) return undefined;
+  return positionOf(raw, which === 'key' ? m.index : m.index + m[0].length);
 }
 
 /**
