@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, Tokens, type FeatureModule } from '@strata/core-common';
+import { ExtensionPoints, Tokens, type FeatureModule, type XPackFeature } from '@strata/core-common';
 import { ApiKeyService } from './apikey/api-key-service.js';
 import { ApiKeyAuthenticator } from './apikey/api-key.authenticator.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -70,6 +70,11 @@ export const authChainModule = new ContainerModule(({ bind, rebind, isBound }) =
   ];
   for (const h of handlers) bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();
   for (const s of securitySettings) bind(ExtensionPoints.Setting).toConstantValue(s);
+  // GET /_xpack: security is available with this library, enabled as `xpack.security.enabled` says
+  bind(ExtensionPoints.XPackFeature).toDynamicValue((ctx): XPackFeature => {
+    const config = ctx.get(SecurityConfig);
+    return { name: 'security', enabled: () => config.enabled };
+  });
   // `xpack.security.http.ssl.*`: the host serves HTTPS when enabled (undefined: plain HTTP)
   bind(Tokens.HttpsServerOptions)
     .toDynamicValue((ctx) => httpsOptions(ctx.get(SecurityConfig)))

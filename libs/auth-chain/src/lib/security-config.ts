@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { inject, injectable, optional } from 'inversify';
-import { SettingParsers, Tokens, type HostConfig } from '@strata/core-common';
+import { SettingParsers, Tokens, nodeIdentityOf, type HostConfig, type NodeIdentity } from '@strata/core-common';
 import {
   API_KEY_CACHE_TTL,
   API_KEY_ENABLED,
@@ -110,7 +110,10 @@ export class SecurityConfig {
   /** `xpack.security.authc.anonymous.*`: requests without credentials act as this user when roles are set */
   readonly anonymous?: { username: string; roles: string[]; authzException: boolean };
 
-  constructor(@inject(Tokens.HostConfig) @optional() config?: HostConfig) {
+  constructor(
+    @inject(Tokens.HostConfig) @optional() config?: HostConfig,
+    @inject(Tokens.NodeIdentity) @optional() node?: NodeIdentity,
+  ) {
     const s = config?.settings ?? {};
     this.settings = s;
     const get = <T>(def: { key: string; defaultValue: T; parse(raw: unknown): T }): T => (s[def.key] === undefined ? def.defaultValue : def.parse(s[def.key]));
@@ -128,7 +131,7 @@ export class SecurityConfig {
     this.auditEnabled = this.enabled && get(AUDIT_ENABLED);
     this.dataPath = resolve(String(s['path.data'] ?? './data'));
     this.configDir = resolve(config?.configDir ?? join(process.cwd(), 'config'));
-    this.nodeName = String(s['node.name'] || 'strata');
+    this.nodeName = nodeIdentityOf(node, config).name;
     const anonRoles = s['xpack.security.authc.anonymous.roles'];
     const roles = anonRoles === undefined ? [] : Array.isArray(anonRoles) ? anonRoles.map(String) : String(anonRoles).split(',').map((r) => r.trim()).filter(Boolean);
     for (const k of Object.keys(s)) {

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, type FeatureModule } from '@strata/core-common';
+import { ExtensionPoints, type FeatureModule, type XPackFeature } from '@strata/core-common';
 import { TemplateService } from './templates/template-service.js';
 import { TEMPLATE_REST_HANDLERS } from './templates/templates.rest-handlers.js';
 import { DataStreamService } from './streams/data-stream-service.js';
@@ -23,6 +23,7 @@ export const dataStreamsModule = new ContainerModule(({ bind }) => {
   bind(DataStreamService).toSelf().inSingletonScope();
   bind(RolloverService).toSelf().inSingletonScope();
   bind(ExtensionPoints.IndexNameResolver).to(DataStreamIndexNameResolver).inSingletonScope();
+  for (const name of ['data_streams', 'ilm']) bind(ExtensionPoints.XPackFeature).toConstantValue({ name, enabled: () => true } satisfies XPackFeature);
   bind(ExtensionPoints.IndexRequestInterceptor).to(DataStreamIndexInterceptor).inSingletonScope();
   bind(ExtensionPoints.MetadataParticipant).to(DataStreamMetadataParticipant).inSingletonScope();
   bind(IlmService).toSelf().inSingletonScope();

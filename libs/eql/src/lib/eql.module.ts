@@ -1,5 +1,5 @@
 import { ContainerModule, inject, injectable, optional } from 'inversify';
-import { ExtensionPoints, Tokens, type Clock, type FeatureModule, type HostConfig, type LifecycleComponent } from '@strata/core-common';
+import { ExtensionPoints, Tokens, type Clock, type FeatureModule, type HostConfig, type LifecycleComponent, type XPackFeature } from '@strata/core-common';
 import { AsyncSearchStore } from './service/async-store.js';
 import { EqlBreakerService } from './service/breaker.js';
 import { EqlSearchService, EqlTokens } from './service/eql-search.service.js';
@@ -52,6 +52,7 @@ export const eqlModule = new ContainerModule(({ bind }) => {
   bind(EqlAsyncReaper).toSelf().inSingletonScope();
   bind(ExtensionPoints.LifecycleComponent).toService(EqlAsyncReaper);
   bind(ExtensionPoints.SearchContextProvider).to(EqlSearchContexts).inSingletonScope();
+  bind(ExtensionPoints.XPackFeature).toConstantValue({ name: 'eql', enabled: () => true } satisfies XPackFeature);
   for (const def of eqlSettings) bind(ExtensionPoints.Setting).toConstantValue(def);
   for (const h of [EqlSearchRestHandler, EqlGetRestHandler, EqlStatusRestHandler, EqlDeleteRestHandler]) {
     bind(ExtensionPoints.RestHandler).to(h).inSingletonScope();

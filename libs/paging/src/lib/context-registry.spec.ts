@@ -22,8 +22,9 @@ function reader(): DirectoryReader & { refs: number } {
 }
 
 describe('ContextRegistry', () => {
-  it('frees readers when a context is freed, once', () => {
-    const reg = new ContextRegistry();
+  it('frees readers when a context is freed, once, and tells the listener (shard search stats)', () => {
+    const events: string[] = [];
+    const reg = new ContextRegistry({ opened: (c) => events.push(`open ${c.kind} ${c.targets.length}`), freed: (c, ms) => events.push(`free ${c.kind} ${ms}`) });
     const r = reader();
     const ctx = reg.create('scroll', new Map([['a#0', r]]), [{ index: 'a', shardId: 0 }], 1000, 0);
     expect(reg.count('scroll')).toBe(1);
@@ -31,7 +32,7 @@ describe('ContextRegistry', () => {
     expect(r.refs).toBe(0);
     expect(reg.free(ctx.id, 10)).toBe(false);
     expect(r.refs).toBe(0);
-    expect(reg.stats(10)).toEqual({ openContexts: 0, scrollCurrent: 0, scrollTotal: 1, scrollTimeMs: 10 });
+    expect(events).toEqual(['open scroll 1', 'free scroll 10']);
   });
 
   it('reaps expired contexts not in use, and live() treats expired as missing', () => {

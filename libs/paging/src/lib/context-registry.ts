@@ -43,12 +43,17 @@ export interface ReaderContext {
   readonly origin?: { method: string; url: string; opaqueId?: string };
 }
 
+/** told when a context starts and stops holding its shards (the shards' search statistics) */
+export interface ReaderContextListener {
+  opened(ctx: ReaderContext): void;
+  freed(ctx: ReaderContext, openMillis: number): void;
+}
+
 export class ContextRegistry {
   private nextId = 1;
   private readonly contexts = new Map<number, ReaderContext>();
-  /** closed or reaped contexts (for stats) */
-  private scrollTotal = 0;
-  private scrollTimeMs = 0;
+
+  constructor(private readonly listener?: ReaderContextListener) {}
 
   create(
     kind: ContextKind,
@@ -74,6 +79,7 @@ export class ContextRegistry {
       ...(origin ? { origin: { method: origin.method, url: origin.url, ...(origin.opaqueId ? { opaqueId: origin.opaqueId } : {}) } } : {}),
     };
     this.contexts.set(ctx.id, ctx);
+    this.listener?.opened(ctx);
     return ctx;
   }
 
@@ -104,10 +110,7 @@ export class ContextRegistry {
     this.contexts.delete(id);
     for (const r of ctx.readers.values()) r.decRef();
     ctx.readers.clear();
-    if (ctx.kind === 'scroll') {
-      this.scrollTotal++;
-      this.scrollTimeMs += Math.max(0, now - ctx.openedAt);
-    }
+    this.listener?.freed(ctx, Math.max(0, now - ctx.openedAt));
     return true;
   }
 
@@ -146,20 +149,6 @@ export class ContextRegistry {
     let n = 0;
     for (const c of this.contexts.values()) if (c.kind === kind) n++;
     return n;
-  }
-
-  stats(now: number): { openContexts: number; scrollCurrent: number; scrollTotal: number; scrollTimeMs: number } {
-    let open = 0;
-    let scrollTime = this.scrollTimeMs;
-    let current = 0;
-    for (const c of this.contexts.values()) {
-      open++;
-      if (c.kind === 'scroll') {
-        current++;
-        scrollTime += Math.max(0, now - c.openedAt);
-      }
-    }
-    return { openContexts: open, scrollCurrent: current, scrollTotal: this.scrollTotal + current, scrollTimeMs: scrollTime };
   }
 
   /** frees everything (shutdown) */

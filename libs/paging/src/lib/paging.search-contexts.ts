@@ -1,5 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
-import { Tokens, type Clock, type HostConfig, type SearchContextInfo, type SearchContextProvider } from '@strata/core-common';
+import { Tokens, nodeIdentityOf, type Clock, type HostConfig, type NodeIdentity, type SearchContextInfo, type SearchContextProvider } from '@strata/core-common';
 import { ContextRegistry, type ReaderContext } from './context-registry.js';
 import { decodeAnyContextId, encodePitId, encodeScrollId } from './context-id.js';
 import { PagingTokens } from './paging.service.js';
@@ -17,8 +17,9 @@ export class PagingSearchContexts implements SearchContextProvider {
     @inject(PagingTokens.ContextRegistry) private readonly registry: ContextRegistry,
     @inject(Tokens.Clock) private readonly clock: Clock,
     @inject(Tokens.HostConfig) @optional() config?: HostConfig,
+    @inject(Tokens.NodeIdentity) @optional() node?: NodeIdentity,
   ) {
-    this.node = String(config?.settings['node.name'] ?? 'strata');
+    this.node = nodeIdentityOf(node, config).id;
   }
 
   list(): SearchContextInfo[] {

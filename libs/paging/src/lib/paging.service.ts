@@ -9,11 +9,13 @@ import {
   Errors,
   Tokens,
   formatTimeValue,
+  nodeIdentityOf,
   parseTimeValue,
   sameOwner,
   type Clock,
   type Principal,
   type HostConfig,
+  type NodeIdentity,
   type SettingDef,
 } from '@strata/core-common';
 import {
@@ -69,8 +71,9 @@ export class PagingService {
     @inject(EngineTokens.MetadataStore) private readonly metadata: MetadataStore,
     @inject(Tokens.Clock) private readonly clock: Clock,
     @inject(Tokens.HostConfig) @optional() config?: HostConfig,
+    @inject(Tokens.NodeIdentity) @optional() node?: NodeIdentity,
   ) {
-    this.node = String(config?.settings['node.name'] ?? 'strata');
+    this.node = nodeIdentityOf(node, config).id;
   }
 
   // ------------------------------------------------------------------ settings

@@ -1,25 +1,30 @@
-import { inject, injectable } from 'inversify';
-import { Tokens, type Clock, type NodeStatsContributor } from '@strata/core-common';
-import { ContextRegistry } from './context-registry.js';
-import { PagingTokens } from './paging.service.js';
+import type { IndexShard, IndicesService } from '@strata/core-engine';
+import type { ReaderContext, ReaderContextListener } from './context-registry.js';
 
-/** `indices.search` of GET /_nodes/stats: open contexts and scroll counters. */
-@injectable()
-export class PagingNodeStats implements NodeStatsContributor {
-  readonly section = 'indices.search';
-
-  constructor(
-    @inject(PagingTokens.ContextRegistry) private readonly registry: ContextRegistry,
-    @inject(Tokens.Clock) private readonly clock: Clock,
-  ) {}
-
-  stats(): Record<string, unknown> {
-    const s = this.registry.stats(this.clock.now());
-    return {
-      open_contexts: s.openContexts,
-      scroll_total: s.scrollTotal,
-      scroll_time_in_millis: s.scrollTimeMs,
-      scroll_current: s.scrollCurrent,
-    };
-  }
+/**
+ * Reports the reader contexts to the shards they hold: `open_contexts`, `scroll_current`, `scroll_total` and
+ * `scroll_time_in_millis` of `indices.search` (_stats per index, _nodes/stats summed) are the shards' numbers,
+ * as Elasticsearch counts them per shard.
+ */
+export function shardContextStats(indices: IndicesService): ReaderContextListener {
+  const shardsOf = (ctx: ReaderContext): IndexShard[] => {
+    const out: IndexShard[] = [];
+    for (const t of ctx.targets) {
+      try {
+        const s = indices.shard ? indices.shard(t.index, t.shardId) : indices.shards(t.index).find((x) => x.shardId === t.shardId);
+        if (s) out.push(s);
+      } catch {
+        // the index was deleted or the shard is gone: nothing left to count on
+      }
+    }
+    return out;
+  };
+  return {
+    opened: (ctx) => {
+      for (const s of shardsOf(ctx)) s.readerContextOpened?.(ctx.kind === 'scroll');
+    },
+    freed: (ctx, openMillis) => {
+      for (const s of shardsOf(ctx)) s.readerContextFreed?.(ctx.kind === 'scroll', openMillis);
+    },
+  };
 }

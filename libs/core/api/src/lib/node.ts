@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -14,6 +13,7 @@ import {
   SettingParsers,
   SettingsRegistry,
   Tokens,
+  nodeNameOf,
   setting,
   systemClock,
   type FeatureModule,
@@ -22,6 +22,7 @@ import {
   type IdGenerator,
   type LifecycleComponent,
   type Logger,
+  type NodeIdentity,
   type SettingDef,
 } from '@strata/core-common';
 import { EngineTokens, InMemoryMetadataStore, clusterModule, searchModule, storageModule } from '@strata/core-engine';
@@ -277,13 +278,10 @@ export async function createNode(options: NodeOptions = {}): Promise<StrataNode>
 
   const dataPath = String(settings['path.data']);
   const nodeId = persistentNodeId(dataPath);
-  const info = new NodeInfo(
-    nodeId,
-    String(settings['node.name'] || hostname()),
-    String(settings['cluster.name']),
-    String(settings['network.host']),
-  );
+  const info = new NodeInfo(nodeId, nodeNameOf(settings), String(settings['cluster.name']), String(settings['network.host']));
   container.bind(NODE_INFO).toConstantValue(info);
+  // one node name everywhere: the engine, tasks, paging ids and the thread pools read it from here
+  container.bind(Tokens.NodeIdentity).toConstantValue({ id: info.id, name: info.name } satisfies NodeIdentity);
 
   // resolve the HTTP pipeline now: duplicate routes fail at boot, not at the first request
   const pipeline = container.get(HttpPipeline);

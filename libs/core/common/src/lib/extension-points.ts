@@ -44,6 +44,8 @@ export const ExtensionPoints = {
   IndexStatsContributor: Symbol.for('strata.ext.IndexStatsContributor'),
   /** SearchContextProvider (search-contexts.ts): open PITs, scrolls, async searches, listed and closed together */
   SearchContextProvider: Symbol.for('strata.ext.SearchContextProvider'),
+  /** XPackFeature (feature.ts): a licensed feature a loaded library provides (GET /_xpack, /_xpack/usage) */
+  XPackFeature: Symbol.for('strata.ext.XPackFeature'),
 } as const;
 
 /** Single (non-multi) service tokens shared across libs. */
@@ -68,4 +70,6 @@ export const Tokens = {
   ScriptService: Symbol.for('strata.ScriptService'),
   /** TaskManager (tasks.ts): running tasks and stored task results */
   TaskManager: Symbol.for('strata.TaskManager'),
+  /** NodeIdentity (feature.ts): this node's id and name, bound by the host when the node is created */
+  NodeIdentity: Symbol.for('strata.NodeIdentity'),
 } as const;

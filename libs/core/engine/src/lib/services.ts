@@ -152,6 +152,14 @@ export interface IndexShard {
   /** the current searchable reader, incRef'ed: callers must decRef() when done */
   acquireReader(): DirectoryReader;
   refresh(reason?: string): Promise<void>;
+  /** search statistics (`indices.search` of _stats): a query / fetch / suggest phase starts on the shard */
+  searchPhaseStarted?(phase: 'query' | 'fetch' | 'suggest'): void;
+  /** the phase ended after `nanos`; only completed phases count in the totals */
+  searchPhaseEnded?(phase: 'query' | 'fetch' | 'suggest', nanos: number, completed: boolean): void;
+  /** a reader context (scroll or point in time) holds the shard */
+  readerContextOpened?(scroll: boolean): void;
+  /** a reader context released the shard after being open `openMillis` */
+  readerContextFreed?(scroll: boolean, openMillis: number): void;
 }
 
 /** a shard of an open index that could not be opened (ES: an unassigned primary after ALLOCATION_FAILED) */

@@ -15,7 +15,7 @@
  * Files not referenced by the commit are removed on start-up; old segment files go once no reader uses them.
  */
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, Tokens, type HostConfig } from '@strata/core-common';
+import { ExtensionPoints, Tokens, nodeIdentityOf, type HostConfig, type NodeIdentity } from '@strata/core-common';
 import { EngineTokens } from './services.js';
 import { IndicesServiceImpl } from './shard/indices-service.js';
 import { DocumentService } from './action/document/document-service.js';
@@ -30,8 +30,8 @@ export const storageModule = new ContainerModule((options) => {
   options
     .bind(EngineTokens.ThreadPool)
     .toDynamicValue((ctx) => {
-      const node = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true })?.settings ?? {};
-      return new ThreadPool(node, String(node['node.name'] ?? 'strata'));
+      const config = ctx.get<HostConfig>(Tokens.HostConfig, { optional: true });
+      return new ThreadPool(config?.settings ?? {}, nodeIdentityOf(ctx.get<NodeIdentity>(Tokens.NodeIdentity, { optional: true }), config).name);
     })
     .inSingletonScope();
   for (const s of THREAD_POOL_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);

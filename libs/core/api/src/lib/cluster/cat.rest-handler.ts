@@ -56,10 +56,27 @@ const INDICES_COLUMNS: CatColumn[] = [
   { name: 'creation.date', aliases: ['cd'], numeric: true, default: false, desc: 'index creation date (millisecond value)' },
   { name: 'creation.date.string', aliases: ['cds'], default: false, desc: 'index creation date (as string)' },
   { name: 'indexing.index_total', aliases: ['iito', 'indexingIndexTotal'], numeric: true, default: false, desc: 'number of indexing ops' },
+  { name: 'search.fetch_current', aliases: ['sfc', 'searchFetchCurrent'], numeric: true, default: false, desc: 'current fetch phase ops' },
+  { name: 'search.fetch_time', aliases: ['sfti', 'searchFetchTime'], numeric: true, time: true, default: false, desc: 'time spent in fetch phase' },
+  { name: 'search.fetch_total', aliases: ['sfto', 'searchFetchTotal'], numeric: true, default: false, desc: 'total fetch ops' },
+  { name: 'search.open_contexts', aliases: ['so', 'searchOpenContexts'], numeric: true, default: false, desc: 'open search contexts' },
+  { name: 'search.query_current', aliases: ['sqc', 'searchQueryCurrent'], numeric: true, default: false, desc: 'current query phase ops' },
+  { name: 'search.query_time', aliases: ['sqti', 'searchQueryTime'], numeric: true, time: true, default: false, desc: 'time spent in query phase' },
   { name: 'search.query_total', aliases: ['sqto', 'searchQueryTotal'], numeric: true, default: false, desc: 'total query phase ops' },
+  { name: 'search.scroll_current', aliases: ['scc', 'searchScrollCurrent'], numeric: true, default: false, desc: 'open scroll contexts' },
+  { name: 'search.scroll_time', aliases: ['scti', 'searchScrollTime'], numeric: true, time: true, default: false, desc: 'time scroll contexts held open' },
+  { name: 'search.scroll_total', aliases: ['scto', 'searchScrollTotal'], numeric: true, default: false, desc: 'completed scroll contexts' },
   { name: 'refresh.total', aliases: ['rto', 'refreshTotal'], numeric: true, default: false, desc: 'total refreshes' },
   { name: 'segments.count', aliases: ['sc', 'segmentsCount'], numeric: true, default: false, desc: 'number of segments' },
 ];
+
+/** the `search.*` columns of _cat/indices from the index's `search` stats section (times in millis) */
+function searchColumns(search: Record<string, number> | undefined): CatRow {
+  const row: CatRow = {};
+  for (const k of ['fetch_current', 'fetch_total', 'open_contexts', 'query_current', 'query_total', 'scroll_current', 'scroll_total']) row[`search.${k}`] = Number(search?.[k] ?? 0);
+  for (const k of ['fetch', 'query', 'scroll']) row[`search.${k}_time`] = Number(search?.[`${k}_time_in_millis`] ?? 0);
+  return row;
+}
 
 /** `GET /_cat/indices[/{index}]` */
 @injectable()
@@ -106,7 +123,7 @@ export class CatIndicesRestHandler implements RestHandler {
         'creation.date': meta.creationDate,
         'creation.date.string': new Date(meta.creationDate).toISOString(),
         'indexing.index_total': Number(st?.indexing?.['index_total'] ?? 0),
-        'search.query_total': Number(st?.search?.['query_total'] ?? 0),
+        ...searchColumns(st?.search),
         'refresh.total': Number(st?.refresh?.['total'] ?? 0),
         'segments.count': Number(st?.segments?.['count'] ?? 0),
       });

@@ -23,3 +23,4 @@ export * from './nested/nested-bitsets.js';
 export * from './nested/block-join-query.js';
 export * from './inner-hits.js';
 export * from './nested/nested-inner-hits.js';
+export * from './profile.js';

@@ -149,6 +149,21 @@ export interface ShardStats {
   getTimeInMillis: number;
   getExistsTotal: number;
   getMissingTotal: number;
+  /** open reader contexts (scrolls and points in time) holding this shard */
+  searchOpenContexts: number;
+  searchQueryTotal: number;
+  searchQueryNanos: number;
+  searchQueryCurrent: number;
+  searchFetchTotal: number;
+  searchFetchNanos: number;
+  searchFetchCurrent: number;
+  /** scroll contexts freed, how long they were open in total, and those open now */
+  searchScrollTotal: number;
+  searchScrollMillis: number;
+  searchScrollCurrent: number;
+  searchSuggestTotal: number;
+  searchSuggestNanos: number;
+  searchSuggestCurrent: number;
   refreshTotal: number;
   refreshTimeInMillis: number;
   externalRefreshTotal: number;
@@ -178,6 +193,16 @@ export interface CommitPoint {
   translogGeneration: number;
   segmentCounter: number;
 }
+
+export type SearchPhaseKind = 'query' | 'fetch' | 'suggest';
+
+type CounterKey = 'searchQueryTotal' | 'searchQueryNanos' | 'searchQueryCurrent' | 'searchFetchTotal' | 'searchFetchNanos' | 'searchFetchCurrent' | 'searchSuggestTotal' | 'searchSuggestNanos' | 'searchSuggestCurrent';
+
+const PHASE_KEYS: Record<SearchPhaseKind, { total: CounterKey; nanos: CounterKey; current: CounterKey }> = {
+  query: { total: 'searchQueryTotal', nanos: 'searchQueryNanos', current: 'searchQueryCurrent' },
+  fetch: { total: 'searchFetchTotal', nanos: 'searchFetchNanos', current: 'searchFetchCurrent' },
+  suggest: { total: 'searchSuggestTotal', nanos: 'searchSuggestNanos', current: 'searchSuggestCurrent' },
+};
 
 const COMMIT_FILE = 'commit.json';
 
@@ -264,6 +289,19 @@ export class IndexShardImpl implements IndexShard {
     getTimeInMillis: 0,
     getExistsTotal: 0,
     getMissingTotal: 0,
+    searchOpenContexts: 0,
+    searchQueryTotal: 0,
+    searchQueryNanos: 0,
+    searchQueryCurrent: 0,
+    searchFetchTotal: 0,
+    searchFetchNanos: 0,
+    searchFetchCurrent: 0,
+    searchScrollTotal: 0,
+    searchScrollMillis: 0,
+    searchScrollCurrent: 0,
+    searchSuggestTotal: 0,
+    searchSuggestNanos: 0,
+    searchSuggestCurrent: 0,
     refreshTotal: 0,
     refreshTimeInMillis: 0,
     externalRefreshTotal: 0,
@@ -1333,6 +1371,37 @@ export class IndexShardImpl implements IndexShard {
     this.st.mergesTotal++;
     this.st.mergesTotalDocs += data.maxDoc;
     this.st.mergesTimeInMillis += this.now() - t0;
+  }
+
+  // ------------------------------------------------------------------ search statistics
+
+  /** a search phase starts on this shard (its `*_current` counter) */
+  searchPhaseStarted(phase: SearchPhaseKind): void {
+    this.st[PHASE_KEYS[phase].current]++;
+  }
+
+  /** a search phase ended: completed ones count in `*_total` and `*_time_in_millis`, failed ones only leave `*_current` */
+  searchPhaseEnded(phase: SearchPhaseKind, nanos: number, completed: boolean): void {
+    const k = PHASE_KEYS[phase];
+    this.st[k.current]--;
+    if (!completed) return;
+    this.st[k.total]++;
+    this.st[k.nanos] += nanos;
+  }
+
+  /** a reader context (scroll or point in time) now holds this shard */
+  readerContextOpened(scroll: boolean): void {
+    this.st.searchOpenContexts++;
+    if (scroll) this.st.searchScrollCurrent++;
+  }
+
+  /** a reader context released this shard after `openMillis` */
+  readerContextFreed(scroll: boolean, openMillis: number): void {
+    this.st.searchOpenContexts--;
+    if (!scroll) return;
+    this.st.searchScrollCurrent--;
+    this.st.searchScrollTotal++;
+    this.st.searchScrollMillis += Math.max(0, openMillis);
   }
 
   // ------------------------------------------------------------------ scheduling & settings

@@ -21,6 +21,7 @@ import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collec
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
+import type { QueryProfiler } from '../../search/profile.js';
 import { ConstantScoreWeight, type Query } from '../../search/query.js';
 import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type LeafKeyFn, type SortKey } from '../../search/sort.js';
 import {
@@ -45,6 +46,8 @@ export interface QueryPhaseDeps {
   maxBuckets?: number;
   /** builds the AggregationContext's compileFilter from parsed queries */
   fieldType(name: string): MappedFieldType | undefined;
+  /** `"profile": true`: the main query's weights and scorers are timed into it */
+  profiler?: QueryProfiler;
 }
 
 export function resultWindowError(from: number, size: number, max: number): Error {
@@ -222,7 +225,7 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
   const s = req.source;
   const from = s.from < 0 ? 0 : s.from;
   const size = s.size;
-  const searcher = new IndexSearcher(deps.reader, req.dfs);
+  const searcher = deps.profiler ? deps.profiler.searcher(deps.reader, req.dfs, query) : new IndexSearcher(deps.reader, req.dfs);
   const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index, ctx.scripts, {
     lookup: ctx.nestedLookup,
     compileFilter: (json, path) => leafMatcher(searcher, ctx.withNestedScope(path, () => ctx.parseInnerQuery(json))),
@@ -350,7 +353,8 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
       const live = leaf.reader.liveDocs;
       const docBase = leaf.docBase;
       const inSlice = slice === 'all' ? null : slice(leaf);
-      const lc = aggregator ? aggregator.getLeafCollector(leaf) : null;
+      const plainLc = aggregator ? aggregator.getLeafCollector(leaf) : null;
+      const lc = plainLc && deps.profiler ? deps.profiler.timeAggregations(plainLc) : plainLc;
       // size-0 aggregations over every document: column-wise, without visiting docs one by one
       if (lc?.collectAll && bulkAggs && lc.collectAll(live)) {
         totalHits += leaf.reader.numDocs;

@@ -16,6 +16,8 @@ import {
   Tokens,
   type Clock,
   type HostConfig,
+  type NodeIdentity,
+  nodeIdentityOf,
   type ScriptService,
   type Logger,
   type Task,
@@ -26,6 +28,7 @@ import { aggParseErrorPath, parseAggregations, reduceAggregations, renderAggrega
 import { BoostQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { aggregateDfs, shardDfs } from '../../search/dfs.js';
 import { reduceSuggest, type ShardSuggest } from '../../search/term-suggester.js';
+import { QueryProfiler } from '../../search/profile.js';
 import { IndexSearcher, type DfsStats } from '../../search/index-searcher.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
 import { isRequestLevel } from '../../query-dsl/parse-utils.js';
@@ -93,6 +96,34 @@ import { aggregationScriptRuntimeDefs, rewriteAggregationScripts, type Aggregati
 import { resolveMoreLikeThisDocs, resolveTermsLookups, type LookupDocumentGetter } from './terms-lookup.js';
 
 export const DEFAULT_MAX_RESULT_WINDOW = 10000;
+
+/**
+ * A shard's `profile.shards[].searches` entry (ES 8 shape): the measured query tree, the rewrite time and the
+ * collector tree. The collectors' time is the query phase minus the query's own calls and the rewrite; the
+ * aggregations' share is what their leaf collectors took.
+ */
+function shardProfile(p: QueryProfiler, phaseNanos: number, req: ShardSearchRequest, aggregations: AggregatorFactories | undefined): NonNullable<ShardQueryResult['profile']> {
+  const rewrite = Math.round(p.rewriteMillis * 1e6);
+  const collectorNanos = Math.max(0, phaseNanos - p.queryNanos - rewrite);
+  const aggNanos = Math.min(collectorNanos, Math.round(p.aggregationMillis * 1e6));
+  const children: Array<Record<string, unknown>> = [];
+  const sorted = (req.source.sort?.length ?? 0) > 0;
+  if (req.source.size > 0) children.push({ name: sorted ? 'SimpleFieldCollector' : 'SimpleTopScoreDocCollector', reason: 'search_top_hits', time_in_nanos: collectorNanos - aggNanos });
+  else children.push({ name: 'TotalHitCountCollector', reason: 'search_count', time_in_nanos: collectorNanos - aggNanos });
+  const aggs = req.source.aggs;
+  const aggNames = aggregations && aggs && typeof aggs === 'object' ? Object.keys(aggs) : [];
+  if (aggNames.length > 0) children.push({ name: `AggregatorCollector: [${aggNames.join(', ')}]`, reason: 'aggregation', time_in_nanos: aggNanos });
+  return {
+    searches: [
+      {
+        query: p.roots.map((r) => r.toJSON()),
+        rewrite_time: rewrite,
+        collector: [{ name: 'QueryPhaseCollector', reason: 'search_query_phase', time_in_nanos: collectorNanos, children }],
+      },
+    ],
+    aggregations: [],
+  };
+}
 
 /** errors that are request-level (thrown before any shard runs in Elasticsearch) */
 function isRequestLevelError(e: unknown): boolean {
@@ -265,6 +296,7 @@ export class SearchService {
     @multiInject(ExtensionPoints.AggregationType) @optional() aggregationTypes?: AggregationTypeParser[],
     @inject(Tokens.TaskManager) @optional() private readonly tasks?: TaskManager,
     @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
+    @inject(Tokens.NodeIdentity) @optional() node?: NodeIdentity,
   ) {
     for (const t of aggregationTypes ?? []) {
       if (this.aggregationTypes.has(t.type) || AGG_PARSERS[t.type]) throw new Error(`aggregation type [${t.type}] is already registered`);
@@ -279,7 +311,7 @@ export class SearchService {
       this.extensions.set(e.key, e);
     }
     this.clock = clock ?? { now: () => Date.now(), nanoTime: () => process.hrtime.bigint() };
-    this.nodeId = String(hostConfig?.settings['node.id'] ?? hostConfig?.settings['node.name'] ?? 'strata-node') || 'strata-node';
+    this.nodeId = nodeIdentityOf(node, hostConfig).id;
   }
 
   /** parses a search body with the registered SearchSourceExtensions */
@@ -372,6 +404,29 @@ export class SearchService {
       return { status: 404, body: { _index: index, _id: id, matched: false } };
     } finally {
       reader.decRef();
+    }
+  }
+
+  /**
+   * Runs one search phase of one shard and counts it in the shard's search statistics (`_stats` /
+   * `_nodes/stats` `indices.search`): `*_current` while it runs, `*_total` and `*_time_in_millis` once it completed.
+   */
+  private async timedPhase<T>(t: { index: string; shardId: number }, phase: 'query' | 'fetch' | 'suggest', fn: () => T | Promise<T>): Promise<T> {
+    let shard: IndexShard | undefined;
+    try {
+      shard = this.startedShard(t.index, t.shardId);
+    } catch {
+      shard = undefined; // the phase itself reports the unavailable shard
+    }
+    shard?.searchPhaseStarted?.(phase);
+    const t0 = process.hrtime.bigint();
+    let completed = false;
+    try {
+      const r = await fn();
+      completed = true;
+      return r;
+    } finally {
+      shard?.searchPhaseEnded?.(phase, Number(process.hrtime.bigint() - t0), completed);
     }
   }
 
@@ -502,6 +557,7 @@ export class SearchService {
     };
     const phase = async (): Promise<ShardQueryResult> => {
       const t0 = process.hrtime.bigint();
+      const profiler = shardReq.profile ? new QueryProfiler() : undefined;
       // in slices: a long shard query lets other requests run and stops once its task is cancelled
       const r = await executeQueryPhaseSliced(
         shardReq,
@@ -512,6 +568,7 @@ export class SearchService {
           aggregations,
           maxBuckets: this.maxBuckets(),
           fieldType: (n) => prepared.ctx.fieldType(n),
+          ...(profiler ? { profiler } : {}),
         },
         prepared.prepared,
         { cancelled: () => (task?.isCancelled() ? (task.cancelReason ?? 'by user request') : undefined) },
@@ -525,28 +582,7 @@ export class SearchService {
         totalShards: shardReq.numShards,
         searchType: 'query_then_fetch',
       });
-      if (shardReq.profile) {
-        const nanos = Number(process.hrtime.bigint() - t0);
-        const q = prepared.prepared.query;
-        r.profile = {
-          searches: [
-            {
-              query: [
-                {
-                  type: q.constructor.name,
-                  description: q.toString(),
-                  time_in_nanos: nanos,
-                  breakdown: { create_weight: 0, create_weight_count: 1, build_scorer: 0, build_scorer_count: reader.leaves.length, next_doc: 0, next_doc_count: 0, advance: 0, advance_count: 0, score: 0, score_count: 0, match: 0, match_count: 0, shallow_advance: 0, shallow_advance_count: 0, compute_max_score: 0, compute_max_score_count: 0, set_min_competitive_score: 0, set_min_competitive_score_count: 0 },
-                  children: [],
-                },
-              ],
-              rewrite_time: 0,
-              collector: [{ name: 'QueryPhaseCollector', reason: 'search_query_phase', time_in_nanos: nanos }],
-            },
-          ],
-          aggregations: [],
-        };
-      }
+      if (profiler) r.profile = shardProfile(profiler, Number(process.hrtime.bigint() - t0), shardReq, aggregations);
       return r;
     };
     const chain = this.shardInterceptors;
@@ -716,6 +752,8 @@ export class SearchService {
         }
         dfs = aggregateDfs(parts);
       }
+      // a suggest-only request counts in suggest_*, not query_* (SearchContext#hasOnlySuggest)
+      const onlySuggest = (source.suggest?.length ?? 0) > 0 && source.query === undefined && aggs.isEmpty && source.size === 0;
       for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
         if (shardIndex > 0) await checkCancelled(options.task);
         const t = targets[shardIndex]!;
@@ -726,7 +764,7 @@ export class SearchService {
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
           if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
-          const r = await this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task);
+          const r = await this.timedPhase(t, onlySuggest ? 'suggest' : 'query', () => this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task));
           results.push(r);
           resultTargets.push(t);
         } catch (e) {
@@ -763,7 +801,7 @@ export class SearchService {
             )
           : undefined;
         const f0 = process.hrtime.bigint();
-        const hits = executeFetchPhase(
+        const hits = await this.timedPhase(t, 'fetch', () => executeFetchPhase(
           positions.map((p) => merged[p]!.hit),
           source,
           {
@@ -778,7 +816,7 @@ export class SearchService {
             innerHits: ctx.innerHits,
             nestedLookup: ctx.nestedLookup,
           },
-        );
+        ));
         const fetchSettings = this.metadata?.current().indices[t.index]?.settings;
         if (fetchSettings) {
           searchSlowLog(this.logger, 'fetch', fetchSettings, {
