@@ -20,7 +20,7 @@ import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
-import { CancelTaskRestHandler, DeleteByQueryRestHandler, GetTaskRestHandler, ListTasksRestHandler, ReindexRestHandler, UpdateByQueryRestHandler } from '../scripts/by-query.rest-handlers.js';
+import { ByQueryActions, CancelTaskRestHandler, DeleteByQueryRestHandler, GetTaskRestHandler, ListTasksRestHandler, ReindexRestHandler, RethrottleRestHandler, UpdateByQueryRestHandler } from '../scripts/by-query.rest-handlers.js';
 import { DeleteStoredScriptRestHandler, GetStoredScriptRestHandler, PutStoredScriptRestHandler } from '../scripts/stored-scripts.rest-handlers.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
 import { XPackRestHandler } from './xpack.rest-handler.js';
@@ -37,6 +37,7 @@ export { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 export const clusterApiModule = new ContainerModule(({ bind }) => {
   bind(ClusterView).toSelf().inSingletonScope();
   bind(SearchContexts).toSelf().inSingletonScope();
+  bind(ByQueryActions).toSelf().inSingletonScope();
   for (const s of COMPAT_CLUSTER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
   for (const h of [
     MainRestHandler,
@@ -44,6 +45,7 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     GetStoredScriptRestHandler,
     DeleteStoredScriptRestHandler,
     UpdateByQueryRestHandler,
+    RethrottleRestHandler,
     DeleteByQueryRestHandler,
     ReindexRestHandler,
     ListTasksRestHandler,

@@ -128,4 +128,66 @@ describe('by-query APIs, reindex and tasks', () => {
     expect(got.body.response.total).toBeLessThan(40);
     expect((await call('POST', `/_tasks/${id}/_cancel`)).body.error).toMatchObject({ type: 'resource_not_found_exception', reason: `task [${id}] is not found` });
   });
+
+  it('slices=N and auto run that many slices: every document once, the slices array in the response and the task status', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => [JSON.stringify({ index: { _index: 's', _id: String(i + 1) } }), JSON.stringify({ n: i + 1 })]).flat().join('\n') + '\n';
+    await call('PUT', '/s', { settings: { number_of_shards: 3, number_of_replicas: 0 } });
+    await call('POST', '/_bulk?refresh=true', lines, NDJSON);
+    const r = await call('POST', '/s/_update_by_query?slices=4&refresh=true', { script: 'ctx._source.n += 100' });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['took', 'timed_out', 'total', 'updated', 'deleted', 'batches', 'version_conflicts', 'noops', 'retries', 'throttled_millis', 'requests_per_second', 'throttled_until_millis', 'slices', 'failures']);
+    expect(r.body.total).toBe(30);
+    expect(r.body.updated).toBe(30);
+    expect(r.body.slices.map((x: any) => x.slice_id)).toEqual([0, 1, 2, 3]);
+    expect(r.body.slices.reduce((a: number, x: any) => a + x.updated, 0)).toBe(30);
+    expect(r.body.slices.filter((x: any) => x.total > 0).length).toBeGreaterThan(1);
+    expect(Object.keys(r.body.slices[0])).toEqual(['slice_id', 'total', 'updated', 'deleted', 'batches', 'version_conflicts', 'noops', 'retries', 'throttled_millis', 'requests_per_second', 'throttled_until_millis']);
+    const sum = await call('POST', '/s/_search', { size: 0, aggs: { s: { sum: { field: 'n' } } } });
+    expect(sum.body.aggregations.s.value).toBe(465 + 3000);
+    // auto: one slice per shard; max_docs is shared by the slices
+    const auto = await call('POST', '/s/_delete_by_query?slices=auto&max_docs=7&refresh=true', { query: { match_all: {} } });
+    expect(auto.body.slices).toHaveLength(3);
+    expect(auto.body.slices.map((x: any) => x.total).every((t: number) => t <= 3)).toBe(true);
+    expect(auto.body.deleted).toBe(auto.body.slices.reduce((a: number, x: any) => a + x.deleted, 0));
+    expect((await call('GET', '/s/_count')).body.count).toBe(30 - auto.body.deleted);
+    const bad = await call('POST', '/s/_update_by_query?slices=0');
+    expect(bad.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: '[slices] must be a positive integer or the string "auto", but was [0]' });
+  });
+
+  it('requests_per_second throttles between batches; _rethrottle speeds a running request up', async () => {
+    await load('th', 6);
+    const bad = await call('POST', '/th/_update_by_query?requests_per_second=0');
+    expect(bad.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: '[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.' });
+    // 6 docs, batches of 2 at 4 docs/s: two waits of 0.5 s
+    const t0 = Date.now();
+    const r = await call('POST', '/th/_update_by_query?scroll_size=2&requests_per_second=4&refresh=true', { script: 'ctx._source.x = 1' });
+    const took = Date.now() - t0;
+    expect(r.body.updated).toBe(6);
+    expect(r.body.requests_per_second).toBe(4);
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(r.body.throttled_millis).toBeGreaterThanOrEqual(900);
+    // 1 doc per 100 s would take minutes: rethrottle to unlimited and it finishes at once
+    const slow = await call('POST', '/th/_update_by_query?scroll_size=1&requests_per_second=0.01&wait_for_completion=false', { script: 'ctx._source.y = 1' });
+    const id = slow.body.task;
+    await new Promise((res) => setTimeout(res, 100));
+    const running = await call('GET', `/_tasks/${id}`);
+    expect(running.body.completed).toBe(false);
+    expect(running.body.task.status.requests_per_second).toBe(0.01);
+    expect(running.body.task.status.throttled_until_millis).toBeGreaterThan(1000);
+    const re = await call('POST', `/_update_by_query/${id}/_rethrottle?requests_per_second=-1`);
+    expect(re.status).toBe(200);
+    const t = Object.values(Object.values(re.body.nodes as Record<string, any>)[0].tasks)[0] as any;
+    expect(t).toMatchObject({ action: 'indices:data/write/update/byquery' });
+    expect(t.status.requests_per_second).toBe(-1);
+    let got: any;
+    for (let i = 0; i < 200; i++) {
+      got = await call('GET', `/_tasks/${id}`);
+      if (got.body.completed) break;
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    expect(got.body.completed).toBe(true);
+    expect(got.body.response.updated).toBe(6);
+    expect((await call('POST', `/_update_by_query/${id}/_rethrottle?requests_per_second=5`)).body.error).toMatchObject({ type: 'resource_not_found_exception', reason: `task [${id}] is missing` });
+    expect((await call('POST', `/_reindex/${id}/_rethrottle`)).body.error).toMatchObject({ type: 'illegal_argument_exception', reason: 'requests_per_second is a required parameter' });
+  });
 });

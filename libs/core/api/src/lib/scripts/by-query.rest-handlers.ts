@@ -58,6 +58,14 @@ function parseTaskId(node: NodeInfo, raw: string): number {
   return n;
 }
 
+/** a list-tasks response grouped by node (`nodes: {id: {name, ..., tasks}}`), empty when there are no tasks */
+function tasksByNode(node: NodeInfo, entries: ReadonlyArray<readonly [string, Record<string, unknown>]>): Record<string, unknown> {
+  const ip = node.host;
+  return {
+    nodes: entries.length === 0 ? {} : { [node.id]: { name: node.name, transport_address: `${ip}:9300`, host: ip, ip: `${ip}:9300`, roles: [...NODE_ROLES], tasks: Object.fromEntries(entries) } },
+  };
+}
+
 /** runs a by-query action directly or, with wait_for_completion=false, as a task whose result is stored */
 async function runAsTask(tasks: TaskManager, node: NodeInfo, req: RestRequest, kind: ByQueryKind, description: string, run: (task: Task) => Promise<Record<string, unknown>>): Promise<RestResponse> {
   const wait = req.boolParam('wait_for_completion', true);
@@ -90,8 +98,6 @@ function byQueryRequest(req: RestRequest, body: Record<string, unknown>, allowSc
   if (maxDocs !== undefined && (!Number.isInteger(Number(maxDocs)) || Number(maxDocs) <= 0)) {
     throw Errors.actionRequestValidation([`maxDocs should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [${String(maxDocs)}]`]);
   }
-  const slices = req.param('slices');
-  if (slices !== undefined && slices !== 'auto' && !(Number(slices) >= 1)) throw Errors.illegalArgument(`[slices] must be at least 1, was [${slices}]`);
   const q = req.param('q');
   return {
     indices: idx === undefined ? undefined : idx.split(','),
@@ -104,45 +110,77 @@ function byQueryRequest(req: RestRequest, body: Record<string, unknown>, allowSc
     batchSize: req.intParam('scroll_size', 1000) ?? 1000,
     refresh: req.boolParam('refresh', false),
     ...(req.param('pipeline') !== undefined ? { pipeline: req.param('pipeline')! } : {}),
+    ...workParams(req),
   };
 }
 
+/** `slices` and `requests_per_second` (AbstractBaseReindexRestHandler) */
+function workParams(req: RestRequest): Pick<ByQueryRequest, 'slices' | 'requestsPerSecond'> {
+  const out: Pick<ByQueryRequest, 'slices' | 'requestsPerSecond'> = {};
+  const slices = req.param('slices');
+  if (slices !== undefined) {
+    if (slices === 'auto') out.slices = 'auto';
+    else {
+      const n = /^-?\d+$/.test(slices) ? Number(slices) : NaN;
+      if (!(n >= 1)) throw Errors.illegalArgument(`[slices] must be a positive integer or the string "auto", but was [${slices}]`);
+      out.slices = n;
+    }
+  }
+  const rps = requestsPerSecond(req);
+  if (rps !== undefined) out.requestsPerSecond = rps;
+  return out;
+}
+
+/** `requests_per_second`: a float > 0, or -1 for no throttle (Infinity) */
+function requestsPerSecond(req: RestRequest): number | undefined {
+  const v = req.param('requests_per_second');
+  if (v === undefined) return undefined;
+  const n = v.trim() === '' ? NaN : Number(v);
+  if (n === -1) return Infinity;
+  if (!(n > 0)) throw Errors.illegalArgument('[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.');
+  return n;
+}
+
+/**
+ * What the by-query REST handlers share: one runner (so `_rethrottle` reaches the running requests), the
+ * task manager and the node.
+ */
 @injectable()
-export class UpdateByQueryRestHandler implements RestHandler {
-  private readonly runner: ByQueryRunner;
+export class ByQueryActions {
+  readonly runner: ByQueryRunner;
+
   constructor(
     @inject(EngineTokens.SearchService) search: SearchService,
     @inject(EngineTokens.DocumentService) docs: DocumentService,
     @inject(Tokens.ScriptService) scripts: ScriptService,
-    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
-    @inject(NODE_INFO) private readonly node: NodeInfo,
+    @inject(Tokens.TaskManager) readonly tasks: TaskManager,
+    @inject(NODE_INFO) readonly node: NodeInfo,
     @inject(Tokens.Clock) clock: Clock,
   ) {
     this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
   }
+
+  run(req: RestRequest, kind: ByQueryKind, description: string, r: ByQueryRequest): Promise<RestResponse> {
+    return runAsTask(this.tasks, this.node, req, kind, description, (task) => this.runner.run(kind, r, task));
+  }
+}
+
+@injectable()
+export class UpdateByQueryRestHandler implements RestHandler {
+  constructor(@inject(ByQueryActions) private readonly actions: ByQueryActions) {}
 
   readonly name = 'update_by_query_action';
   readonly routes = [route('POST', '/{index}/_update_by_query', ACTIONS.update)];
   readonly params = COMMON_PARAMS;
   async handle(req: RestRequest): Promise<RestResponse> {
     const r = byQueryRequest(req, req.objectBody(false) ?? {}, true);
-    return runAsTask(this.tasks, this.node, req, 'update', `update-by-query [${req.pathParam('index')}]`, (task) => this.runner.run('update', r, task));
+    return this.actions.run(req, 'update', `update-by-query [${req.pathParam('index')}]`, r);
   }
 }
 
 @injectable()
 export class DeleteByQueryRestHandler implements RestHandler {
-  private readonly runner: ByQueryRunner;
-  constructor(
-    @inject(EngineTokens.SearchService) search: SearchService,
-    @inject(EngineTokens.DocumentService) docs: DocumentService,
-    @inject(Tokens.ScriptService) scripts: ScriptService,
-    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
-    @inject(NODE_INFO) private readonly node: NodeInfo,
-    @inject(Tokens.Clock) clock: Clock,
-  ) {
-    this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
-  }
+  constructor(@inject(ByQueryActions) private readonly actions: ByQueryActions) {}
 
   readonly name = 'delete_by_query_action';
   readonly routes = [route('POST', '/{index}/_delete_by_query', ACTIONS.delete)];
@@ -151,23 +189,13 @@ export class DeleteByQueryRestHandler implements RestHandler {
     const body = req.objectBody(false) ?? {};
     if (body['query'] === undefined && req.param('q') === undefined) throw Errors.actionRequestValidation(['query is missing']);
     const r = byQueryRequest(req, body, false);
-    return runAsTask(this.tasks, this.node, req, 'delete', `delete-by-query [${req.pathParam('index')}]`, (task) => this.runner.run('delete', r, task));
+    return this.actions.run(req, 'delete', `delete-by-query [${req.pathParam('index')}]`, r);
   }
 }
 
 @injectable()
 export class ReindexRestHandler implements RestHandler {
-  private readonly runner: ByQueryRunner;
-  constructor(
-    @inject(EngineTokens.SearchService) search: SearchService,
-    @inject(EngineTokens.DocumentService) docs: DocumentService,
-    @inject(Tokens.ScriptService) scripts: ScriptService,
-    @inject(Tokens.TaskManager) private readonly tasks: TaskManager,
-    @inject(NODE_INFO) private readonly node: NodeInfo,
-    @inject(Tokens.Clock) clock: Clock,
-  ) {
-    this.runner = new ByQueryRunner(search, docs, scripts, () => clock.now());
-  }
+  constructor(@inject(ByQueryActions) private readonly actions: ByQueryActions) {}
 
   readonly name = 'reindex_action';
   readonly routes = [route('POST', '/_reindex', ACTIONS.reindex)];
@@ -214,8 +242,9 @@ export class ReindexRestHandler implements RestHandler {
         ...(dest!['version_type'] !== undefined ? { versionType: String(dest!['version_type']) as 'internal' | 'external' | 'external_gte' } : {}),
       },
       ...(Array.isArray(srcFields) ? { sourceFields: srcFields.map(String) } : typeof srcFields === 'string' ? { sourceFields: [srcFields] } : {}),
+      ...workParams(req),
     };
-    return runAsTask(this.tasks, this.node, req, 'reindex', `reindex from [${indices.join(', ')}] to [${destIndex}]`, (task) => this.runner.run('reindex', r, task));
+    return this.actions.run(req, 'reindex', `reindex from [${indices.join(', ')}] to [${destIndex}]`, r);
   }
 }
 
@@ -242,12 +271,7 @@ export class ListTasksRestHandler implements RestHandler {
       const entries = list.map((t) => [`${this.node.id}:${t.id}`, taskJson(this.node, t, detailed)] as const);
       if (groupBy === 'none') return RestResponses.ok({ tasks: entries.map(([, t]) => t) });
       if (groupBy === 'parents') return RestResponses.ok({ tasks: Object.fromEntries(entries) });
-      const ip = this.node.host;
-      return RestResponses.ok({
-        nodes: entries.length === 0 ? {} : {
-          [this.node.id]: { name: this.node.name, transport_address: `${ip}:9300`, host: ip, ip: `${ip}:9300`, roles: [...NODE_ROLES], tasks: Object.fromEntries(entries) },
-        },
-      });
+      return RestResponses.ok(tasksByNode(this.node, entries));
     } finally {
       this.tasks.unregister(self);
     }
@@ -312,10 +336,39 @@ export class CancelTaskRestHandler implements RestHandler {
         .filter((t) => t.cancellable && patterns.some((p) => wildcardRegExp(p).test(t.action)))
         .map((t) => this.tasks.cancel(t.id)!);
     }
-    const ip = this.node.host;
     const entries = cancelled.map((t) => [`${this.node.id}:${t.id}`, taskJson(this.node, t, true)] as const);
-    return RestResponses.ok({
-      nodes: entries.length === 0 ? {} : { [this.node.id]: { name: this.node.name, transport_address: `${ip}:9300`, host: ip, ip: `${ip}:9300`, roles: [...NODE_ROLES], tasks: Object.fromEntries(entries) } },
-    });
+    return RestResponses.ok(tasksByNode(this.node, entries));
+  }
+}
+
+/**
+ * `POST /_update_by_query/{task_id}/_rethrottle` (and `_delete_by_query`, `_reindex`): a new
+ * `requests_per_second` for a running request, shared by its slices; answers the task as `GET /_tasks` does.
+ */
+@injectable()
+export class RethrottleRestHandler implements RestHandler {
+  readonly name = 'rethrottle_action';
+  readonly routes = [
+    route('POST', '/_update_by_query/{task_id}/_rethrottle', 'cluster:admin/reindex/rethrottle'),
+    route('POST', '/_delete_by_query/{task_id}/_rethrottle', 'cluster:admin/reindex/rethrottle'),
+    route('POST', '/_reindex/{task_id}/_rethrottle', 'cluster:admin/reindex/rethrottle'),
+  ];
+  readonly params = ['requests_per_second', 'group_by'];
+  constructor(@inject(ByQueryActions) private readonly actions: ByQueryActions) {}
+  handle(req: RestRequest): RestResponse {
+    const rps = requestsPerSecond(req);
+    if (rps === undefined) throw Errors.illegalArgument('requests_per_second is a required parameter');
+    const groupBy = req.param('group_by') ?? 'nodes';
+    if (!['nodes', 'parents', 'none'].includes(groupBy)) throw Errors.illegalArgument(`Unknown group by [${groupBy}]`);
+    const { node, tasks, runner } = this.actions;
+    const raw = req.pathParam('task_id');
+    const id = parseTaskId(node, raw);
+    const t = id < 0 ? undefined : tasks.get(id);
+    if (!t) throw new EsError('resource_not_found_exception', 404, `task [${raw}] is missing`);
+    if (!runner.rethrottle(id, rps)) throw Errors.illegalArgument(`task [${raw}] must be a reindex, update by query or delete by query task`);
+    const entries = [[`${node.id}:${t.id}`, taskJson(node, t, true)] as const];
+    if (groupBy === 'none') return RestResponses.ok({ tasks: entries.map(([, x]) => x) });
+    if (groupBy === 'parents') return RestResponses.ok({ tasks: Object.fromEntries(entries) });
+    return RestResponses.ok(tasksByNode(node, entries));
   }
 }

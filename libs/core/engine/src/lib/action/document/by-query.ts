@@ -9,6 +9,7 @@ import { toJsonValue } from '@strata/core-painless';
 import type { DocumentService } from './document-service.js';
 import type { BulkItemRequest } from './document-service.js';
 import type { ScannedDoc, SearchService } from '../search/search-service.js';
+import { emptySearchSource } from '../search/search-source.js';
 import type { IndicesOptions } from '../../spi.js';
 
 export type ByQueryKind = 'update' | 'delete' | 'reindex';
@@ -28,9 +29,26 @@ export interface ByQueryRequest {
   dest?: { index: string; opType?: 'index' | 'create'; pipeline?: string; routing?: string; versionType?: 'internal' | 'external' | 'external_gte' };
   /** reindex: _source filtering of the source documents */
   sourceFields?: string[];
+  /** `slices`: how many slices run in parallel (`auto`: one per shard of the source, at most 20) */
+  slices?: number | 'auto';
+  /** `requests_per_second` (Infinity or absent: unthrottled), shared evenly by the slices */
+  requestsPerSecond?: number;
+}
+
+/** Elasticsearch's ceiling of `slices=auto` (BulkByScrollParallelizationHelper) */
+const AUTO_SLICE_CEILING = 20;
+
+interface Worker {
+  readonly status: ByQueryStatus;
+  readonly throttle: ByQueryThrottle;
+  readonly failures: Array<Record<string, unknown>>;
+  readonly slice?: { id: number; max: number };
+  readonly maxDocs?: number;
 }
 
 export interface ByQueryStatus {
+  /** set on the status of one slice of a sliced request */
+  slice_id?: number;
   total: number;
   updated: number;
   created: number;
@@ -40,26 +58,93 @@ export interface ByQueryStatus {
   noops: number;
 }
 
-function emptyStatus(): ByQueryStatus {
-  return { total: 0, updated: 0, created: 0, deleted: 0, batches: 0, version_conflicts: 0, noops: 0 };
+function emptyStatus(sliceId?: number): ByQueryStatus {
+  return { ...(sliceId !== undefined ? { slice_id: sliceId } : {}), total: 0, updated: 0, created: 0, deleted: 0, batches: 0, version_conflicts: 0, noops: 0 };
 }
 
-/** the task `status` of a running by-query task */
-export function byQueryTaskStatus(s: ByQueryStatus, kind: ByQueryKind): Record<string, unknown> {
-  return {
-    total: s.total,
-    updated: s.updated,
-    created: s.created,
-    deleted: s.deleted,
-    batches: s.batches,
-    version_conflicts: s.version_conflicts,
-    noops: s.noops,
-    retries: { bulk: 0, search: 0 },
-    throttled_millis: 0,
-    requests_per_second: -1,
-    throttled_until_millis: 0,
-    ...(kind === 'reindex' ? {} : {}),
-  };
+/**
+ * `requests_per_second` of one worker (a request or one slice): the batch after a batch of n documents starts
+ * no earlier than n / rps seconds after that batch started (WorkerBulkByScrollTaskState); Infinity = unthrottled.
+ * A rethrottle that speeds up wakes a waiting worker at once; one that slows down applies from the next batch.
+ */
+export class ByQueryThrottle {
+  throttledMillis = 0;
+  private wakeAt = 0;
+  private wake: (() => void) | undefined;
+  private lastStart = 0;
+  private lastSize = 0;
+
+  constructor(public rps: number) {}
+
+  /** the task status `throttled_until_millis`: how long until the waiting batch starts */
+  throttledUntilMillis(): number {
+    return this.wake ? Math.max(0, Math.round(this.wakeAt - performance.now())) : 0;
+  }
+
+  /** waits as the throttle wants before the next batch of the worker (`waiting` once the wait is set); `cancelled` stops it */
+  async beforeBatch(cancelled: () => boolean, waiting?: () => void): Promise<void> {
+    const now = (): number => performance.now();
+    for (;;) {
+      const due = this.rps === Infinity || this.lastSize === 0 ? 0 : this.lastStart + (this.lastSize * 1000) / this.rps;
+      const wait = due - now();
+      if (wait <= 0 || cancelled()) break;
+      const t0 = now();
+      this.wakeAt = t0 + wait;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => resolve(), Math.min(wait, 2_147_483_647));
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting?.();
+      });
+      this.wake = undefined;
+      this.throttledMillis += Math.max(0, now() - t0);
+    }
+    this.lastStart = now();
+  }
+
+  /** the batch that just started holds `size` documents */
+  batchSize(size: number): void {
+    this.lastSize = size;
+  }
+
+  rethrottle(rps: number): void {
+    const faster = rps > this.rps;
+    this.rps = rps;
+    // a waiting worker recomputes its wait and starts sooner; a slower rate applies from the next batch on
+    if (faster) this.wake?.();
+  }
+
+  /** wakes a waiting worker (cancellation) */
+  interrupt(): void {
+    this.wake?.();
+  }
+}
+
+/** `requests_per_second` as Elasticsearch renders it: -1 when unthrottled */
+function rpsJson(rps: number): number {
+  return rps === Infinity ? -1 : rps;
+}
+
+/** BulkByScrollTask.Status fields of one worker (or the sum of the slices, then with `slices`) */
+function statusJson(kind: ByQueryKind, s: ByQueryStatus, throttle: { rps: number; throttledMillis: number; until: number }, extra: { canceled?: string; slices?: Array<Record<string, unknown>> } = {}): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (s.slice_id !== undefined) o['slice_id'] = s.slice_id;
+  o['total'] = s.total;
+  if (kind !== 'delete') o['updated'] = s.updated;
+  if (kind === 'reindex') o['created'] = s.created;
+  o['deleted'] = s.deleted;
+  o['batches'] = s.batches;
+  o['version_conflicts'] = s.version_conflicts;
+  o['noops'] = s.noops;
+  o['retries'] = { bulk: 0, search: 0 };
+  o['throttled_millis'] = Math.round(throttle.throttledMillis);
+  o['requests_per_second'] = rpsJson(throttle.rps);
+  if (extra.canceled !== undefined) o['canceled'] = extra.canceled;
+  o['throttled_until_millis'] = throttle.until;
+  if (extra.slices) o['slices'] = extra.slices;
+  return o;
 }
 
 function pick(source: Record<string, unknown>, fields: string[]): Record<string, unknown> {
@@ -69,6 +154,9 @@ function pick(source: Record<string, unknown>, fields: string[]): Record<string,
 }
 
 export class ByQueryRunner {
+  /** the running requests by task id, for `_rethrottle` */
+  private readonly running = new Map<number, (rps: number) => void>();
+
   constructor(
     private readonly search: SearchService,
     private readonly docs: DocumentService,
@@ -76,7 +164,32 @@ export class ByQueryRunner {
     private readonly now: () => number,
   ) {}
 
-  /** runs the request; the task (if any) sees progress in `status` and may be cancelled between batches */
+  /** `POST /_{kind}/{task_id}/_rethrottle`: false when the task is not a running by-query request */
+  rethrottle(taskId: number, requestsPerSecond: number): boolean {
+    const r = this.running.get(taskId);
+    if (!r) return false;
+    r(requestsPerSecond);
+    return true;
+  }
+
+  /** how many slices `slices` means for this request */
+  private sliceCount(req: ByQueryRequest): number {
+    if (req.slices === undefined) return 1;
+    if (req.slices !== 'auto') return req.slices;
+    const targets = this.search.resolveTargets({
+      indices: req.indices, indicesOptions: req.indicesOptions, source: emptySearchSource(), searchType: 'query_then_fetch',
+      typedKeys: false, restTotalHitsAsInt: false, allowPartialSearchResults: false, attributes: {},
+    });
+    const perIndex = new Map<string, number>();
+    for (const t of targets) perIndex.set(t.index, (perIndex.get(t.index) ?? 0) + 1);
+    return Math.max(1, Math.min(AUTO_SLICE_CEILING, ...perIndex.values()));
+  }
+
+  /**
+   * Runs the request: one worker, or `slices` workers in parallel (each its slice of the documents, its share
+   * of max_docs and of requests_per_second). The task (if any) sees progress in `status` (with `slices`) and
+   * may be cancelled between batches.
+   */
   async run(kind: ByQueryKind, req: ByQueryRequest, task?: Task): Promise<Record<string, unknown>> {
     const start = process.hrtime.bigint();
     let script: { run: CompiledScript; params: Record<string, unknown> } | undefined;
@@ -85,18 +198,74 @@ export class ByQueryRunner {
       const ref = this.scripts.parse(req.script);
       script = { run: this.scripts.compile(ref, ScriptContexts.UPDATE), params: ref.params };
     }
-    const status = emptyStatus();
-    const failures: Array<Record<string, unknown>> = [];
-    let processed = 0;
-    let stop = false;
-    const publish = () => {
-      if (task) task.status = byQueryTaskStatus(status, kind);
+    const n = this.sliceCount(req);
+    const rps = req.requestsPerSecond ?? Infinity;
+    const workers: Worker[] = Array.from({ length: n }, (_, i) => ({
+      status: emptyStatus(n > 1 ? i : undefined),
+      throttle: new ByQueryThrottle(rps / n),
+      failures: [],
+      ...(n > 1 ? { slice: { id: i, max: n } } : {}),
+      ...(req.maxDocs !== undefined ? { maxDocs: Math.floor(req.maxDocs / n) + (i < req.maxDocs % n ? 1 : 0) } : {}),
+    }));
+    const publish = (): void => {
+      if (task) task.status = this.statusOf(kind, workers, task);
     };
     publish();
-    await this.search.scanDocs({ indices: req.indices, indicesOptions: req.indicesOptions, query: req.query, routing: req.routing }, async (batch) => {
-      if (task?.isCancelled()) return false;
+    let onCancel: (() => void) | undefined;
+    if (task) {
+      this.running.set(task.id, (r) => {
+        for (const w of workers) w.throttle.rethrottle(r / n);
+        publish();
+      });
+      onCancel = () => workers.forEach((w) => w.throttle.interrupt());
+      task.onCancel(onCancel);
+    }
+    try {
+      await Promise.all(workers.map((w) => this.runWorker(kind, req, script, w, publish, task)));
+    } finally {
+      if (task) this.running.delete(task.id);
+    }
+    const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
+    return { took, timed_out: false, ...this.statusOf(kind, workers, task), failures: workers.flatMap((w) => w.failures) };
+  }
+
+  /** the status of the request: the one worker's, or the sum of the slices with each slice's status */
+  private statusOf(kind: ByQueryKind, workers: Worker[], task?: Task): Record<string, unknown> {
+    const canceled = task?.isCancelled() ? (task.cancelReason ?? 'by user request') : undefined;
+    const throttleOf = (w: Worker) => ({ rps: w.throttle.rps, throttledMillis: w.throttle.throttledMillis, until: w.throttle.throttledUntilMillis() });
+    if (workers.length === 1) return statusJson(kind, workers[0]!.status, throttleOf(workers[0]!), canceled !== undefined ? { canceled } : {});
+    const sum = emptyStatus();
+    for (const w of workers) {
+      for (const k of ['total', 'updated', 'created', 'deleted', 'batches', 'version_conflicts', 'noops'] as const) sum[k] += w.status[k];
+    }
+    const throttle = {
+      rps: workers.reduce((a, w) => a + w.throttle.rps, 0),
+      throttledMillis: workers.reduce((a, w) => a + w.throttle.throttledMillis, 0),
+      until: Math.min(...workers.map((w) => w.throttle.throttledUntilMillis())),
+    };
+    const slices = workers.map((w) => statusJson(kind, w.status, throttleOf(w), canceled !== undefined ? { canceled } : {}));
+    return statusJson(kind, sum, throttle, { ...(canceled !== undefined ? { canceled } : {}), slices });
+  }
+
+  private async runWorker(
+    kind: ByQueryKind,
+    req: ByQueryRequest,
+    script: { run: CompiledScript; params: Record<string, unknown> } | undefined,
+    w: Worker,
+    publish: () => void,
+    task?: Task,
+  ): Promise<void> {
+    const { status, failures } = w;
+    let processed = 0;
+    let stop = false;
+    const cancelled = (): boolean => task?.isCancelled() ?? false;
+    await this.search.scanDocs({ indices: req.indices, indicesOptions: req.indicesOptions, query: req.query, routing: req.routing, ...(w.slice ? { slice: w.slice } : {}) }, async (batch) => {
+      if (cancelled()) return false;
+      await w.throttle.beforeBatch(cancelled, publish);
+      if (cancelled()) return false;
       let docs: ScannedDoc[] = batch;
-      if (req.maxDocs !== undefined) docs = docs.slice(0, Math.max(0, req.maxDocs - processed));
+      if (w.maxDocs !== undefined) docs = docs.slice(0, Math.max(0, w.maxDocs - processed));
+      w.throttle.batchSize(docs.length);
       processed += docs.length;
       status.total += docs.length;
       const items: BulkItemRequest[] = [];
@@ -180,24 +349,9 @@ export class ByQueryRunner {
       }
       publish();
       if (failures.length > 0) stop = true;
-      if (req.maxDocs !== undefined && processed >= req.maxDocs) stop = true;
-      return !stop && !task?.isCancelled();
+      if (w.maxDocs !== undefined && processed >= w.maxDocs) stop = true;
+      return !stop && !cancelled();
     }, req.batchSize);
-    const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
-    const body: Record<string, unknown> = { took, timed_out: false, total: status.total };
-    if (kind !== 'delete') body['updated'] = status.updated;
-    if (kind === 'reindex') body['created'] = status.created;
-    body['deleted'] = status.deleted;
-    body['batches'] = status.batches;
-    body['version_conflicts'] = status.version_conflicts;
-    body['noops'] = status.noops;
-    body['retries'] = { bulk: 0, search: 0 };
-    body['throttled_millis'] = 0;
-    body['requests_per_second'] = -1;
-    body['throttled_until_millis'] = 0;
-    if (task?.isCancelled()) body['canceled'] = task.cancelReason ?? 'by user request';
-    body['failures'] = failures;
-    return body;
   }
 }
 

@@ -68,6 +68,7 @@ import { extractHighlightTerms } from './highlighter.js';
 import {
   checkResultWindow,
   executeQueryPhaseSliced,
+  sliceFilter,
   prepareShardQuery,
   type PreparedShardQuery,
 } from './query-phase.js';
@@ -597,7 +598,7 @@ export class SearchService {
    * handed over in batches (update/delete by query, reindex). `onBatch` returns false to stop.
    */
   async scanDocs(
-    req: { indices?: string[]; indicesOptions: IndicesOptions; query?: unknown; routing?: string[] },
+    req: { indices?: string[]; indicesOptions: IndicesOptions; query?: unknown; routing?: string[]; slice?: { id: number; max: number } },
     onBatch: (docs: ScannedDoc[]) => Promise<boolean>,
     batchSize = 1000,
   ): Promise<void> {
@@ -623,7 +624,11 @@ export class SearchService {
       prepared.set(t.index, { meta, ctx, query });
     }
     let batch: ScannedDoc[] = [];
-    for (const t of targets) {
+    for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
+      const t = targets[shardIndex]!;
+      // a sliced scan (by-query `slices`) reads only its slice, as a sliced scroll does
+      const slice = req.slice ? sliceFilter(req.slice, shardIndex, targets.length) : 'all';
+      if (slice === 'none') continue;
       const p = prepared.get(t.index)!;
       const shard = this.startedShard(t.index, t.shardId);
       const base = shard.acquireReader();
@@ -637,8 +642,9 @@ export class SearchService {
           if (!sc) continue;
           const r = leaf.reader;
           const hidden = hiddenDocs(r);
+          const inSlice = slice === 'all' ? null : slice(leaf);
           for (let d = sc.nextDoc(); d !== NO_MORE_DOCS; d = sc.nextDoc()) {
-            if (!r.isLive(d) || hidden?.get(d)) continue;
+            if (!r.isLive(d) || hidden?.get(d) || (inSlice !== null && !inSlice(d))) continue;
             const bytes = r.source(d);
             batch.push({
               index: t.index,
