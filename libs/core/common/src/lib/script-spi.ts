@@ -26,6 +26,11 @@ export interface ScriptContext {
   readonly globals: readonly string[];
   /** functions the script can call by plain name (given per run as JS functions under the same name) */
   readonly functions?: readonly string[];
+  /**
+   * the script's result keeps Painless's Java boxing (an integral double stays a Double, printed `2.0`) instead
+   * of plain JSON values: for callers that print the value as Java does (aggregation keyword values)
+   */
+  readonly boxedResult?: boolean;
 }
 
 export interface CompiledScript {
@@ -63,7 +68,7 @@ export const ScriptContexts = {
   /** `_script` sort */
   SORT: { name: 'sort', globals: ['doc', 'params', '_score'] },
   /** `script` of terms / histogram / metric aggregations (`_value` for value scripts) */
-  AGGS: { name: 'aggs', globals: ['doc', 'params', '_value', '_score'] },
+  AGGS: { name: 'aggs', globals: ['doc', 'params', '_value', '_score'], boxedResult: true },
   /** bucket_script / bucket_selector: buckets_path variables are in params */
   BUCKET_AGGREGATION: { name: 'bucket_aggregation', globals: ['params'] },
   /** moving_fn: the window as `values` (MovingFunctions.*) */

@@ -22,6 +22,7 @@ export class PainlessScript implements CompiledScript {
   constructor(
     readonly source: string,
     opts: CompileOptions,
+    private readonly boxedResult = false,
   ) {
     this.program = Compiler.compile(source, opts);
   }
@@ -38,13 +39,13 @@ export class PainlessScript implements CompiledScript {
       if (e instanceof EsError && e.type === 'script_exception') throw e;
       throw runtimeError(this.source, f.pos, e);
     }
-    return unbox(f.ret) ?? null;
+    return (this.boxedResult ? f.ret : unbox(f.ret)) ?? null;
   }
 }
 
 /** compiles a script for the given context variables and functions; throws script_exception "compile error" */
-export function compilePainless(source: string, context: Pick<ScriptContext, 'globals' | 'functions'>, opts: PainlessOptions = {}): PainlessScript {
-  return new PainlessScript(source, { globals: context.globals, functions: context.functions, maxLoopCounter: opts.maxLoopCounter, regexEnabled: opts.regexEnabled });
+export function compilePainless(source: string, context: Pick<ScriptContext, 'globals' | 'functions' | 'boxedResult'>, opts: PainlessOptions = {}): PainlessScript {
+  return new PainlessScript(source, { globals: context.globals, functions: context.functions, maxLoopCounter: opts.maxLoopCounter, regexEnabled: opts.regexEnabled }, context.boxedResult ?? false);
 }
 
 /** parses a request's `script` value: `"source"` or `{source|id, params, lang, options}` */

@@ -296,4 +296,31 @@ describe('scripting and runtime fields (black box)', () => {
       caused_by: { type: 'illegal_argument_exception', reason: 'unexpected end of script.' },
     });
   });
+
+  it('a terms aggregation over a script without value_type has keyword keys, the Java toString of the values (ES)', async () => {
+    const r = await search({
+      size: 0,
+      aggs: {
+        prices: { terms: { script: "doc['price'].value", order: { _key: 'asc' } } },
+        qty: { terms: { script: "doc['qty'].value", order: { _key: 'asc' } } },
+        typed: { terms: { script: "doc['qty'].value", value_type: 'long', order: { _key: 'asc' } } },
+      },
+    });
+    expect(r.status).toBe(200);
+    // a double field's 2 is the Double 2.0: key "2.0", as Elasticsearch's ScriptBytesValues (Object#toString)
+    expect(r.body.aggregations.prices.buckets.map((b: any) => b.key)).toEqual(['0.5', '1.5', '12.0', '2.0']);
+    expect(r.body.aggregations.qty.buckets.map((b: any) => b.key)).toEqual(['1', '10', '3', '7']);
+    expect(r.body.aggregations.typed.buckets.map((b: any) => b.key)).toEqual([1, 3, 7, 10]);
+  });
+
+  it('a script failing in the fetch phase fails the shard: search_phase_execution_exception, the script error as root cause', async () => {
+    const r = await search({ query: { match_all: {} }, script_fields: { x: { script: "doc['nope'].value" } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ type: 'search_phase_execution_exception', reason: 'all shards failed', phase: 'query', grouped: true });
+    expect(r.body.error.root_cause[0]).toMatchObject({ type: 'script_exception', reason: 'runtime error', script: "doc['nope'].value" });
+    expect(r.body.error.failed_shards[0]).toMatchObject({ shard: 0, index: 'shop', node: expect.any(String), reason: { type: 'script_exception', caused_by: { type: 'illegal_argument_exception', reason: 'No field found for [nope] in mapping' } } });
+    // ignore_failure keeps the hit
+    const ok = await search({ query: { ids: { values: ['1'] } }, script_fields: { x: { script: "doc['nope'].value", ignore_failure: true } } });
+    expect(ok.body.hits.hits.map((h: any) => h._id)).toEqual(['1']);
+  });
 });

@@ -195,6 +195,7 @@ function geoPoint(v: unknown): { lat: number; lon: number } | undefined {
 /** an aggregation script's returned value in doc-value form (numbers, dates, strings; null is no value) */
 function scriptResultValue(ft: MappedFieldType, type: string, v: unknown): unknown {
   if (v === null || v === undefined) return undefined;
+  if (type === 'keyword') return painlessToString(v);
   if (v instanceof PainlessDateTime) v = v.millis;
   switch (type) {
     case 'long':
@@ -455,7 +456,9 @@ export class RuntimeLeafReader implements LeafReader, RuntimeValuesSource {
     const add = (r: unknown) => {
       const list = r instanceof ScriptDocValues ? r.values : Array.isArray(r) ? r : r instanceof Set ? [...r] : [r];
       for (const x of list) {
-        const v = scriptResultValue(ft, spec.type, unbox(x));
+        // a keyword (ES: the KEYWORD values source of a script without value_type) takes the value's Java
+        // toString, so a double keeps its `.0` and a date prints as java.time does
+        const v = scriptResultValue(ft, spec.type, spec.type === 'keyword' ? x : unbox(x));
         if (v !== undefined) out.push(v);
       }
     };

@@ -788,7 +788,9 @@ export class SearchService {
       await checkCancelled(options.task);
       const from = source.from < 0 ? 0 : source.from;
       const merged = mergeTopDocs(results, { from, size: source.size, collapse: source.collapse !== undefined });
-      const fetched: FetchedHit[] = new Array(merged.length);
+      let fetched: FetchedHit[] = new Array(merged.length);
+      const fetchFailedResults = new Set<number>();
+      const fetchFailures: ShardFailure[] = [];
       const byResult = new Map<number, number[]>();
       merged.forEach((m, i) => {
         const arr = byResult.get(m.resultIndex);
@@ -807,7 +809,9 @@ export class SearchService {
             )
           : undefined;
         const f0 = process.hrtime.bigint();
-        const hits = await this.timedPhase(t, 'fetch', () => executeFetchPhase(
+        let hits: FetchedHit[];
+        try {
+          hits = await this.timedPhase(t, 'fetch', () => executeFetchPhase(
           positions.map((p) => merged[p]!.hit),
           source,
           {
@@ -822,7 +826,14 @@ export class SearchService {
             innerHits: ctx.innerHits,
             nestedLookup: ctx.nestedLookup,
           },
-        ));
+          ));
+        } catch (e) {
+          // a fetch failure (a script field, a runtime field in `fields`) fails that shard, as in Elasticsearch
+          if (isRequestLevelError(e)) throw e;
+          const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
+          fetchFailures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason });
+          continue;
+        }
         const fetchSettings = this.metadata?.current().indices[t.index]?.settings;
         if (fetchSettings) {
           searchSlowLog(this.logger, 'fetch', fetchSettings, {
@@ -836,6 +847,18 @@ export class SearchService {
           });
         }
         positions.forEach((p, i) => (fetched[p] = hits[i]!));
+      }
+      if (fetchFailures.length > 0) {
+        // one shard: Elasticsearch fetches within the query phase (query_and_fetch), so it is that phase that failed
+        if (fetchFailures.length === byResult.size) throw allShardsFailed([...failures, ...fetchFailures], targets.length === 1 ? 'query' : 'fetch');
+        if (!request.allowPartialSearchResults) throw allShardsFailed(fetchFailures, 'fetch', 'Partial shards failure');
+        // the failed shards' hits are left out; the shards are reported failed
+        fetched = fetched.filter((h) => h !== undefined);
+        for (const f of fetchFailures) {
+          failures.push(f);
+          const i = resultTargets.findIndex((x) => x.index === f.index && x.shardId === f.shard);
+          if (i >= 0) fetchFailedResults.add(i);
+        }
       }
       options.retainReaders?.(readers, targets);
 
@@ -858,7 +881,7 @@ export class SearchService {
         timed_out: results.some((r) => r.timedOut),
       };
       if (source.terminateAfter > 0) body['terminated_early'] = results.some((r) => r.terminatedEarly === true);
-      const shards: Record<string, unknown> = { total: targets.length, successful: results.length, skipped: 0, failed: failures.length };
+      const shards: Record<string, unknown> = { total: targets.length, successful: results.length - fetchFailedResults.size, skipped: 0, failed: failures.length };
       if (failures.length) shards['failures'] = failures.map(failureObject);
       body['_shards'] = shards;
       body['hits'] = hitsBody;
