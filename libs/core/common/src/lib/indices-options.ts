@@ -2,7 +2,7 @@
  * Indices options (`ignore_unavailable`, `allow_no_indices`, `expand_wildcards`, `ignore_throttled`): the one
  * parser every REST handler and body reader uses, with Elasticsearch's IndicesOptions semantics.
  */
-import { Errors } from './errors.js';
+import { EsError, Errors } from './errors.js';
 import { addDeprecationWarning } from './request-context.js';
 
 export interface ExpandWildcards {
@@ -75,7 +75,9 @@ export function indicesOptionBoolean(name: string, value: unknown, defaultValue:
   if (s.trim() === '') return defaultValue;
   if (s === 'true') return true;
   if (s === 'false') return false;
-  throw Errors.illegalArgument(`Could not convert [${name}] to boolean`, Errors.illegalArgument(`Failed to parse value [${s}] as only [true] or [false] are allowed.`));
+  // both are plain Java IllegalArgumentExceptions: the root cause is the outer one, as Elasticsearch renders it
+  const cause = new EsError('illegal_argument_exception', 400, `Failed to parse value [${s}] as only [true] or [false] are allowed.`, { plain: true });
+  throw Errors.illegalArgument(`Could not convert [${name}] to boolean`, cause);
 }
 
 /**

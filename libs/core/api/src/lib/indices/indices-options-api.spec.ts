@@ -50,6 +50,7 @@ describe('indices options and JSON error positions, the same everywhere', () => 
         reason: `Could not convert [${name}] to boolean`,
         caused_by: { type: 'illegal_argument_exception', reason: 'Failed to parse value [abc] as only [true] or [false] are allowed.' },
       });
+      expect(r.body.error.root_cause).toEqual([{ type: 'illegal_argument_exception', reason: `Could not convert [${name}] to boolean` }]);
     }
     // blank ignore_unavailable keeps the default (false): the missing index is still an error
     expect((await call('GET', '/nope/_search?ignore_unavailable=')).body.error?.type).toBe('index_not_found_exception');
