@@ -106,7 +106,22 @@ describe('honest output', () => {
       expect(collector.time_in_nanos).toBeGreaterThan(0);
       expect(collector.children.map((c: any) => c.reason)).toEqual(['search_top_hits', 'aggregation']);
       expect(collector.children[1].name).toBe('AggregatorCollector: [ks]');
+      // the top-level aggregation, timed: created once, a leaf collector per segment, one collect per matching doc
+      expect(sh.aggregations).toHaveLength(1);
+      const [agg] = sh.aggregations;
+      expect(agg.description).toBe('ks');
+      expect(typeof agg.type).toBe('string');
+      expect(agg.breakdown.initialize_count).toBe(1);
+      expect(agg.breakdown.build_aggregation_count).toBe(1);
+      expect(agg.breakdown.build_leaf_collector_count).toBeGreaterThanOrEqual(1);
+      expect(agg.breakdown.collect_count).toBeGreaterThan(0);
+      expect(agg.breakdown.collect).toBeGreaterThan(0);
+      const aggSum = Object.entries(agg.breakdown).filter(([k]) => !k.endsWith('_count')).reduce((a, [, v]) => a + (v as number), 0);
+      expect(agg.time_in_nanos).toBe(aggSum);
     }
+    const hits = (r.json.hits.total.value as number);
+    const collected = shards.reduce((a: number, sh: any) => a + sh.aggregations[0].breakdown.collect_count, 0);
+    expect(collected).toBe(hits);
   });
 
   it('one node name everywhere: GET /, _nodes, _cat/nodes, _cat/shards, cluster state, tasks', async () => {

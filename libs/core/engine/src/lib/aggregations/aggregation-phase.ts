@@ -8,8 +8,10 @@ import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import type {
   AggregationContext,
+  AggregationProfile,
   AggregationTypeParser,
   AggregatorFactories,
+  InternalAggregation,
   InternalAggregations,
   LeafAggregationCollector,
   ReduceOptions,
@@ -22,7 +24,7 @@ import {
   reduceSubs,
   renderAgg,
   tooManyBuckets,
-  type Aggregator,
+  Aggregator,
   type ReduceContext,
 } from './framework.js';
 import { AGG_PARSERS } from './registry.js';
@@ -39,7 +41,14 @@ class Factories implements AggregatorFactories {
   }
   createShardAggregator(ctx: AggregationContext): ShardAggregator {
     const specs = this.specs.filter((s) => s.pipeline === 'none');
-    const aggs = specs.map((s) => s.createAggregator(ctx, true));
+    const profile = ctx.profile;
+    const aggs = specs.map((s) => {
+      if (!profile) return s.createAggregator(ctx, true);
+      const p = profile(s.name);
+      const a = p.time('initialize', () => s.createAggregator(ctx, true));
+      p.type = a.constructor.name;
+      return new ProfilingAggregator(a, p);
+    });
     return new TopLevelAggregator(specs, aggs);
   }
 }
@@ -69,6 +78,27 @@ class TopLevelAggregator implements ShardAggregator {
     const out: InternalAggregations = {};
     for (let i = 0; i < this.aggs.length; i++) out[this.specs[i]!.name] = this.aggs[i]!.build(0);
     return out;
+  }
+}
+
+/** a top-level aggregator timed for `"profile": true` (Elasticsearch's ProfilingAggregator) */
+class ProfilingAggregator extends Aggregator {
+  constructor(
+    private readonly inner: Aggregator,
+    private readonly p: AggregationProfile,
+  ) {
+    super();
+    if (inner.canCollectAll) this.canCollectAll = () => inner.canCollectAll!();
+    if (inner.collectAll) this.collectAll = (live) => p.time('collect', () => inner.collectAll!(live));
+  }
+  setLeaf(leaf: LeafReaderContext): void {
+    this.p.time('build_leaf_collector', () => this.inner.setLeaf(leaf));
+  }
+  collect(doc: number, owningOrd: number, score: number): void {
+    this.p.time('collect', () => this.inner.collect(doc, owningOrd, score));
+  }
+  build(owningOrd: number): InternalAggregation {
+    return this.p.time('build_aggregation', () => this.inner.build(owningOrd));
   }
 }
 

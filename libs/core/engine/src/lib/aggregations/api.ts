@@ -56,6 +56,14 @@ export interface AggregationContext {
   insideNested?: boolean;
   /** concrete mapped field names matching a pattern with `*` */
   matchingFieldNames?(pattern: string): string[];
+  /** `"profile": true`: each top-level aggregation is timed into the node this gives for its name */
+  profile?(name: string): AggregationProfile;
+}
+
+/** where a profiled top-level aggregation records its timings (search/profile.ts AggregationProfileNode) */
+export interface AggregationProfile {
+  type: string;
+  time<T>(t: 'initialize' | 'build_leaf_collector' | 'collect' | 'post_collection' | 'build_aggregation' | 'reduce', fn: () => T): T;
 }
 
 /**

@@ -15,19 +15,52 @@ import { Scorer, type Explanation, type Query, type Weight } from './query.js';
 const TIMINGS = ['create_weight', 'build_scorer', 'next_doc', 'advance', 'match', 'score', 'shallow_advance', 'compute_max_score', 'set_min_competitive_score', 'count_weight'] as const;
 type Timing = (typeof TIMINGS)[number];
 
+/** the timed operations of an aggregator (AggregationTimingType) */
+const AGG_TIMINGS = ['initialize', 'build_leaf_collector', 'collect', 'post_collection', 'build_aggregation', 'reduce'] as const;
+export type AggregationTiming = (typeof AGG_TIMINGS)[number];
+
 const now = (): number => performance.now();
+
+/** time and call count per timed operation; rendered as Elasticsearch's `breakdown` (nanos + `_count`) */
+class Timings<K extends string> {
+  private readonly millis = new Map<K, number>();
+  private readonly counts = new Map<K, number>();
+
+  add(t: K, ms: number): void {
+    this.millis.set(t, (this.millis.get(t) ?? 0) + ms);
+    this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+  }
+
+  /** the breakdown over `keys` and its total in nanoseconds */
+  breakdown(keys: readonly K[]): { breakdown: Record<string, number>; total: number } {
+    const breakdown: Record<string, number> = {};
+    let total = 0;
+    for (const t of keys) {
+      const nanos = Math.round((this.millis.get(t) ?? 0) * 1e6);
+      breakdown[t] = nanos;
+      breakdown[`${t}_count`] = this.counts.get(t) ?? 0;
+      total += nanos;
+    }
+    return { breakdown, total };
+  }
+
+  /** everything timed, in nanoseconds */
+  get nanos(): number {
+    let ms = 0;
+    for (const v of this.millis.values()) ms += v;
+    return Math.round(ms * 1e6);
+  }
+}
 
 export class QueryProfileNode {
   readonly children: QueryProfileNode[] = [];
   private readonly childByQuery = new Map<Query, QueryProfileNode>();
-  private readonly millis = new Map<Timing, number>();
-  private readonly counts = new Map<Timing, number>();
+  private readonly timings = new Timings<Timing>();
 
   constructor(readonly query: Query) {}
 
   add(t: Timing, ms: number): void {
-    this.millis.set(t, (this.millis.get(t) ?? 0) + ms);
-    this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+    this.timings.add(t, ms);
   }
 
   child(q: Query): QueryProfileNode {
@@ -42,14 +75,7 @@ export class QueryProfileNode {
 
   /** Elasticsearch's ProfileResult of a query: type, description, time_in_nanos, breakdown, children */
   toJSON(): Record<string, unknown> {
-    const breakdown: Record<string, number> = {};
-    let total = 0;
-    for (const t of TIMINGS) {
-      const nanos = Math.round((this.millis.get(t) ?? 0) * 1e6);
-      breakdown[t] = nanos;
-      breakdown[`${t}_count`] = this.counts.get(t) ?? 0;
-      total += nanos;
-    }
+    const { breakdown, total } = this.timings.breakdown(TIMINGS);
     return {
       type: this.query.constructor.name,
       description: this.query.toString(),
@@ -61,9 +87,31 @@ export class QueryProfileNode {
 
   /** time of this node's own calls (children included) in nanoseconds */
   get nanos(): number {
-    let ms = 0;
-    for (const v of this.millis.values()) ms += v;
-    return Math.round(ms * 1e6);
+    return this.timings.nanos;
+  }
+}
+
+/** One top-level aggregation's profile (its sub-aggregations' time is inside its collect and build). */
+export class AggregationProfileNode {
+  private readonly timings = new Timings<AggregationTiming>();
+  type = '';
+
+  constructor(readonly name: string) {}
+
+  /** runs `fn`, timing it as `t` */
+  time<T>(t: AggregationTiming, fn: () => T): T {
+    const t0 = now();
+    try {
+      return fn();
+    } finally {
+      this.timings.add(t, now() - t0);
+    }
+  }
+
+  /** Elasticsearch's aggregation ProfileResult: type, description (the name), time_in_nanos, breakdown */
+  toJSON(): Record<string, unknown> {
+    const { breakdown, total } = this.timings.breakdown(AGG_TIMINGS);
+    return { type: this.type, description: this.name, time_in_nanos: total, breakdown };
   }
 }
 
@@ -76,6 +124,15 @@ export class QueryProfiler {
   rewriteMillis = 0;
   /** time spent handing matching documents to the aggregations (their leaf collectors) */
   aggregationMillis = 0;
+  /** the top-level aggregations, timed by the aggregation framework */
+  readonly aggregations: AggregationProfileNode[] = [];
+
+  /** a profile node for a top-level aggregation */
+  aggregation(name: string): AggregationProfileNode {
+    const n = new AggregationProfileNode(name);
+    this.aggregations.push(n);
+    return n;
+  }
 
   /** a searcher that profiles `main` and every query its weight creates through the searcher */
   searcher(reader: DirectoryReader, dfs: DfsStats | undefined, main: Query): IndexSearcher {

@@ -246,6 +246,7 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
       maxBuckets: deps.maxBuckets ?? 65536,
       nestedLookup: ctx.nestedLookup,
       matchingFieldNames: (p) => ctx.matchingFieldNames(p),
+      ...(deps.profiler ? { profile: (name: string) => deps.profiler!.aggregation(name) } : {}),
     });
   }
   const needsScores =

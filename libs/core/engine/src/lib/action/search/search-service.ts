@@ -122,7 +122,7 @@ function shardProfile(p: QueryProfiler, phaseNanos: number, req: ShardSearchRequ
         collector: [{ name: 'QueryPhaseCollector', reason: 'search_query_phase', time_in_nanos: collectorNanos, children }],
       },
     ],
-    aggregations: [],
+    aggregations: p.aggregations.map((a) => a.toJSON()),
   };
 }
 
