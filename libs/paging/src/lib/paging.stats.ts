@@ -19,12 +19,17 @@ export function shardContextStats(indices: IndicesService): ReaderContextListene
     }
     return out;
   };
+  // the shards a context was counted on: a shard reopened meanwhile (close/open) is a new object, never decremented
+  const counted = new WeakMap<ReaderContext, IndexShard[]>();
   return {
     opened: (ctx) => {
-      for (const s of shardsOf(ctx)) s.readerContextOpened?.(ctx.kind === 'scroll');
+      const shards = shardsOf(ctx);
+      counted.set(ctx, shards);
+      for (const s of shards) s.readerContextOpened?.(ctx.kind === 'scroll');
     },
     freed: (ctx, openMillis) => {
-      for (const s of shardsOf(ctx)) s.readerContextFreed?.(ctx.kind === 'scroll', openMillis);
+      for (const s of counted.get(ctx) ?? []) s.readerContextFreed?.(ctx.kind === 'scroll', openMillis);
+      counted.delete(ctx);
     },
   };
 }
