@@ -150,6 +150,28 @@ describe('by-query APIs, reindex and tasks', () => {
     expect(auto.body.slices.map((x: any) => x.total).every((t: number) => t <= 3)).toBe(true);
     expect(auto.body.deleted).toBe(auto.body.slices.reduce((a: number, x: any) => a + x.deleted, 0));
     expect((await call('GET', '/s/_count')).body.count).toBe(30 - auto.body.deleted);
+    // a running sliced request: the slices are child tasks of its task
+    const running = await call('POST', '/s/_update_by_query?slices=2&scroll_size=1&requests_per_second=0.01&wait_for_completion=false', { query: { match_all: {} } });
+    const parent = running.body.task;
+    await new Promise((res) => setTimeout(res, 100));
+    const listed = await call('GET', '/_tasks?detailed=true&actions=*byquery&group_by=parents');
+    const entry = listed.body.tasks[parent];
+    expect(entry.children.map((c: any) => [c.parent_task_id, c.status.slice_id, c.description])).toEqual([
+      [parent, 0, 'update-by-query [s]'],
+      [parent, 1, 'update-by-query [s]'],
+    ]);
+    expect(entry.status.slices.map((x: any) => x.slice_id)).toEqual([0, 1]);
+    const children = await call('GET', `/_tasks?parent_task_id=${parent}&group_by=none`);
+    expect(children.body.tasks).toHaveLength(2);
+    await call('POST', `/_tasks/${parent}/_cancel`);
+    let done: any;
+    for (let i = 0; i < 200; i++) {
+      done = await call('GET', `/_tasks/${parent}`);
+      if (done.body.completed) break;
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    expect(done.body.response.canceled).toBe('by user request');
+    expect((await call('GET', `/_tasks?parent_task_id=${parent}&group_by=none`)).body.tasks).toEqual([]);
     const bad = await call('POST', '/s/_update_by_query?slices=0');
     expect(bad.body.error).toMatchObject({ type: 'illegal_argument_exception', reason: '[slices] must be a positive integer or the string "auto", but was [0]' });
   });

@@ -58,6 +58,23 @@ function parseTaskId(node: NodeInfo, raw: string): number {
   return n;
 }
 
+/** `group_by=parents`: tasks by id, a child listed under its parent's `children` when the parent is listed too */
+function tasksByParent(entries: ReadonlyArray<readonly [string, Record<string, unknown>]>): Record<string, unknown> {
+  const ids = new Set(entries.map(([id]) => id));
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [id, t] of entries) {
+    const parent = t['parent_task_id'];
+    if (typeof parent === 'string' && ids.has(parent)) continue;
+    out[id] = { ...t };
+  }
+  for (const [, t] of entries) {
+    const parent = t['parent_task_id'];
+    if (typeof parent !== 'string' || !out[parent]) continue;
+    ((out[parent]['children'] ??= []) as unknown[]).push(t);
+  }
+  return { tasks: out };
+}
+
 /** a list-tasks response grouped by node (`nodes: {id: {name, ..., tasks}}`), empty when there are no tasks */
 function tasksByNode(node: NodeInfo, entries: ReadonlyArray<readonly [string, Record<string, unknown>]>): Record<string, unknown> {
   const ip = node.host;
@@ -161,7 +178,14 @@ export class ByQueryActions {
   }
 
   run(req: RestRequest, kind: ByQueryKind, description: string, r: ByQueryRequest): Promise<RestResponse> {
-    return runAsTask(this.tasks, this.node, req, kind, description, (task) => this.runner.run(kind, r, task));
+    return runAsTask(this.tasks, this.node, req, kind, description, (task) =>
+      this.runner.run(kind, r, task, {
+        // the slices of a sliced request are child tasks of it, as in Elasticsearch
+        start: () => this.tasks.register(ACTIONS[kind], description, { cancellable: true, parentTaskId: `${this.node.id}:${task.id}` }),
+        cancel: (t, reason) => void this.tasks.cancel(t.id, reason),
+        end: (t) => this.tasks.unregister(t),
+      }),
+    );
   }
 }
 
@@ -270,7 +294,7 @@ export class ListTasksRestHandler implements RestHandler {
       if (parent !== undefined) list = list.filter((t) => t.parentTaskId === parent);
       const entries = list.map((t) => [`${this.node.id}:${t.id}`, taskJson(this.node, t, detailed)] as const);
       if (groupBy === 'none') return RestResponses.ok({ tasks: entries.map(([, t]) => t) });
-      if (groupBy === 'parents') return RestResponses.ok({ tasks: Object.fromEntries(entries) });
+      if (groupBy === 'parents') return RestResponses.ok(tasksByParent(entries));
       return RestResponses.ok(tasksByNode(this.node, entries));
     } finally {
       this.tasks.unregister(self);
@@ -368,7 +392,7 @@ export class RethrottleRestHandler implements RestHandler {
     if (!runner.rethrottle(id, rps)) throw Errors.illegalArgument(`task [${raw}] must be a reindex, update by query or delete by query task`);
     const entries = [[`${node.id}:${t.id}`, taskJson(node, t, true)] as const];
     if (groupBy === 'none') return RestResponses.ok({ tasks: entries.map(([, x]) => x) });
-    if (groupBy === 'parents') return RestResponses.ok({ tasks: Object.fromEntries(entries) });
+    if (groupBy === 'parents') return RestResponses.ok(tasksByParent(entries));
     return RestResponses.ok(tasksByNode(node, entries));
   }
 }

@@ -44,6 +44,18 @@ interface Worker {
   readonly failures: Array<Record<string, unknown>>;
   readonly slice?: { id: number; max: number };
   readonly maxDocs?: number;
+  /** the slice's child task (a sliced request with a task) */
+  task?: Task;
+}
+
+/**
+ * The child tasks of a sliced request: as in Elasticsearch each slice is a task whose parent is the request's
+ * task (`parent_task_id`), with the slice's status; cancelling the parent cancels them.
+ */
+export interface SliceTasks {
+  start(sliceId: number): Task;
+  cancel(task: Task, reason: string): void;
+  end(task: Task): void;
 }
 
 export interface ByQueryStatus {
@@ -190,7 +202,7 @@ export class ByQueryRunner {
    * of max_docs and of requests_per_second). The task (if any) sees progress in `status` (with `slices`) and
    * may be cancelled between batches.
    */
-  async run(kind: ByQueryKind, req: ByQueryRequest, task?: Task): Promise<Record<string, unknown>> {
+  async run(kind: ByQueryKind, req: ByQueryRequest, task?: Task, sliceTasks?: SliceTasks): Promise<Record<string, unknown>> {
     const start = process.hrtime.bigint();
     let script: { run: CompiledScript; params: Record<string, unknown> } | undefined;
     if (req.script !== undefined) {
@@ -207,23 +219,31 @@ export class ByQueryRunner {
       ...(n > 1 ? { slice: { id: i, max: n } } : {}),
       ...(req.maxDocs !== undefined ? { maxDocs: Math.floor(req.maxDocs / n) + (i < req.maxDocs % n ? 1 : 0) } : {}),
     }));
+    if (task && sliceTasks && n > 1) for (const w of workers) w.task = sliceTasks.start(w.slice!.id);
     const publish = (): void => {
-      if (task) task.status = this.statusOf(kind, workers, task);
+      if (!task) return;
+      task.status = this.statusOf(kind, workers, task);
+      for (const w of workers) if (w.task) w.task.status = this.statusOf(kind, [w], w.task);
     };
     publish();
-    let onCancel: (() => void) | undefined;
     if (task) {
       this.running.set(task.id, (r) => {
         for (const w of workers) w.throttle.rethrottle(r / n);
         publish();
       });
-      onCancel = () => workers.forEach((w) => w.throttle.interrupt());
-      task.onCancel(onCancel);
+      task.onCancel((reason) => {
+        for (const w of workers) {
+          if (w.task && sliceTasks) sliceTasks.cancel(w.task, reason);
+          w.throttle.interrupt();
+        }
+      });
+      for (const w of workers) w.task?.onCancel(() => w.throttle.interrupt());
     }
     try {
       await Promise.all(workers.map((w) => this.runWorker(kind, req, script, w, publish, task)));
     } finally {
       if (task) this.running.delete(task.id);
+      for (const w of workers) if (w.task && sliceTasks) sliceTasks.end(w.task);
     }
     const took = Number((process.hrtime.bigint() - start) / 1_000_000n);
     return { took, timed_out: false, ...this.statusOf(kind, workers, task), failures: workers.flatMap((w) => w.failures) };
@@ -258,7 +278,7 @@ export class ByQueryRunner {
     const { status, failures } = w;
     let processed = 0;
     let stop = false;
-    const cancelled = (): boolean => task?.isCancelled() ?? false;
+    const cancelled = (): boolean => (task?.isCancelled() ?? false) || (w.task?.isCancelled() ?? false);
     await this.search.scanDocs({ indices: req.indices, indicesOptions: req.indicesOptions, query: req.query, routing: req.routing, ...(w.slice ? { slice: w.slice } : {}) }, async (batch) => {
       if (cancelled()) return false;
       await w.throttle.beforeBatch(cancelled, publish);
