@@ -181,13 +181,15 @@ describe('EQL search API', () => {
       [{ query: 'sequence with maxspan=10d [network where user == "ADMIN"] ![network where used == "SYSTEM"]' }, 'verification_exception', 'Found 1 problem\nline 1:75: Unknown column [used], did you mean [user]?'],
       [{ query: 'any where location == 1' }, 'verification_exception', 'Found 1 problem\nline 1:11: Cannot use field [location] with unsupported type [geo_point]'],
       [{ query: 'any where true', timestamp_field: 'user' }, 'search_phase_execution_exception', ''],
-      [{ query: 'any where true', fields: [{ field: 'id', format: 'wkt' }], size: 1 }, 'illegal_argument_exception', ''],
-      [{ query: 'any where true', fields: [{ field: 'location', format: 'mvt(30/0/0)' }], size: 1 }, 'illegal_argument_exception', ''],
+      // a `fields` format error is raised by the shard's fetch phase: a shard failure, as in Elasticsearch
+      [{ query: 'any where true', fields: [{ field: 'id', format: 'wkt' }], size: 1 }, 'search_phase_execution_exception', '', 'illegal_argument_exception'],
+      [{ query: 'any where true', fields: [{ field: 'location', format: 'mvt(30/0/0)' }], size: 1 }, 'search_phase_execution_exception', '', 'illegal_argument_exception'],
     ];
-    for (const [body, type, reason] of cases) {
+    for (const [body, type, reason, rootCause] of cases) {
       const r = await eqlSearch(body);
       expect({ body, status: r.status, type: r.body.error?.type }).toEqual({ body, status: 400, type });
       if (reason) expect(r.body.error.reason).toBe(reason);
+      if (rootCause) expect(r.body.error.root_cause[0].type).toBe(rootCause);
     }
     const bad = await host.request('POST', '/eql_test/_eql/search?wait_for_completion_timeout=abc', { query: 'any where true' });
     expect(bad.status).toBe(400);
