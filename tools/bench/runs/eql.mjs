@@ -5,6 +5,7 @@
 // Checks: the results are those a naive evaluation of the generated events gives.
 import { createRng } from '../lib/prng.mjs';
 import { measureRequest } from '../lib/measure.mjs';
+import { readCpuSeconds } from '../lib/service.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { assert } from './checks.mjs';
 
@@ -138,6 +139,16 @@ function checkTotal(expected) {
   };
 }
 
+/** waits (up to 120 s) until the index runs no merge, so a growth step is not measured against the merges its load started */
+async function mergesSettled(ctx) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const res = await ctx.client.request('GET', `/${INDEX}/_stats/merges`);
+    if (res.status !== 200 || (res.json._all?.total?.merges?.current ?? 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 async function run(ctx) {
   const n = ctx.opts.eqlEvents;
   const rows = [];
@@ -171,23 +182,30 @@ async function run(ctx) {
         await load(ctx, loaded, size);
         loaded = size;
       }
+      await mergesSettled(ctx);
       const expected = naiveSequence(seed, size, 30_000, isCmd, isRdp);
       const samples = [];
-      const reps = Math.max(3, Math.min(ctx.opts.runs, 5));
+      const reps = Math.max(5, Math.min(ctx.opts.runs, 10));
+      let cpu0 = null;
       for (let k = 0; k < reps + 1; k++) {
         const res = await ctx.client.request('POST', `/${INDEX}/_eql/search`, { query: SEQ_MAXSPAN, size: big });
         checkTotal(expected)(res);
         if (k > 0) samples.push(res.ms);
+        else if (ctx.pid) cpu0 = readCpuSeconds(ctx.pid);
       }
+      // service CPU per request: steadier than wall-clock on a loaded machine (background work included)
+      const cpuMs = cpu0 !== null ? ((readCpuSeconds(ctx.pid) - cpu0) * 1000) / reps : null;
       const p50 = summarize(samples).p50;
-      points.push({ events: size, p50, sequences: expected });
-      growth.notes.push(`${size.toLocaleString('en-US')} events: p50 ${p50.toFixed(1)} ms (${expected} sequences), ${((p50 / size) * 1e6).toFixed(1)} ms per million events`);
+      points.push({ events: size, p50, cpuMs, sequences: expected });
+      const cpuNote = cpuMs !== null ? `, service CPU ${cpuMs.toFixed(0)} ms/req` : '';
+      growth.notes.push(`${size.toLocaleString('en-US')} events: p50 ${p50.toFixed(1)} ms${cpuNote} (${expected} sequences), ${((p50 / size) * 1e6).toFixed(1)} ms per million events`);
     }
     const a = points[0];
     const b = points[points.length - 1];
     const ratio = b.p50 / a.p50;
     const scale = b.events / a.events;
-    growth.result = `x${scale.toFixed(1)} events -> x${ratio.toFixed(2)} time`;
+    const cpuRatio = a.cpuMs && b.cpuMs !== null ? `, x${(b.cpuMs / a.cpuMs).toFixed(2)} service CPU` : '';
+    growth.result = `x${scale.toFixed(1)} events -> x${ratio.toFixed(2)} time${cpuRatio}`;
     growth.points = points;
     Object.assign(growth, summarize(points.map((p) => p.p50)));
   } catch (e) {
