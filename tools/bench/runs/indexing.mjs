@@ -88,6 +88,10 @@ async function run(ctx) {
   const docsPerSecond = (loaded - docs0) / seconds;
   await Promise.all(loaders);
   const load = loadAverage();
+  // what the load index cost the service meanwhile: refreshes (segment builds, on the event loop) and merges
+  const st = (await ctx.client.request('GET', `/${LOAD_INDEX}/_stats/refresh,merges`)).json?._all?.primaries;
+  const refreshes = st ? `${st.refresh.total} refreshes (${Math.round(st.refresh.total_time_in_millis / Math.max(1, st.refresh.total))} ms each)` : 'n/a';
+  const merges = st ? `${st.merges.total} merges (${st.merges.total_time_in_millis} ms)` : 'n/a';
   await ctx.client.request('DELETE', `/${LOAD_INDEX}`);
   if (failure) return [{ ...base, name: 'search_during_indexing', status: 'failed', error: failure.message }];
 
@@ -114,7 +118,7 @@ async function run(ctx) {
     ingestDocsPerSecond: docsPerSecond,
     coresBusy,
     loadAverage: load,
-    result: `worst ratio ${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}×; ingest ${Math.round(docsPerSecond)} docs/s; service CPU ${coresBusy === null ? 'n/a' : coresBusy.toFixed(2)} cores; load ${load}`,
+    result: `worst ratio ${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}×; ingest ${Math.round(docsPerSecond)} docs/s; service CPU ${coresBusy === null ? 'n/a' : coresBusy.toFixed(2)} cores; ${LOAD_INDEX}: ${refreshes}, ${merges}; load ${load}`,
   });
   return rows;
 }

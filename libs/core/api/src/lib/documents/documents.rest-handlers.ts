@@ -4,7 +4,7 @@ import { EsError, Errors, RestResponses, Tokens, indicesOptionsOf, locateJsonPat
 import {
   EngineTokens,
   UPDATE_BODY_FIELDS,
-  parseBulkLines,
+  parseBulkLinesSliced,
   type DocumentService,
   type IndexNameExpressionResolver,
   type UpdateRequest,
@@ -323,7 +323,7 @@ export class BulkRestHandler implements RestHandler {
     const src = sourceParams(req);
     if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
     requireTerminatingNewline(req.rawBody());
-    const items = parseBulkLines(req.ndjsonLines(), {
+    const items = await parseBulkLinesSliced(req.ndjsonLines(), {
       index: req.optionalPathParam('index'),
       routing: req.param('routing') || undefined,
       pipeline: req.param('pipeline'),

@@ -69,10 +69,37 @@ function toBool(v: unknown): boolean {
 }
 
 export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults = {}): ParsedBulkItem[] {
+  const it = parseBulkSteps(lines, defaults, Infinity);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same, letting the event loop turn about every `sliceMs` of parsing: a bulk of thousands of documents
+ * does not hold up the searches that arrive meanwhile. The whole body is still parsed and validated before
+ * any item runs.
+ */
+export async function parseBulkLinesSliced(lines: readonly string[], defaults: BulkDefaults = {}, sliceMs = 2): Promise<ParsedBulkItem[]> {
+  const it = parseBulkSteps(lines, defaults, sliceMs);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, sliceMs: number): Generator<void, ParsedBulkItem[], void> {
   const items: ParsedBulkItem[] = [];
   const validation: string[] = [];
   let i = 0;
+  let sliceStart = sliceMs === Infinity ? 0 : performance.now();
   while (i < lines.length) {
+    if (sliceMs !== Infinity && (items.length & 15) === 15 && performance.now() - sliceStart >= sliceMs) {
+      yield;
+      sliceStart = performance.now();
+    }
     const lineNo = i + 1;
     const raw = lines[i++];
     let action: unknown;

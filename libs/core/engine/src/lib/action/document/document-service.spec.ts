@@ -9,7 +9,7 @@ import type { IndexRequestInterceptor } from '../../spi.js';
 import { storageModule } from '../../storage.module.js';
 import { DocumentService, KeyedMutex } from './document-service.js';
 import { IndicesServiceImpl } from '../../shard/indices-service.js';
-import { parseBulkLines } from './bulk-parser.js';
+import { parseBulkLines, parseBulkLinesSliced } from './bulk-parser.js';
 import { FakeMapperService, FakeMetadataIndexService, FakeResolver, indexMetadata } from './testing/fakes.js';
 import { filterSource, parseSourceParams } from './source-filter.js';
 import { filterSourceByMapping } from '../../mapper/document-parser.js';
@@ -251,6 +251,29 @@ describe('DocumentService', () => {
       expect((e as EsError).reason).toBe('Validation Failed: 1: index is missing;');
     }
     expect(() => parseBulkLines([])).toThrow('Validation Failed: 1: no requests added;');
+  });
+
+  it('bulk parser in slices: the same items and the same whole-request errors, with the event loop turning between slices', async () => {
+    const lines: string[] = [];
+    for (let n = 0; n < 3000; n++) {
+      if (n % 5 === 4) lines.push(`{"delete":{"_index":"x","_id":"${n}"}}`);
+      else lines.push(`{"index":{"_index":"x","_id":"${n}","routing":"r${n % 3}"}}`, n % 97 === 0 ? '{"a":' : `{"n":${n},"s":"v${n}"}`);
+    }
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    // sliceMs 0: a turn of the event loop every 16 items
+    const sliced = await parseBulkLinesSliced(lines, { pipeline: 'p' }, 0);
+    clearInterval(ticker);
+    expect(turns).toBeGreaterThan(10);
+    const whole = parseBulkLines(lines, { pipeline: 'p' });
+    expect(sliced.map(({ bodyError, ...rest }) => ({ ...rest, bodyError: bodyError?.message }))).toEqual(
+      whole.map(({ bodyError, ...rest }) => ({ ...rest, bodyError: bodyError?.message })),
+    );
+    expect(sliced.filter((i) => i.bodyError)).toHaveLength(25);
+    // a malformed action line late in the body fails the whole request, as unsliced
+    const bad = [...lines, '{"foo":{}}'];
+    await expect(parseBulkLinesSliced(bad, {}, 0)).rejects.toThrow(`Malformed action/metadata line [${bad.length}], expected field [create], [delete], [index] or [update] but found [foo]`);
+    await expect(parseBulkLinesSliced([], {}, 0)).rejects.toThrow('Validation Failed: 1: no requests added;');
   });
 
   it('refresh makes docs visible to readers; flush persists across restart', async () => {
