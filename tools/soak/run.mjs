@@ -2,7 +2,8 @@
 /**
  * Bounded mixed-load soak of the built node: bulk writes over a fixed id space (so the data stays bounded),
  * searches, aggregations, cached searches (request_cache, size 0), scrolls, point-in-time searches, and a
- * data stream with appends and rollovers (old backing indices deleted). Every interval it prints the node's
+ * data stream with appends and rollovers (old backing indices deleted), EQL event queries and sequences over
+ * the data stream (some async, stored and deleted). Every interval it prints the node's
  * RSS, heap, open search contexts (scroll + PIT), open file handles and p50/p99 latency per operation, and
  * at the end a JSON summary with the drift of RSS/heap/handles after warm-up.
  *
@@ -63,7 +64,7 @@ async function main() {
   };
 
   await call(null, 'PUT', '/soak', { settings: { number_of_shards: 2 }, mappings: { properties: { msg: { type: 'text' }, level: { type: 'keyword' }, n: { type: 'long' }, ts: { type: 'date' }, host: { type: 'keyword' } } } });
-  await call(null, 'PUT', '/_index_template/soak-logs', { index_patterns: ['logs-soak-*'], data_stream: {}, template: { mappings: { properties: { message: { type: 'text' }, '@timestamp': { type: 'date' } } } } });
+  await call(null, 'PUT', '/_index_template/soak-logs', { index_patterns: ['logs-soak-*'], data_stream: {}, template: { mappings: { properties: { message: { type: 'text' }, '@timestamp': { type: 'date' }, event: { properties: { category: { type: 'keyword' } } }, host: { properties: { id: { type: 'keyword' } } } } } } });
   await call(null, 'PUT', '/_data_stream/logs-soak-default');
 
   const deadline = Date.now() + opts.minutes * 60_000;
@@ -117,12 +118,19 @@ async function main() {
     },
     async datastream() {
       const lines = [];
-      for (let i = 0; i < 100; i++) lines.push(JSON.stringify({ create: { _index: 'logs-soak-default' } }), JSON.stringify({ '@timestamp': new Date().toISOString(), message: `${r.pick(WORDS)} ${r.pick(WORDS)}` }));
+      for (let i = 0; i < 100; i++) lines.push(JSON.stringify({ create: { _index: 'logs-soak-default' } }), JSON.stringify({ '@timestamp': new Date().toISOString(), message: `${r.pick(WORDS)} ${r.pick(WORDS)}`, event: { category: r.pick(['process', 'network', 'file']) }, host: { id: `h${r.int(0, 9)}` } }));
       await call('datastream', 'POST', '/_bulk', lines.join('\n') + '\n', true);
       await call('datastream', 'POST', '/logs-soak-default/_search', { size: 5, query: { match: { message: r.pick(WORDS) } } });
     },
+    async eql() {
+      // event queries and sequences over the data stream; now and then an async one, stored and deleted again
+      const query = r.next() < 0.5 ? `process where host.id : "h${r.int(0, 9)}*"` : `sequence by host.id with maxspan=1m [process where true] [network where host.id != "h${r.int(0, 9)}"]`;
+      const async = r.next() < 0.2;
+      const res = await call('eql', 'POST', '/logs-soak-default/_eql/search?filter_path=id,hits.total,error', { query, size: 10, ...(async ? { wait_for_completion_timeout: '0s', keep_on_completion: true, keep_alive: '1m' } : {}) });
+      if (async && res.json?.id) await call('eql', 'DELETE', `/_eql/search/${encodeURIComponent(res.json.id)}`);
+    },
   };
-  const weights = [['bulk', 3], ['search', 6], ['aggs', 3], ['cached', 3], ['scroll', 1], ['pit', 1], ['datastream', 1]];
+  const weights = [['bulk', 3], ['search', 6], ['aggs', 3], ['cached', 3], ['scroll', 1], ['pit', 1], ['datastream', 1], ['eql', 1]];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   const pickOp = () => {
     let x = r.next() * total;
