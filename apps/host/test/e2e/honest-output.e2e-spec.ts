@@ -27,6 +27,8 @@ describe('honest output', () => {
     expect(f.data_streams).toEqual({ available: true, enabled: true });
     expect(f.ilm).toEqual({ available: true, enabled: true });
     expect(f.security).toEqual({ available: true, enabled: false });
+    expect(f.analytics).toEqual({ available: true, enabled: true }); // core's aggregations
+    for (const absent of ['spatial', 'aggregate_metric']) expect(f[absent]).toEqual({ available: false, enabled: false }); // mapped, not indexed
     for (const absent of ['ml', 'watcher', 'sql', 'transform', 'graph', 'ccr', 'esql', 'rollup']) expect(f[absent]).toEqual({ available: false, enabled: false });
     expect(Object.keys(f)).toEqual([...Object.keys(f)].sort());
     expect(r.json.tagline).toBe('You know, for X');
@@ -46,6 +48,7 @@ describe('honest output', () => {
       expect(f.eql).toEqual({ available: true, enabled: true });
       expect(f.security).toEqual({ available: false, enabled: false });
       expect(f.data_streams).toEqual({ available: false, enabled: false });
+      expect(f.analytics).toEqual({ available: true, enabled: true });
     } finally {
       await bare.close();
     }

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints } from '@strata/core-common';
+import { ExtensionPoints, type XPackFeature } from '@strata/core-common';
 import {
   CatAliasesRestHandler,
   CatCountRestHandler,
@@ -39,6 +39,9 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
   bind(SearchContexts).toSelf().inSingletonScope();
   bind(ByQueryActions).toSelf().inSingletonScope();
   for (const s of COMPAT_CLUSTER_SETTINGS) bind(ExtensionPoints.Setting).toConstantValue(s);
+  // core's own licensed feature: the analytics aggregations (boxplot, top_metrics, rate, multi_terms,
+  // normalize) are in the engine, not in a feature library
+  bind(ExtensionPoints.XPackFeature).toConstantValue({ name: 'analytics', enabled: () => true } satisfies XPackFeature);
   for (const h of [
     MainRestHandler,
     PutStoredScriptRestHandler,
