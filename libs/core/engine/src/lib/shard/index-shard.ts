@@ -256,6 +256,11 @@ export class IndexShardImpl implements IndexShard {
   private dirty = false;
   /** file refcounts per segment: published readers + the commit */
   private readonly segRefs = new Map<SegmentCore, number>();
+  /** readers handed out and not yet released (searches, PITs, scrolls) */
+  private openReaders = 0;
+  /** set by destroy() while readers are still open: removes the files once the last one is released */
+  private pendingDestroy: (() => void) | null = null;
+  private destroyed = false;
   private committedSegments = new Set<SegmentCore>();
   /** segments of a commit being written (their files must survive merges meanwhile) */
   private readonly pendingCommit = new Set<SegmentCore>();
@@ -456,6 +461,7 @@ export class IndexShardImpl implements IndexShard {
       datas.push(e.data);
     }
     for (const d of datas) this.segRef(d);
+    this.openReaders++;
     const gen = this.readerGeneration;
     return new ShardDirectoryReader(
       readers,
@@ -463,6 +469,16 @@ export class IndexShardImpl implements IndexShard {
       `${this.indexUuid}/${this.shardId}/${gen}`,
       this.cfg.mappingVersion ? this.cfg.mappingVersion() : 0,
       () => {
+        this.openReaders--;
+        if (this.pendingDestroy) {
+          // the shard was deleted while this reader searched it: its files go with the last reader
+          if (this.openReaders === 0) {
+            const finish = this.pendingDestroy;
+            this.pendingDestroy = null;
+            finish();
+          }
+          return;
+        }
         for (const d of datas) this.segDecRef(d);
       },
     );
@@ -1530,10 +1546,15 @@ export class IndexShardImpl implements IndexShard {
     }
   }
 
-  /** closes without flushing and deletes all data */
-  destroy(): void {
+  /**
+   * Closes without flushing and deletes all data. Searches that acquired a reader before keep reading its
+   * segments (as Lucene's open files stay readable after deletion): the files are removed, and `onRemoved`
+   * called, when the last such reader is released — at once when none is open.
+   */
+  destroy(onRemoved?: () => void): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
     this.clearTimers();
-    for (const e of this.segments) e.data.close();
     if (!this.closed) {
       try {
         this.translog.close();
@@ -1542,7 +1563,19 @@ export class IndexShardImpl implements IndexShard {
       }
       this.closed = true;
     }
-    removeQuietly(this.dir);
+    const finish = (): void => {
+      for (const e of this.segments) e.data.close();
+      for (const d of this.segRefs.keys()) d.close();
+      removeQuietly(this.dir);
+      onRemoved?.();
+    };
+    this.pendingDestroy = finish;
+    // the shard's own reference to its current reader; the files go with the last reader released
+    this.current.decRef();
+    if (this.openReaders === 0 && this.pendingDestroy) {
+      this.pendingDestroy = null;
+      finish();
+    }
   }
 }
 

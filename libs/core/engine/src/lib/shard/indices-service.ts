@@ -210,8 +210,15 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     for (const [name, entry] of [...this.open]) {
       const meta = next.indices[name];
       if (!meta || meta.uuid !== entry.uuid) {
-        for (const s of entry.shards) this.safe(() => s.destroy());
-        removeQuietly(this.indexDir(entry.uuid));
+        // the index directory goes once every shard released its files (searches still running on the
+        // deleted index finish on them); a crash meanwhile leaves an orphan that the next start sweeps
+        const dir = this.indexDir(entry.uuid);
+        let left = entry.shards.length;
+        const shardRemoved = (): void => {
+          if (--left === 0) removeQuietly(dir);
+        };
+        if (left === 0) removeQuietly(dir);
+        for (const s of entry.shards) this.safe(() => s.destroy(shardRemoved));
         this.open.delete(name);
         for (const l of this.listeners) this.safe(() => l.onIndexDeleted?.(name, entry.uuid));
       } else if (meta.state === 'close') {
