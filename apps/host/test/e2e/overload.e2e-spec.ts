@@ -116,8 +116,10 @@ describe('bounded write and search pools', () => {
       onDocument: (d) => ({ index: { _index: 'slow', _id: d.id } }),
       flushBytes: 4000,
       concurrency: 6,
+      // a retry budget of seconds, not milliseconds: on a loaded machine one bulk can hold the one write slot for
+      // longer than 200 retries 5 ms apart (45 items failed that way once)
       retries: 200,
-      wait: 5,
+      wait: 50,
       refreshOnCompletion: 'slow',
     });
     expect(result.failed).toBe(0);
