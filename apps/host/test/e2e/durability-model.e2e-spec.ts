@@ -4,26 +4,13 @@
  * kill -9 of the real node with writes in flight, every document compared with the model after every
  * restart. The long run is the same script with other --seed/--sequences/--time-limit values.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildHost, repoRoot } from './helpers.js';
+import { buildHost, runDurabilityScript } from './helpers.js';
 
 describe('model-based durability (short seeded run)', () => {
   beforeAll(() => buildHost());
 
   it('every acknowledged write survives graceful restarts and kill -9, with 0 divergences', () => {
-    const args = [join(repoRoot, 'tools/durability/model-run.mjs'), '--seed', '20261124', '--sequences', '300', '--time-limit', '90', '--no-build'];
-    // tmpfs keeps fsync cheap; a kill -9 does not need the disk (the page cache outlives the process)
-    if (existsSync('/dev/shm')) args.push('--data-root', '/dev/shm');
-    let out: string;
-    try {
-      out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JEST_WORKER_ID: '' } });
-    } catch (e) {
-      const err = e as { stdout?: string; stderr?: string };
-      throw new Error(`model run failed:\n${err.stderr ?? ''}\n${err.stdout ?? ''}`, { cause: e });
-    }
-    const stats = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+    const stats = runDurabilityScript('model-run.mjs', ['--seed', '20261124', '--sequences', '300', '--time-limit', '90']);
     expect(stats['divergences']).toBe(0);
     // a slow machine may stop at the time limit, but never before a meaningful run: the seed is fixed, so
     // the first 50 sequences always hold 8 graceful restarts and 10 kill -9s (about 25 s on a loaded 2-core

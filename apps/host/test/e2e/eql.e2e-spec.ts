@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { hasher } from '@strata/auth-chain';
-import { startServer } from '../../src/index.js';
-import { ELASTIC_AUTH, ELASTIC_PASSWORD, http, startE2eHost, type E2eHost } from './helpers.js';
+import { ELASTIC_AUTH, http, startE2eHost, type E2eHost } from './helpers.js';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',
@@ -102,23 +101,7 @@ describe('EQL with security on', () => {
     writeFileSync(join(conf, 'users'), `alice:${await h.hash('alice-password')}\nbob:${await h.hash('bob-password')}\ncarol:${await h.hash('carol-password')}\n`);
     writeFileSync(join(conf, 'users_roles'), 'events_reader:alice,bob\n');
     writeFileSync(join(conf, 'roles.yml'), 'events_reader:\n  indices:\n    - names: ["events"]\n      privileges: [read]\n');
-    const dataPath = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-    const server = await startServer({
-      port: 0,
-      dataPath,
-      settings: { 'xpack.security.enabled': true, 'bootstrap.password': ELASTIC_PASSWORD },
-      configDir: conf,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
-    });
-    host = {
-      server,
-      url: server.url,
-      dataPath,
-      async close() {
-        await server.close();
-        rmSync(dataPath, { recursive: true, force: true });
-      },
-    };
+    host = await startE2eHost({ 'xpack.security.enabled': true }, undefined, conf);
     await load(host, 'events', 'index', ELASTIC_AUTH);
   });
   afterAll(async () => {

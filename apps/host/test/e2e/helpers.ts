@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,7 +25,12 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
  * The full host (default features) on a free port with a temporary data path. Security is off unless
  * the test passes `'xpack.security.enabled': true` (then `ELASTIC_AUTH` holds the elastic credentials).
  */
-export async function startE2eHost(settings: Record<string, unknown> = {}, features?: readonly FeatureModule[]): Promise<E2eHost> {
+export async function startE2eHost(
+  settings: Record<string, unknown> = {},
+  features?: readonly FeatureModule[],
+  /** the node's config directory (file realm `users`, `users_roles`, `roles.yml`, …) */
+  configDir?: string,
+): Promise<E2eHost> {
   const dataPath = mkdtempSync(join(tmpdir(), 'strata-e2e-'));
   const secure = String(settings['xpack.security.enabled']) === 'true';
   const server = await startServer({
@@ -34,6 +39,7 @@ export async function startE2eHost(settings: Record<string, unknown> = {}, featu
     settings: { 'xpack.security.enabled': false, ...(secure ? { 'bootstrap.password': ELASTIC_PASSWORD } : {}), ...settings },
     logger: silent,
     ...(features ? { features } : {}),
+    ...(configDir ? { configDir } : {}),
   });
   return {
     server,
@@ -72,6 +78,24 @@ export const cliPath = join(repoRoot, 'apps/host/dist/strata.cjs');
 /** Builds apps/host/dist/main.cjs (esbuild, well under a second). */
 export function buildHost(): void {
   execFileSync(process.execPath, [join(repoRoot, 'tools/scripts/build-host.mjs')], { stdio: 'ignore' });
+}
+
+/**
+ * Runs one of the durability scripts (tools/durability/*.mjs) against the built host, its data on tmpfs when
+ * there is one (fsync stays cheap; a kill -9 does not need the disk: the page cache outlives the process), and
+ * returns the JSON summary it prints last. A failed run throws with the script's output.
+ */
+export function runDurabilityScript(script: string, args: readonly string[]): Record<string, number> {
+  const argv = [join(repoRoot, 'tools/durability', script), ...args, '--no-build'];
+  if (existsSync('/dev/shm')) argv.push('--data-root', '/dev/shm');
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JEST_WORKER_ID: '' } });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    throw new Error(`${script} failed:\n${err.stderr ?? ''}\n${err.stdout ?? ''}`, { cause: e });
+  }
+  return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
 }
 
 export interface HostProcess {
