@@ -1,36 +1,23 @@
 #!/usr/bin/env node
-// Bundles apps/host/src/main.ts (and the libs, from source) into apps/host/dist/main.cjs with esbuild.
-// Decorators: experimentalDecorators via the tsconfig below; every constructor parameter carries an explicit
-// @inject, so the missing decorator metadata of esbuild does not matter.
+// Bundles apps/host/src/main.ts (and the libs, from source) into apps/host/dist/main.cjs with esbuild
+// (the shared options and the word on decorators: esbuild-node.cjs).
 import { build } from 'esbuild';
+import esbuildNode from './esbuild-node.cjs';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = esbuildNode.repoRoot;
 const outfile = join(root, 'apps/host/dist/main.cjs');
 const t0 = performance.now();
 mkdirSync(dirname(outfile), { recursive: true });
-const tsconfigRaw = {
-  compilerOptions: { experimentalDecorators: true, emitDecoratorMetadata: false, useDefineForClassFields: false, target: 'es2022' },
-};
 // the console's static files, inlined so the bundle serves them with nothing beside it (libs/console)
 const consoleDir = join(root, 'libs/console/assets');
 const consoleAssets = Object.fromEntries(readdirSync(consoleDir).map((f) => [f, readFileSync(join(consoleDir, f), 'utf8')]));
 const common = {
-  absWorkingDir: root,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  conditions: ['@strata/source'],
-  mainFields: ['module', 'main'],
-  tsconfigRaw,
+  ...esbuildNode.nodeBundleOptions,
   define: { STRATA_CONSOLE_ASSETS: JSON.stringify(consoleAssets) },
-  keepNames: true,
   sourcemap: true,
   legalComments: 'none',
-  logLevel: 'warning',
   metafile: true,
   write: false,
   // pino's optional transports are worker-thread entry points, not needed for JSON to stdout

@@ -4,27 +4,14 @@
 const { buildSync } = require('esbuild');
 const { mkdirSync, renameSync } = require('node:fs');
 const { join } = require('node:path');
+const { repoRoot: root, nodeBundleOptions } = require('./esbuild-node.cjs');
 
-const root = join(__dirname, '..', '..');
 const outfile = join(root, 'node_modules/.cache/strata/merge-worker.cjs');
 
 module.exports = function buildMergeWorker() {
   mkdirSync(join(root, 'node_modules/.cache/strata'), { recursive: true });
   const tmp = `${outfile}.${process.pid}.tmp`;
-  buildSync({
-    absWorkingDir: root,
-    entryPoints: [join(root, 'libs/core/engine/src/merge-worker.ts')],
-    outfile: tmp,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    conditions: ['@strata/source'],
-    mainFields: ['module', 'main'],
-    tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false, target: 'es2022' } },
-    keepNames: true,
-    logLevel: 'warning',
-  });
+  buildSync({ ...nodeBundleOptions, entryPoints: [join(root, 'libs/core/engine/src/merge-worker.ts')], outfile: tmp });
   // a concurrent Jest run (another project) never sees half a file
   renameSync(tmp, outfile);
   process.env.MERGE_WORKER_FILE = outfile;
