@@ -472,11 +472,7 @@ export class IndexShardImpl implements IndexShard {
         this.openReaders--;
         if (this.pendingDestroy) {
           // the shard was deleted while this reader searched it: its files go with the last reader
-          if (this.openReaders === 0) {
-            const finish = this.pendingDestroy;
-            this.pendingDestroy = null;
-            finish();
-          }
+          this.finishDestroyWhenIdle();
           return;
         }
         for (const d of datas) this.segDecRef(d);
@@ -1572,10 +1568,15 @@ export class IndexShardImpl implements IndexShard {
     this.pendingDestroy = finish;
     // the shard's own reference to its current reader; the files go with the last reader released
     this.current.decRef();
-    if (this.openReaders === 0 && this.pendingDestroy) {
-      this.pendingDestroy = null;
-      finish();
-    }
+    this.finishDestroyWhenIdle();
+  }
+
+  /** runs a pending destroy once no reader is open any more */
+  private finishDestroyWhenIdle(): void {
+    if (this.openReaders > 0 || !this.pendingDestroy) return;
+    const finish = this.pendingDestroy;
+    this.pendingDestroy = null;
+    finish();
   }
 }
 
