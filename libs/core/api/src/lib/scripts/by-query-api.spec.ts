@@ -13,6 +13,16 @@ describe('by-query APIs, reindex and tasks', () => {
     const r = await call('POST', `/${index}/_search`, { size: 100, sort: [{ n: 'asc' }] });
     return r.body.hits.hits.map((h: any) => [h._id, h._source]);
   };
+  /** GET /_tasks/{id} until it reports the task completed */
+  const completed = async (id: string): Promise<any> => {
+    let got: any;
+    for (let i = 0; i < 200; i++) {
+      got = await call('GET', `/_tasks/${id}`);
+      if (got.body.completed) break;
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    return got;
+  };
   const counts = (b: any) => ({ total: b.total, updated: b.updated, created: b.created, deleted: b.deleted, batches: b.batches, version_conflicts: b.version_conflicts, noops: b.noops, failures: b.failures });
 
   beforeAll(async () => {
@@ -88,12 +98,7 @@ describe('by-query APIs, reindex and tasks', () => {
     const r = await call('POST', '/t/_update_by_query?wait_for_completion=false&refresh=true', { script: 'ctx._source.t = 1' });
     expect(r.status).toBe(200);
     expect(r.body.task).toMatch(/^[^:]+:\d+$/);
-    let got: any;
-    for (let i = 0; i < 100; i++) {
-      got = await call('GET', `/_tasks/${r.body.task}`);
-      if (got.body.completed) break;
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    const got = await completed(r.body.task);
     expect(got.status).toBe(200);
     expect(got.body.completed).toBe(true);
     expect(got.body.task).toMatchObject({ id: Number(r.body.task.split(':')[1]), type: 'transport', action: 'indices:data/write/update/byquery', description: 'update-by-query [t]', cancellable: true, cancelled: false });
@@ -117,12 +122,7 @@ describe('by-query APIs, reindex and tasks', () => {
     expect(cancel.status).toBe(200);
     const t = Object.values(Object.values(cancel.body.nodes as Record<string, any>)[0].tasks)[0] as any;
     expect(t).toMatchObject({ action: 'indices:data/write/update/byquery', cancellable: true, cancelled: true });
-    let got: any;
-    for (let i = 0; i < 200; i++) {
-      got = await call('GET', `/_tasks/${id}`);
-      if (got.body.completed) break;
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    const got = await completed(id);
     expect(got.body.completed).toBe(true);
     expect(got.body.response.canceled).toBe('by user request');
     expect(got.body.response.total).toBeLessThan(40);
@@ -164,12 +164,7 @@ describe('by-query APIs, reindex and tasks', () => {
     const children = await call('GET', `/_tasks?parent_task_id=${parent}&group_by=none`);
     expect(children.body.tasks).toHaveLength(2);
     await call('POST', `/_tasks/${parent}/_cancel`);
-    let done: any;
-    for (let i = 0; i < 200; i++) {
-      done = await call('GET', `/_tasks/${parent}`);
-      if (done.body.completed) break;
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    const done = await completed(parent);
     expect(done.body.response.canceled).toBe('by user request');
     expect((await call('GET', `/_tasks?parent_task_id=${parent}&group_by=none`)).body.tasks).toEqual([]);
     const bad = await call('POST', '/s/_update_by_query?slices=0');
@@ -201,12 +196,7 @@ describe('by-query APIs, reindex and tasks', () => {
     const t = Object.values(Object.values(re.body.nodes as Record<string, any>)[0].tasks)[0] as any;
     expect(t).toMatchObject({ action: 'indices:data/write/update/byquery' });
     expect(t.status.requests_per_second).toBe(-1);
-    let got: any;
-    for (let i = 0; i < 200; i++) {
-      got = await call('GET', `/_tasks/${id}`);
-      if (got.body.completed) break;
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    const got = await completed(id);
     expect(got.body.completed).toBe(true);
     expect(got.body.response.updated).toBe(6);
     expect((await call('POST', `/_update_by_query/${id}/_rethrottle?requests_per_second=5`)).body.error).toMatchObject({ type: 'resource_not_found_exception', reason: `task [${id}] is missing` });
