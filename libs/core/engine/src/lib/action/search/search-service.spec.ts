@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { EsError, RequestContexts, TaskManager, type RequestContext } from '@strata/core-common';
+import { Errors, EsError, RequestContexts, TaskManager, type RequestContext } from '@strata/core-common';
 import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
 import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
 import type { IndexMetadata } from '../../cluster/metadata.js';
@@ -32,7 +32,10 @@ function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSear
     decRef: () => released.push(key),
   });
   const indices: IndicesService = {
-    indexMetadata: (i) => metas[i]!,
+    indexMetadata: (i) => {
+      if (!metas[i]) throw Errors.indexNotFound(i);
+      return metas[i];
+    },
     shards: (i) =>
       Array.from({ length: metas[i]!.numberOfShards }, (_, s): IndexShard => ({
         index: i,
@@ -85,7 +88,7 @@ function setup(opts: { shard?: ShardSearchInterceptor[]; coord?: CoordinatorSear
     attributes: {},
     ...extra,
   });
-  return { service, req, acquired, released, reader };
+  return { service, req, acquired, released, reader, metas };
 }
 
 describe('SearchService', () => {
@@ -252,6 +255,22 @@ describe('SearchService', () => {
     expect(s2.released).toEqual([]);
     // without an interceptor handling scroll the parameter is rejected
     await expect(service.search(req({}, { scroll: '1m' }))).rejects.toMatchObject({ type: 'illegal_argument_exception' });
+  });
+
+  it('pinned readers of an index deleted since: its shards fail with index_not_found_exception (EQL, PIT)', async () => {
+    const { service, req, metas } = setup();
+    const targets = service.resolveTargets(req({}));
+    const readers = service.acquireReaders(targets);
+    delete metas['b'];
+    const res = await service.search(req({ query: { match: { body: 'red' } } }), { targets, readers });
+    expect(res.body['_shards']).toMatchObject({ total: 3, successful: 2, failed: 1 });
+    expect((res.body['_shards'] as { failures: unknown[] }).failures).toEqual([
+      { shard: 0, index: 'b', node: expect.any(String), reason: expect.objectContaining({ type: 'index_not_found_exception', reason: 'no such index [b]' }) },
+    ]);
+    expect((res.body['hits'] as { hits: Array<{ _id: string }> }).hits.map((h) => h._id).sort()).toEqual(['a1', 'a2']);
+    // partial results not allowed: ES's "Partial shards failure" (status of the shard failure: 404)
+    const err = await service.search(req({}, { allowPartialSearchResults: false }), { targets, readers }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ type: 'search_phase_execution_exception', reason: 'Partial shards failure', status: 404 });
   });
 
   it('preference=_shards and routing limit the target shards', async () => {

@@ -260,7 +260,8 @@ export function allShardsFailed(failures: ShardFailure[], phase = 'query', reaso
 }
 
 interface IndexPlan {
-  meta: IndexMetadata;
+  /** absent only with `failure`: a pinned target's index deleted since (see execute) */
+  meta?: IndexMetadata;
   /** parse context + parsed queries, or the failure every shard of the index reports */
   parse?: { ctx: ParseContextHandle; prepared: PreparedShardQuery };
   failure?: EsError;
@@ -428,6 +429,15 @@ export class SearchService {
       return r;
     } finally {
       shard?.searchPhaseEnded?.(phase, Number(process.hrtime.bigint() - t0), completed);
+    }
+  }
+
+  private indexMetadataIfExists(index: string): IndexMetadata | undefined {
+    try {
+      return this.indices.indexMetadata(index);
+    } catch (e) {
+      if (e instanceof EsError && e.type === 'index_not_found_exception') return undefined;
+      throw e;
     }
   }
 
@@ -699,7 +709,13 @@ export class SearchService {
     const plans = new Map<string, IndexPlan>();
     for (const t of targets) {
       if (plans.has(t.index)) continue;
-      const meta = this.indices.indexMetadata(t.index);
+      // a search over pinned readers (EQL's searches of one request, PIT) whose index was deleted since:
+      // its shards fail with index_not_found_exception, as a shard of a deleted index does in Elasticsearch
+      const meta = options.readers ? this.indexMetadataIfExists(t.index) : this.indices.indexMetadata(t.index);
+      if (!meta) {
+        plans.set(t.index, { failure: Errors.indexNotFound(t.index) });
+        continue;
+      }
       const ctx = this.parseContextFor(meta, nowMillis, source.runtimeMappings, aggScripts);
       const probe: ShardSearchRequest = this.shardRequest(request, t, 0, targets.length, nowMillis);
       try {
@@ -770,13 +786,13 @@ export class SearchService {
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
           if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
-          const r = await this.timedPhase(t, onlySuggest ? 'suggest' : 'query', () => this.executeShardQuery(shardReq, reader, plan.meta, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task));
+          const r = await this.timedPhase(t, onlySuggest ? 'suggest' : 'query', () => this.executeShardQuery(shardReq, reader, plan.meta!, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task));
           results.push(r);
           resultTargets.push(t);
         } catch (e) {
           // a cancelled search stops as a whole, as between shards
           if (isRequestLevelError(e) || (e instanceof EsError && e.type === 'task_cancelled_exception')) throw e;
-          const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
+          const reason = e instanceof EsError ? (plan.meta ? withIndexUuid(e, t.index, plan.meta.uuid) : e) : toShardError(e);
           const node = reason.type === 'no_shard_available_action_exception' ? null : this.nodeId;
           failures.push({ shard: t.shardId, index: t.index, node, reason });
         }
@@ -830,7 +846,7 @@ export class SearchService {
         } catch (e) {
           // a fetch failure (a script field, a runtime field in `fields`) fails that shard, as in Elasticsearch
           if (isRequestLevelError(e)) throw e;
-          const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta.uuid) : toShardError(e);
+          const reason = e instanceof EsError ? withIndexUuid(e, t.index, plan.meta!.uuid) : toShardError(e);
           fetchFailures.push({ shard: t.shardId, index: t.index, node: this.nodeId, reason });
           continue;
         }
