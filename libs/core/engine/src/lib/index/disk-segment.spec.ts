@@ -53,6 +53,23 @@ describe('segment files of the current format', () => {
     expect(verifySegmentFiles(dir, '_0')).toEqual({ version: SEGMENT_VERSION, files: ['_0.seg', '_0.src'] });
   });
 
+  it('look sorted terms up in one walk (ordsOfSorted) exactly as one seek per term (ord)', () => {
+    writeDocs('_0', 5000);
+    const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });
+    const t = s.terms('_id')!;
+    // present ids (every 3rd), absent ones between and around them, before the first and after the last term
+    const want = new Set<string>(['', 'a', 'id', 'zz', 'id4999~']);
+    for (let i = 0; i < 5000; i += 3) want.add(`id${i}`).add(`id${i}x`);
+    for (const step of [1, 40, 700]) {
+      const terms = [...want].filter((_, k) => k % step === 0).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const out = new Int32Array(terms.length);
+      t.ordsOfSorted!(terms, out);
+      expect(Array.from(out)).toEqual(terms.map((x) => t.ord(x)));
+      expect(Array.from(out).filter((o) => o >= 0).length).toBe(terms.filter((x) => /^id\d+$/.test(x)).length);
+    }
+    s.close();
+  });
+
   it('keep large columns and big documents intact (blocks of raw doubles, sources over 32 KB)', () => {
     const b = new SegmentBuilder();
     const n = 20_000;

@@ -542,6 +542,29 @@ class DiskTermsDict implements TermsDict {
     const i = binarySearchTerms(this.block(b).terms, term);
     return i >= 0 ? b * TERM_BLOCK + i : -1;
   }
+  ordsOfSorted(terms: readonly string[], out: Int32Array): void {
+    out.fill(-1, 0, terms.length);
+    if (this.size === 0) return;
+    const firsts = this.idx().firsts;
+    let b = -1;
+    let blk: readonly string[] | null = null;
+    let i = 0;
+    for (let k = 0; k < terms.length; k++) {
+      const t = terms[k];
+      if (b + 1 < firsts.length && firsts[b + 1] <= t) {
+        // the next block, or a binary search when the term is further on
+        b = b + 2 < firsts.length && firsts[b + 2] <= t ? this.blockFor(t) : b + 1;
+        blk = null;
+      }
+      if (b < 0) continue;
+      if (blk === null) {
+        blk = this.block(b).terms;
+        i = 0;
+      }
+      while (i < blk.length && blk[i] < t) i++;
+      if (i < blk.length && blk[i] === t) out[k] = b * TERM_BLOCK + i;
+    }
+  }
   seekCeil(target: string): number {
     if (this.size === 0) return 0;
     const b = this.blockFor(target);

@@ -26,6 +26,11 @@ export interface TermsDict {
   seekCeil(target: string): number;
   postings(ord: number): Postings;
   docFreq(ord: number): number;
+  /**
+   * the ordinals of ascending terms (-1 for an absent one) in one walk along the dictionary, each block
+   * read once (translog replay looks up thousands of sorted `_id`s); absent = use `ord` per term
+   */
+  ordsOfSorted?(terms: readonly string[], out: Int32Array): void;
 }
 
 /** Per-field statistics used by BM25 (Lucene's CollectionStatistics, per segment). */

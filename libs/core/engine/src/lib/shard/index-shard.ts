@@ -615,14 +615,6 @@ export class IndexShardImpl implements IndexShard {
     return null;
   }
 
-  /** the lookup without the version / seq_no / term of a segment doc (replay needs only where it is) */
-  private locate(id: string): Located | null {
-    const v = this.versionMap.get(id);
-    if (v) return v;
-    const loc = this.findInSegments(id);
-    return loc ? { deleted: false, loc } : (this.tombstones.get(id) ?? null);
-  }
-
   /** realtime get (reads unrefreshed docs from the buffer) */
   get(id: string, realtime = true): GetResult {
     this.ensureOpen();
@@ -1096,7 +1088,12 @@ export class IndexShardImpl implements IndexShard {
    * is applied — its version, seq_no and term are the ones the document ends with. Should its source fail to
    * parse (the op is skipped, as a full replay would skip it), the one before it in the chain is applied
    * instead. `maxSeqNo` covers every op. The indexing buffer is refreshed into a segment when it fills, as
-   * during indexing, so memory follows the buffer size, not the translog's.
+   * during indexing, so the buffer follows its configured size.
+   *
+   * Each id is applied once, onto a shard that held nothing but its commit: the current copy of an id can
+   * only be in the committed segments. Those are looked up for all ids at once (sorted, one walk along each
+   * segment's `_id` terms, see `locateSorted`), and the version map is left empty for indexed docs (the
+   * flush after recovery would drop it; deletes still leave their tombstones).
    */
   private replayOps(ops: readonly TranslogOp[], checkpoint: number): { replayed: number; indexed: number } {
     const n = ops.length;
@@ -1115,12 +1112,19 @@ export class IndexShardImpl implements IndexShard {
     }
     const bufferLimit = this.cfg.indexBufferBytes ?? 128 * 1024 * 1024;
     let indexed = 0;
-    // in id order: the lookups of consecutive ids in a segment's `_id` terms hit the same term block
     const tails = [...last.values()];
-    if (this.segments.length > 0) tails.sort((a, b) => (ops[a].id < ops[b].id ? -1 : ops[a].id > ops[b].id ? 1 : 0));
-    for (const tail of tails) {
-      for (let j = tail; j >= 0; j = prev[j]) {
-        if (this.replayOne(ops[j])) {
+    let located: Array<Location & { kind: 'segment' }> | null = null;
+    if (this.segments.length > 0) {
+      tails.sort((a, b) => (ops[a].id < ops[b].id ? -1 : ops[a].id > ops[b].id ? 1 : 0));
+      located = this.locateSorted(tails.map((t) => ops[t].id));
+    }
+    for (let k = 0; k < tails.length; k++) {
+      // a location stays valid while the replay runs: merges publish asynchronously, and a segment is
+      // dropped only once all its docs are deleted, i.e. after the ids located in it were applied
+      const loc = located ? located[k] : undefined;
+      const cur: Located | null = loc ? { deleted: false, loc } : null;
+      for (let j = tails[k]; j >= 0; j = prev[j]) {
+        if (this.replayOne(ops[j], cur)) {
           indexed++;
           break;
         }
@@ -1130,21 +1134,63 @@ export class IndexShardImpl implements IndexShard {
     return { replayed, indexed };
   }
 
-  /** applies one translog op; false when its source no longer parses (the op is skipped) */
-  private replayOne(op: TranslogOp): boolean {
+  /**
+   * The live copy of each of the ascending ids in the segments, newest segment first (as `findInSegments`),
+   * with one walk along each segment's `_id` terms instead of a seek per id.
+   */
+  private locateSorted(ids: readonly string[]): Array<Location & { kind: 'segment' }> {
+    const out: Array<Location & { kind: 'segment' }> = new Array(ids.length);
+    let todo: number[] = ids.map((_, k) => k);
+    for (let i = this.segments.length - 1; i >= 0 && todo.length > 0; i--) {
+      const e = this.segments[i];
+      const t = e.data.terms('_id');
+      if (!t) continue;
+      const want = todo.map((k) => ids[k]);
+      const ords = new Int32Array(want.length);
+      if (t.ordsOfSorted) t.ordsOfSorted(want, ords);
+      else for (let w = 0; w < want.length; w++) ords[w] = t.ord(want[w]);
+      const rest: number[] = [];
+      for (let w = 0; w < want.length; w++) {
+        let doc = -1;
+        if (ords[w] >= 0) {
+          const docs = t.postings(ords[w]).docs;
+          for (let p = docs.length - 1; p >= 0; p--) {
+            if (isLiveBit(e.live, docs[p])) {
+              doc = docs[p];
+              break;
+            }
+          }
+        }
+        if (doc >= 0) out[todo[w]] = { kind: 'segment', entry: e, doc };
+        else rest.push(todo[w]);
+      }
+      todo = rest;
+    }
+    return out;
+  }
+
+  /**
+   * applies one translog op onto the id's current copy `cur`; false when its source no longer parses (the
+   * op is skipped). The source is copied out of the translog file's bytes (the buffer must not hold views
+   * of whole files) into a pooled small buffer, as request bodies' sources are, not a new ArrayBuffer each.
+   */
+  private replayOne(op: TranslogOp, cur: Located | null): boolean {
     if (op.op === 'delete') {
-      this.applyDelete(op.id, this.locate(op.id), op.version, op.seqNo, op.primaryTerm);
+      this.applyDelete(op.id, cur, op.version, op.seqNo, op.primaryTerm);
       return true;
     }
     let doc: ParsedDocument;
     try {
-      // a copy: the decoded op's source is a view into the whole translog file
-      doc = this.cfg.parse(new Uint8Array(op.source!), op.id, op.routing);
+      const src = op.source!;
+      const copy = Buffer.allocUnsafe(src.length);
+      copy.set(src);
+      doc = this.cfg.parse(copy, op.id, op.routing);
     } catch (err) {
       this.cfg.logger?.warn({ shard: this.shardName, id: op.id, err: String(err) }, 'failed to replay translog op');
       return false;
     }
-    this.applyIndex(doc, op.id, this.locate(op.id), op.version, op.seqNo, op.primaryTerm);
+    if (cur !== null && cur.loc) this.markDeleted(cur.loc);
+    this.buffer.add(doc, { seqNo: op.seqNo, primaryTerm: op.primaryTerm, version: op.version });
     return true;
   }
 
