@@ -69,6 +69,11 @@ export interface ShardConfig {
    */
   backgroundChecksumDelayMs?: number;
   onCorruption?: (err: Error) => void;
+  /**
+   * the translog failed (an fsync or write error it cannot undo): the shard takes no more writes; the
+   * indices service fails it and recovers it from disk. Called once, from inside the failing operation.
+   */
+  onTragicEvent?: (err: Error) => void;
 }
 
 export interface IndexOpRequest extends WriteConditions {
@@ -325,7 +330,7 @@ export class IndexShardImpl implements IndexShard {
     this.dir = cfg.dir;
     this.primaryTerm = cfg.primaryTerm ?? 1;
     ensureDir(this.dir);
-    this.translog = new Translog(this.dir);
+    this.translog = new Translog(this.dir, (err) => this.cfg.onTragicEvent?.(err));
     this.lastSearchAccess = this.now();
     this.current = this.newReader();
     try {

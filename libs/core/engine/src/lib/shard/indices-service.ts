@@ -269,8 +269,9 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   }
 
   private openShard(meta: IndexMetadata, i: number, previous: ShardFailureInfo | undefined): IndexShardImpl | ShardFailureInfo {
+    let opened: IndexShardImpl | null = null;
     try {
-      return new IndexShardImpl({
+      return (opened = new IndexShardImpl({
         index: meta.name,
         indexUuid: meta.uuid,
         shardId: i,
@@ -286,7 +287,9 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         blockCache: this.blockCache,
         mergeExecutor: this.mergePool,
         onCorruption: (err) => this.failShard(meta.uuid, i, err, previous),
-      });
+        // after the failing operation has answered, the shard is failed and recovered from disk
+        onTragicEvent: (err) => setImmediate(() => opened && this.recoverFailedShard(meta.uuid, opened, err)),
+      }));
     } catch (err) {
       const reason = failureReason(err);
       this.logger?.error({ index: meta.name, shard: i, err: reason }, 'failed to open shard; it stays unassigned and its files are kept');
@@ -309,6 +312,33 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
       const reason = failureReason(err);
       this.logger?.error({ index: name, shard: shardId, err: reason }, 'shard failed: corrupt segment file; it stays unassigned and its files are kept');
       e.failed.set(shardId, { index: name, indexUuid: uuid, shardId, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 });
+      return;
+    }
+  }
+
+  /**
+   * A shard whose translog failed (an fsync or write error): as Elasticsearch fails such a shard and
+   * recovers it from its store, the shard is closed without a flush (what reached the disk is what the
+   * recovery finds; every acknowledged write was fsynced before it was acknowledged) and opened again from
+   * its commit and translog. Should that fail too (the disk still failing), the shard is reported like one
+   * that failed to open (unassigned, 503 for its reads) until `POST /_cluster/reroute?retry_failed=true`.
+   */
+  private recoverFailedShard(uuid: string, shard: IndexShardImpl, err: Error): void {
+    for (const [name, e] of this.open) {
+      if (e.uuid !== uuid) continue;
+      if (!e.shards.includes(shard)) return;
+      e.shards = e.shards.filter((x) => x !== shard);
+      this.safe(() => shard.close(false));
+      const reason = failureReason(err);
+      this.logger?.warn({ index: name, shard: shard.shardId, err: reason }, 'shard failed: translog failure; recovering it from disk');
+      const meta = this.store.current().indices[name];
+      if (!meta) return;
+      const r = this.openShard(meta, shard.shardId, undefined);
+      if (r instanceof IndexShardImpl) {
+        e.shards.push(r);
+        e.shards.sort((a, b) => a.shardId - b.shardId);
+        this.logger?.info({ index: name, shard: shard.shardId }, 'shard recovered from disk after a translog failure');
+      } else e.failed.set(shard.shardId, r);
       return;
     }
   }

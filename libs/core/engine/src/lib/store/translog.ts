@@ -169,7 +169,14 @@ export class Translog {
    */
   private tragedy: Error | null = null;
 
-  constructor(shardDir: string) {
+  /**
+   * `onTragicEvent` is called once, when the translog fails (an fsync or a write it cannot undo failed):
+   * the shard must then be failed and recovered from what is on disk (Elasticsearch's tragic event).
+   */
+  constructor(
+    shardDir: string,
+    private readonly onTragicEvent?: (err: Error) => void,
+  ) {
     this.dir = path.join(shardDir, 'translog');
     ensureDir(this.dir);
   }
@@ -233,6 +240,18 @@ export class Translog {
     return this.generation;
   }
 
+  /** the first failure makes the translog tragic: it takes no more writes, and the shard is told */
+  private fail(err: Error): void {
+    if (this.tragedy) return;
+    this.tragedy = err;
+    this.onTragicEvent?.(err);
+  }
+
+  /** the error that failed the translog, or null */
+  get tragicException(): Error | null {
+    return this.tragedy;
+  }
+
   /** throws while the translog cannot take writes (a failed fsync) */
   ensureWritable(): void {
     if (this.tragedy) throw translogFailure(this.dir, 'is failed after an fsync error, the shard must be reopened', this.tragedy);
@@ -260,7 +279,7 @@ export class Translog {
         try {
           storeFs.ftruncateSync(this.fd, this.written);
         } catch (e) {
-          this.tragedy = e as Error;
+          this.fail(e as Error);
         }
       }
       throw translogFailure(this.dir, 'failed to write operations', err);
@@ -293,7 +312,7 @@ export class Translog {
           // the file was rolled (synced synchronously) or closed meanwhile: nothing left to do
           if (this.fileSeq !== seq || this.closed) return resolve();
           if (err) {
-            this.tragedy ??= err;
+            this.fail(err);
             return reject(translogFailure(this.dir, 'failed to fsync', err));
           }
           this.synced = Math.max(this.synced, upTo);
@@ -311,7 +330,7 @@ export class Translog {
       try {
         storeFs.fsyncSync(this.fd);
       } catch (err) {
-        this.tragedy ??= err as Error;
+        this.fail(err as Error);
         throw translogFailure(this.dir, 'failed to fsync', err);
       }
       this.synced = this.written;
@@ -329,7 +348,7 @@ export class Translog {
       this.openGeneration();
     } catch (err) {
       // no file to append to (ENOSPC creating it): nothing more is accepted until the shard is reopened
-      this.tragedy = err as Error;
+      this.fail(err as Error);
       throw translogFailure(this.dir, 'failed to open a new generation', err);
     }
     return this.generation;
