@@ -23,6 +23,8 @@ export const EngineTokens = {
   QueryParserRegistry: Symbol.for('strata.engine.QueryParserRegistry'),
   /** ThreadPool (threadpool/thread-pool.ts): the bounded write and search executors */
   ThreadPool: Symbol.for('strata.engine.ThreadPool'),
+  /** IndexingPressure (threadpool/indexing-pressure.ts): bytes of writes in flight, `indexing_pressure.memory.limit` */
+  IndexingPressure: Symbol.for('strata.engine.IndexingPressure'),
   /** DiskUsageProbe (cluster/disk-threshold-monitor.ts): total/available bytes of path.data */
   DiskUsageProbe: Symbol.for('strata.engine.DiskUsageProbe'),
 } as const;

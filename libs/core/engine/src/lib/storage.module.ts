@@ -24,6 +24,7 @@ import { ResizeService } from './action/admin/resize-service.js';
 import { PATH_REPO_SETTING, SnapshotsService } from './snapshots/snapshots-service.js';
 import { BlockCacheNodeStats } from './shard/block-cache.stats.js';
 import { THREAD_POOL_SETTINGS, ThreadPool } from './threadpool/thread-pool.js';
+import { INDEXING_PRESSURE_SETTINGS, IndexingPressure, IndexingPressureNodeStats } from './threadpool/indexing-pressure.js';
 import { DISK_THRESHOLD_SETTINGS, DiskThresholdMonitor, statfsDiskUsageProbe } from './cluster/disk-threshold-monitor.js';
 
 export const storageModule = new ContainerModule((options) => {
@@ -35,6 +36,12 @@ export const storageModule = new ContainerModule((options) => {
     })
     .inSingletonScope();
   for (const s of THREAD_POOL_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
+  options
+    .bind(EngineTokens.IndexingPressure)
+    .toDynamicValue((ctx) => new IndexingPressure(ctx.get<HostConfig>(Tokens.HostConfig, { optional: true })?.settings ?? {}))
+    .inSingletonScope();
+  for (const s of INDEXING_PRESSURE_SETTINGS) options.bind(ExtensionPoints.Setting).toConstantValue(s);
+  options.bind(ExtensionPoints.NodeStatsContributor).to(IndexingPressureNodeStats).inSingletonScope();
   options.bind(EngineTokens.DiskUsageProbe).toConstantValue(statfsDiskUsageProbe);
   options.bind(DiskThresholdMonitor).toSelf().inSingletonScope();
   options.bind(ExtensionPoints.LifecycleComponent).toService(DiskThresholdMonitor);

@@ -26,6 +26,7 @@ import { TimeBasedIdGenerator } from './id-generator.js';
 import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
 import { checkImmenseTerms } from '../../index/immense-terms.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
+import type { IndexingPressure } from '../../threadpool/indexing-pressure.js';
 import type { ThreadPool } from '../../threadpool/thread-pool.js';
 
 /**
@@ -261,6 +262,7 @@ export class DocumentService {
     @inject(Tokens.ScriptService) @optional() scripts?: ScriptService,
     @inject(Tokens.Clock) @optional() clock?: Clock,
     @inject(EngineTokens.ThreadPool) @optional() private readonly threadPool?: ThreadPool,
+    @inject(EngineTokens.IndexingPressure) @optional() private readonly pressure?: IndexingPressure,
   ) {
     this.scripts = scripts ?? DEFAULT_SCRIPT_SERVICE;
     this.now = () => (clock ? clock.now() : Date.now());
@@ -431,8 +433,12 @@ export class DocumentService {
   async index(req: IndexRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(req.opType === 'create' ? ItemActions.CREATE : ItemActions.INDEX, req.index);
     const batch = new WriteBatch();
-    const res = await this.onWritePool(`index {[${req.index}][${req.id ?? '_na_'}]}`, () => this.indexOne(req, batch, opts.rawSource));
-    await this.finish(batch, opts.refresh);
+    const bytes = writeBytes(req.id, opts.rawSource ?? req.source);
+    const res = await this.coordinating(1, bytes, async () => {
+      const r = await this.onWritePool(`index {[${req.index}][${req.id ?? '_na_'}]}`, bytes, () => this.indexOne(req, batch, opts.rawSource));
+      await this.finish(batch, opts.refresh);
+      return r;
+    });
     if (opts.refresh === 'true' && res.status < 300 && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
     return res;
   }
@@ -544,8 +550,12 @@ export class DocumentService {
   async delete(req: DeleteRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(ItemActions.DELETE, req.index);
     const batch = new WriteBatch();
-    const res = await this.onWritePool(`delete {[${req.index}][${req.id}]}`, () => this.deleteOne(req, batch));
-    await this.finish(batch, opts.refresh);
+    const bytes = writeBytes(req.id, undefined);
+    const res = await this.coordinating(1, bytes, async () => {
+      const r = await this.onWritePool(`delete {[${req.index}][${req.id}]}`, bytes, () => this.deleteOne(req, batch));
+      await this.finish(batch, opts.refresh);
+      return r;
+    });
     if (opts.refresh === 'true') res.body['forced_refresh'] = true;
     return res;
   }
@@ -712,8 +722,12 @@ export class DocumentService {
   async update(req: UpdateRequest, opts: WriteOptions = {}): Promise<DocResult> {
     authorizeItem(ItemActions.UPDATE, req.index);
     const batch = new WriteBatch();
-    const res = await this.onWritePool(`update {[${req.index}][${req.id}]}`, () => this.updateOne(req, batch));
-    await this.finish(batch, opts.refresh);
+    const bytes = writeBytes(req.id, { doc: req.doc, upsert: req.upsert, script: req.script });
+    const res = await this.coordinating(1, bytes, async () => {
+      const r = await this.onWritePool(`update {[${req.index}][${req.id}]}`, bytes, () => this.updateOne(req, batch));
+      await this.finish(batch, opts.refresh);
+      return r;
+    });
     if (opts.refresh === 'true' && res.body['result'] !== 'noop') res.body['forced_refresh'] = true;
     return res;
   }
@@ -869,13 +883,41 @@ export class DocumentService {
 
   // ------------------------------------------------------------------ bulk
 
-  /** runs a single-document write's primary operation in a write-pool slot */
-  private async onWritePool<T>(describe: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * runs a write request with its bytes counted as coordinating indexing pressure until it has answered;
+   * past `indexing_pressure.memory.limit` it is rejected (429 es_rejected_execution_exception) before
+   * anything of it is applied
+   */
+  private async coordinating<T>(ops: number, bytes: number, task: () => Promise<T>): Promise<T> {
+    const release = this.pressure?.markCoordinatingOperationStarted(ops, bytes);
+    try {
+      return await task();
+    } finally {
+      release?.();
+    }
+  }
+
+  /** runs a single-document write's primary operation in a write-pool slot, its bytes counted as primary */
+  private async onWritePool<T>(describe: string, bytes: number, task: () => Promise<T>): Promise<T> {
     const pool = this.threadPool?.write;
-    return pool ? pool.execute(describe, task) : task();
+    const primary = async (): Promise<T> => {
+      const release = this.pressure?.markPrimaryOperationLocalToCoordinatingNodeStarted(1, bytes);
+      try {
+        return await task();
+      } finally {
+        release?.();
+      }
+    };
+    return pool ? pool.execute(describe, primary) : primary();
   }
 
   async bulk(items: BulkItemRequest[], opts: WriteOptions = {}): Promise<BulkResponse> {
+    let bytes = 0;
+    if (this.pressure) for (const it of items) bytes += writeBytes(it.id, it.rawSource ?? it.body);
+    return this.coordinating(items.length, bytes, () => this.bulkOnPool(items, opts, bytes));
+  }
+
+  private async bulkOnPool(items: BulkItemRequest[], opts: WriteOptions, bytes: number): Promise<BulkResponse> {
     const start = process.hrtime.bigint();
     const pool = this.threadPool?.write;
     if (pool) {
@@ -892,12 +934,16 @@ export class DocumentService {
       }
     }
     let held = pool !== undefined;
+    // the items are applied on their (local) primaries: counted as primary bytes until applied
+    const releasePrimary = this.pressure?.markPrimaryOperationLocalToCoordinatingNodeStarted(items.length, bytes);
     try {
       return await this.bulkItems(items, opts, start, () => {
+        releasePrimary?.();
         if (held) pool!.release();
         held = false;
       });
     } finally {
+      releasePrimary?.();
       if (held) pool!.release();
     }
   }
@@ -1027,6 +1073,22 @@ export class DocumentService {
     return { _shards: { total, successful, failed: 0 } };
   }
 }
+
+/**
+ * what a write operation weighs in indexing pressure (as Elasticsearch's IndexRequest#ramBytesUsed): a
+ * fixed per-operation overhead, its id and its source as sent (a body that only exists parsed is measured
+ * re-encoded)
+ */
+function writeBytes(id: string | undefined, source: string | Uint8Array | object | undefined): number {
+  let n = WRITE_OP_OVERHEAD_BYTES + (id ? id.length : 0);
+  if (typeof source === 'string') n += Buffer.byteLength(source);
+  else if (source instanceof Uint8Array) n += source.byteLength;
+  else if (source !== undefined && source !== null) n += Buffer.byteLength(JSON.stringify(source) ?? '');
+  return n;
+}
+
+/** Elasticsearch's shallow size of an index request */
+const WRITE_OP_OVERHEAD_BYTES = 72;
 
 /** a bulk applies items for about this long (ms) before it lets the event loop turn */
 const BULK_SLICE_MS = 2;
