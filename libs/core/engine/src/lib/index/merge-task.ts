@@ -8,6 +8,7 @@
  */
 import { DiskSegment, writeSegment } from './disk-segment.js';
 import { MergedSource } from './segment-merger.js';
+import { MemorySegment, type SegmentData } from './segment.js';
 import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
 
@@ -29,6 +30,35 @@ export interface MergeTaskResult {
   srcBytes: number;
   /** per input: old doc → new doc, or -1 when dropped */
   docMaps: Int32Array[];
+}
+
+/**
+ * A freshly refreshed segment's files, written off the event loop: the shard already searches the segment in
+ * memory and hands its data (a structured clone) to a worker, which writes the files under the segment's name
+ * and fsyncs them and the directory; the shard then swaps the in-memory core for the on-disk one (same docs).
+ */
+export interface WriteTask {
+  kind: 'write';
+  dir: string;
+  data: SegmentData;
+  formatVersion: number;
+}
+
+export interface WriteTaskResult {
+  name: string;
+  segBytes: number;
+  srcBytes: number;
+}
+
+export function runWriteTask(task: WriteTask): WriteTaskResult {
+  const written = writeSegment(task.dir, new MemorySegment(task.data, task.formatVersion), { fsync: true });
+  fsyncDir(task.dir);
+  return { name: task.data.name, segBytes: written.segBytes, srcBytes: written.srcBytes };
+}
+
+/** what a worker thread of the node's pool runs: a merge or a refreshed segment's write */
+export function runWorkerTask(task: MergeTask | WriteTask): MergeTaskResult | WriteTaskResult {
+  return 'kind' in task && task.kind === 'write' ? runWriteTask(task) : runMergeTask(task as MergeTask);
 }
 
 export const MERGE_TASK_CACHE_BYTES = 16 * 1024 * 1024;

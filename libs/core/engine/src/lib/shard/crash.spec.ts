@@ -95,24 +95,28 @@ describe('crash recovery (kill -9)', () => {
     }
   });
 
-  it('kill -9 while a worker thread writes a merged segment: every acknowledged doc is back, with its source', async () => {
-    const data = path.join(dir, 'shard-merge');
+  // the worker writes merged segments and the files of refreshed segments (searched in memory meanwhile)
+  it.each([
+    ['a merged segment', 'MERGING', 'MERGED', 'shard-merge'],
+    ['a refreshed segment', 'WRITING', 'WRITTEN', 'shard-write'],
+  ])('kill -9 while a worker thread writes %s: every acknowledged doc is back, with its source', async (_what, startMark, doneMark, sub) => {
+    const data = path.join(dir, sub);
     let acked = 0;
-    let merged = 0;
-    let mergingAtKill = 0;
+    let finished = 0;
+    let startedAtKill = 0;
     await runChildUntilKilled([bundle, data, '40', 'merge-worker'], (line) => {
-      const m = /^(ACK|MERGING|MERGED) (\d+)$/.exec(line);
+      const m = /^([A-Z]+) (\d+)$/.exec(line);
       if (!m) return false;
       if (m[1] === 'ACK') acked = Number(m[2]);
-      else if (m[1] === 'MERGED') merged = Number(m[2]);
-      // kill right after a merge was handed to the worker (a few merges have been published before)
-      else if (merged >= 3 && acked >= 3000) {
-        mergingAtKill = Number(m[2]);
+      else if (m[1] === doneMark) finished = Number(m[2]);
+      // kill right after a task was handed to the worker (a few have been published before)
+      else if (m[1] === startMark && finished >= 3 && acked >= 3000) {
+        startedAtKill = Number(m[2]);
         return true;
       }
       return false;
     });
-    expect(mergingAtKill).toBeGreaterThan(3);
+    expect(startedAtKill).toBeGreaterThan(3);
     const shard = new IndexShardImpl({ index: 'crash', indexUuid: 'crash-uuid', shardId: 0, dir: data, parse: parseBytes, manualScheduling: true });
     try {
       const deleted = new Set<number>();

@@ -137,7 +137,24 @@ interface SegmentEntry {
   reader: SegmentReader | null;
   /** segment files fsynced (a commit may name them) */
   onDisk: boolean;
+  /** the files are being written by a worker thread: `data` is still the in-memory segment */
+  pending?: PendingWrite | null;
 }
+
+/** a refreshed segment whose files a worker thread writes while the shard searches it in memory */
+interface PendingWrite {
+  mem: MemorySegment;
+  done: Promise<void>;
+  /** the worker failed: the next flush writes the files on the event loop (under a new name) */
+  failed: boolean;
+}
+
+/**
+ * `<dir>/<segment name>` of every segment file set a worker thread is writing now, across the shards of the
+ * process: a name in flight is never given to another segment (a shard reopened over the same directory
+ * while a write of its previous instance still runs), so no two writers ever share a file name.
+ */
+const writesInFlight = new Set<string>();
 
 export interface ShardStats {
   docsCount: number;
@@ -271,7 +288,7 @@ export class IndexShardImpl implements IndexShard {
   private readonly pendingCommit = new Set<SegmentCore>();
   /** segments (and live-docs generations) of commits held open by acquireIndexCommit */
   private readonly commitHolds = new Map<SegmentCore, Map<number, number>>();
-  private activeFlush: Generator<void, void, void> | null = null;
+  private activeFlush: Generator<Promise<unknown> | void, void, void> | null = null;
   private activeFlushPromise: Promise<void> | null = null;
   private lastCommit: CommitPoint | null = null;
   private translog: Translog;
@@ -285,6 +302,11 @@ export class IndexShardImpl implements IndexShard {
   private recovering = false;
   private mergeRunning: Promise<void> | null = null;
   private refreshWaiters: Array<() => void> = [];
+  /**
+   * in-memory cores published before their files existed (refreshed segments written by a worker): releasing
+   * one never deletes files, which belong to the on-disk core that replaced it (same name)
+   */
+  private readonly inMemoryCores = new WeakSet<SegmentCore>();
   /** per segment entry and live-docs generation: how many of its hidden nested docs there are / are live */
   private readonly hiddenCounts = new WeakMap<SegmentEntry, { delGen: number; all: number; live: number }>();
   private readonly st: Omit<ShardStats, 'docsCount' | 'docsDeleted' | 'storeSizeInBytes' | 'segmentsCount' | 'segmentsMemoryInBytes' | 'translogOperations' | 'translogSizeInBytes' | 'translogUncommittedOperations' | 'translogUncommittedSizeInBytes' | 'maxSeqNo' | 'localCheckpoint' | 'generation' | 'mergesCurrent'> = {
@@ -417,6 +439,7 @@ export class IndexShardImpl implements IndexShard {
   /** closes and deletes every file of a segment that nothing uses any more */
   private deleteSegmentFiles(d: SegmentCore): void {
     d.close();
+    if (this.inMemoryCores.has(d)) return;
     for (const f of segmentFileNames(d.name)) removeQuietly(path.join(this.dir, f));
     this.removeLiveFiles(d.name, -1);
   }
@@ -458,7 +481,7 @@ export class IndexShardImpl implements IndexShard {
     const readers: SegmentReader[] = [];
     const datas: SegmentCore[] = [];
     for (const e of this.segments) {
-      if (!e.reader || e.reader.delGen !== e.delGen) {
+      if (!e.reader || e.reader.delGen !== e.delGen || e.reader.data !== e.data) {
         e.reader = new SegmentReader(e.data, e.live, e.delGen, e.data.maxDoc - e.numDeleted);
       }
       e.liveShared = true;
@@ -542,15 +565,21 @@ export class IndexShardImpl implements IndexShard {
     const t0 = this.now();
     let changed = this.dirty;
     if (this.buffer.numDocs > 0) {
-      const name = `_${(this.segmentCounter++).toString(36)}`;
+      const name = this.newSegmentName();
       const { data, liveDocs } = this.buffer.build(name);
       const numDeleted = this.buffer.numDeleted;
-      // written before the buffer is replaced: when the write fails (ENOSPC, EIO) the buffer keeps its docs
-      const written = numDeleted < data.maxDoc ? this.writeAndOpen(new MemorySegment(data, SEGMENT_VERSION)) : null;
+      const write = this.recovering ? undefined : this.cfg.mergeExecutor?.write?.bind(this.cfg.mergeExecutor);
+      let core: SegmentCore | null = null;
+      if (numDeleted < data.maxDoc) {
+        const mem = new MemorySegment(data, SEGMENT_VERSION);
+        // a worker writes the files while the segment is searched in memory; else they are written now, before
+        // the buffer is replaced: when the write fails (ENOSPC, EIO) the buffer keeps its docs
+        core = write ? mem : this.writeAndOpen(mem);
+      }
       this.buffer = new SegmentBuilder();
-      if (written) {
-        this.segments.push({
-          data: written,
+      if (core) {
+        const entry: SegmentEntry = {
+          data: core,
           live: liveDocs,
           liveShared: false,
           numDeleted,
@@ -558,7 +587,10 @@ export class IndexShardImpl implements IndexShard {
           committedDelGen: -1,
           reader: null,
           onDisk: false,
-        });
+          pending: null,
+        };
+        this.segments.push(entry);
+        if (write && core instanceof MemorySegment) this.startBackgroundWrite(entry, core, write);
       }
       changed = true;
     }
@@ -588,6 +620,91 @@ export class IndexShardImpl implements IndexShard {
     this.refreshWaiters = [];
     for (const w of waiters) w();
     return changed;
+  }
+
+  private newSegmentName(): string {
+    for (;;) {
+      const name = `_${(this.segmentCounter++).toString(36)}`;
+      if (!writesInFlight.has(path.join(this.dir, name))) return name;
+    }
+  }
+
+  /**
+   * Hands a refreshed segment's data to a worker thread, which writes and fsyncs its files; the segment is
+   * searched in memory meanwhile (deletes go to its live docs as for any segment). When the worker is done
+   * the entry's core is swapped for the on-disk segment (same docs, same doc ids: the live docs carry over).
+   */
+  private startBackgroundWrite(entry: SegmentEntry, mem: MemorySegment, write: NonNullable<MergeExecutor['write']>): void {
+    this.inMemoryCores.add(mem);
+    const key = path.join(this.dir, mem.name);
+    writesInFlight.add(key);
+    const p: PendingWrite = { mem, failed: false, done: Promise.resolve() };
+    entry.pending = p;
+    let task: Promise<unknown>;
+    try {
+      task = write({ kind: 'write', dir: this.dir, data: mem.data, formatVersion: SEGMENT_VERSION });
+    } catch (err) {
+      task = Promise.reject(err);
+    }
+    p.done = task.then(
+      () => {
+        writesInFlight.delete(key);
+        this.finishBackgroundWrite(entry, p);
+      },
+      (err: unknown) => {
+        writesInFlight.delete(key);
+        this.abandonSegment(mem.name);
+        if (entry.pending !== p || this.closed) return;
+        p.failed = true;
+        this.cfg.logger?.warn({ shard: this.shardName, segment: mem.name, err: String(err) }, 'writing a refreshed segment failed; the next flush writes it');
+      },
+    );
+  }
+
+  /** the worker wrote and fsynced the segment's files: search them from now on */
+  private finishBackgroundWrite(entry: SegmentEntry, p: PendingWrite): void {
+    // taken over by a flush (written under another name), merged away, fully deleted, or the shard closed:
+    // the files are in no commit and nothing opens them
+    if (entry.pending !== p || this.closed || !this.segments.includes(entry)) {
+      this.abandonSegment(p.mem.name);
+      if (entry.pending === p) entry.pending = null;
+      return;
+    }
+    let disk: DiskSegment;
+    try {
+      disk = new DiskSegment(this.dir, p.mem.name, { cache: this.blockCache });
+    } catch (err) {
+      this.abandonSegment(p.mem.name);
+      p.failed = true;
+      this.cfg.logger?.warn({ shard: this.shardName, segment: p.mem.name, err: String(err) }, 'opening a refreshed segment failed; the next flush writes it');
+      return;
+    }
+    entry.pending = null;
+    entry.data = disk;
+    entry.onDisk = true;
+    this.publishSwappedCores();
+    this.maybeMerge();
+  }
+
+  /**
+   * Writes a pending segment's files on the event loop under a new name (a flush may only name durable
+   * files and cannot wait): the worker's result, when it comes, is dropped and its files removed.
+   */
+  private takeOverWrite(entry: SegmentEntry): void {
+    const p = entry.pending!;
+    const name = this.newSegmentName();
+    const disk = this.writeAndOpen(new MemorySegment({ ...p.mem.data, name }, SEGMENT_VERSION));
+    entry.pending = null;
+    entry.data = disk;
+    entry.onDisk = false;
+  }
+
+  /** a reader over the same docs whose segments' cores changed (in memory → on disk) */
+  private publishSwappedCores(): void {
+    this.readerGeneration++;
+    const old = this.current;
+    this.current = this.newReader();
+    old.decRef();
   }
 
   private pruneTombstones(): void {
@@ -798,7 +915,7 @@ export class IndexShardImpl implements IndexShard {
     this.ensureOpen();
     // an automatic flush in progress is completed first, then a full one runs
     if (this.activeFlush) drain(this.activeFlush);
-    const it = this.flushSteps();
+    const it = this.flushSteps(false);
     this.activeFlush = it;
     try {
       drain(it);
@@ -811,7 +928,7 @@ export class IndexShardImpl implements IndexShard {
   flushAsync(): Promise<void> {
     if (this.activeFlushPromise) return this.activeFlushPromise;
     if (this.closed) return Promise.resolve();
-    const it = this.flushSteps();
+    const it = this.flushSteps(true);
     this.activeFlush = it;
     this.activeFlushPromise = (async () => {
       try {
@@ -824,7 +941,7 @@ export class IndexShardImpl implements IndexShard {
             }
             break;
           }
-          let r: IteratorResult<void, void>;
+          let r: IteratorResult<Promise<unknown> | void, void>;
           try {
             r = it.next();
           } catch (err) {
@@ -832,7 +949,9 @@ export class IndexShardImpl implements IndexShard {
             break;
           }
           if (r.done) break;
-          await new Promise<void>((res) => setImmediate(res));
+          // segment writes running in a worker: wait for them (the step after takes over what is left)
+          if (r.value) await r.value;
+          else await new Promise<void>((res) => setImmediate(res));
         }
       } finally {
         if (this.activeFlush === it) this.activeFlush = null;
@@ -897,9 +1016,27 @@ export class IndexShardImpl implements IndexShard {
     };
   }
 
-  private *flushSteps(): Generator<void, void, void> {
+  /**
+   * Refreshed segments whose files a worker still writes: an asynchronous flush first waits for them (a few
+   * rounds, as refreshes go on meanwhile), then — and a synchronous flush at once — the segments still pending
+   * are written on the event loop under new names (`takeOverWrite`), so the commit names only durable files.
+   */
+  private *flushSteps(canWait: boolean): Generator<Promise<unknown> | void, void, void> {
     const t0 = this.now();
+    for (let round = 0; canWait && round < 3; round++) {
+      const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
+      if (pending.length === 0) break;
+      yield Promise.all(pending);
+      if (this.closed) return;
+    }
     this.refreshInternal('flush');
+    let tookOver = false;
+    for (const e of this.segments) {
+      if (!e.pending) continue;
+      this.takeOverWrite(e);
+      tookOver = true;
+    }
+    if (tookOver) this.publishSwappedCores();
     const newGen = this.translog.roll();
     const checkpoint = this.maxSeqNo;
     // after the refresh every segment's live docs are shared with the published reader, so they are
@@ -1205,14 +1342,20 @@ export class IndexShardImpl implements IndexShard {
     return { ...DEFAULT_MERGE_POLICY, ...(this.cfg.mergePolicy ?? {}) };
   }
 
+  /** the segments a natural merge may take: not those whose files a worker still writes */
+  private mergeCandidates(): SegmentEntry[] {
+    return this.segments.filter((e) => !e.pending);
+  }
+
   private maybeMerge(): void {
     if (this.mergeRunning || this.closed) return;
+    const cands = this.mergeCandidates();
     const sel = findMerges(
-      this.segments.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
+      cands.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
       this.mergeConfig(),
     );
     if (!sel) return;
-    const entries = sel.map((i) => this.segments[i]);
+    const entries = sel.map((i) => cands[i]);
     if (this.cfg.manualScheduling) return;
     const exec = this.cfg.mergeExecutor;
     const run = exec && entries.every((e) => e.data instanceof DiskSegment) ? this.runWorkerMerge(entries, exec) : this.runMerge(entries, true);
@@ -1243,7 +1386,7 @@ export class IndexShardImpl implements IndexShard {
     try {
       const t0 = this.now();
       const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
-      const name = `_${(this.segmentCounter++).toString(36)}`;
+      const name = this.newSegmentName();
       let res;
       try {
         res = await exec.run({ dir: this.dir, name, inputs: snapshot.map((s) => ({ name: s.data.name, liveDocs: s.liveDocs })) });
@@ -1293,6 +1436,15 @@ export class IndexShardImpl implements IndexShard {
     this.refreshInternal('force_merge');
   }
 
+  /** waits until the worker writes of refreshed segments started so far are done (tests) */
+  async waitForSegmentWrites(): Promise<void> {
+    for (;;) {
+      const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
+      if (pending.length === 0) return;
+      await Promise.all(pending);
+    }
+  }
+
   /** runs pending natural merges to completion (tests) */
   async waitForMerges(): Promise<void> {
     while (this.mergeRunning) await this.mergeRunning;
@@ -1300,12 +1452,13 @@ export class IndexShardImpl implements IndexShard {
 
   /** runs one natural merge synchronously if the policy selects one (tests with manual scheduling) */
   mergeOnce(): boolean {
+    const cands = this.mergeCandidates();
     const sel = findMerges(
-      this.segments.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
+      cands.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
       this.mergeConfig(),
     );
     if (!sel) return false;
-    const it = this.mergeGenerator(sel.map((i) => this.segments[i]));
+    const it = this.mergeGenerator(sel.map((i) => cands[i]));
     for (;;) if (it.next().done) break;
     return true;
   }
@@ -1347,7 +1500,7 @@ export class IndexShardImpl implements IndexShard {
   private *mergeSteps(entries: SegmentEntry[]): Generator<void, void, void> {
     const t0 = this.now();
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
-    const name = `_${(this.segmentCounter++).toString(36)}`;
+    const name = this.newSegmentName();
     const mergedSrc = new MergedSource(name, snapshot);
     const abandon = (): void => this.abandonSegment(name);
     yield;
@@ -1631,7 +1784,7 @@ export class IndexShardImpl implements IndexShard {
   }
 }
 
-function drain(it: Generator<void, void, void>): void {
+function drain(it: Generator<Promise<unknown> | void, void, void>): void {
   for (;;) if (it.next().done) return;
 }
 

@@ -8,11 +8,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
-import type { MergeTask, MergeTaskResult } from '../index/merge-task.js';
+import type { MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
 
-/** runs merges off the event loop (what a shard needs of the pool) */
+/** runs merges (and the writes of refreshed segments) off the event loop (what a shard needs of the pool) */
 export interface MergeExecutor {
   run(task: MergeTask): Promise<MergeTaskResult>;
+  /** writes and fsyncs a refreshed segment's files; absent: the refresh writes them on the event loop */
+  write?(task: WriteTask): Promise<WriteTaskResult>;
 }
 
 /**
@@ -32,8 +34,13 @@ export function mergeWorkerFile(): string | null {
   return fs.existsSync(f) ? f : null;
 }
 
+/**
+ * Merges run in `size` threads; the writes of refreshed segments in one thread of their own (same worker
+ * file), so a long merge never holds back a refreshed segment's files (short tasks, one after the other).
+ */
 export class MergeWorkerPool implements MergeExecutor {
   private readonly pool: Piscina;
+  private readonly writes: Piscina;
   private closed = false;
 
   constructor(
@@ -49,6 +56,12 @@ export class MergeWorkerPool implements MergeExecutor {
       // a queued merge waits for a thread: no merge is ever refused
       maxQueue: Infinity,
     });
+    this.writes = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: 30_000, maxQueue: Infinity });
+  }
+
+  write(task: WriteTask): Promise<WriteTaskResult> {
+    if (this.closed) return Promise.reject(new Error('merge pool is closed'));
+    return this.writes.run(task) as Promise<WriteTaskResult>;
   }
 
   run(task: MergeTask): Promise<MergeTaskResult> {
@@ -60,6 +73,6 @@ export class MergeWorkerPool implements MergeExecutor {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
-    return this.pool.destroy();
+    return Promise.all([this.pool.destroy(), this.writes.destroy()]).then(() => undefined);
   }
 }

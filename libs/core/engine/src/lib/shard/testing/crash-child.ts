@@ -3,7 +3,8 @@
  * `ACK <n>` after each batch is fsynced. The parent kill -9's it at an arbitrary point.
  * With `merge-worker` as third argument, background merges run in a worker thread (a small merge policy so
  * they run often) and the child prints `MERGING <n>` when it hands a merge to the worker and `MERGED <n>` when
- * the worker returned, so the parent can kill it while a worker writes a merged segment.
+ * the worker returned, so the parent can kill it while a worker writes a merged segment; likewise
+ * `WRITING <n>` / `WRITTEN <n>` around the worker write of each refreshed segment.
  */
 import { IndexShardImpl } from '../index-shard.js';
 import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from '../merge-pool.js';
@@ -19,11 +20,19 @@ async function main(): Promise<void> {
     const pool = new MergeWorkerPool(1, file);
     let started = 0;
     let done = 0;
+    let writing = 0;
+    let written = 0;
     mergeExecutor = {
       run: async (task) => {
         process.stdout.write(`MERGING ${++started}\n`);
         const r = await pool.run(task);
         process.stdout.write(`MERGED ${++done}\n`);
+        return r;
+      },
+      write: async (task) => {
+        process.stdout.write(`WRITING ${++writing}\n`);
+        const r = await pool.write(task);
+        process.stdout.write(`WRITTEN ${++written}\n`);
         return r;
       },
     };

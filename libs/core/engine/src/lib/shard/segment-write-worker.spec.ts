@@ -1,0 +1,240 @@
+/**
+ * Refreshed segments whose files a worker thread writes: searched in memory at once, swapped for the on-disk
+ * segment when the worker is done; flushes, merges, close and delete while a write is pending.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { IndexShardImpl, type ShardConfig } from './index-shard.js';
+import { simpleParse, parseBytes } from './testing/simple-parser.js';
+import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from './merge-pool.js';
+import { DiskSegment } from '../index/disk-segment.js';
+import { MemorySegment, type SegmentReader } from '../index/segment.js';
+import type { WriteTask, WriteTaskResult } from '../index/merge-task.js';
+import type { DirectoryReader } from '../index/leaf-reader.js';
+
+let dir: string;
+let pool: MergeWorkerPool;
+const open: IndexShardImpl[] = [];
+
+function newShard(extra: Partial<ShardConfig> = {}): IndexShardImpl {
+  const s = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid1', shardId: 0, dir, parse: parseBytes, manualScheduling: true, ...extra });
+  open.push(s);
+  return s;
+}
+function idx(s: IndexShardImpl, id: string, src: Record<string, unknown>) {
+  return s.indexDoc({ id, opType: 'index', doc: simpleParse(src, id) });
+}
+/** live id → parsed source of every doc a reader sees (each id once) */
+function docs(r: DirectoryReader): Map<string, { n: number }> {
+  const out = new Map<string, { n: number }>();
+  for (const l of r.leaves) {
+    const leaf = l.reader as SegmentReader;
+    for (let d = 0; d < leaf.maxDoc; d++) {
+      if (!leaf.isLive(d)) continue;
+      expect(out.has(leaf.id(d))).toBe(false);
+      out.set(leaf.id(d), JSON.parse(Buffer.from(leaf.source(d)!).toString()));
+    }
+  }
+  return out;
+}
+function cores(r: DirectoryReader): string[] {
+  return r.leaves.map((l) => {
+    const d = (l.reader as SegmentReader).data;
+    return `${d.name}:${d instanceof DiskSegment ? 'disk' : d instanceof MemorySegment ? 'memory' : '?'}`;
+  });
+}
+const segFiles = (): string[] =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.seg') || f.endsWith('.src'))
+    .sort();
+
+/** the node's pool, with the segment writes held back until `release()` */
+function gated(failWith?: Error) {
+  const held: Array<() => void> = [];
+  const tasks: Array<Promise<unknown>> = [];
+  let hold = true;
+  let writes = 0;
+  const exec: MergeExecutor = {
+    run: (t) => pool.run(t),
+    write: (t: WriteTask) => {
+      writes++;
+      const p = new Promise<WriteTaskResult>((resolve, reject) => {
+        const go = (): void => {
+          if (failWith) {
+            // the worker wrote part of the files, then failed (disk full)
+            fs.writeFileSync(path.join(t.dir, `${t.data.name}.src`), 'partial');
+            reject(failWith);
+          } else pool.write(t).then(resolve, reject);
+        };
+        if (hold) held.push(go);
+        else go();
+      });
+      tasks.push(p.catch(() => undefined));
+      return p;
+    },
+  };
+  return {
+    exec,
+    get writes() {
+      return writes;
+    },
+    /** runs the held writes; resolves once they and the shard's handling of their results are done */
+    async release(): Promise<void> {
+      hold = false;
+      for (const go of held.splice(0)) go();
+      await Promise.all(tasks);
+      await new Promise<void>((r) => setImmediate(r));
+    },
+  };
+}
+
+beforeAll(() => {
+  pool = new MergeWorkerPool(1, mergeWorkerFile()!);
+});
+afterAll(() => pool.close());
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shard-write-'));
+});
+afterEach(() => {
+  for (const s of open.splice(0)) if (!s.isClosed) s.close(false);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('refreshed segments written by a worker thread', () => {
+  it('are searched in memory at once, then from their files; deletes carry over; old readers keep the memory copy', async () => {
+    const g = gated();
+    const s = newShard({ mergeExecutor: g.exec, mergePolicy: { segsPerTier: 2, maxMergeAtOnce: 10, floorSegmentDocs: 1000 } });
+    for (let i = 0; i < 300; i++) idx(s, String(i), { n: i });
+    s.refreshInternal('t');
+    const r1 = s.acquireReader();
+    expect(cores(r1)).toEqual(['_0:memory']);
+    expect(docs(r1).size).toBe(300);
+    expect(segFiles()).toEqual([]);
+    // while the write is pending: deletes, updates, a second segment; merges leave pending segments alone
+    for (let i = 0; i < 300; i += 10) s.deleteDoc({ id: String(i) });
+    for (let i = 5; i < 300; i += 50) idx(s, String(i), { n: -i });
+    for (let i = 300; i < 350; i++) {
+      idx(s, String(i), { n: i });
+      if (i === 320) s.refreshInternal('t');
+    }
+    s.refreshInternal('t');
+    // three segments at one level: the policy would merge them, were they not pending
+    expect(s.mergeOnce()).toBe(false);
+    expect(g.writes).toBe(3);
+    await g.release();
+    await s.waitForSegmentWrites();
+    const written = ['_0.seg', '_0.src', '_1.seg', '_1.src', '_2.seg', '_2.src'];
+    expect(segFiles()).toEqual(written);
+    const r2 = s.acquireReader();
+    expect(cores(r2)).toEqual(['_0:disk', '_1:disk', '_2:disk']);
+    const expected = new Map<string, { n: number }>();
+    for (let i = 0; i < 350; i++) if (i >= 300 || i % 10 !== 0) expected.set(String(i), { n: i });
+    for (let i = 5; i < 300; i += 50) expected.set(String(i), { n: -i });
+    expect(docs(r2)).toEqual(expected);
+    // the reader from before the swap still reads the in-memory copy; releasing it deletes no file
+    expect(cores(r1)).toEqual(['_0:memory']);
+    expect(docs(r1).size).toBe(300);
+    r1.decRef();
+    expect(segFiles()).toEqual(written);
+    expect(docs(r2)).toEqual(expected);
+    // now the segments merge (in the worker), and the merged-away files go once no reader uses them
+    expect(s.mergeOnce()).toBe(true);
+    s.refreshInternal('t');
+    r2.decRef();
+    s.flush();
+    expect(segFiles()).toEqual(['_3.seg', '_3.src']);
+    s.close();
+    const t = newShard();
+    const r3 = t.acquireReader();
+    expect(docs(r3)).toEqual(expected);
+    r3.decRef();
+  });
+
+  it('a synchronous flush takes a pending write over under a new name; the worker result is dropped', async () => {
+    const g = gated();
+    const s = newShard({ mergeExecutor: g.exec });
+    for (let i = 0; i < 200; i++) idx(s, String(i), { n: i });
+    s.refreshInternal('t');
+    const r1 = s.acquireReader();
+    s.deleteDoc({ id: '7' });
+    s.flush();
+    // the commit names the segment written on the event loop (`_1`), never the pending `_0`
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+    expect(cores(s.acquireReader())).toEqual(['_1:disk']);
+    await g.release();
+    // the worker wrote `_0` meanwhile: removed as soon as it finished
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+    r1.decRef();
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+    // crash now: the commit alone brings every doc back
+    (s as unknown as { closed: boolean }).closed = true;
+    const t = newShard();
+    const r = t.acquireReader();
+    expect(docs(r).size).toBe(199);
+    expect(docs(r).has('7')).toBe(false);
+    r.decRef();
+  });
+
+  it('an automatic flush waits for the pending write and commits the worker-written files', async () => {
+    const g = gated();
+    const s = newShard({ mergeExecutor: g.exec });
+    for (let i = 0; i < 200; i++) idx(s, String(i), { n: i });
+    s.refreshInternal('t');
+    const f = s.flushAsync();
+    await new Promise<void>((r) => setTimeout(r, 20));
+    expect(s.stats().flushTotal).toBe(0);
+    await g.release();
+    await f;
+    expect(s.stats().flushTotal).toBe(1);
+    expect(segFiles()).toEqual(['_0.seg', '_0.src']);
+    (s as unknown as { closed: boolean }).closed = true;
+    const t = newShard();
+    expect(t.stats().docsCount).toBe(200);
+  });
+
+  it('a failed worker write leaves the segment searchable in memory and no partial file; the next flush writes it', async () => {
+    const warnings: string[] = [];
+    const g = gated(new Error('ENOSPC: no space left on device, write'));
+    const s = newShard({ mergeExecutor: g.exec, logger: { warn: (_o, msg) => warnings.push(String(msg)) } });
+    for (let i = 0; i < 100; i++) idx(s, String(i), { n: i });
+    s.refreshInternal('t');
+    await g.release();
+    expect(warnings).toEqual(['writing a refreshed segment failed; the next flush writes it']);
+    expect(segFiles()).toEqual([]);
+    const r = s.acquireReader();
+    expect(cores(r)).toEqual(['_0:memory']);
+    expect(docs(r).size).toBe(100);
+    r.decRef();
+    await s.flushAsync();
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+    s.close();
+    const t = newShard();
+    expect(t.stats().docsCount).toBe(100);
+  });
+
+  it('close and delete while a write is pending leave no stray files', async () => {
+    const g = gated();
+    const s = newShard({ mergeExecutor: g.exec });
+    for (let i = 0; i < 100; i++) idx(s, String(i), { n: i });
+    s.refreshInternal('t');
+    s.close();
+    await g.release();
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+    const t = newShard();
+    expect(t.stats().docsCount).toBe(100);
+    t.close();
+
+    const sub = path.join(dir, 'deleted');
+    const g2 = gated();
+    const d = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid2', shardId: 0, dir: sub, parse: parseBytes, manualScheduling: true, mergeExecutor: g2.exec });
+    for (let i = 0; i < 100; i++) idx(d, String(i), { n: i });
+    d.refreshInternal('t');
+    let removed = false;
+    d.destroy(() => (removed = true));
+    expect(removed).toBe(true);
+    await g2.release();
+    expect(fs.existsSync(sub)).toBe(false);
+  });
+});
