@@ -281,7 +281,7 @@ export class IlmRunner extends PeriodicRunner implements LifecycleComponent {
       // forcemerge
       case 'forcemerge': {
         const max = state.action === 'searchable_snapshot' ? 1 : Number(body['max_num_segments'] ?? 1);
-        this.indices.forceMerge(name, max);
+        await this.indices.forceMerge(name, max);
         this.indices.flushIndex(name);
         return { kind: 'done' };
       }

@@ -414,7 +414,7 @@ export class ForceMergeRestHandler extends BroadcastHandler implements RestHandl
     super(resolver);
   }
 
-  handle(req: RestRequest): RestResponse {
+  async handle(req: RestRequest): Promise<RestResponse> {
     const maxNumSegments = req.intParam('max_num_segments', -1)!;
     const onlyExpungeDeletes = req.boolParam('only_expunge_deletes', false);
     const flush = req.boolParam('flush', true);
@@ -426,14 +426,14 @@ export class ForceMergeRestHandler extends BroadcastHandler implements RestHandl
     }
     const targets = this.targets(req);
     const opts = { maxNumSegments, onlyExpungeDeletes, flush };
-    if (wait) return RestResponses.ok(this.docs.forceMerge(targets, opts));
+    if (wait) return RestResponses.ok(await this.docs.forceMerge(targets, opts));
     // a task like ES's: listed by GET /_tasks while it runs, its result stored for GET /_tasks/{id}
     const description = `Force-merge indices ${JSON.stringify(targets)}, maxSegments[${maxNumSegments}], onlyExpungeDeletes[${onlyExpungeDeletes}], flush[${flush}]`;
     const task = this.tasks.register(A.FORCE_MERGE, description, { cancellable: false });
     const taskId = `${this.node.id}:${task.id}`;
-    setImmediate(() => {
+    setImmediate(async () => {
       try {
-        this.tasks.unregister(task, { response: this.docs.forceMerge(targets, opts), store: true });
+        this.tasks.unregister(task, { response: await this.docs.forceMerge(targets, opts), store: true });
       } catch (err) {
         this.logger?.warn({ err, task: taskId }, 'force merge failed');
         this.tasks.unregister(task, { error: err instanceof EsError ? err.toObject() : { type: 'exception', reason: String(err) }, store: true });

@@ -1380,7 +1380,7 @@ export class IndexShardImpl implements IndexShard {
    * When the shard closes meanwhile the result is dropped; the files the worker wrote are not in any
    * commit, and the next open of the shard removes them.
    */
-  private async runWorkerMerge(entries: SegmentEntry[], exec: MergeExecutor): Promise<void> {
+  private async runWorkerMerge(entries: SegmentEntry[], exec: MergeExecutor): Promise<SegmentEntry | null> {
     const inputs = entries.map((e) => e.data);
     for (const d of inputs) this.segRef(d);
     try {
@@ -1394,8 +1394,8 @@ export class IndexShardImpl implements IndexShard {
         if (!this.closed) this.abandonSegment(name);
         throw err;
       }
-      if (this.closed) return;
-      this.publishMerge(entries, snapshot, name, res.docMaps, t0, true);
+      if (this.closed) return null;
+      return this.publishMerge(entries, snapshot, name, res.docMaps, t0, true);
     } finally {
       if (!this.closed) for (const d of inputs) this.segDecRef(d);
     }
@@ -1436,6 +1436,65 @@ export class IndexShardImpl implements IndexShard {
     this.refreshInternal('force_merge');
   }
 
+  /**
+   * The force merge of `_forcemerge` and ILM: the same selection as `forceMerge`, over the segments there are
+   * when it starts (and what they merge into), each merge run in the node's merge threads (on the event loop
+   * in slices without them), so searches and bulks go on meanwhile. One merge at a time per shard: it waits
+   * for a running background merge and keeps new ones from starting until it is done.
+   */
+  async forceMergeAsync(maxSegments = 1, onlyExpungeDeletes = false): Promise<void> {
+    this.ensureOpen();
+    while (this.mergeRunning) await this.mergeRunning;
+    if (this.closed) return;
+    let done!: () => void;
+    const running = new Promise<void>((r) => (done = r));
+    this.mergeRunning = running;
+    try {
+      this.refreshInternal('force_merge');
+      await this.waitForSegmentWrites();
+      if (this.closed) return;
+      const scope = new Set(this.segments);
+      const inScope = (): SegmentEntry[] => this.segments.filter((e) => scope.has(e));
+      let rewroteSingle = false;
+      for (;;) {
+        let entries: SegmentEntry[];
+        const cur = inScope();
+        if (maxSegments <= 0 && !onlyExpungeDeletes) {
+          const sel = findMerges(
+            cur.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
+            this.mergeConfig(),
+          );
+          entries = sel ? sel.map((i) => cur[i]) : [];
+        } else if (onlyExpungeDeletes) entries = cur.filter((e) => e.numDeleted > 0);
+        else if (cur.length > maxSegments) entries = cur.slice(0, cur.length - maxSegments + 1);
+        // one segment with deletes is rewritten once (deletes arriving meanwhile do not start another round)
+        else if (cur.length === 1 && cur[0].numDeleted > 0 && !rewroteSingle) {
+          entries = cur.slice();
+          rewroteSingle = true;
+        } else break;
+        if (entries.length === 0) break;
+        const merged = await this.runOneMerge(entries);
+        if (!merged || this.closed) break;
+        scope.add(merged);
+        if (onlyExpungeDeletes) break;
+      }
+      if (!this.closed) this.refreshInternal('force_merge');
+    } finally {
+      if (this.mergeRunning === running) this.mergeRunning = null;
+      done();
+      if (!this.closed) this.maybeMerge();
+    }
+  }
+
+  /** one merge of `entries` in a merge thread when every input is on disk, else on the event loop in slices */
+  private async runOneMerge(entries: SegmentEntry[]): Promise<SegmentEntry | null> {
+    const exec = this.cfg.mergeExecutor;
+    if (exec && entries.every((e) => e.data instanceof DiskSegment)) return this.runWorkerMerge(entries, exec);
+    let merged: SegmentEntry | null = null;
+    await this.runMerge(entries, true, (m) => (merged = m));
+    return merged;
+  }
+
   /** waits until the worker writes of refreshed segments started so far are done (tests) */
   async waitForSegmentWrites(): Promise<void> {
     for (;;) {
@@ -1463,8 +1522,8 @@ export class IndexShardImpl implements IndexShard {
     return true;
   }
 
-  private async runMerge(entries: SegmentEntry[], sliced: boolean): Promise<void> {
-    const it = this.mergeGenerator(entries);
+  private async runMerge(entries: SegmentEntry[], sliced: boolean, onPublished?: (merged: SegmentEntry | null) => void): Promise<void> {
+    const it = this.mergeGenerator(entries, onPublished);
     // the first step snapshots the live docs now; the work itself runs in later ticks
     if (it.next().done) return;
     if (sliced) await new Promise<void>((r) => setImmediate(r));
@@ -1487,17 +1546,17 @@ export class IndexShardImpl implements IndexShard {
    * A merge holds a reference on its input segments while it reads them, so a merge that finishes first
    * (a force merge over a running background merge) cannot delete the files it still reads.
    */
-  private *mergeGenerator(entries: SegmentEntry[]): Generator<void, void, void> {
+  private *mergeGenerator(entries: SegmentEntry[], onPublished?: (merged: SegmentEntry | null) => void): Generator<void, void, void> {
     const inputs = entries.map((e) => e.data);
     for (const d of inputs) this.segRef(d);
     try {
-      yield* this.mergeSteps(entries);
+      yield* this.mergeSteps(entries, onPublished);
     } finally {
       if (!this.closed) for (const d of inputs) this.segDecRef(d);
     }
   }
 
-  private *mergeSteps(entries: SegmentEntry[]): Generator<void, void, void> {
+  private *mergeSteps(entries: SegmentEntry[], onPublished?: (merged: SegmentEntry | null) => void): Generator<void, void, void> {
     const t0 = this.now();
     const snapshot: MergeInput[] = entries.map((e) => ({ data: e.data, liveDocs: e.live ? e.live.slice() : null }));
     const name = this.newSegmentName();
@@ -1521,19 +1580,20 @@ export class IndexShardImpl implements IndexShard {
       abandon();
       throw err;
     }
-    this.publishMerge(entries, snapshot, name, mergedSrc.docMaps, t0, false);
+    const merged = this.publishMerge(entries, snapshot, name, mergedSrc.docMaps, t0, false);
+    onPublished?.(merged);
   }
 
   /**
    * Swaps a merge's inputs for the merged segment `name` (written, and fsynced when `onDisk`), carrying over
    * the deletes that arrived since the live docs were snapshotted.
    */
-  private publishMerge(entries: SegmentEntry[], snapshot: MergeInput[], name: string, docMaps: Int32Array[], t0: number, onDisk: boolean): void {
+  private publishMerge(entries: SegmentEntry[], snapshot: MergeInput[], name: string, docMaps: Int32Array[], t0: number, onDisk: boolean): SegmentEntry | null {
     const abandon = (): void => this.abandonSegment(name);
     // entries may have been removed meanwhile (e.g. fully deleted): only commit if all still present
     if (!entries.every((e) => this.segments.includes(e))) {
       abandon();
-      return;
+      return null;
     }
     let data: DiskSegment;
     try {
@@ -1587,6 +1647,7 @@ export class IndexShardImpl implements IndexShard {
     this.st.mergesTotal++;
     this.st.mergesTotalDocs += data.maxDoc;
     this.st.mergesTimeInMillis += this.now() - t0;
+    return merged;
   }
 
   // ------------------------------------------------------------------ search statistics

@@ -98,12 +98,13 @@ export interface StorageIndicesService extends IndicesService {
   indexStatsSummary(index: string): IndexStatsSummary;
   refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }>;
   flushIndex(index: string): { total: number; successful: number; failed: number };
-  forceMerge(index: string, maxNumSegments?: number, onlyExpungeDeletes?: boolean): void;
+  /** merges in the node's merge threads (see IndexShardImpl.forceMergeAsync), one shard after the other */
+  forceMerge(index: string, maxNumSegments?: number, onlyExpungeDeletes?: boolean): Promise<void>;
   /** the `_forcemerge` API on one index: maxNumSegments -1 runs the policy's merges; flush commits afterwards */
   forceMergeIndex(
     index: string,
     opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
-  ): { total: number; successful: number; failed: number };
+  ): Promise<{ total: number; successful: number; failed: number }>;
   /** flushes a shard and holds its commit (files kept until release): snapshots and shrink copy from it */
   acquireIndexCommit(index: string, shardId: number): IndexCommitRef;
   /** the directory of shard `shardId` of the index with this uuid (restore/shrink fill it before publishing) */
@@ -442,18 +443,19 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     return { total: (meta?.numberOfShards ?? shards.length) * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };
   }
 
-  forceMerge(index: string, maxNumSegments = 1, onlyExpungeDeletes = false): void {
-    for (const s of this.shards(index)) s.forceMerge(maxNumSegments, onlyExpungeDeletes);
+  async forceMerge(index: string, maxNumSegments = 1, onlyExpungeDeletes = false): Promise<void> {
+    for (const s of this.shards(index)) if (!s.isClosed) await s.forceMergeAsync(maxNumSegments, onlyExpungeDeletes);
   }
 
-  forceMergeIndex(
+  async forceMergeIndex(
     index: string,
     opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
-  ): { total: number; successful: number; failed: number } {
+  ): Promise<{ total: number; successful: number; failed: number }> {
     const shards = this.shards(index);
     for (const s of shards) {
-      s.forceMerge(opts.maxNumSegments, opts.onlyExpungeDeletes);
-      if (opts.flush) s.flush();
+      if (s.isClosed) continue;
+      await s.forceMergeAsync(opts.maxNumSegments, opts.onlyExpungeDeletes);
+      if (opts.flush && !s.isClosed) s.flush();
     }
     const meta = this.store.current().indices[index];
     return { total: shards.length * (1 + (meta?.numberOfReplicas ?? 0)), successful: shards.length, failed: 0 };

@@ -238,3 +238,69 @@ describe('refreshed segments written by a worker thread', () => {
     expect(fs.existsSync(sub)).toBe(false);
   });
 });
+
+describe('force merge through the merge threads', () => {
+  function counting() {
+    const c = { merges: 0, exec: null as unknown as MergeExecutor };
+    c.exec = { run: (t) => (c.merges++, pool.run(t)), write: (t) => pool.write(t) };
+    return c;
+  }
+
+  it('merges in a worker while the event loop goes on; deletes made meanwhile carry over', async () => {
+    const c = counting();
+    const s = newShard({ mergeExecutor: c.exec });
+    for (let seg = 0; seg < 5; seg++) {
+      for (let i = 0; i < 200; i++) idx(s, String(seg * 200 + i), { n: seg * 200 + i });
+      s.refreshInternal('t');
+    }
+    let finished = false;
+    const fm = s.forceMergeAsync(1).then(() => (finished = true));
+    // meanwhile: a delete of a doc being merged, a new doc (not part of this force merge)
+    s.deleteDoc({ id: '3' });
+    idx(s, 'new', { n: -1 });
+    let ticks = 0;
+    while (!finished) {
+      ticks++;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    await fm;
+    expect(ticks).toBeGreaterThan(1);
+    expect(c.merges).toBe(1);
+    expect(s.stats().mergesTotal).toBe(1);
+    // the refresh that ended the force merge holds the new doc (written by the worker in turn)
+    const r0 = s.acquireReader();
+    expect(cores(r0)).toEqual(['_5:disk', '_6:memory']);
+    r0.decRef();
+    await s.waitForSegmentWrites();
+    const r = s.acquireReader();
+    expect(cores(r)).toEqual(['_5:disk', '_6:disk']);
+    const got = docs(r);
+    expect(got.size).toBe(1000);
+    expect(got.has('3')).toBe(false);
+    expect(got.get('new')).toEqual({ n: -1 });
+    expect(got.get('999')).toEqual({ n: 999 });
+    r.decRef();
+    s.flush();
+    expect(segFiles()).toEqual(['_5.seg', '_5.src', '_6.seg', '_6.src']);
+  });
+
+  it('waits for a running background merge; only_expunge_deletes rewrites the segments with deletes', async () => {
+    const c = counting();
+    const s = newShard({ mergeExecutor: c.exec, manualScheduling: false, refreshIntervalMs: 3_600_000, refreshIntervalExplicit: true, mergePolicy: { segsPerTier: 3, maxMergeAtOnce: 4, floorSegmentDocs: 2000 } });
+    for (let seg = 0; seg < 4; seg++) {
+      for (let i = 0; i < 100; i++) idx(s, String(seg * 100 + i), { n: seg * 100 + i });
+      s.refreshInternal('t');
+      await s.waitForSegmentWrites();
+    }
+    // the 4th segment on disk started a background merge of all four
+    expect(s.stats().mergesCurrent).toBe(1);
+    for (let i = 0; i < 100; i++) idx(s, `b${i}`, { n: i });
+    s.deleteDoc({ id: 'b1' });
+    await s.forceMergeAsync(-1, true);
+    expect(c.merges).toBe(2);
+    expect(s.stats().mergesCurrent).toBe(0);
+    expect(s.stats().docsDeleted).toBe(0);
+    expect(s.stats().docsCount).toBe(499);
+    expect(s.stats().segmentsCount).toBe(2);
+  });
+});

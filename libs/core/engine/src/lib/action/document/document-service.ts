@@ -1048,14 +1048,15 @@ export class DocumentService {
     return { _shards: { total, successful, failed: 0 } };
   }
 
-  forceMerge(
+  /** merges run in the node's merge threads: the event loop serves searches and bulks meanwhile */
+  async forceMerge(
     indices: string[],
     opts: { maxNumSegments: number; onlyExpungeDeletes: boolean; flush: boolean },
-  ): { _shards: { total: number; successful: number; failed: number } } {
+  ): Promise<{ _shards: { total: number; successful: number; failed: number } }> {
     let total = 0;
     let successful = 0;
     for (const name of indices) {
-      const r = this.indices.forceMergeIndex(name, opts);
+      const r = await this.indices.forceMergeIndex(name, opts);
       total += r.total;
       successful += r.successful;
     }
