@@ -1412,28 +1412,36 @@ export class IndexShardImpl implements IndexShard {
   forceMerge(maxSegments = 1, onlyExpungeDeletes = false): void {
     this.ensureOpen();
     this.refreshInternal('force_merge');
-    if (maxSegments <= 0 && !onlyExpungeDeletes) {
-      while (this.mergeOnce()) {
-        /* until the policy selects nothing */
-      }
-      this.refreshInternal('force_merge');
-      return;
-    }
+    const state = { rewroteSingle: false };
     for (;;) {
-      let entries: SegmentEntry[];
-      if (onlyExpungeDeletes) entries = this.segments.filter((e) => e.numDeleted > 0);
-      else if (this.segments.length > maxSegments) entries = this.segments.slice(0, this.segments.length - maxSegments + 1);
-      else if (this.segments.length === 1 && this.segments[0].numDeleted > 0) entries = this.segments.slice();
-      else break;
+      const entries = this.forceMergeNext(this.segments, maxSegments, onlyExpungeDeletes, state);
       if (entries.length === 0) break;
-      const it = this.mergeGenerator(entries);
-      for (;;) {
-        const r = it.next();
-        if (r.done) break;
-      }
+      drain(this.mergeGenerator(entries));
       if (onlyExpungeDeletes) break;
     }
     this.refreshInternal('force_merge');
+  }
+
+  /**
+   * The next merge of a force merge over `cur`: the policy's merges (maxSegments <= 0), the segments with
+   * deletes (only_expunge_deletes), else the oldest segments down to maxSegments; one segment with deletes is
+   * rewritten once. Empty: done.
+   */
+  private forceMergeNext(cur: SegmentEntry[], maxSegments: number, onlyExpungeDeletes: boolean, state: { rewroteSingle: boolean }): SegmentEntry[] {
+    if (maxSegments <= 0 && !onlyExpungeDeletes) {
+      const sel = findMerges(
+        cur.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
+        this.mergeConfig(),
+      );
+      return sel ? sel.map((i) => cur[i]) : [];
+    }
+    if (onlyExpungeDeletes) return cur.filter((e) => e.numDeleted > 0);
+    if (cur.length > maxSegments) return cur.slice(0, cur.length - maxSegments + 1);
+    if (cur.length === 1 && cur[0].numDeleted > 0 && !state.rewroteSingle) {
+      state.rewroteSingle = true;
+      return cur.slice();
+    }
+    return [];
   }
 
   /**
@@ -1455,23 +1463,9 @@ export class IndexShardImpl implements IndexShard {
       if (this.closed) return;
       const scope = new Set(this.segments);
       const inScope = (): SegmentEntry[] => this.segments.filter((e) => scope.has(e));
-      let rewroteSingle = false;
+      const state = { rewroteSingle: false };
       for (;;) {
-        let entries: SegmentEntry[];
-        const cur = inScope();
-        if (maxSegments <= 0 && !onlyExpungeDeletes) {
-          const sel = findMerges(
-            cur.map((e) => ({ size: e.data.maxDoc - e.numDeleted, maxDoc: e.data.maxDoc })),
-            this.mergeConfig(),
-          );
-          entries = sel ? sel.map((i) => cur[i]) : [];
-        } else if (onlyExpungeDeletes) entries = cur.filter((e) => e.numDeleted > 0);
-        else if (cur.length > maxSegments) entries = cur.slice(0, cur.length - maxSegments + 1);
-        // one segment with deletes is rewritten once (deletes arriving meanwhile do not start another round)
-        else if (cur.length === 1 && cur[0].numDeleted > 0 && !rewroteSingle) {
-          entries = cur.slice();
-          rewroteSingle = true;
-        } else break;
+        const entries = this.forceMergeNext(inScope(), maxSegments, onlyExpungeDeletes, state);
         if (entries.length === 0) break;
         const merged = await this.runOneMerge(entries);
         if (!merged || this.closed) break;
