@@ -126,11 +126,13 @@ class SegWriter {
   constructor(
     file: string,
     private readonly version: number,
+    holeBytes = 0,
   ) {
     this.out = new ChecksumFileWriter(file);
     const h = new ByteWriter(64);
     writeHeader(h, SEGMENT_CODEC, version);
     this.out.write(h.result());
+    if (holeBytes > 0) this.out.hole(holeBytes);
   }
 
   /** a section written whole: [offset, length, crc] */
@@ -312,11 +314,13 @@ export function segmentFileNames(name: string): string[] {
 /**
  * Writes a segment's two files (`.src` then `.seg`), streaming: stored fields doc by doc, postings term by
  * term, doc values and points block by block (from the source's column cursors). fsync is left to the commit
- * unless asked. `formatVersion` (tests) writes an older block format.
+ * unless asked. `formatVersion` (tests) writes an older block format; `holeBytes` (tests) leaves a hole of
+ * zeros after each file's header (a sparse file), so every section is read at an offset beyond it.
  */
 export interface WriteSegmentOptions {
   fsync?: boolean;
   formatVersion?: number;
+  holeBytes?: number;
 }
 
 export function writeSegment(dir: string, src: SegmentSource, opts: WriteSegmentOptions = {}): WrittenSegment {
@@ -331,7 +335,7 @@ export function writeSegment(dir: string, src: SegmentSource, opts: WriteSegment
 export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteSegmentOptions = {}): Generator<void, WrittenSegment, void> {
   const name = src.name;
   const maxDoc = src.maxDoc;
-  const sw = new StoredFieldsWriter(path.join(dir, `${name}.src`));
+  const sw = new StoredFieldsWriter(path.join(dir, `${name}.src`), opts.holeBytes);
   let srcBytes: number;
   let done = false;
   try {
@@ -344,7 +348,7 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
   } finally {
     if (!done) sw.abort();
   }
-  const w = new SegWriter(path.join(dir, `${name}.seg`), opts.formatVersion ?? SEGMENT_VERSION);
+  const w = new SegWriter(path.join(dir, `${name}.seg`), opts.formatVersion ?? SEGMENT_VERSION, opts.holeBytes);
   done = false;
   try {
     let id = 0;

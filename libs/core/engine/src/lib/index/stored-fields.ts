@@ -47,11 +47,16 @@ export class StoredFieldsWriter {
   private inBlock = 0;
   rawBytes = 0;
 
-  constructor(readonly path: string) {
+  /** `holeBytes` (tests): zeros left as a hole after the header, so every block sits beyond them */
+  constructor(
+    readonly path: string,
+    holeBytes = 0,
+  ) {
     this.out = new ChecksumFileWriter(path);
     const h = new ByteWriter(64);
     writeHeader(h, STORED_CODEC, STORED_VERSION);
     this.out.write(h.result());
+    if (holeBytes > 0) this.out.hole(holeBytes);
   }
 
   add(id: string, routing: string | null, source: Uint8Array | null): void {

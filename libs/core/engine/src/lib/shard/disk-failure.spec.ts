@@ -35,13 +35,13 @@ function errno(code: 'ENOSPC' | 'EIO'): NodeJS.ErrnoException {
 /** installs failing versions of the storeFs calls; returns a restore function */
 function injectFaults(opts: { rand: () => number; writeFailure: () => number; fsyncFailure: () => number; code: 'ENOSPC' | 'EIO' }): () => void {
   const orig = { ...storeFs };
-  storeFs.writeSync = (fd, buf, offset = 0, length = buf.byteLength - offset) => {
+  storeFs.writeSync = (fd, buf, offset = 0, length = buf.byteLength - offset, position = null) => {
     if (opts.rand() < opts.writeFailure()) {
       // half the time some bytes reach the file first: a partial frame or a half-written segment
-      if (length > 1 && opts.rand() < 0.5) return orig.writeSync(fd, buf, offset, Math.floor(length / 2));
+      if (length > 1 && opts.rand() < 0.5) return orig.writeSync(fd, buf, offset, Math.floor(length / 2), position);
       throw errno(opts.code);
     }
-    return orig.writeSync(fd, buf, offset, length);
+    return orig.writeSync(fd, buf, offset, length, position);
   };
   storeFs.openSync = (file, flags) => {
     if (opts.rand() < opts.writeFailure()) throw errno(opts.code);

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { storeFs } from './directory.js';
-import { crc32 } from './crc32.js';
+import { crc32, crc32Zeros } from './crc32.js';
 
 export class CorruptIndexException extends Error {
   constructor(msg: string) {
@@ -462,7 +462,10 @@ export function parseFooter(b: Uint8Array, fileLength: number, resource: string)
 export class ChecksumFileWriter {
   private fd: number;
   private crc = 0;
+  /** logical length written so far (buffered bytes included) */
   offset = 0;
+  /** where the next flushed byte goes (positioned writes: a hole leaves the file offset behind) */
+  private filePos = 0;
   private pending = new ByteWriter(1 << 16);
   constructor(readonly path: string) {
     this.fd = storeFs.openSync(path, 'w');
@@ -475,6 +478,17 @@ export class ChecksumFileWriter {
     else this.pending.bytes(b);
     this.offset += b.length;
   }
+  /**
+   * `n` zero bytes without writing them: a hole in a sparse file, covered by the file checksum. Tests use it to
+   * put a segment's sections beyond 2^32 bytes without writing gigabytes (readers never read the hole).
+   */
+  hole(n: number): void {
+    this.flushPending();
+    this.crc = crc32Zeros(this.crc, n);
+    this.filePos += n;
+    this.offset += n;
+    storeFs.ftruncateSync(this.fd, this.filePos);
+  }
   private flushPending(): void {
     if (this.pending.len > 0) {
       this.writeNow(this.pending.result());
@@ -484,7 +498,8 @@ export class ChecksumFileWriter {
   private writeNow(b: Uint8Array): void {
     this.crc = crc32(b, this.crc);
     let o = 0;
-    while (o < b.length) o += storeFs.writeSync(this.fd, b, o, b.length - o);
+    while (o < b.length) o += storeFs.writeSync(this.fd, b, o, b.length - o, this.filePos + o);
+    this.filePos += b.length;
   }
   /** appends the meta section and the footer, closes; returns the file length */
   finish(meta: Uint8Array, fsync: boolean): number {

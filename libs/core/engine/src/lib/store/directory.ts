@@ -9,7 +9,9 @@ import * as path from 'node:path';
  */
 export const storeFs = {
   openSync: (file: fs.PathLike, flags: fs.OpenMode): number => fs.openSync(file, flags),
-  writeSync: (fd: number, buf: Uint8Array, offset = 0, length = buf.byteLength - offset): number => fs.writeSync(fd, buf, offset, length),
+  /** `position` null: at the file's current offset */
+  writeSync: (fd: number, buf: Uint8Array, offset = 0, length = buf.byteLength - offset, position: number | null = null): number =>
+    fs.writeSync(fd, buf, offset, length, position),
   fsyncSync: (fd: number): void => fs.fsyncSync(fd),
   fsync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void): void => fs.fsync(fd, cb),
   ftruncateSync: (fd: number, len: number): void => fs.ftruncateSync(fd, len),
