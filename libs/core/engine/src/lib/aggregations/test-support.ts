@@ -4,7 +4,9 @@
  */
 import { Errors } from '@strata/core-common';
 import type {
+  DocBlocks,
   LeafReader,
+  NumberBlocks,
   LeafReaderContext,
   NumericDocValues,
   SortedSetDocValues,
@@ -80,7 +82,31 @@ export interface FakeLeaf extends LeafReader {
   readonly docs: Doc[];
 }
 
-export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: number[]; name?: string; ids?: string[] } = {}): FakeLeaf {
+/**
+ * Doc values the way a segment on disk offers them: blocks of `blockSize` values (and of per-doc counts),
+ * with the whole-column accessors throwing, so a test proves a collector reads block by block.
+ */
+function blocksOnly<T extends Float64Array | Uint32Array>(offsets: Uint32Array, values: T, blockSize: number): DocBlocks<T> {
+  const maxDoc = offsets.length - 1;
+  const single = offsets[maxDoc] === maxDoc && offsets.every((o, i) => o === i);
+  const chunks = <U extends Float64Array | Uint32Array>(a: U): NumberBlocks<U> => ({
+    size: a.length,
+    blockSize,
+    numBlocks: Math.ceil(a.length / blockSize),
+    min: (b) => Math.min(...a.subarray(b * blockSize, (b + 1) * blockSize)),
+    max: (b) => Math.max(...a.subarray(b * blockSize, (b + 1) * blockSize)),
+    block: (b) => a.subarray(b * blockSize, (b + 1) * blockSize) as U,
+  });
+  const counts = new Uint32Array(maxDoc);
+  for (let d = 0; d < maxDoc; d++) counts[d] = offsets[d + 1]! - offsets[d]!;
+  return { values: chunks(values), counts: single ? null : chunks(counts), countStart: (b) => offsets[b * blockSize]! };
+}
+
+function wholeColumnRead(): never {
+  throw new Error('a whole doc-values column was read (blocks expected)');
+}
+
+export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: number[]; name?: string; ids?: string[]; blockSize?: number } = {}): FakeLeaf {
   const maxDoc = docs.length;
   const numeric = new Map<string, NumericDocValues>();
   const textDicts = new Map<string, TermsDict>();
@@ -97,7 +123,11 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
         vals.push(...vs);
       });
       offsets[maxDoc] = vals.length;
-      numeric.set(field, { offsets, values: Float64Array.from(vals) });
+      const values = Float64Array.from(vals);
+      if (opts.blockSize) {
+        const docBlocks = blocksOnly(offsets, values, opts.blockSize);
+        numeric.set(field, { docBlocks, get offsets(): Uint32Array { return wholeColumnRead(); }, get values(): Float64Array { return wholeColumnRead(); } });
+      } else numeric.set(field, { offsets, values });
     } else if (kind === 'text') {
       // inverted index only (no doc values): lowercase word tokens
       const postings = new Map<string, number[]>();
@@ -139,7 +169,11 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
         ords.push(...os);
       });
       offsets[maxDoc] = ords.length;
-      sorted.set(field, { offsets, ords: Uint32Array.from(ords), terms });
+      const ordCol = Uint32Array.from(ords);
+      if (opts.blockSize) {
+        const docBlocks = blocksOnly(offsets, ordCol, opts.blockSize);
+        sorted.set(field, { docBlocks, terms, get offsets(): Uint32Array { return wholeColumnRead(); }, get ords(): Uint32Array { return wholeColumnRead(); } });
+      } else sorted.set(field, { offsets, ords: ordCol, terms });
     }
   }
   const deleted = new Set(opts.deleted ?? []);
@@ -245,6 +279,10 @@ export interface RunOptions {
   deleted?: number[][][];
   /** per-shard mappings (defaults to the common mapping) */
   shardMappings?: Mapping[];
+  /** doc values offered block by block only (blocks of this many values), like segments on disk */
+  blockSize?: number;
+  /** collect each leaf with the aggregators' collectAll when they offer it (match_all) */
+  collectAll?: boolean;
 }
 
 /** Builds shard aggregators over in-memory shards, collects, reduces and renders. */
@@ -259,7 +297,7 @@ export function runShards(aggs: unknown, shards: Doc[][][], commonMapping: Mappi
     const mapping = opts.shardMappings?.[si] ?? commonMapping;
     let base = 0;
     const leaves: LeafReaderContext[] = segments.map((docs, i) => {
-      const reader = fakeLeafReader(docs, mapping, { name: `_${i}`, deleted: opts.deleted?.[si]?.[i] });
+      const reader = fakeLeafReader(docs, mapping, { name: `_${i}`, deleted: opts.deleted?.[si]?.[i], blockSize: opts.blockSize });
       const l = { reader, docBase: base, ord: i };
       base += docs.length;
       return l;
@@ -269,6 +307,12 @@ export function runShards(aggs: unknown, shards: Doc[][][], commonMapping: Mappi
     for (const leaf of leaves) {
       const lc = agg.getLeafCollector(leaf);
       const docs = (leaf.reader as FakeLeaf).docs;
+      if (opts.collectAll && !opts.query && lc.collectAll) {
+        // the match_all shortcut of the query phase: every live doc of the leaf at once, when the aggs can
+        const live = new Uint32Array(Math.ceil(docs.length / 32));
+        for (let d = 0; d < docs.length; d++) if (leaf.reader.isLive(d)) live[d >>> 5]! |= 1 << (d & 31);
+        if (lc.collectAll(leaf.reader.numDocs === docs.length ? null : live)) continue;
+      }
       for (let d = 0; d < docs.length; d++) {
         if (!leaf.reader.isLive(d)) continue;
         if (opts.query && !matches(opts.query, docs[d]!, mapping)) continue;

@@ -11,6 +11,7 @@ import { MemorySegment, SegmentReader } from './segment.js';
 import { DiskSegment, SEGMENT_VERSION, verifySegmentFiles, writeSegment } from './disk-segment.js';
 import { MergedSource } from './segment-merger.js';
 import { lowerBoundIn, pointAccess } from './point-access.js';
+import { numericReader, ordinalsReader } from './doc-values-reader.js';
 import { ShardDirectoryReader } from './directory-reader.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { BlockCache } from '../store/block-cache.js';
@@ -92,6 +93,63 @@ describe.each([SEGMENT_VERSION, 4])('number columns of format %i, block by block
     }
     s.close();
     expect(verifySegmentFiles(dir, '_0').version).toBe(version);
+  });
+
+  it('per-doc readers of numeric and keyword doc values read the blocks of the docs they visit', () => {
+    const mem = build('_0', N, 6);
+    writeSegment(dir, mem, { formatVersion: version });
+    const cache = new BlockCache(64 << 20);
+    const s = new DiskSegment(dir, '_0', { cache });
+    const r = rng(11);
+    const order = Array.from({ length: 3000 }, () => Math.floor(r() * N));
+    for (const f of ['t', 'd', 'm']) {
+      const want = mem.numeric(f)!;
+      const rd = numericReader(s.numeric(f)!);
+      const got: number[] = [];
+      const exp: number[] = [];
+      for (const d of [...Array.from({ length: N }, (_, i) => i), ...order]) {
+        const n = rd.advance(d);
+        got.push(-1, n);
+        exp.push(-1, want.offsets[d + 1]! - want.offsets[d]!);
+        for (let i = 0; i < n; i++) got.push(rd.value(i));
+        for (let i = want.offsets[d]!; i < want.offsets[d + 1]!; i++) exp.push(want.values[i]!);
+      }
+      expect(got.length).toBe(exp.length);
+      expect(got.every((v, i) => Object.is(v, exp[i]))).toBe(true);
+    }
+    for (const f of ['k.keyword', 's.keyword']) {
+      const want = mem.sortedSet(f)!;
+      const dv = s.sortedSet(f)!;
+      expect(dv.singleValued).toBe(f === 'k.keyword');
+      expect(dv.terms).toEqual(want.terms);
+      const rd = ordinalsReader(dv);
+      const got: number[] = [];
+      const exp: number[] = [];
+      for (const d of [...Array.from({ length: N }, (_, i) => i), ...order]) {
+        const n = rd.advance(d);
+        got.push(-1, n);
+        exp.push(-1, want.offsets[d + 1]! - want.offsets[d]!);
+        for (let i = 0; i < n; i++) got.push(rd.value(i));
+        for (let i = want.offsets[d]!; i < want.offsets[d + 1]!; i++) exp.push(want.ords[i]!);
+      }
+      expect(got.length).toBe(exp.length);
+      expect(got.every((v, i) => v === exp[i])).toBe(true);
+    }
+    s.close();
+    // a few docs of a fresh segment: only their blocks are decoded (no whole column, multi-valued included)
+    const cold = new BlockCache(64 << 20);
+    const s2 = new DiskSegment(dir, '_0', { cache: cold });
+    const no = (): never => {
+      throw new Error('whole column read');
+    };
+    Object.assign(s2, { numericValues: no, numericOffsets: no, sortedSetOrds: no, sortedSetOffsets: no });
+    const rm = numericReader(s2.numeric('m')!);
+    const rs = ordinalsReader(s2.sortedSet('s.keyword')!);
+    let values = 0;
+    for (let d = 12_000; d < 12_100; d++) values += rm.advance(d) + rs.advance(d);
+    expect(values).toBeGreaterThan(100);
+    if (version === SEGMENT_VERSION) expect(cold.stats().readBytes).toBeLessThan(fs.statSync(path.join(dir, '_0.seg')).size / 20);
+    s2.close();
   });
 
   it('answer a narrow range query decoding only the blocks it touches', () => {

@@ -18,7 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { NumberBlocks, NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+import type { DocBlocks, NumberBlocks, NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import {
   identityOffsets,
   numericColumnsOf,
@@ -672,6 +672,7 @@ class DiskColumnBlocks<T extends Float64Array | Uint32Array> implements NumberBl
 class DiskNumeric implements NumericDocValues {
   readonly singleValued: boolean;
   readonly valueBlocks: NumberBlocks;
+  readonly docBlocks: DocBlocks;
   constructor(
     private readonly seg: DiskSegment,
     private readonly field: string,
@@ -679,6 +680,7 @@ class DiskNumeric implements NumericDocValues {
   ) {
     this.singleValued = m.counts === null;
     this.valueBlocks = new DiskColumnBlocks(seg, `n${m.id}v`, m.values, f64);
+    this.docBlocks = diskDocBlocks(seg, `n${m.id}c`, m.counts, this.valueBlocks);
   }
   // decoded on first access, then held by this object (per-doc readers touch them on every doc)
   private o: Uint32Array | null = null;
@@ -688,6 +690,38 @@ class DiskNumeric implements NumericDocValues {
   }
   get values(): Float64Array {
     return (this.v ??= this.seg.numericValues(this.field, this.m));
+  }
+}
+
+/** per-doc blocks of a doc-values field on disk: the values column and, multi-valued, the counts column */
+function diskDocBlocks<T extends Float64Array | Uint32Array>(seg: DiskSegment, countsKey: string, counts: ColRef | null, values: NumberBlocks<T>): DocBlocks<T> {
+  const cb = counts ? new DiskColumnBlocks(seg, countsKey, counts, u32) : null;
+  return { values, counts: cb, countStart: (b) => seg.countStarts(countsKey, counts!)[b]! };
+}
+
+/** keyword doc values of a segment on disk: ordinals block by block; the whole columns only when asked for */
+class DiskSortedSet implements SortedSetDocValues {
+  readonly singleValued: boolean;
+  readonly docBlocks: DocBlocks<Uint32Array>;
+  constructor(
+    private readonly seg: DiskSegment,
+    private readonly field: string,
+    private readonly m: SegMeta['ss'][string],
+  ) {
+    this.singleValued = m.counts === null;
+    this.docBlocks = diskDocBlocks(seg, `S${m.id}c`, m.counts, new DiskColumnBlocks(seg, `S${m.id}o`, m.ords, u32));
+  }
+  private o: Uint32Array | null = null;
+  private ord: Uint32Array | null = null;
+  private t: readonly string[] | null = null;
+  get offsets(): Uint32Array {
+    return (this.o ??= this.seg.sortedSetOffsets(this.m));
+  }
+  get ords(): Uint32Array {
+    return (this.ord ??= this.seg.sortedSetOrds(this.field, this.m));
+  }
+  get terms(): readonly string[] {
+    return (this.t ??= this.seg.sortedSetTerms(this.m));
   }
 }
 
@@ -753,6 +787,7 @@ export class DiskSegment implements SegmentCore {
   private readonly meta: SegMeta;
   private readonly dicts = new Map<string, DiskTermsDict>();
   private readonly colTables = new Map<string, ColTable>();
+  private readonly countStartTables = new Map<string, Float64Array>();
   private resident: number;
   readonly sizeInBytes: number;
 
@@ -881,6 +916,28 @@ export class DiskSegment implements SegmentCore {
     });
   }
 
+  /**
+   * index of the first value of each block of a per-doc counts column: computed once from the counts (read
+   * block by block straight from the file) and kept resident (8 bytes per 4096 docs)
+   */
+  countStarts(key: string, c: ColRef): Float64Array {
+    let s = this.countStartTables.get(key);
+    if (s) return s;
+    const nb = Math.ceil(c.n / COL_BLOCK);
+    s = new Float64Array(nb + 1);
+    const buf = new Uint32Array(COL_BLOCK);
+    let at = 0;
+    for (let b = 0; b < nb; b++) {
+      s[b] = at;
+      const m = this.readColBlock(key, c, b, buf);
+      for (let i = 0; i < m; i++) at += buf[i];
+    }
+    s[nb] = at;
+    this.countStartTables.set(key, s);
+    this.resident += s.byteLength + 64;
+    return s;
+  }
+
   /** one value of a per-doc column, through the cache (one block of 4096 values) */
   private colValue(key: string, c: ColRef, i: number): number {
     if (i < 0 || i >= c.n) throw new RangeError(`doc ${i} out of bounds [0, ${c.n})`);
@@ -1007,16 +1064,27 @@ export class DiskSegment implements SegmentCore {
   }
   sortedSet(field: string): SortedSetDocValues | null {
     const m = this.ssMeta(field);
-    if (!m) return null;
+    return m ? new DiskSortedSet(this, field, m) : null;
+  }
+  /** the dictionary of a keyword field (cached) */
+  sortedSetTerms(m: SegMeta['ss'][string]): readonly string[] {
+    return this.cache.get(`${this.uid}D${m.id}`, () => {
+      const terms = this.dictionary(m);
+      let bytes = 64;
+      for (const t of terms) bytes += 40 + t.length * 2;
+      return { value: terms, bytes, readBytes: m.terms[1] };
+    });
+  }
+  /** the whole ordinals column of a keyword field (cached) */
+  sortedSetOrds(field: string, m: SegMeta['ss'][string]): Uint32Array {
     return this.cache.get(`${this.uid}S${m.id}`, () => {
       const ords = this.column(m.ords, u32);
-      const offsets = this.offsetsOf(m.counts, `S${m.id}`);
-      const terms = this.dictionary(m);
-      if (offsets[this.maxDoc] !== ords.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
-      let bytes = ords.byteLength + 64;
-      for (const t of terms) bytes += 40 + t.length * 2;
-      return { value: { offsets, ords, terms }, bytes, readBytes: m.terms[1] + m.ords.len };
+      if (this.sortedSetOffsets(m)[this.maxDoc] !== ords.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
+      return { value: ords, bytes: ords.byteLength + 64, readBytes: m.ords.len };
     });
+  }
+  sortedSetOffsets(m: SegMeta['ss'][string]): Uint32Array {
+    return this.offsetsOf(m.counts, `S${m.id}`);
   }
   sortedSetColumns(field: string): SortedSetColumns | null {
     const m = this.ssMeta(field);

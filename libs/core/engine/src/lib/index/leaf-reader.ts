@@ -55,6 +55,21 @@ export interface NumericDocValues {
   readonly singleValued?: boolean;
   /** block-level access to `values` (segments on disk): only the blocks touched are decoded */
   readonly valueBlocks?: NumberBlocks;
+  /** per-doc access block by block (segments on disk): read through `docValuesReader`, not by hand */
+  readonly docBlocks?: DocBlocks;
+}
+
+/**
+ * Doc values of a segment on disk, block by block: the values (or ordinals) column, and for a multi-valued
+ * field the per-doc counts column with the resident index of the first value of each counts block. A reader
+ * of one doc decodes (through the block cache) the counts block of the doc and the values block(s) it needs.
+ */
+export interface DocBlocks<T extends Float64Array | Uint32Array = Float64Array> {
+  readonly values: NumberBlocks<T>;
+  /** null: single-valued (one value per doc, value i belongs to doc i) */
+  readonly counts: NumberBlocks<Uint32Array> | null;
+  /** index of the first value of counts block b (resident once computed); only when counts is not null */
+  countStart(b: number): number;
 }
 
 /**
@@ -78,9 +93,14 @@ export interface NumberBlocks<T extends Float64Array | Uint32Array = Float64Arra
  * Used for keyword, ip (sortable encoded form) and text `fielddata`-free keyword subfields.
  */
 export interface SortedSetDocValues {
+  /** the whole columns (a segment on disk decodes them on first access: prefer `docBlocks` via `docValuesReader`) */
   readonly offsets: Uint32Array;
   readonly ords: Uint32Array;
   readonly terms: readonly string[];
+  /** true when every doc has exactly one value; absent = unknown */
+  readonly singleValued?: boolean;
+  /** per-doc ordinals block by block (segments on disk) */
+  readonly docBlocks?: DocBlocks<Uint32Array>;
 }
 
 /**

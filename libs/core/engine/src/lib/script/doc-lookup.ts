@@ -6,6 +6,7 @@ import { EsError } from '@strata/core-common';
 import { boxDouble, HostMap, PainlessDateTime, ScriptDocValues } from '@strata/core-painless';
 import type { LeafReader } from '../index/leaf-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
+import { numericReader, ordinalsReader } from '../index/doc-values-reader.js';
 
 /** a leaf that can evaluate runtime fields for one document (implemented by RuntimeLeafReader) */
 export interface RuntimeValuesSource {
@@ -87,13 +88,13 @@ export class DocLookup extends HostMap {
       const dv = r.numericDocValues(field);
       if (!dv) return () => [];
       const plain = ft.kind === 'numeric' && ft.isInteger && ft.type !== 'unsigned_long';
+      const rd = numericReader(dv);
       return (d) => {
-        const s = dv.offsets[d]!;
-        const e = dv.offsets[d + 1]!;
-        if (e === s) return [];
-        if (plain) return e - s === 1 ? [dv.values[s]] : Array.from(dv.values.subarray(s, e));
-        const out: unknown[] = [];
-        for (let i = s; i < e; i++) out.push(scriptValue(ft, dv.values[i]));
+        const n = rd.advance(d);
+        if (n === 0) return [];
+        if (plain && n === 1) return [rd.value(0)];
+        const out: unknown[] = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = plain ? rd.value(i) : scriptValue(ft, rd.value(i));
         return out;
       };
     }
@@ -101,11 +102,13 @@ export class DocLookup extends HostMap {
       const dv = r.sortedSetDocValues(field);
       if (!dv) return () => [];
       const ip = ft.kind === 'ip';
+      const rd = ordinalsReader(dv);
       return (d) => {
-        const out: unknown[] = [];
-        for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
-          const t = dv.terms[dv.ords[i]!]!;
-          out.push(ip ? ft.valueForDisplay(t) : t);
+        const n = rd.advance(d);
+        const out: unknown[] = new Array(n);
+        for (let i = 0; i < n; i++) {
+          const t = dv.terms[rd.value(i)]!;
+          out[i] = ip ? ft.valueForDisplay(t) : t;
         }
         return out;
       };

@@ -5,7 +5,8 @@
  * the (coarser or equal) final interval and fills empty buckets.
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
+import { numericReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -220,7 +221,7 @@ class AutoDateHistogramAggregator extends Aggregator {
   private readonly owners = new Map<number, OwnerDocs>();
   private readonly ords = new KeyedBucketOrds<number>();
   private readonly counts = new IntArray(64);
-  private readonly dvs = new Map<LeafReaderContext, NumericDocValues | null>();
+  private readonly dvs = new Map<LeafReaderContext, DocValuesReader | null>();
   private readonly missing: number | undefined;
 
   constructor(private readonly spec: AutoDateHistogramSpec, ctx: AggregationContext, private readonly src: FieldSource, private readonly fmt: ValueFormat) {
@@ -232,7 +233,10 @@ class AutoDateHistogramAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.leaf = leaf;
-    if (!this.dvs.has(leaf)) this.dvs.set(leaf, this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null);
+    if (!this.dvs.has(leaf)) {
+      const dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+      this.dvs.set(leaf, dv ? numericReader(dv) : null);
+    }
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
@@ -249,9 +253,10 @@ class AutoDateHistogramAggregator extends Aggregator {
   }
 
   private values(leaf: LeafReaderContext, doc: number): number[] {
-    const dv = this.dvs.get(leaf);
+    const rd = this.dvs.get(leaf);
     const out: number[] = [];
-    if (dv) for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) out.push(dv.values[i]! * this.src.scale);
+    const n = rd ? rd.advance(doc) : 0;
+    for (let i = 0; i < n; i++) out.push(rd!.value(i) * this.src.scale);
     if (out.length === 0 && this.missing !== undefined && !Number.isNaN(this.missing)) out.push(this.missing);
     return out;
   }

@@ -4,6 +4,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import { numericReader, singleValuedBlocks, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -372,6 +373,8 @@ class HistogramAggregator extends Aggregator {
   private readonly ords = new KeyedBucketOrds<number>();
   private readonly counts = new IntArray(256);
   private dv: NumericDocValues | null = null;
+  private rd: DocValuesReader | null = null;
+  private maxDoc = 0;
   private readonly r: Rounding;
   private lastKey = NaN;
   private lastOrd = -1;
@@ -394,6 +397,8 @@ class HistogramAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.rd = this.dv ? numericReader(this.dv) : null;
+    this.maxDoc = leaf.reader.maxDoc;
     this.subs.setLeaf(leaf);
   }
 
@@ -419,28 +424,22 @@ class HistogramAggregator extends Aggregator {
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const dv = this.dv;
+    const rd = this.rd;
     const r = this.r;
-    let s = 0, e = 0;
-    if (dv) {
-      s = dv.offsets[doc]!;
-      e = dv.offsets[doc + 1]!;
-    }
-    if (s === e) {
+    const n = rd ? rd.advance(doc) : 0;
+    if (n === 0) {
       if (this.missing === undefined) return;
       this.add(doc, owningOrd, r.round(this.missing), score);
       return;
     }
     const scale = this.src.scale;
-    const values = dv!.values;
-    if (e - s === 1) {
-      const v = values[s]! * scale;
-      this.add(doc, owningOrd, r.round(v), score);
+    if (n === 1) {
+      this.add(doc, owningOrd, r.round(rd!.value(0) * scale), score);
       return;
     }
     let prev = NaN;
-    for (let i = s; i < e; i++) {
-      const key = r.round(values[i]! * scale);
+    for (let i = 0; i < n; i++) {
+      const key = r.round(rd!.value(i) * scale);
       if (key === prev) continue; // values ascending: same bucket counted once per doc
       prev = key;
       this.add(doc, owningOrd, key, score);
@@ -452,17 +451,16 @@ class HistogramAggregator extends Aggregator {
   }
 
   /**
-   * every live doc of the leaf, column-wise: values of consecutive docs that fall in the current bucket
-   * ([key, next key)) are counted as one run, so the rounding runs once per bucket change, not per value
+   * every live doc of the leaf, column-wise (block by block on disk): values of consecutive docs that fall in
+   * the current bucket ([key, next key)) are counted as one run, so the rounding runs once per bucket change,
+   * not per value
    */
   override collectAll(live: Uint32Array | null): void {
     const dv = this.dv;
-    if (!dv) return;
+    const rd = this.rd;
+    if (!dv || !rd) return;
     const r = this.r;
-    const offsets = dv.offsets;
-    const values = dv.values;
     const scale = this.src.scale;
-    const maxDoc = offsets.length - 1;
     let key = NaN;
     let start = Infinity;
     let end = -Infinity;
@@ -476,21 +474,10 @@ class HistogramAggregator extends Aggregator {
       }
       run = 0;
     };
-    for (let doc = 0; doc < maxDoc; doc++) {
-      if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-      const s0 = offsets[doc]!;
-      const e0 = offsets[doc + 1]!;
-      if (e0 - s0 !== 1) {
-        if (e0 > s0) {
-          flush();
-          this.collect(doc, 0, 0);
-        }
-        continue;
-      }
-      const v = values[s0]! * scale;
+    const one = (v: number): void => {
       if (v >= start && v < end) {
         run++;
-        continue;
+        return;
       }
       flush();
       key = r.round(v);
@@ -502,6 +489,33 @@ class HistogramAggregator extends Aggregator {
         end = -Infinity;
       }
       run = 1;
+    };
+    const blocks = singleValuedBlocks(dv);
+    if (blocks) {
+      for (let b = 0; b < blocks.numBlocks; b++) {
+        const values = blocks.block(b);
+        const base = b * blocks.blockSize;
+        for (let j = 0; j < values.length; j++) {
+          const doc = base + j;
+          if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+          one(values[j]! * scale);
+        }
+      }
+      flush();
+      return;
+    }
+    const maxDoc = this.maxDoc;
+    for (let doc = 0; doc < maxDoc; doc++) {
+      if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+      const n = rd.advance(doc);
+      if (n !== 1) {
+        if (n > 0) {
+          flush();
+          this.collect(doc, 0, 0);
+        }
+        continue;
+      }
+      one(rd.value(0) * scale);
     }
     flush();
   }

@@ -2,7 +2,8 @@
  * range and date_range: [from, to) buckets, sorted by (from, to); keys generated like ES ("10.0-20.0", "*-100.0").
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
+import { numericReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -194,7 +195,7 @@ function sortRanges<T extends { from: number; to: number }>(ranges: T[]): T[] {
 class RangeAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly counts = new IntArray(16);
-  private dv: NumericDocValues | null = null;
+  private rd: DocValuesReader | null = null;
   private readonly froms: Float64Array;
   private readonly tos: Float64Array;
   private readonly hit: Uint8Array;
@@ -215,12 +216,13 @@ class RangeAggregator extends Aggregator {
   }
 
   setLeaf(leaf: LeafReaderContext): void {
-    this.dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    const dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.rd = dv ? numericReader(dv) : null;
     this.subs.setLeaf(leaf);
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const dv = this.dv;
+    const rd = this.rd;
     const n = this.froms.length;
     const hit = this.hit;
     let any = false;
@@ -232,14 +234,13 @@ class RangeAggregator extends Aggregator {
         }
       }
     };
-    const s = dv ? dv.offsets[doc]! : 0;
-    const e = dv ? dv.offsets[doc + 1]! : 0;
-    if (s === e) {
+    const m = rd ? rd.advance(doc) : 0;
+    if (m === 0) {
       if (this.missing === undefined || Number.isNaN(this.missing)) return;
       test(this.missing);
     } else {
       const scale = this.src.scale;
-      for (let i = s; i < e; i++) test(dv!.values[i]! * scale);
+      for (let i = 0; i < m; i++) test(rd!.value(i) * scale);
     }
     if (!any) return;
     for (let r = 0; r < n; r++) {

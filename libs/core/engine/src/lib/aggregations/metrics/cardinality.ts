@@ -5,6 +5,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { numericReader, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
@@ -194,6 +195,8 @@ class CardinalityAggregator extends Aggregator {
   private readonly sketches: (Sketch | undefined)[] = [];
   private ndv: NumericDocValues | null = null;
   private sdv: SortedSetDocValues | null = null;
+  private nrd: DocValuesReader | null = null;
+  private srd: DocValuesReader<Uint32Array> | null = null;
   private encCache: Float64Array | null = null;
   private lastValue = NaN;
   private lastEnc = 0;
@@ -229,18 +232,20 @@ class CardinalityAggregator extends Aggregator {
     this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
     this.sdv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
     this.encCache = this.sdv ? new Float64Array(this.sdv.terms.length).fill(-1) : null;
+    this.nrd = this.ndv ? numericReader(this.ndv) : null;
+    this.srd = this.sdv ? ordinalsReader(this.sdv) : null;
   }
 
   collect(doc: number, owningOrd: number): void {
     const sdv = this.sdv;
-    if (sdv) {
-      const s = sdv.offsets[doc]!;
-      const e = sdv.offsets[doc + 1]!;
-      if (s < e) {
+    const srd = this.srd;
+    if (sdv && srd) {
+      const n = srd.advance(doc);
+      if (n > 0) {
         const sk = this.sketch(owningOrd);
         const cache = this.encCache!;
-        for (let i = s; i < e; i++) {
-          const o = sdv.ords[i]!;
+        for (let i = 0; i < n; i++) {
+          const o = srd.value(i);
           let enc = cache[o]!;
           if (enc < 0) {
             murmur3StringPair(displayTerm(this.src, sdv.terms[o]!));
@@ -252,15 +257,14 @@ class CardinalityAggregator extends Aggregator {
         return;
       }
     }
-    const ndv = this.ndv;
-    if (ndv) {
-      const s = ndv.offsets[doc]!;
-      const e = ndv.offsets[doc + 1]!;
-      if (s < e) {
+    const nrd = this.nrd;
+    if (nrd) {
+      const n = nrd.advance(doc);
+      if (n > 0) {
         const sk = this.sketch(owningOrd);
         const scale = this.src.scale;
-        for (let i = s; i < e; i++) {
-          const v = ndv.values[i]! * scale;
+        for (let i = 0; i < n; i++) {
+          const v = nrd.value(i) * scale;
           if (v !== this.lastValue) {
             this.lastValue = v;
             if (this.src.integer) hashLongPair(v);

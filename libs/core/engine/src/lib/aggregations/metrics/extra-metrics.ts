@@ -2,7 +2,8 @@
  * weighted_avg and top_metrics.
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
+import { numericReader, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
@@ -92,35 +93,39 @@ export class WeightedAvgSpec extends AggSpec {
 }
 
 class WeightedAvgAggregator extends Aggregator {
-  private vdv: NumericDocValues | null = null;
-  private wdv: NumericDocValues | null = null;
+  private vrd: DocValuesReader | null = null;
+  private wrd: DocValuesReader | null = null;
   private readonly sums = new LongArray();
   private readonly weights = new LongArray();
   constructor(private readonly spec: WeightedAvgSpec, private readonly v: FieldSource, private readonly w: FieldSource) {
     super();
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.vdv = this.v.kind === 'numeric' ? leaf.reader.numericDocValues(this.v.field) : null;
-    this.wdv = this.w.kind === 'numeric' ? leaf.reader.numericDocValues(this.w.field) : null;
+    const vdv = this.v.kind === 'numeric' ? leaf.reader.numericDocValues(this.v.field) : null;
+    const wdv = this.w.kind === 'numeric' ? leaf.reader.numericDocValues(this.w.field) : null;
+    this.vrd = vdv ? numericReader(vdv) : null;
+    this.wrd = wdv ? numericReader(wdv) : null;
   }
   collect(doc: number, ord: number): void {
     let weight: number | undefined;
-    const wdv = this.wdv;
-    if (wdv && wdv.offsets[doc + 1]! > wdv.offsets[doc]!) {
-      if (wdv.offsets[doc + 1]! - wdv.offsets[doc]! > 1) {
+    const wrd = this.wrd;
+    const wn = wrd ? wrd.advance(doc) : 0;
+    if (wn > 0) {
+      if (wn > 1) {
         throw Errors.illegalArgument(
           'Encountered more than one weight for a single document. Use a script to combine multiple weights-per-doc into a single value.',
         );
       }
-      weight = wdv.values[wdv.offsets[doc]!]! * this.w.scale;
+      weight = wrd!.value(0) * this.w.scale;
     } else weight = this.spec.weight.missing;
     if (weight === undefined) return;
-    const vdv = this.vdv;
+    const vrd = this.vrd;
     const s = this.sums.ensure(ord);
     const ws = this.weights.ensure(ord);
-    if (vdv && vdv.offsets[doc + 1]! > vdv.offsets[doc]!) {
-      for (let i = vdv.offsets[doc]!; i < vdv.offsets[doc + 1]!; i++) {
-        s[ord]! += vdv.values[i]! * this.v.scale * weight;
+    const vn = vrd ? vrd.advance(doc) : 0;
+    if (vn > 0) {
+      for (let i = 0; i < vn; i++) {
+        s[ord]! += vrd!.value(i) * this.v.scale * weight;
         ws[ord]! += weight;
       }
     } else if (this.spec.valueSrc.missing !== undefined) {
@@ -233,37 +238,38 @@ export class TopMetricsSpec extends AggSpec {
 }
 
 class TopMetricsAggregator extends Aggregator {
-  private sdv: NumericDocValues | null = null;
-  private mdvs: (NumericDocValues | SortedSetDocValues | null)[] = [];
+  private srd: DocValuesReader | null = null;
+  /** per metric: a reader of numbers, or of ordinals with the terms */
+  private mrds: ({ rd: DocValuesReader<Float64Array | Uint32Array>; terms: readonly string[] | null } | null)[] = [];
   private readonly tops: (TopMetricsRow[] | undefined)[] = [];
   constructor(private readonly spec: TopMetricsSpec, private readonly sortSrc: FieldSource, private readonly metricSrcs: FieldSource[]) {
     super();
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.sdv = this.sortSrc.kind === 'numeric' ? leaf.reader.numericDocValues(this.sortSrc.field) : null;
-    this.mdvs = this.metricSrcs.map((m) =>
-      m.kind === 'numeric' ? leaf.reader.numericDocValues(m.field) : m.kind === 'bytes' ? bytesValues(leaf, m) : null,
-    );
+    const sdv = this.sortSrc.kind === 'numeric' ? leaf.reader.numericDocValues(this.sortSrc.field) : null;
+    this.srd = sdv ? numericReader(sdv) : null;
+    this.mrds = this.metricSrcs.map((m) => {
+      const n = m.kind === 'numeric' ? leaf.reader.numericDocValues(m.field) : null;
+      if (n) return { rd: numericReader(n), terms: null };
+      const b = m.kind === 'bytes' ? bytesValues(leaf, m) : null;
+      return b ? { rd: ordinalsReader(b), terms: b.terms } : null;
+    });
   }
   collect(doc: number, ord: number): void {
-    const sdv = this.sdv;
-    if (!sdv) return;
-    const s = sdv.offsets[doc]!;
-    const e = sdv.offsets[doc + 1]!;
-    if (s === e) return;
-    const sort = (this.spec.asc ? sdv.values[s]! : sdv.values[e - 1]!) * this.sortSrc.scale;
+    const srd = this.srd;
+    if (!srd) return;
+    const n = srd.advance(doc);
+    if (n === 0) return;
+    const sort = srd.value(this.spec.asc ? 0 : n - 1) * this.sortSrc.scale;
     let top = this.tops[ord];
     if (!top) {
       top = [];
       this.tops[ord] = top;
     }
     if (top.length >= this.spec.size && this.spec.cmp({ sort, metrics: [] }, top[top.length - 1]!) >= 0) return;
-    const metrics: MetricVal[] = this.mdvs.map((dv, i) => {
-      if (!dv) return null;
-      const a = dv.offsets[doc]!;
-      if (a === dv.offsets[doc + 1]!) return null;
-      if ('values' in dv) return dv.values[a]! * this.metricSrcs[i]!.scale;
-      return dv.terms[dv.ords[a]!]!;
+    const metrics: MetricVal[] = this.mrds.map((m, i) => {
+      if (!m || m.rd.advance(doc) === 0) return null;
+      return m.terms ? m.terms[m.rd.value(0)]! : m.rd.value(0) * this.metricSrcs[i]!.scale;
     });
     const row = { sort, metrics };
     let i = top.length;
@@ -363,13 +369,14 @@ export class RateSpec extends AggSpec {
 }
 
 class RateAggregator extends Aggregator {
-  private dv: NumericDocValues | null = null;
+  private rd: DocValuesReader | null = null;
   private readonly sums = new LongArray();
   constructor(private readonly spec: RateSpec, private readonly src: FieldSource | undefined) {
     super();
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.dv = this.src?.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    const dv = this.src?.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.rd = dv ? numericReader(dv) : null;
   }
   collect(doc: number, ord: number): void {
     const s = this.sums.ensure(ord);
@@ -377,9 +384,10 @@ class RateAggregator extends Aggregator {
       s[ord]! += 1;
       return;
     }
-    const dv = this.dv;
-    if (!dv) return;
-    for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) s[ord]! += this.spec.mode === 'sum' ? dv.values[i]! * this.src.scale : 1;
+    const rd = this.rd;
+    if (!rd) return;
+    const n = rd.advance(doc);
+    for (let i = 0; i < n; i++) s[ord]! += this.spec.mode === 'sum' ? rd.value(i) * this.src.scale : 1;
   }
   build(ord: number): InternalAggregation {
     return { type: 'rate', sum: this.sums.get(ord) } satisfies RateInternal;

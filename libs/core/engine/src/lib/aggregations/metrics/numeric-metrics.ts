@@ -4,6 +4,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { numericReader, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
@@ -248,6 +249,8 @@ function extended(a: StatsInternal, sigma: number): Record<string, number> {
 class NumericMetricAggregator extends Aggregator {
   private dv: NumericDocValues | null = null;
   private sdv: SortedSetDocValues | null = null;
+  private rd: DocValuesReader | null = null;
+  private srd: DocValuesReader<Uint32Array> | null = null;
   private readonly counts = new LongArray();
   private readonly sums = new LongArray();
   private readonly comps = new LongArray();
@@ -269,6 +272,8 @@ class NumericMetricAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     if (this.src.kind === 'numeric') this.dv = leaf.reader.numericDocValues(this.src.field);
     else if (this.src.kind === 'bytes') this.sdv = bytesValues(leaf, this.src);
+    this.rd = this.dv ? numericReader(this.dv) : null;
+    this.srd = this.sdv ? ordinalsReader(this.sdv) : null;
   }
 
   private add(ord: number, v: number): void {
@@ -298,24 +303,22 @@ class NumericMetricAggregator extends Aggregator {
   }
 
   collect(doc: number, ord: number): void {
-    const dv = this.dv;
-    if (dv) {
-      const s = dv.offsets[doc]!;
-      const e = dv.offsets[doc + 1]!;
-      if (s < e) {
+    const rd = this.rd;
+    if (rd) {
+      const n = rd.advance(doc);
+      if (n > 0) {
         const scale = this.src.scale;
         // min/max only need the first/last value (values are sorted)
-        if (this.spec.kind === 'min') { this.add(ord, dv.values[s]! * scale); return; }
-        if (this.spec.kind === 'max') { this.add(ord, dv.values[e - 1]! * scale); return; }
-        for (let i = s; i < e; i++) this.add(ord, dv.values[i]! * scale);
+        if (this.spec.kind === 'min') { this.add(ord, rd.value(0) * scale); return; }
+        if (this.spec.kind === 'max') { this.add(ord, rd.value(n - 1) * scale); return; }
+        for (let i = 0; i < n; i++) this.add(ord, rd.value(i) * scale);
         return;
       }
-    } else if (this.sdv) {
-      const s = this.sdv.offsets[doc]!;
-      const e = this.sdv.offsets[doc + 1]!;
-      if (s < e) {
+    } else if (this.srd) {
+      const n = this.srd.advance(doc);
+      if (n > 0) {
         const c = this.counts.ensure(ord);
-        c[ord]! += e - s;
+        c[ord]! += n;
         return;
       }
     }

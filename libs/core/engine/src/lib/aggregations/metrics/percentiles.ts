@@ -2,7 +2,8 @@
  * percentiles and percentile_ranks (TDigest, compression 100 default).
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
+import { numericReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
@@ -143,12 +144,13 @@ export class PercentilesSpec extends AggSpec {
 
 class PercentilesAggregator extends Aggregator {
   private readonly digests: (DigestState | undefined)[] = [];
-  private dv: NumericDocValues | null = null;
+  private rd: DocValuesReader | null = null;
   constructor(private readonly spec: PercentilesSpec, private readonly src: FieldSource) {
     super();
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    const dv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
+    this.rd = dv ? numericReader(dv) : null;
   }
   private digest(ord: number): DigestState {
     let d = this.digests[ord];
@@ -159,14 +161,13 @@ class PercentilesAggregator extends Aggregator {
     return d;
   }
   collect(doc: number, owningOrd: number): void {
-    const dv = this.dv;
+    const rd = this.rd;
     const c = this.spec.compression;
-    if (dv) {
-      const s = dv.offsets[doc]!;
-      const e = dv.offsets[doc + 1]!;
-      if (s < e) {
+    if (rd) {
+      const n = rd.advance(doc);
+      if (n > 0) {
         const d = this.digest(owningOrd);
-        for (let i = s; i < e; i++) digestAdd(d, dv.values[i]! * this.src.scale, c);
+        for (let i = 0; i < n; i++) digestAdd(d, rd.value(i) * this.src.scale, c);
         return;
       }
     }
