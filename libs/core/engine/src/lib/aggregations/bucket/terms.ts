@@ -377,6 +377,24 @@ export class TermsSpec extends AggSpec {
 
 // ------------------------------------------------------------------ keyword terms
 
+/** per-ordinal value counts of whole doc-values columns, keyed by the (immutable) ordinals column */
+const ordCountsByColumn = new WeakMap<Uint32Array, Int32Array>();
+
+/**
+ * how many values of the column carry each ordinal (= docs per term: ordinals are unique within a doc),
+ * counted once per column and kept as long as the column itself (the block cache holds it)
+ */
+function columnOrdCounts(dv: SortedSetDocValues): Int32Array {
+  const ords = dv.ords;
+  let counts = ordCountsByColumn.get(ords);
+  if (counts === undefined || counts.length !== dv.terms.length) {
+    counts = new Int32Array(dv.terms.length);
+    for (let i = 0; i < ords.length; i++) counts[ords[i]!]! += 1;
+    ordCountsByColumn.set(ords, counts);
+  }
+  return counts;
+}
+
 class BytesTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly ords = new KeyedBucketOrds<string>();
@@ -446,28 +464,33 @@ class BytesTermsAggregator extends Aggregator {
     return this.direct && this.missingKey === undefined;
   }
 
-  /** every live doc of the leaf: ordinals counted straight from the column (per-segment ordinal counting) */
+  /**
+   * every live doc of the leaf: the column's per-ordinal counts (counted once per immutable column, see
+   * columnOrdCounts) minus the values of the deleted docs — cost follows the deletes and the segment's
+   * terms, not its docs (Elasticsearch gets the same counts from the terms' docFreq for a match_all)
+   */
   override collectAll(live: Uint32Array | null): void {
     const dv = this.dv;
     const sc = this.segCounts;
     if (!dv || !sc) return;
-    const ords = dv.ords;
-    const acc = this.segAccept;
-    if (live === null) {
-      // every value of every doc (ordinals are unique within a doc)
-      if (acc === null) for (let i = 0; i < ords.length; i++) sc[ords[i]!]! += 1;
-      else for (let i = 0; i < ords.length; i++) if (acc[ords[i]!] === 1) sc[ords[i]!]! += 1;
-      return;
-    }
-    const offsets = dv.offsets;
-    const maxDoc = offsets.length - 1;
-    for (let doc = 0; doc < maxDoc; doc++) {
-      if ((live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-      for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) {
-        const o = ords[i]!;
-        if (acc === null || acc[o] === 1) sc[o]! += 1;
+    sc.set(columnOrdCounts(dv));
+    if (live !== null) {
+      const { offsets, ords } = dv;
+      const maxDoc = offsets.length - 1;
+      const words = (maxDoc + 31) >>> 5;
+      for (let w = 0; w < words; w++) {
+        let dead = ~live[w]!;
+        while (dead !== 0) {
+          const low = dead & -dead;
+          dead ^= low;
+          const doc = (w << 5) + 31 - Math.clz32(low);
+          if (doc >= maxDoc) break;
+          for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) sc[ords[i]!]! -= 1;
+        }
       }
     }
+    const acc = this.segAccept;
+    if (acc !== null) for (let o = 0; o < sc.length; o++) if (acc[o] !== 1) sc[o] = 0;
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
