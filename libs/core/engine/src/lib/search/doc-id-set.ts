@@ -18,6 +18,13 @@ export abstract class DocIdSetIterator {
   bitSet(): FixedBitSet | null {
     return null;
   }
+  /**
+   * a membership test for any doc, without iterating (a range checked on doc values: Lucene's
+   * IndexOrDocValuesQuery), for a conjunction that leads with a far cheaper clause; null when there is none
+   */
+  matcher(): ((doc: number) => boolean) | null {
+    return null;
+  }
 }
 
 export class EmptyIterator extends DocIdSetIterator {

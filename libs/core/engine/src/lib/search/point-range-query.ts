@@ -4,31 +4,100 @@
  * each end), so the cost follows the number of matching values.
  */
 import { pointAccess, type PointAccess } from '../index/point-access.js';
-import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
+import { DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
+import type { LeafReaderContext, NumericDocValues } from '../index/leaf-reader.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
+
+/**
+ * one value (a term on a numeric field): points are sorted by (value, doc), so the docs of the slice are
+ * already in doc order — returned as they are (one block) or joined (several), unless a doc holds the value
+ * twice (null then)
+ */
+function oneValueDocs(pa: PointAccess, from: number, to: number): Uint32Array | null {
+  if (to <= from || pa.value(from) !== pa.value(to - 1)) return null;
+  const chunks = [...pa.docChunks(from, to)];
+  const docs = chunks.length === 1 ? chunks[0]! : new Uint32Array(to - from);
+  if (chunks.length > 1) {
+    let at = 0;
+    for (const c of chunks) {
+      docs.set(c, at);
+      at += c.length;
+    }
+  }
+  for (let i = 1; i < docs.length; i++) if (docs[i]! <= docs[i - 1]!) return null;
+  return docs;
+}
 
 function sliceIterator(pa: PointAccess, from: number, to: number, maxDoc: number): DocIdSetIterator | null {
   if (to <= from) return null;
-  // one value (a term on a numeric field): points are sorted by (value, doc), so the docs of the slice are
-  // already in order — iterate them in place when they sit in one block and no doc holds the value twice
-  if (pa.value(from) === pa.value(to - 1)) {
-    const chunks = [...pa.docChunks(from, to)];
-    if (chunks.length === 1) {
-      const docs = chunks[0]!;
-      let increasing = true;
-      for (let i = 1; i < docs.length; i++) {
-        if (docs[i]! <= docs[i - 1]!) {
-          increasing = false;
-          break;
-        }
-      }
-      if (increasing) return new SortedArrayIterator(docs);
-    }
-  }
+  const docs = oneValueDocs(pa, from, to);
+  if (docs !== null) return new SortedArrayIterator(docs);
   const b = new DocIdSetBuilder(maxDoc);
-  for (const docs of pa.docChunks(from, to)) b.addAll(docs);
+  for (const chunk of pa.docChunks(from, to)) b.addAll(chunk);
   return b.build();
+}
+
+/** whether a doc has a value in the range, read from the field's doc values (the same values as its points) */
+function docValuesMatcher(dv: NumericDocValues, inRange: (v: number) => boolean): (doc: number) => boolean {
+  const vb = dv.valueBlocks;
+  if (dv.singleValued === true && vb && Number.isInteger(Math.log2(vb.blockSize))) {
+    // one value per doc: value i is doc i's, read block by block (only the blocks of the candidates)
+    const shift = Math.log2(vb.blockSize);
+    const mask = vb.blockSize - 1;
+    let cur = -1;
+    let block: Float64Array | null = null;
+    return (doc) => {
+      const b = doc >>> shift;
+      if (b !== cur) {
+        block = vb.block(b);
+        cur = b;
+      }
+      return inRange(block![doc & mask]!);
+    };
+  }
+  return (doc) => {
+    const { offsets, values } = dv;
+    for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) if (inRange(values[i]!)) return true;
+    return false;
+  };
+}
+
+/**
+ * The docs of a range of values (several values: their doc set is built when first iterated). When the
+ * field has doc values it also offers a membership test on them, so a conjunction that leads with a far
+ * cheaper clause checks its candidates instead of building the set (Lucene's IndexOrDocValuesQuery).
+ */
+class PointRangeIterator extends DocIdSetIterator {
+  private it: DocIdSetIterator | null = null;
+  constructor(
+    private readonly make: () => DocIdSetIterator,
+    private readonly n: number,
+    private readonly check: (() => ((doc: number) => boolean) | null) | null,
+  ) {
+    super();
+  }
+  private inner(): DocIdSetIterator {
+    return (this.it ??= this.make());
+  }
+  docID(): number {
+    return this.it === null ? -1 : this.it.docID();
+  }
+  nextDoc(): number {
+    return this.inner().nextDoc();
+  }
+  advance(target: number): number {
+    return this.inner().advance(target);
+  }
+  cost(): number {
+    return this.n;
+  }
+  override bitSet(): FixedBitSet | null {
+    return this.inner().bitSet();
+  }
+  override matcher(): ((doc: number) => boolean) | null {
+    return this.it === null && this.check !== null ? this.check() : null;
+  }
 }
 
 /** inclusive bounds; use ±Infinity for open ends (callers convert gt/lt to the next representable value) */
@@ -44,15 +113,39 @@ export class PointRangeQuery extends Query {
   }
   createWeight(_s: IndexSearcher, _n: boolean, boost: number): Weight {
     const { field, lower, upper, includeLower, includeUpper } = this;
-    return new ConstantScoreWeight(this, boost, (ctx) => {
+    const slice = (ctx: LeafReaderContext): [PointAccess, number, number] | null => {
       const pi = ctx.reader.pointIndex(field);
       if (!pi) return null;
       const pa = pointAccess(pi);
       if (pa.size === 0) return null;
-      const from = pa.lowerBound(lower, !includeLower);
-      const to = pa.lowerBound(upper, includeUpper);
-      return sliceIterator(pa, from, to, ctx.reader.maxDoc);
-    });
+      return [pa, pa.lowerBound(lower, !includeLower), pa.lowerBound(upper, includeUpper)];
+    };
+    return new ConstantScoreWeight(
+      this,
+      boost,
+      (ctx) => {
+        const s = slice(ctx);
+        if (!s || s[2] <= s[1]) return null;
+        const [pa, from, to] = s;
+        // one value: its docs are iterated in place (cheap to get)
+        if (pa.value(from) === pa.value(to - 1)) return sliceIterator(pa, from, to, ctx.reader.maxDoc);
+        const inRange = (v: number): boolean => (includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper);
+        return new PointRangeIterator(
+          () => sliceIterator(pa, from, to, ctx.reader.maxDoc)!,
+          to - from,
+          () => {
+            const dv = ctx.reader.numericDocValues(field);
+            return dv ? docValuesMatcher(dv, inRange) : null;
+          },
+        );
+      },
+      // one value: the slice's length, when no doc holds the value twice
+      (ctx) => {
+        const s = slice(ctx);
+        if (!s || s[2] <= s[1]) return 0;
+        return oneValueDocs(s[0], s[1], s[2]) !== null ? s[2] - s[1] : -1;
+      },
+    );
   }
   toString(): string {
     return `${this.field}:${this.includeLower ? '[' : '{'}${this.lower} TO ${this.upper}${this.includeUpper ? ']' : '}'}`;

@@ -291,6 +291,10 @@ class ProfileScorer extends Scorer {
     return this.inner.bitSet();
   }
 
+  override matcher(): ((doc: number) => boolean) | null {
+    return this.inner.matcher();
+  }
+
   score(): number {
     const t0 = now();
     const s = this.inner.score();

@@ -33,6 +33,11 @@ export interface Weight {
   /** null when nothing in this leaf can match */
   scorer(ctx: LeafReaderContext): Scorer | null;
   explain?(ctx: LeafReaderContext, doc: number): Explanation;
+  /**
+   * how many docs of the leaf match, deleted ones included, when that is known without iterating them
+   * (Lucene's Weight#count); -1 when not
+   */
+  count?(ctx: LeafReaderContext): number;
 }
 
 export abstract class Query {
@@ -68,6 +73,9 @@ export class ConstantScoreScorer extends Scorer {
   override bitSet(): FixedBitSet | null {
     return this.it.bitSet();
   }
+  override matcher(): ((doc: number) => boolean) | null {
+    return this.it.matcher();
+  }
   score(): number {
     return this.constant;
   }
@@ -82,7 +90,11 @@ export class ConstantScoreWeight implements Weight {
     readonly query: Query,
     private readonly boost: number,
     private readonly iteratorFn: (ctx: LeafReaderContext) => DocIdSetIterator | null,
+    private readonly countFn?: (ctx: LeafReaderContext) => number,
   ) {}
+  count(ctx: LeafReaderContext): number {
+    return this.countFn ? this.countFn(ctx) : -1;
+  }
   scorer(ctx: LeafReaderContext): Scorer | null {
     const it = this.iteratorFn(ctx);
     if (!it) return null;

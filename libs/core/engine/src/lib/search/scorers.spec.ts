@@ -3,7 +3,17 @@ import { IndexSearcher } from './index-searcher.js';
 import { PointRangeQuery } from './point-range-query.js';
 import { ConstantScoreScorer, Scorer } from './query.js';
 import { ConjunctionScorer } from './scorers.js';
+import { BooleanQuery } from './boolean-query.js';
+import { TermQuery } from './term-query.js';
 import { fakeReader, type FakeDoc } from './testing/fake-index.js';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SegmentBuilder } from '../index/segment-builder.js';
+import { MemorySegment, SegmentReader } from '../index/segment.js';
+import { DiskSegment, writeSegment } from '../index/disk-segment.js';
+import { simpleParse } from '../shard/testing/simple-parser.js';
+import { BlockCache } from '../store/block-cache.js';
 
 /** a scoring iterator over sorted docs whose score is a function of the doc (to check scores follow the doc) */
 class ArrayScorer extends ConstantScoreScorer {
@@ -130,5 +140,106 @@ describe('PointRangeQuery on one value', () => {
     const got2: string[] = [];
     for (let d = s2.nextDoc(); d !== NO_MORE_DOCS; d = s2.nextDoc()) got2.push(single.leaves[0]!.reader.id(d));
     expect(got2).toEqual(docs.filter((_, i) => i % 5 !== 0 && (i % 3 === 0 || i % 2 === 0)).map((d) => d.id));
+  });
+
+  it('on disk, a value whose docs span several point blocks: iterated in place and counted without visiting its docs', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'point-term-'));
+    try {
+      const n = 10_000;
+      // seg _0: one value per doc (404 on every other doc: 5,000 points over several 4,096-entry blocks);
+      // seg _1: the same, but some docs hold 404 twice (the count is then unknown, iteration dedups)
+      const value = (seg: number, i: number): unknown => (i % 2 === 0 ? (seg === 1 && i % 998 === 0 ? [404, 404] : 404) : i % 4 === 1 ? 200 : [500, 201]);
+      for (const seg of [0, 1]) {
+        const b = new SegmentBuilder();
+        for (let i = 0; i < n; i++) b.add(simpleParse({ n: value(seg, i) }, `id${i}`), { seqNo: i, primaryTerm: 1, version: 1 });
+        writeSegment(dir, new MemorySegment({ ...b.build(`_${seg}`).data, name: `_${seg}` }));
+      }
+      const cache = new BlockCache(8 << 20);
+      for (const seg of [0, 1]) {
+        const disk = new DiskSegment(dir, `_${seg}`, { cache });
+        const leaf = { reader: new SegmentReader(disk, null, 0), docBase: 0, ord: 0 };
+        const reader = { leaves: [leaf], maxDoc: n, numDocs: n, generation: 1, cacheKey: `pt${seg}`, mappingVersion: 1, incRef: () => undefined, decRef: () => undefined };
+        const w = new IndexSearcher(reader).createWeight(new PointRangeQuery('n', 404, 404), false, 1);
+        const s = w.scorer(leaf)!;
+        const got: number[] = [];
+        for (let d = s.nextDoc(); d !== NO_MORE_DOCS; d = s.nextDoc()) got.push(d);
+        const expected = Array.from({ length: n }, (_, i) => i).filter((i) => i % 2 === 0);
+        expect(got).toEqual(expected);
+        expect(w.count!(leaf)).toBe(seg === 0 ? expected.length : -1);
+        if (seg === 0) {
+          expect(w.scorer(leaf)!.bitSet()).toBeNull(); // in place, not through a bit set of maxDoc bits
+          const a = w.scorer(leaf)!;
+          expect(a.advance(4001)).toBe(4002);
+          expect(a.advance(9_998)).toBe(9_998);
+          expect(a.nextDoc()).toBe(NO_MORE_DOCS);
+        }
+        expect(new IndexSearcher(reader).createWeight(new PointRangeQuery('n', 405, 405), false, 1).count!(leaf)).toBe(0);
+        disk.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a range filter led by a far cheaper clause is checked on doc values (IndexOrDocValuesQuery)', () => {
+  it('matches what iterating the range matches: single- and multi-valued, bound flags, on disk and in memory', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'range-dv-'));
+    try {
+      const n = 6000;
+      // seg _0 one value per doc (doc values read block by block), seg _1 some docs with two values, none with none
+      const vals = (seg: number, i: number): number[] => (seg === 1 && i % 3 === 0 ? [(i * 7) % 1000, (i * 13) % 1000] : seg === 1 && i % 11 === 0 ? [] : [(i * 7) % 1000]);
+      const tag = (i: number): string => (i % 101 === 0 ? 'rare' : 'common');
+      const leaves = [0, 1].map((seg) => {
+        const b = new SegmentBuilder();
+        for (let i = 0; i < n; i++) {
+          const v = vals(seg, i);
+          b.add(simpleParse(v.length ? { n: v.length === 1 ? v[0] : v, k: tag(i) } : { k: tag(i) }, `id${i}`), { seqNo: i, primaryTerm: 1, version: 1 });
+        }
+        writeSegment(dir, new MemorySegment({ ...b.build(`_${seg}`).data, name: `_${seg}` }));
+        return new SegmentReader(new DiskSegment(dir, `_${seg}`, { cache: new BlockCache(8 << 20) }), null, 0);
+      });
+      const memory = fakeReader([
+        Array.from({ length: 500 }, (_, i) => ({ id: `m${i}`, keyword: { k: tag(i) }, num: { n: vals(1, i).length === 1 ? vals(1, i)[0]! : vals(1, i) } })),
+      ]);
+      const ranges: Array<[number, number, boolean, boolean]> = [
+        // bounds on values the rare docs hold (0, 707, 414, 121, 828, 535, 242, 949…), so the flags matter
+        [121, 535, true, true],
+        [121, 535, false, false],
+        [414, 707, true, false],
+        [-Infinity, 121, true, true],
+        [828, Infinity, false, true],
+      ];
+      for (const [lo, hi, il, iu] of ranges) {
+        const inRange = (v: number): boolean => (il ? v >= lo : v > lo) && (iu ? v <= hi : v < hi);
+        const q = new BooleanQuery([
+          { occur: 'filter', query: new TermQuery(memory.leaves.length ? 'k.keyword' : 'k', 'rare') },
+          { occur: 'filter', query: new PointRangeQuery('n', lo, hi, il, iu) },
+        ]);
+        for (const seg of [0, 1]) {
+          const leaf = { reader: leaves[seg]!, docBase: 0, ord: 0 };
+          const reader = { leaves: [leaf], maxDoc: n, numDocs: n, generation: 1, cacheKey: `r${seg}`, mappingVersion: 1, incRef: () => undefined, decRef: () => undefined };
+          const sc = new IndexSearcher(reader).createWeight(q, false, 1).scorer(leaf)!;
+          expect([lo, hi, seg, (sc as unknown as { checks: unknown[] }).checks.length]).toEqual([lo, hi, seg, 1]); // the doc-values path ran
+          const got: number[] = [];
+          for (let d = sc.nextDoc(); d !== NO_MORE_DOCS; d = sc.nextDoc()) got.push(d);
+          const expected = Array.from({ length: n }, (_, i) => i).filter((i) => tag(i) === 'rare' && vals(seg, i).some(inRange));
+          expect(got).toEqual(expected);
+          expect(expected.length).toBeGreaterThan(0);
+        }
+        const mq = new BooleanQuery([
+          { occur: 'filter', query: new TermQuery('k', 'rare') },
+          { occur: 'filter', query: new PointRangeQuery('n', lo, hi, il, iu) },
+        ]);
+        const ml = memory.leaves[0]!;
+        const msc = new IndexSearcher(memory).createWeight(mq, false, 1).scorer(ml);
+        const mgot: string[] = [];
+        if (msc) for (let d = msc.nextDoc(); d !== NO_MORE_DOCS; d = msc.nextDoc()) mgot.push(ml.reader.id(d));
+        expect(mgot).toEqual(Array.from({ length: 500 }, (_, i) => i).filter((i) => tag(i) === 'rare' && vals(1, i).some(inRange)).map((i) => `m${i}`));
+      }
+      for (const l of leaves) l.data.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,21 +8,37 @@ import { Scorer } from './query.js';
 /**
  * all iterators must match; scores of `scoring` are summed. Non-scoring clauses that are plain bit sets
  * and would not lead (not cheaper than the cheapest other iterator) are tested by membership instead of
- * being advanced, as Lucene's BitSetConjunctionDISI.
+ * being advanced, as Lucene's BitSetConjunctionDISI; non-scoring clauses that can test any doc without
+ * iterating (a range on doc values) and cost at least 8× the cheapest clause are tested on the candidates
+ * of the others only, as Lucene's IndexOrDocValuesQuery (they never build their doc set).
  */
 export class ConjunctionScorer extends Scorer {
   private readonly lead: DocIdSetIterator;
   private readonly others: DocIdSetIterator[];
   private readonly bits: Uint32Array[];
+  private readonly checks: Array<(doc: number) => boolean>;
   private doc = -1;
   constructor(
     iterators: DocIdSetIterator[],
     private readonly scoring: Scorer[],
   ) {
     super();
+    let cheapest = Infinity;
+    for (const it of iterators) cheapest = Math.min(cheapest, it.cost());
+    const checks: Array<(doc: number) => boolean> = [];
+    const rest: DocIdSetIterator[] = [];
+    let cheapestKept = false;
+    for (const it of iterators) {
+      const cost = it.cost();
+      // (the cheapest clause always iterates)
+      const m = cheapestKept || cost !== cheapest ? (cost >= 8 * cheapest && !scoring.includes(it as Scorer) ? it.matcher() : null) : null;
+      if (cost === cheapest) cheapestKept = true;
+      if (m !== null) checks.push(m);
+      else rest.push(it);
+    }
     const iters: DocIdSetIterator[] = [];
     const bitSets: DocIdSetIterator[] = [];
-    for (const it of iterators) {
+    for (const it of rest) {
       if (it.bitSet() !== null && !scoring.includes(it as Scorer)) bitSets.push(it);
       else iters.push(it);
     }
@@ -39,6 +55,7 @@ export class ConjunctionScorer extends Scorer {
     this.lead = sorted[0]!;
     this.others = sorted.slice(1);
     this.bits = bits;
+    this.checks = checks;
   }
   docID(): number {
     return this.doc;
@@ -59,6 +76,13 @@ export class ConjunctionScorer extends Scorer {
       }
       for (let i = 0; i < bits.length; i++) {
         if ((bits[i]![doc >>> 5]! & (1 << (doc & 31))) === 0) {
+          doc = this.lead.nextDoc();
+          continue outer;
+        }
+      }
+      const checks = this.checks;
+      for (let i = 0; i < checks.length; i++) {
+        if (!checks[i]!(doc)) {
           doc = this.lead.nextDoc();
           continue outer;
         }

@@ -480,6 +480,55 @@ describe('size-0 aggregations over every document (column-wise collection)', () 
       expect((bulk['t'] as { buckets: unknown[] }).buckets.length).toBeGreaterThan(3);
     }
   });
+  it('terms counted once per column stay exact as deletes arrive in the same segments', () => {
+    // the same segment columns searched again and again while their live docs change (counts are reused per column)
+    const segs = [many.slice(0, 123).map((d) => ({ ...d, deleted: false })), many.slice(123).map((d) => ({ ...d, deleted: false }))];
+    const reader = fakeReader(segs);
+    const terms = { t: aggs.t, f: aggs.f };
+    const countTerms = (r: DirectoryReader, size: number): unknown => {
+      const factories = parseAggregations(terms);
+      const ctx = createParseContext({ registry, index: meta, fieldType: (_i, n) => FIELDS[n], matchingFieldNames: () => Object.keys(FIELDS), nowMillis: 0 });
+      const req = request({ size, aggregations: terms } as Partial<SearchSource>);
+      const res = executeQueryPhase(req, { parseContext: ctx, indexMetadata: meta, reader: r, fieldType: (n) => FIELDS[n], aggregations: factories }, prepareShardQuery(req, ctx));
+      return renderAggregations(factories, reduceAggregations(factories, [res.aggregations!]), { typedKeys: false });
+    };
+    // a straightforward count over the live docs of `segs`
+    const expected = (): Record<string, number> => {
+      const out: Record<string, number> = {};
+      for (const d of segs.flat()) {
+        if (d.deleted) continue;
+        const v = d.keyword!['tag'];
+        for (const t of new Set(Array.isArray(v) ? v : [v])) out[t] = (out[t] ?? 0) + 1;
+      }
+      return out;
+    };
+    const bucketsOf = (r: unknown, name: string): Record<string, number> =>
+      Object.fromEntries((r as Record<string, { buckets: Array<{ key: string; doc_count: number }> }>)[name]!.buckets.map((b) => [b.key, b.doc_count]));
+    let seed = 7;
+    for (let round = 0; round < 6; round++) {
+      const bulk = countTerms(reader, 0);
+      expect(bulk).toEqual(countTerms(reader, 1));
+      expect(bulk).toEqual(countTerms(fakeReader(segs), 1));
+      const exp = expected();
+      expect(bucketsOf(bulk, 't')).toEqual(exp);
+      expect(bucketsOf(bulk, 'f')).toEqual(Object.fromEntries(Object.entries(exp).filter(([k]) => /^t[0-3]$/.test(k))));
+      // delete more docs (a whole 32-doc word, then scattered ones, the segments' last docs) in the same leaves
+      segs.forEach((docs, s) => {
+        const leaf = reader.leaves[s]!.reader as unknown as { liveDocs: Uint32Array | null; numDocs: number };
+        for (let i = 0; i < docs.length; i++) {
+          seed = (seed * 1103515245 + 12345) % 2147483648;
+          if ((round === 1 && i >= 32 && i < 64) || (round > 1 && seed % 5 === 0) || (round === 3 && i === docs.length - 1)) docs[i]!.deleted = true;
+        }
+        const live = new Uint32Array((docs.length + 31) >>> 5);
+        docs.forEach((d, i) => {
+          if (!d.deleted) live[i >>> 5]! |= 1 << (i & 31);
+        });
+        leaf.liveDocs = live;
+        leaf.numDocs = docs.filter((d) => !d.deleted).length;
+      });
+      (reader as { numDocs: number }).numDocs = segs.flat().filter((d) => !d.deleted).length;
+    }
+  });
 });
 
 
@@ -528,6 +577,29 @@ describe('constant-score queries ranked by score stop counting at track_total_hi
     // exactly as many matches as the threshold: the count is exact
     expect(run({ query: q, size: 10, trackTotalHitsUpTo: matching }, reader).totalHits).toEqual({ value: matching, relation: 'eq' });
     expect(wide.hits).toHaveLength(120);
+  });
+  it('a numeric term counts the matches of segments without deletes instead of visiting them', () => {
+    // segments without deletes (counted), with deletes (visited), with a doc holding the value twice (visited)
+    const mk = (from: number, to: number, del: boolean, twice = false): FakeDoc[] =>
+      Array.from({ length: to - from }, (_, j) => {
+        const i = from + j;
+        return { id: `t${i}`, num: { n: twice && i % 50 === 0 ? [7, 7] : i % 3 === 0 ? 7 : i % 10 }, deleted: del && i % 7 === 0 };
+      });
+    const segs = [mk(0, 40, false), mk(40, 200, false), mk(200, 300, true), mk(300, 420, false, true), mk(420, 700, false)];
+    const reader = fakeReader(segs);
+    const live = segs.flat().filter((d) => !d.deleted && [d.num!['n']].flat().includes(7)).map((d) => d.id);
+    const q = { term: { n: 7 } };
+    for (const size of [3, 10, 30, 150]) {
+      for (const threshold of [0, 5, 20, 60, live.length - 1, live.length, 2147483647]) {
+        const r = run({ query: q, size, trackTotalHitsUpTo: threshold }, reader);
+        // constant score: the first `size` matches in doc order
+        expect(idsOf(r, reader)).toEqual(live.slice(0, size));
+        // visiting docs one by one stops at the first count that fills the top k and passes the threshold
+        const stop = Math.max(size, threshold + 1);
+        expect(r.totalHits).toEqual(stop <= live.length ? { value: stop, relation: 'gte' } : { value: live.length, relation: 'eq' });
+        expect(reduceTotalHits([r], threshold)).toEqual(live.length > threshold ? { value: threshold, relation: 'gte' } : { value: live.length, relation: 'eq' });
+      }
+    }
   });
 });
 

@@ -341,11 +341,26 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
     const skipNonCompetitive =
       !byField && !collapse && afterKeys === null && !postWeight && !aggregator && s.minScore === undefined && slice === 'all' &&
       rescoreWindow === 0 && needsScores && terminateAfter === 0 && k > 0 && trackUpTo !== undefined;
+    const countable =
+      constantScoreTopK && k > 0 && terminateAfter === 0 && trackUpTo !== undefined && trackUpTo >= 0 && typeof weight.count === 'function';
     let minCompetitive = -Infinity;
     let leafNo = 0;
     leaves: for (const leaf of deps.reader.leaves) {
       if (leafNo++ > 0) yield;
       if (leaf.docBase + leaf.reader.maxDoc <= startDoc) continue;
+      // constant score, top k filling up in doc order: a leaf without deletes whose matches the weight can
+      // count (a numeric term) is counted once the top k are full, not visited doc by doc
+      const leafCount = countable && leaf.reader.liveDocs === null ? weight.count!(leaf) : -1;
+      const leafStart = totalHits;
+      if (leafCount >= 0 && heap.full) {
+        totalHits += leafCount;
+        if (totalHits > trackUpTo!) {
+          totalHits = trackUpTo! + 1; // what counting doc by doc up to the threshold reports
+          countIncomplete = true;
+          break;
+        }
+        continue;
+      }
       const scorer = weight.scorer(leaf);
       if (!scorer) continue;
       if (minCompetitive !== -Infinity) scorer.setMinCompetitiveScore(minCompetitive);
@@ -433,6 +448,16 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
         if (constantScoreTopK && heap.full && trackUpTo !== undefined && totalHits > trackUpTo) {
           countIncomplete = true;
           break leaves;
+        }
+        if (leafCount >= 0 && heap.full) {
+          // the rest of this leaf's matches are counted, not visited
+          totalHits = leafStart + leafCount;
+          if (totalHits > trackUpTo!) {
+            totalHits = trackUpTo! + 1;
+            countIncomplete = true;
+            break leaves;
+          }
+          continue leaves;
         }
         if (skipNonCompetitive && heap.full && totalHits > trackUpTo!) {
           const t = heap.top()!.score;
