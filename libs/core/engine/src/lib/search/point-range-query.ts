@@ -139,11 +139,15 @@ export class PointRangeQuery extends Query {
           },
         );
       },
-      // one value: the slice's length, when no doc holds the value twice
+      // one value: the slice's length, when no doc holds the value twice — known at once when every doc has
+      // exactly one doc value (points and doc values hold the same values), else checked on the slice
       (ctx) => {
         const s = slice(ctx);
         if (!s || s[2] <= s[1]) return 0;
-        return oneValueDocs(s[0], s[1], s[2]) !== null ? s[2] - s[1] : -1;
+        const [pa, from, to] = s;
+        if (pa.value(from) !== pa.value(to - 1)) return -1;
+        if (ctx.reader.numericDocValues(field)?.singleValued === true) return to - from;
+        return oneValueDocs(pa, from, to) !== null ? to - from : -1;
       },
     );
   }

@@ -226,6 +226,13 @@ describe('a range filter led by a far cheaper clause is checked on doc values (I
           const expected = Array.from({ length: n }, (_, i) => i).filter((i) => tag(i) === 'rare' && vals(seg, i).some(inRange));
           expect(got).toEqual(expected);
           expect(expected.length).toBeGreaterThan(0);
+          // a term on one value counts its docs (seg _0: one doc value per doc, known without a scan)
+          for (const v of [lo, hi]) {
+            if (!Number.isFinite(v)) continue;
+            const c = new IndexSearcher(reader).createWeight(new PointRangeQuery('n', v, v), false, 1).count!(leaf);
+            const docsWith = Array.from({ length: n }, (_, i) => i).filter((i) => vals(seg, i).includes(v)).length;
+            expect(c).toBe(seg === 0 || Array.from({ length: n }, (_, i) => vals(seg, i)).every((x) => x.filter((y) => y === v).length < 2) ? docsWith : -1);
+          }
         }
         const mq = new BooleanQuery([
           { occur: 'filter', query: new TermQuery('k', 'rare') },
