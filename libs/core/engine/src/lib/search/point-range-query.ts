@@ -69,7 +69,11 @@ function docValuesMatcher(dv: NumericDocValues, inRange: (v: number) => boolean)
  * cheaper clause checks its candidates instead of building the set (Lucene's IndexOrDocValuesQuery).
  */
 class PointRangeIterator extends DocIdSetIterator {
+  private built = false;
+  /** the doc set once built: a bit set walked here, or another iterator (sparse: a sorted array) */
+  private bits: FixedBitSet | null = null;
   private it: DocIdSetIterator | null = null;
+  private doc = -1;
   constructor(
     private readonly make: () => DocIdSetIterator,
     private readonly n: number,
@@ -77,26 +81,32 @@ class PointRangeIterator extends DocIdSetIterator {
   ) {
     super();
   }
-  private inner(): DocIdSetIterator {
-    return (this.it ??= this.make());
+  private build(): void {
+    const it = this.make();
+    this.bits = it.bitSet();
+    if (this.bits === null) this.it = it;
+    this.built = true;
   }
   docID(): number {
-    return this.it === null ? -1 : this.it.docID();
+    return this.doc;
   }
   nextDoc(): number {
-    return this.inner().nextDoc();
+    if (!this.built) this.build();
+    return (this.doc = this.bits !== null ? this.bits.nextSetBit(this.doc + 1) : this.it!.nextDoc());
   }
   advance(target: number): number {
-    return this.inner().advance(target);
+    if (!this.built) this.build();
+    return (this.doc = this.bits !== null ? this.bits.nextSetBit(target) : this.it!.advance(target));
   }
   cost(): number {
     return this.n;
   }
   override bitSet(): FixedBitSet | null {
-    return this.inner().bitSet();
+    if (!this.built) this.build();
+    return this.bits;
   }
   override matcher(): ((doc: number) => boolean) | null {
-    return this.it === null && this.check !== null ? this.check() : null;
+    return !this.built && this.check !== null ? this.check() : null;
   }
 }
 
