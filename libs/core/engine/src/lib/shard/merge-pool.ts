@@ -3,7 +3,8 @@
  * that serves searches and bulks only snapshots live docs before a merge and publishes its result after.
  * The pool is sized by the node setting `thread_pool.merge.size` (default 1; 0 runs merges on the event loop
  * in small slices, as without workers), so memory follows configuration: each thread holds one merge's
- * buffers and a small block cache of its own.
+ * buffers and a small block cache of its own. The files of refreshed segments are written by one more thread
+ * (see `write`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

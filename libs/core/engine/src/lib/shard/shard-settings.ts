@@ -99,8 +99,9 @@ export function blockCacheBytesFrom(settings: Record<string, unknown> | undefine
 }
 
 /**
- * `thread_pool.merge.size`: worker threads that run background merges off the event loop (default 1; each
- * holds one merge's buffers). 0 runs merges on the event loop, in slices.
+ * `thread_pool.merge.size`: worker threads that run background and force merges off the event loop (default 1;
+ * each holds one merge's buffers); with at least one, a thread more writes refreshed segments' files. 0 runs
+ * merges and segment writes on the event loop (merges in slices).
  */
 export const MERGE_THREADS: SettingDef<number> = {
   key: 'thread_pool.merge.size',
