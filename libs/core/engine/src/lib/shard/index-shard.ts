@@ -1489,9 +1489,9 @@ export class IndexShardImpl implements IndexShard {
     return merged;
   }
 
-  /** waits until the worker writes of refreshed segments started so far are done (tests) */
-  async waitForSegmentWrites(): Promise<void> {
-    for (;;) {
+  /** waits until the worker writes of refreshed segments are done (`rounds`: of the writes pending at each look) */
+  async waitForSegmentWrites(rounds = Infinity): Promise<void> {
+    for (let r = 0; r < rounds; r++) {
       const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
       if (pending.length === 0) return;
       await Promise.all(pending);

@@ -30,6 +30,20 @@ describe('IndicesService', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a graceful stop lets the write thread finish the refreshed segments and commits them (not written twice)', async () => {
+    await store.update((d) => {
+      d.indices['w'] = indexMetadata('w', { numberOfShards: 1, primaryTerms: [1], settings: { 'index.refresh_interval': '-1' } });
+    });
+    const uuid = store.current().indices['w'].uuid;
+    const s0 = svc.shard('w', 0);
+    for (let i = 0; i < 2000; i++) s0.indexDoc({ id: String(i), opType: 'index', doc: simpleParse({ x: `doc ${i}` }, String(i)) });
+    await svc.refreshIndex('w');
+    await svc.stop();
+    // the segment the thread wrote (`_0`) is the one committed: close did not take it over under a new name
+    const files = fs.readdirSync(path.join(dir, 'indices', uuid, '0')).filter((f) => f.endsWith('.seg'));
+    expect(files).toEqual(['_0.seg']);
+  });
+
   it('follows metadata: create, settings, mapping, close/reopen, delete', async () => {
     await store.update((d) => {
       d.indices['a'] = indexMetadata('a', { numberOfShards: 2, primaryTerms: [1, 1], settings: { 'index.refresh_interval': '-1' } });

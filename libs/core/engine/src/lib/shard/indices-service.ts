@@ -172,7 +172,20 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     /* shards are opened eagerly in the constructor */
   }
 
-  stop(): void {
+  /**
+   * Graceful shutdown: the segment writes running in the write thread finish first (up to 10 s), so closing
+   * commits their files instead of writing those segments again on the event loop.
+   */
+  async stop(): Promise<void> {
+    if (!this.closed) {
+      const shards = [...this.open.values()].flatMap((e) => e.shards).filter((s) => !s.isClosed);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(shards.map((s) => s.waitForSegmentWrites(1))),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000))),
+      ]);
+      clearTimeout(timer);
+    }
     this.close();
   }
 
