@@ -699,9 +699,11 @@ export class IndexShardImpl implements IndexShard {
     entry.onDisk = false;
   }
 
-  /** a reader over the same docs whose segments' cores changed (in memory → on disk) */
+  /**
+   * a reader over the same docs whose segments' cores changed (in memory → on disk): same generation and cache
+   * key — the request cache's entries for the reader it replaces stay valid
+   */
   private publishSwappedCores(): void {
-    this.readerGeneration++;
     const old = this.current;
     this.current = this.newReader();
     old.decRef();

@@ -123,12 +123,17 @@ describe('refreshed segments written by a worker thread', () => {
     // three segments at one level: the policy would merge them, were they not pending
     expect(s.mergeOnce()).toBe(false);
     expect(g.writes).toBe(3);
+    const rPending = s.acquireReader();
     await g.release();
     await s.waitForSegmentWrites();
     const written = ['_0.seg', '_0.src', '_1.seg', '_1.src', '_2.seg', '_2.src'];
     expect(segFiles()).toEqual(written);
     const r2 = s.acquireReader();
     expect(cores(r2)).toEqual(['_0:disk', '_1:disk', '_2:disk']);
+    // same docs: the swap keeps the reader's generation and cache key (request cache entries stay valid)
+    expect(r2.cacheKey).toBe(rPending.cacheKey);
+    expect(cores(rPending)).toEqual(['_0:memory', '_1:memory', '_2:memory']);
+    rPending.decRef();
     const expected = new Map<string, { n: number }>();
     for (let i = 0; i < 350; i++) if (i >= 300 || i % 10 !== 0) expected.set(String(i), { n: i });
     for (let i = 5; i < 300; i += 50) expected.set(String(i), { n: -i });
