@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parseArgs } from '../bench/lib/args.mjs';
 import { createRng } from '../bench/lib/prng.mjs';
-import { REPO_ROOT, startService } from '../bench/lib/service.mjs';
+import { REPO_ROOT, parseNodeLog, requestJson, startService } from '../bench/lib/service.mjs';
 
 const INDEX = 'crash-bulk';
 const USAGE = 'node tools/durability/crash-bulk.mjs [--trials N] [--seed N] [--clients N] [--bulk N] [--ids N] [--min-ms N] [--max-ms N] [--tear-every N] [--data-root DIR] [--no-build] [--keep] [--verbose]';
@@ -52,15 +52,9 @@ class Node {
     const logFile = join(this.dataPath, `..`, `${this.dataPath.split('/').pop()}-${++this.starts}.log`);
     this.svc = await startService({ dataDir: this.dataPath, logFile, timeoutMs: 120_000 });
     this.url = this.svc.url;
-    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
-      let o;
-      try {
-        o = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const msg = String(o.message ?? o.msg ?? '');
-      if (msg === 'replayed translog operations') this.replays.push({ ops: o.ops, indexed: o.indexed ?? o.ops, ms: o.took_ms, cpuMs: o.cpu_ms ?? o.took_ms });
+    const log = parseNodeLog(readFileSync(logFile, 'utf8'));
+    this.replays.push(...log.replays);
+    for (const { msg, o } of log.lines) {
       if (/failed to open shard|failed to replay|flush failed/.test(msg)) this.badLog.push(`${msg} ${JSON.stringify(o)}`);
     }
     rmSync(logFile, { force: true });
@@ -84,14 +78,9 @@ function median(xs) {
 }
 
 async function call(node, method, path, body, ndjson = false) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
-    init.body = ndjson ? body : JSON.stringify(body);
-  }
-  const r = await fetch(node.url + path, init);
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : undefined };
+  const r = await requestJson(node.url, method, path, body, ndjson);
+  if (r.text && r.json === undefined) throw new Error(`${method} ${path}: not JSON: ${r.text.slice(0, 200)}`);
+  return r;
 }
 
 /** per id: the acknowledged state and the states operations in flight may leave behind */

@@ -28,6 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { requestJson } from '../bench/lib/service.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bundle = join(repoRoot, 'apps/host/dist/main.cjs');
@@ -140,21 +141,8 @@ class Node {
 
 // ------------------------------------------------------------------ HTTP
 
-async function call(node, method, path, body, ndjson = false) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
-    init.body = ndjson ? body : JSON.stringify(body);
-  }
-  const r = await fetch(node.url + path, init);
-  const text = await r.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, json, text };
+function call(node, method, path, body, ndjson = false) {
+  return requestJson(node.url, method, path, body, ndjson);
 }
 
 // ------------------------------------------------------------------ the model

@@ -20,35 +20,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from '../bench/lib/args.mjs';
 import { createRng } from '../bench/lib/prng.mjs';
-import { REPO_ROOT, SERVICE_NODE_FLAGS, startService } from '../bench/lib/service.mjs';
+import { REPO_ROOT, SERVICE_NODE_FLAGS, parseNodeLog, requestJson, startService } from '../bench/lib/service.mjs';
 
 const USAGE = 'node tools/durability/replay-bench.mjs [--docs N] [--ids N] [--committed N] [--shards N] [--restarts N] [--seed N] [--data-root DIR] [--no-build] [--cpu-prof DIR]';
 const INDEX = 'replay-bench';
 
-async function call(url, method, path, body, ndjson = false) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
-    init.body = ndjson ? body : JSON.stringify(body);
-  }
-  const r = await fetch(url + path, init);
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : undefined };
-}
-
-function replaysOf(logFile) {
-  const out = [];
-  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
-    let o;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (String(o.message ?? o.msg ?? '') === 'replayed translog operations') out.push({ ops: o.ops, indexed: o.indexed, ms: o.took_ms, cpuMs: o.cpu_ms });
-  }
-  return out;
-}
+const call = requestJson;
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2), { docs: 200000, ids: 0, committed: 0, shards: 1, restarts: 3, seed: 1, dataRoot: tmpdir(), build: true, cpuProf: '' }, USAGE);
@@ -95,7 +72,7 @@ async function main() {
       const logFile = join(root, `restart-${k}.log`);
       const nodeArgs = opts.cpuProf ? [...SERVICE_NODE_FLAGS, ...(process.env.REPLAY_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : SERVICE_NODE_FLAGS;
       const s = await startService({ dataDir: copy, logFile, timeoutMs: 300_000, nodeArgs });
-      const reps = replaysOf(logFile);
+      const reps = parseNodeLog(readFileSync(logFile, 'utf8')).replays;
       await s.stop({ removeData: true });
       const ops = reps.reduce((a, x) => a + x.ops, 0);
       const ms = reps.reduce((a, x) => a + x.ms, 0);

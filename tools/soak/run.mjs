@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from '../bench/lib/args.mjs';
 import { createRng } from '../bench/lib/prng.mjs';
-import { REPO_ROOT, startService } from '../bench/lib/service.mjs';
+import { REPO_ROOT, requestJson, startService } from '../bench/lib/service.mjs';
 
 const USAGE = 'node tools/soak/run.mjs [--minutes N] [--interval-s N] [--clients N] [--ids N] [--seed N] [--data-root DIR] [--no-build] [--json FILE]';
 
@@ -43,13 +43,7 @@ async function main() {
   let serverErrors = 0;
   const call = async (op, method, path, body, ndjson = false) => {
     const t0 = performance.now();
-    const init = { method, headers: {} };
-    if (body !== undefined) {
-      init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
-      init.body = ndjson ? body : JSON.stringify(body);
-    }
-    const res = await fetch(url + path, init);
-    const text = await res.text();
+    const res = await requestJson(url, method, path, body, ndjson);
     const ms = performance.now() - t0;
     if (op) {
       if (!lat.has(op)) lat.set(op, []);
@@ -60,7 +54,7 @@ async function main() {
       errors.set(k, (errors.get(k) ?? 0) + 1);
       if (res.status >= 500) serverErrors++;
     }
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+    return res;
   };
 
   await call(null, 'PUT', '/soak', { settings: { number_of_shards: 2 }, mappings: { properties: { msg: { type: 'text' }, level: { type: 'keyword' }, n: { type: 'long' }, ts: { type: 'date' }, host: { type: 'keyword' } } } });

@@ -161,3 +161,42 @@ export async function startService({
     get exited() { return exited; }, stop, logTail,
   };
 }
+
+/**
+ * One HTTP request with a JSON body (or an NDJSON string); resolves { status, text, json } (json undefined
+ * when the answer is empty or not JSON).
+ */
+export async function requestJson(baseUrl, method, path, body, ndjson = false) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
+    init.body = ndjson ? body : JSON.stringify(body);
+  }
+  const r = await fetch(baseUrl + path, init);
+  const text = await r.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, text, json };
+}
+
+/** the translog replays a node logged (`replayed translog operations`, one per shard), and the other log lines */
+export function parseNodeLog(text) {
+  const replays = [];
+  const lines = [];
+  for (const line of text.split('\n')) {
+    let o;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const msg = String(o.message ?? o.msg ?? '');
+    if (msg === 'replayed translog operations') replays.push({ ops: o.ops, indexed: o.indexed ?? o.ops, ms: o.took_ms, cpuMs: o.cpu_ms ?? o.took_ms });
+    else lines.push({ msg, o });
+  }
+  return { replays, lines };
+}
