@@ -50,7 +50,9 @@ async function main() {
       lat.get(op).push(ms);
     }
     if (res.status >= 400) {
-      const k = `${op ?? path} ${res.status}`;
+      // keyed by the error type too, so a report tells e.g. an index deleted under a search from a missing id
+      const type = res.json?.error?.type;
+      const k = `${op ?? path} ${res.status}${type ? ` ${type}` : ''}`;
       errors.set(k, (errors.get(k) ?? 0) + 1);
       if (res.status >= 500) serverErrors++;
     }
