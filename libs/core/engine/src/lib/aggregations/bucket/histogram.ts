@@ -474,48 +474,43 @@ class HistogramAggregator extends Aggregator {
       }
       run = 0;
     };
-    const one = (v: number): void => {
-      if (v >= start && v < end) {
-        run++;
-        return;
-      }
-      flush();
-      key = r.round(v);
-      start = key;
-      end = r.next(key);
-      if (!(v >= start && v < end) || r.round(end - 1) !== key) {
-        // a rounding whose bucket does not contain the value as [key, next): no runs for it
-        start = Infinity;
-        end = -Infinity;
-      }
-      run = 1;
-    };
-    const blocks = singleValuedBlocks(dv);
-    if (blocks) {
-      for (let b = 0; b < blocks.numBlocks; b++) {
-        const values = blocks.block(b);
-        const base = b * blocks.blockSize;
-        for (let j = 0; j < values.length; j++) {
-          const doc = base + j;
-          if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-          one(values[j]! * scale);
-        }
-      }
-      flush();
-      return;
-    }
+    // (the run bounds stay plain locals of the hot loops, not captured by a closure: V8 keeps them in registers)
     const maxDoc = this.maxDoc;
-    for (let doc = 0; doc < maxDoc; doc++) {
-      if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
-      const n = rd.advance(doc);
-      if (n !== 1) {
-        if (n > 0) {
-          flush();
-          this.collect(doc, 0, 0);
+    const blocks = singleValuedBlocks(dv);
+    for (let b = 0, base = 0; base < maxDoc; b++) {
+      // single-valued on disk: one block of values at a time (value j is the value of doc base + j); otherwise
+      // the whole leaf through the per-doc reader, docs with several values through collect
+      const vals = blocks ? blocks.block(b) : null;
+      const n = vals ? vals.length : maxDoc;
+      for (let j = 0; j < n; j++) {
+        const doc = base + j;
+        if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        let v: number;
+        if (vals !== null) v = vals[j]! * scale;
+        else if (rd.advance(doc) === 1) v = rd.value(0) * scale;
+        else {
+          if (rd.count > 1) {
+            flush();
+            this.collect(doc, 0, 0);
+          }
+          continue;
         }
-        continue;
+        if (v >= start && v < end) {
+          run++;
+          continue;
+        }
+        flush();
+        key = r.round(v);
+        start = key;
+        end = r.next(key);
+        if (!(v >= start && v < end) || r.round(end - 1) !== key) {
+          // a rounding whose bucket does not contain the value as [key, next): no runs for it
+          start = Infinity;
+          end = -Infinity;
+        }
+        run = 1;
       }
-      one(rd.value(0) * scale);
+      base += n;
     }
     flush();
   }
