@@ -19,6 +19,7 @@ import {
 } from '@strata/core-common';
 import { httpModule } from './http.module.js';
 import { HttpPipeline } from './http-pipeline.js';
+import { PARALLEL_CHUNK_BYTES } from './response-compression.js';
 
 const echo: RestHandler = {
   name: 'echo',
@@ -426,6 +427,13 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
       return RestResponses.ok({ ok: true });
     },
   };
+  // a body well over the chunked-compression threshold (a big search page)
+  const bigBody = { hits: Array.from({ length: 6000 }, (_, i) => ({ _id: `doc-${i}`, _source: { n: i, msg: `event ${i * 7919} from host-${i % 13}` } })) };
+  const big: RestHandler = {
+    name: 'big_probe',
+    routes: [route('GET', '/_big', 'cluster:monitor/probe')],
+    handle: async () => RestResponses.ok(bigBody),
+  };
   const user: Authenticator = {
     name: 'fixed',
     order: 1,
@@ -437,6 +445,7 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
   beforeAll(async () => {
     const extra = new ContainerModule(({ bind }) => {
       bind(ExtensionPoints.RestHandler).toConstantValue(ctxProbe);
+      bind(ExtensionPoints.RestHandler).toConstantValue(big);
       bind(ExtensionPoints.Authenticator).toConstantValue(user);
     });
     srv = await start(extra);
@@ -479,6 +488,20 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
     const disabled = await raw(off.url, '/', { 'Accept-Encoding': 'gzip' });
     expect(disabled.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(disabled.body.toString()).tagline).toBe('You Know, for Search');
+  });
+
+  it('compresses a large body (over the chunked threshold) to the same bytes, gzip and deflate', async () => {
+    const plain = await raw(srv.url, '/_big');
+    expect(plain.body.length).toBeGreaterThan(3 * PARALLEL_CHUNK_BYTES);
+    expect(JSON.parse(plain.body.toString())).toEqual(bigBody);
+    const gz = await raw(srv.url, '/_big', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toBe('application/json');
+    expect(gz.body.length).toBeLessThan(plain.body.length / 3);
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const df = await raw(srv.url, '/_big', { 'Accept-Encoding': 'deflate' });
+    expect(df.headers['content-encoding']).toBe('deflate');
+    expect(inflateSync(df.body).equals(plain.body)).toBe(true);
   });
 
   it('renders ?format=yaml and Accept: application/yaml as YAML, errors too', async () => {

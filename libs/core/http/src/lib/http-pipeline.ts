@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import type Koa from 'koa';
 import { inject, injectable, optional } from 'inversify';
@@ -37,6 +37,7 @@ import { checkCompatibleVersions, checkContentType, PlainHttpError, responseJson
 import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
 import { prettyJson } from './x-content.js';
+import { compressBody } from './response-compression.js';
 
 /** Query parameters every endpoint accepts. */
 export const GLOBAL_PARAMS: readonly string[] = [
@@ -304,7 +305,7 @@ export class HttpPipeline {
         this.renderError(ctx, err, pretty, errorTrace);
       }
       if (rc.warnings.length > 0) ctx.set('Warning', rc.warnings.map(warningHeaderValue));
-      this.compress(ctx);
+      await this.compress(ctx);
       this.logger?.debug(
         {
           'http.request.id': rc.id,
@@ -321,9 +322,10 @@ export class HttpPipeline {
 
   /**
    * `http.compression`: a response body is gzip- or deflate-encoded when the client's Accept-Encoding
-   * allows it (gzip preferred), at `http.compression_level`, as Elasticsearch's HTTP layer does.
+   * allows it (gzip preferred), at `http.compression_level`, as Elasticsearch's HTTP layer does. Large
+   * bodies are compressed off the event loop (response-compression.ts).
    */
-  private compress(ctx: Koa.Context): void {
+  private async compress(ctx: Koa.Context): Promise<void> {
     if (!this.compression || ctx.method === 'HEAD') return;
     const body = ctx.body;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
@@ -334,8 +336,7 @@ export class HttpPipeline {
     const raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     if (raw.length === 0) return;
     const type = ctx.response.get('Content-Type');
-    const opts = { level: this.compressionLevel };
-    ctx.body = encoding === 'gzip' ? gzipSync(raw, opts) : deflateSync(raw, opts);
+    ctx.body = await compressBody(raw, encoding, this.compressionLevel);
     if (type) ctx.set('Content-Type', type);
     ctx.set('Content-Encoding', encoding);
     ctx.vary('Accept-Encoding');

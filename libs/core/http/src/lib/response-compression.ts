@@ -1,0 +1,42 @@
+/**
+ * Response body compression (`http.compression`). Small bodies are compressed in place; large ones (search
+ * pages, scroll pages) off the event loop on libuv's pool, gzip in parallel chunks as pigz does: each chunk
+ * is a raw deflate stream primed with the previous 32 KB of input as its dictionary and ended by a sync
+ * flush (byte-aligned, not final), so the concatenation is one ordinary deflate stream inside one gzip
+ * member. Any gzip reader decodes it; the level is the configured one.
+ */
+import { promisify } from 'node:util';
+import { constants, crc32, deflate, deflateRaw, deflateSync, gzipSync, type ZlibOptions } from 'node:zlib';
+
+/** bodies at least this large are compressed off the event loop, in chunks of this size */
+export const PARALLEL_CHUNK_BYTES = 128 * 1024;
+const WINDOW = 32 * 1024;
+/** gzip header: magic, deflate, no flags, no mtime, no extra flags, OS unix (as zlib writes it) */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+const deflateRawAsync = promisify(deflateRaw) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>;
+const deflateAsync = promisify(deflate) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>;
+
+/** one gzip member of `raw`, its deflate stream compressed chunk by chunk in parallel */
+export async function gzipChunked(raw: Buffer, level: number, chunk = PARALLEL_CHUNK_BYTES): Promise<Buffer> {
+  const parts: Array<Promise<Buffer>> = [];
+  let at = 0;
+  do {
+    const end = Math.min(raw.length, at + chunk);
+    const opts: ZlibOptions = { level, finishFlush: end === raw.length ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
+    if (at > 0) opts.dictionary = raw.subarray(Math.max(0, at - WINDOW), at);
+    parts.push(deflateRawAsync(raw.subarray(at, end), opts));
+    at = end;
+  } while (at < raw.length);
+  const tail = Buffer.alloc(8);
+  tail.writeUInt32LE(crc32(raw) >>> 0, 0);
+  tail.writeUInt32LE(raw.length >>> 0, 4); // ISIZE: the length modulo 2^32
+  return Buffer.concat([GZIP_HEADER, ...(await Promise.all(parts)), tail]);
+}
+
+/** `raw` encoded as `encoding` at `level`: in place when small, else off the event loop */
+export async function compressBody(raw: Buffer, encoding: 'gzip' | 'deflate', level: number): Promise<Buffer> {
+  const opts = { level };
+  if (raw.length < PARALLEL_CHUNK_BYTES) return encoding === 'gzip' ? gzipSync(raw, opts) : deflateSync(raw, opts);
+  return encoding === 'gzip' ? gzipChunked(raw, level) : deflateAsync(raw, opts);
+}
