@@ -237,6 +237,72 @@ describe('paging over HTTP', () => {
       expect(values).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
     });
 
+    it('sorted on a date with heavy ties, several segments and deletes: every live doc exactly once, in order', async () => {
+      // 240 docs over 2 shards, 11 distinct timestamps, written in 4 refreshes (several segments per shard)
+      const c = await host.request('PUT', '/ties', {
+        settings: { number_of_shards: 2, number_of_replicas: 0 },
+        mappings: { properties: { ts: { type: 'date' }, k: { type: 'keyword' } } },
+      });
+      expect(c.status).toBe(200);
+      const model = new Map<string, number>();
+      const base = Date.UTC(2026, 0, 1);
+      for (let batch = 0; batch < 4; batch++) {
+        const lines: object[] = [];
+        for (let i = batch * 60; i < (batch + 1) * 60; i++) {
+          const ts = base + ((i * 7) % 11) * 1000;
+          model.set(`t${i}`, ts);
+          lines.push({ index: { _index: 'ties', _id: `t${i}` } }, { ts, k: `v${i % 5}` });
+        }
+        const b = await host.request('POST', '/_bulk?refresh=true', lines);
+        expect(b.body.errors).toBe(false);
+      }
+      for (let i = 3; i < 240; i += 17) {
+        expect((await host.request('DELETE', `/ties/_doc/t${i}`)).status).toBe(200);
+        model.delete(`t${i}`);
+      }
+      await host.request('POST', '/ties/_refresh');
+      const walk = async (order: 'asc' | 'desc', query?: object) => {
+        const r = await host.request('POST', '/ties/_search?scroll=1m', { size: 7, sort: [{ ts: order }], ...(query ? { query } : {}) });
+        expect(r.status).toBe(200);
+        // changes after the scroll opened are invisible to it
+        if (order === 'asc' && !query) {
+          await host.request('DELETE', '/ties/_doc/t0?refresh=true');
+          await host.request('PUT', '/ties/_doc/late?refresh=true', { ts: base });
+        }
+        const seen: Array<[string, number]> = [];
+        let page = r.body;
+        for (;;) {
+          for (const h of page.hits.hits) {
+            expect(h.sort).toHaveLength(1);
+            seen.push([h._id, h.sort[0]]);
+          }
+          if (page.hits.hits.length === 0) break;
+          const next = await host.request('POST', '/_search/scroll', { scroll: '1m', scroll_id: page._scroll_id });
+          expect(next.status).toBe(200);
+          page = next.body;
+        }
+        await host.request('DELETE', '/_search/scroll', { scroll_id: page._scroll_id });
+        return seen;
+      };
+      const check = (seen: Array<[string, number]>, want: Map<string, number>, order: 'asc' | 'desc') => {
+        expect(seen.map(([id]) => id).sort()).toEqual([...want.keys()].sort());
+        for (const [id, v] of seen) expect(v).toBe(want.get(id));
+        const values = seen.map(([, v]) => v);
+        const sorted = [...want.values()].sort((a, b) => (order === 'asc' ? a - b : b - a));
+        expect(values).toEqual(sorted);
+      };
+      const before = new Map(model);
+      check(await walk('asc'), before, 'asc');
+      model.delete('t0');
+      model.set('late', base);
+      check(await walk('desc'), model, 'desc');
+      const lo = base + 2000;
+      const hi = base + 8000;
+      const inRange = new Map([...model].filter(([, v]) => v >= lo && v < hi));
+      expect(inRange.size).toBeGreaterThan(100);
+      check(await walk('asc', { range: { ts: { gte: lo, lt: hi } } }), inRange, 'asc');
+    });
+
     it('a scroll request without scroll frees the context', async () => {
       const r = await host.request('POST', '/logs/_search?scroll=1m', { size: 2 });
       const sid = r.body._scroll_id;
