@@ -163,6 +163,38 @@ describe('data streams over HTTP', () => {
     expect((await host.request('GET', '/_data_stream/logs-app')).body.data_streams[0].indices).toHaveLength(2);
   });
 
+  it('DELETE /<index> does not target data streams: a stream name is not found, wildcards reach backing indices by name', async () => {
+    expect((await host.request('PUT', '/_data_stream/logs-del')).status).toBe(200);
+    expect((await host.request('POST', '/logs-del/_rollover')).status).toBe(200);
+    const backing = async () => (await host.request('GET', '/_data_stream/logs-del')).body.data_streams[0].indices.map((i: { index_name: string }) => i.index_name);
+    const [first, write] = await backing();
+    // the stream's name: index_not_found_exception (404), as for any missing index; nothing is deleted
+    const byName = await host.request('DELETE', '/logs-del');
+    expect(byName.status).toBe(404);
+    expect(byName.body.error).toMatchObject({ type: 'index_not_found_exception', reason: 'no such index [logs-del]', 'resource.id': 'logs-del', index: 'logs-del' });
+    const withOther = await host.request('DELETE', `/${first},logs-del`);
+    expect(withOther.status).toBe(404);
+    expect(await backing()).toEqual([first, write]);
+    expect((await host.request('DELETE', '/logs-del?ignore_unavailable=true')).body).toEqual({ acknowledged: true });
+    expect(await backing()).toEqual([first, write]);
+    // with wildcards allowed: a pattern naming the stream matches nothing; one matching the write backing index is refused
+    expect((await host.request('PUT', '/_cluster/settings', { transient: { 'action.destructive_requires_name': false } })).status).toBe(200);
+    try {
+      expect((await host.request('DELETE', '/logs-de*')).body).toEqual({ acknowledged: true });
+      expect(await backing()).toEqual([first, write]);
+      const all = await host.request('DELETE', '/.ds-logs-del-*');
+      expect(all.status).toBe(400);
+      expect(all.body.error.reason).toBe(`index [${write}] is the write index for data stream [logs-del] and cannot be deleted`);
+      expect(await backing()).toEqual([first, write]);
+      // an older backing index, by its own name, leaves the stream
+      expect((await host.request('DELETE', `/${first}`)).body).toEqual({ acknowledged: true });
+      expect(await backing()).toEqual([write]);
+    } finally {
+      await host.request('PUT', '/_cluster/settings', { transient: { 'action.destructive_requires_name': null } });
+    }
+    expect((await host.request('DELETE', '/_data_stream/logs-del')).status).toBe(200);
+  });
+
   it('rolls over an alias with a write index, numbering the new index', async () => {
     await host.request('PUT', '/app-000001', { aliases: { app: { is_write_index: true } } });
     await host.request('POST', '/app/_doc?refresh=true', { n: 1 });

@@ -38,7 +38,7 @@ export const ADMIN_DEFAULTS: IndicesOptions = {
 };
 
 type Resolver = IndexNameExpressionResolver & {
-  resolve?(e: string | string[] | undefined, o: IndicesOptions, p: 'read' | 'write', r: { allowClosed?: boolean }): string[];
+  resolve?(e: string | string[] | undefined, o: IndicesOptions, p: 'read' | 'write', r: { allowClosed?: boolean; includeDataStreams?: boolean }): string[];
 };
 
 export function resolveTargets(
@@ -47,10 +47,11 @@ export function resolveTargets(
   expression: string | undefined,
   defaults: IndicesOptions = ADMIN_DEFAULTS,
   allowClosed = true,
+  includeDataStreams = true,
 ): string[] {
   const opts = indicesOptionsFromParams((n) => req.param(n), defaults);
   const r = resolver as Resolver;
-  if (r.resolve) return r.resolve(expression, opts, 'read', { allowClosed });
+  if (r.resolve) return r.resolve(expression, opts, 'read', { allowClosed, includeDataStreams });
   return resolver.concreteIndices(expression, opts, 'read');
 }
 

@@ -151,7 +151,9 @@ export class DeleteIndexRestHandler implements RestHandler {
         throw Errors.illegalArgument(`The provided expression [${p}] matches an alias, specify the corresponding concrete indices instead.`);
       }
     }
-    const names = resolveTargets(this.resolver, req, expr, { ...ADMIN_DEFAULTS, allowNoIndices: true });
+    // data streams are no targets here (as in Elasticsearch): a stream's name is not found, a wildcard
+    // reaches backing indices only by their own names (DELETE /_data_stream/<name> deletes a stream)
+    const names = resolveTargets(this.resolver, req, expr, { ...ADMIN_DEFAULTS, allowNoIndices: true }, true, false);
     await this.mis.deleteIndices(names);
     return RestResponses.acknowledged();
   }

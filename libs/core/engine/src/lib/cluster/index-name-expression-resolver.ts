@@ -18,6 +18,11 @@ export function isHiddenIndex(im: IndexMetadata): boolean {
 export interface ResolveOptions {
   /** include explicitly named closed indices instead of failing (admin APIs: get/delete/settings/open) */
   allowClosed?: boolean;
+  /**
+   * false: data streams are not targets (the delete-index API): a named stream is not found, a wildcard
+   * does not expand through streams (their backing indices still match by their own names)
+   */
+  includeDataStreams?: boolean;
 }
 
 @injectable()
@@ -50,7 +55,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
       parts = parts.map((p) => (p.startsWith('-<') ? '-' + resolveDateMathIndexName(p.slice(1), now) : resolveDateMathIndexName(p, now)));
     }
     if (parts.length === 0 || (parts.length === 1 && (parts[0] === '_all' || parts[0] === '*'))) {
-      const all = this.expandWildcard('*', md, options, purpose);
+      const all = this.expandWildcard('*', md, options, purpose, ropts);
       if (all.length === 0 && !options.allowNoIndices) {
         throw Errors.indexNotFound(parts[0] ?? '_all');
       }
@@ -87,19 +92,19 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
       }
       if (part.includes('*')) {
         wildcardSeen = true;
-        const matched = this.expandWildcard(part, md, options, purpose);
+        const matched = this.expandWildcard(part, md, options, purpose, ropts);
         if (matched.length === 0 && !options.allowNoIndices) throw Errors.indexNotFound(part);
         matched.forEach(add);
         continue;
       }
       if (part === '_all') {
         wildcardSeen = true;
-        this.expandWildcard('*', md, options, purpose).forEach(add);
+        this.expandWildcard('*', md, options, purpose, ropts).forEach(add);
         continue;
       }
       // contributed resolvers (data streams)
       let handled = false;
-      for (const r of this.resolvers) {
+      for (const r of ropts.includeDataStreams === false ? [] : this.resolvers) {
         const res = r.resolve(part, options, purpose);
         if (res !== undefined) {
           res.forEach(add);
@@ -143,7 +148,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
     return result;
   }
 
-  private expandWildcard(pattern: string, md: ClusterMetadata, options: IndicesOptions, purpose: 'read' | 'write'): string[] {
+  private expandWildcard(pattern: string, md: ClusterMetadata, options: IndicesOptions, purpose: 'read' | 'write', ropts: ResolveOptions = {}): string[] {
     const ew = options.expandWildcards;
     const out: string[] = [];
     if (!ew.open && !ew.closed) return out;
@@ -174,7 +179,7 @@ export class DefaultIndexNameExpressionResolver implements IndexNameExpressionRe
         set.add(name);
       }
     }
-    for (const r of this.resolvers) {
+    for (const r of ropts.includeDataStreams === false ? [] : this.resolvers) {
       const res = r.resolve(pattern, options, purpose);
       if (res) for (const n of res) if (!access || access.allowed(n)) set.add(n);
     }
