@@ -269,9 +269,22 @@ describe('merging', () => {
       idx(s, String(i), { n: i });
       s.flush();
     }
+    // reopened: every segment is read from its files
+    s.close();
+    s = newShard();
     s.deleteDoc({ id: '0' });
+    // merges.total_size_in_bytes counts the merged inputs' size (their .seg and .src files); _0 held only
+    // the deleted doc, so the refresh before the merge drops it instead
+    const inputBytes = fs
+      .readdirSync(dir)
+      .filter((n) => (n.endsWith('.seg') || n.endsWith('.src')) && !n.startsWith('_0.'))
+      .reduce((sum, n) => sum + fs.statSync(path.join(dir, n)).size, 0);
+    expect(inputBytes).toBeGreaterThan(0);
+    expect(s.stats().mergesTotalSizeInBytes).toBe(0);
     s.forceMerge(1);
     expect(s.stats().segmentsCount).toBe(1);
+    expect(s.stats().mergesTotal).toBe(1);
+    expect(s.stats().mergesTotalSizeInBytes).toBe(inputBytes);
     s.flush();
     const segFiles = fs.readdirSync(dir).filter((n) => n.endsWith('.seg'));
     expect(segFiles.length).toBe(1);

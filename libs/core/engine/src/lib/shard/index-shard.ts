@@ -193,6 +193,8 @@ export interface ShardStats {
   flushTimeInMillis: number;
   mergesTotal: number;
   mergesTotalDocs: number;
+  /** the merged inputs' size on disk (Elasticsearch: the sum of the merge's input segment sizes) */
+  mergesTotalSizeInBytes: number;
   mergesTimeInMillis: number;
   mergesCurrent: number;
   segmentsCount: number;
@@ -341,6 +343,7 @@ export class IndexShardImpl implements IndexShard {
     flushTimeInMillis: 0,
     mergesTotal: 0,
     mergesTotalDocs: 0,
+    mergesTotalSizeInBytes: 0,
     mergesTimeInMillis: 0,
   };
 
@@ -1624,6 +1627,7 @@ export class IndexShardImpl implements IndexShard {
       reader: null,
       onDisk,
     };
+    const inputBytes = entries.reduce((n, e) => n + e.data.sizeInBytes, 0);
     // version-map locations never point into segments, so only the list changes
     const first = this.segments.indexOf(entries[0]);
     const removed = new Set(entries);
@@ -1642,6 +1646,7 @@ export class IndexShardImpl implements IndexShard {
     this.dirty = true;
     this.st.mergesTotal++;
     this.st.mergesTotalDocs += data.maxDoc;
+    this.st.mergesTotalSizeInBytes += inputBytes;
     this.st.mergesTimeInMillis += this.now() - t0;
     return merged;
   }

@@ -59,6 +59,7 @@ const SUM_KEYS: Array<keyof ShardStats> = [
   'flushTimeInMillis',
   'mergesTotal',
   'mergesTotalDocs',
+  'mergesTotalSizeInBytes',
   'mergesTimeInMillis',
   'mergesCurrent',
   'segmentsCount',
@@ -531,7 +532,7 @@ export function renderIndexStatsSections(s: ShardStats): Record<string, Record<s
       total: s.mergesTotal,
       total_time_in_millis: s.mergesTimeInMillis,
       total_docs: s.mergesTotalDocs,
-      total_size_in_bytes: 0,
+      total_size_in_bytes: s.mergesTotalSizeInBytes,
     },
     segments: { count: s.segmentsCount, memory_in_bytes: s.segmentsMemoryInBytes },
     translog: {
