@@ -4,7 +4,7 @@
  * `id`, `name`, `type`, `username`, `realm_name`, `creation`, `expiration`, `invalidated`, `invalidation`
  * and `metadata.*`, with `from`, `size`, `sort` and `search_after`.
  */
-import { Errors, automatonRegExp, parseTimeValue } from '@strata/core-common';
+import { Errors, automatonRegExp, parseDateMath } from '@strata/core-common';
 import type { ApiKeyRecord } from '../store/security-store.js';
 
 type Value = string | number | boolean | null | undefined;
@@ -13,7 +13,7 @@ type Predicate = (k: ApiKeyRecord) => boolean;
 const DATE_FIELDS = new Set(['creation', 'expiration', 'invalidation']);
 const FIELDS = new Set(['id', 'name', 'type', 'username', 'realm_name', 'creation', 'expiration', 'invalidated', 'invalidation']);
 
-function fieldOf(name: string): string {
+export function fieldOf(name: string): string {
   const f = name === 'owner' ? 'username' : name === 'realm' ? 'realm_name' : name;
   if (!FIELDS.has(f) && !f.startsWith('metadata.')) throw Errors.illegalArgument(`Field [${name}] is not allowed for querying or aggregation`);
   return f;
@@ -56,15 +56,42 @@ function values(k: ApiKeyRecord, field: string): Value[] {
   return [valueOf(k, field)];
 }
 
-function parseDate(v: unknown, now: number): number {
+/** the values of `field` an aggregation sees: none for a missing field; metadata is flattened (keywords) */
+export function aggFieldValues(k: ApiKeyRecord, field: string): Array<string | number | boolean> {
+  const out: Array<string | number | boolean> = [];
+  for (const v of values(k, field)) {
+    if (v === null || v === undefined) continue;
+    out.push(field.startsWith('metadata.') ? String(v) : v);
+  }
+  return out;
+}
+
+/** the mapped type of a key field in Elasticsearch's security index */
+export function fieldKind(field: string): 'date' | 'boolean' | 'flattened' | 'keyword' {
+  if (DATE_FIELDS.has(field)) return 'date';
+  if (field === 'invalidated') return 'boolean';
+  return field.startsWith('metadata.') ? 'flattened' : 'keyword';
+}
+
+const INDEX_FIELDS: Record<string, string> = {
+  username: 'creator.principal',
+  realm_name: 'creator.realm',
+  creation: 'creation_time',
+  expiration: 'expiration_time',
+  invalidation: 'invalidation_time',
+  invalidated: 'api_key_invalidated',
+};
+
+/** the field's name in the security index (what Elasticsearch's messages name) */
+export function indexFieldName(field: string): string {
+  if (field.startsWith('metadata.')) return `metadata_flattened.${field.slice('metadata.'.length)}`;
+  return INDEX_FIELDS[field] ?? field;
+}
+
+/** a date value or date math (`now+30d/d`); `roundUp` for `gt` and `lte`, as Elasticsearch rounds */
+function parseDate(v: unknown, now: number, roundUp = false): number {
   if (typeof v === 'number') return v;
-  const s = String(v);
-  const m = /^now(?:([+-])(\d+[a-zA-Z]+))?$/.exec(s);
-  if (m) return m[1] ? now + (m[1] === '-' ? -1 : 1) * parseTimeValue(m[2], 'range') : now;
-  if (/^\d+$/.test(s)) return Number(s);
-  const t = Date.parse(s);
-  if (Number.isNaN(t)) throw Errors.parsing(`failed to parse date field [${s}]`);
-  return t;
+  return parseDateMath(String(v), { now, roundUp });
 }
 
 function same(a: Value, b: unknown, field: string, now: number): boolean {
@@ -146,11 +173,11 @@ export function compileQuery(q: unknown, now: number): Predicate {
       const [f, v] = single(body, 'range');
       const field = fieldOf(f);
       const r = (v ?? {}) as Record<string, unknown>;
-      const conv = (x: unknown) => (DATE_FIELDS.has(field) ? parseDate(x, now) : x);
-      const gt = r['gt'] !== undefined ? conv(r['gt']) : undefined;
-      const gte = r['gte'] !== undefined ? conv(r['gte']) : undefined;
-      const lt = r['lt'] !== undefined ? conv(r['lt']) : undefined;
-      const lte = r['lte'] !== undefined ? conv(r['lte']) : undefined;
+      const conv = (x: unknown, roundUp: boolean) => (DATE_FIELDS.has(field) ? parseDate(x, now, roundUp) : x);
+      const gt = r['gt'] !== undefined ? conv(r['gt'], true) : undefined;
+      const gte = r['gte'] !== undefined ? conv(r['gte'], false) : undefined;
+      const lt = r['lt'] !== undefined ? conv(r['lt'], false) : undefined;
+      const lte = r['lte'] !== undefined ? conv(r['lte'], true) : undefined;
       return (k) =>
         values(k, field).some((x) => {
           if (x === null || x === undefined) return false;

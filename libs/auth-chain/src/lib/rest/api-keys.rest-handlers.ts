@@ -6,6 +6,7 @@ import { EsError, Errors, RestResponses, route, simpleMatcher, type RestHandler,
 import { NODE_INFO, type NodeInfo } from '@strata/core-api';
 import { ApiKeyService, parseRoleDescriptors, validateApiKeyFields, type CreateApiKeyRequest } from '../apikey/api-key-service.js';
 import { compareSortValues, compileQuery, parseSort, sortValues } from '../apikey/api-key-query.js';
+import { parseApiKeyAggs, runApiKeyAggs } from '../apikey/api-key-aggs.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { AuthCache } from '../authc/auth-cache.js';
 import type { Authentication } from '../authc/authentication.js';
@@ -180,10 +181,12 @@ export class QueryApiKeyRestHandler implements RestHandler {
     requireSecurity(this.config);
     const withLimitedBy = req.boolParam('with_limited_by', false);
     req.boolParam('with_profile_uid', false);
-    req.boolParam('typed_keys', false);
+    const typedKeys = req.boolParam('typed_keys', false);
     const body = req.hasBody() ? objectBody(req, 'query api key request') : {};
     for (const k of Object.keys(body)) if (!['query', 'from', 'size', 'sort', 'search_after', 'aggs', 'aggregations'].includes(k)) throw unknownField('query_api_keys_request', k);
-    if (body['aggs'] !== undefined || body['aggregations'] !== undefined) throw Errors.illegalArgument('aggregations are not supported by the query API keys API on this service');
+    if (body['aggs'] !== undefined && body['aggregations'] !== undefined) {
+      throw Errors.parsing('[query_api_keys_request] takes [aggs] or [aggregations], not both');
+    }
     const from = body['from'] === undefined ? 0 : Number(body['from']);
     const size = body['size'] === undefined ? 10 : Number(body['size']);
     const errors: string[] = [];
@@ -192,14 +195,20 @@ export class QueryApiKeyRestHandler implements RestHandler {
     if (errors.length) throw Errors.actionRequestValidation(errors);
     const now = Date.now();
     const match = compileQuery(body['query'], now);
+    const aggsJson = body['aggs'] ?? body['aggregations'];
+    const aggs = aggsJson !== undefined ? parseApiKeyAggs(aggsJson, now) : undefined;
     const sort = body['sort'] !== undefined ? parseSort(body['sort']) : undefined;
     const me = caller(req);
     const ownOnly = req.context.get(OWN_API_KEYS_ONLY) === true;
     const all = Object.values(this.store.state().api_keys).sort((a, b) => a.creation - b.creation || (a.id < b.id ? -1 : 1));
-    let hits: Array<{ k: ApiKeyRecord; sv?: Array<string | number | boolean | null | undefined> }> = all
-      .map((k, i) => ({ k, i }))
-      .filter(({ k }) => (!ownOnly || this.keys.ownedBy(k, me)) && match(k))
+    const visible = all.map((k, i) => ({ k, i })).filter(({ k }) => !ownOnly || this.keys.ownedBy(k, me));
+    let hits: Array<{ k: ApiKeyRecord; sv?: Array<string | number | boolean | null | undefined> }> = visible
+      .filter(({ k }) => match(k))
       .map(({ k, i }) => (sort ? { k, sv: sortValues(k, sort, i) } : { k }));
+    // aggregations run on every key the query matched (before search_after and paging)
+    const aggregations = aggs
+      ? runApiKeyAggs(aggs, hits.map((h) => h.k), { now, typedKeys, visible: visible.map(({ k }) => k) })
+      : undefined;
     if (sort) hits.sort((a, b) => compareSortValues(a.sv!, b.sv!, sort));
     if (sort && Array.isArray(body['search_after'])) {
       const after = body['search_after'] as Array<string | number | boolean | null>;
@@ -214,6 +223,7 @@ export class QueryApiKeyRestHandler implements RestHandler {
         if (h.sv) o['_sort'] = h.sv.map((v) => (v === undefined ? null : v));
         return o;
       }),
+      ...(aggregations ? { aggregations } : {}),
     });
   }
 }
