@@ -1,15 +1,18 @@
 /**
  * Response body compression (`http.compression`). Small bodies are compressed in place; large ones (search
- * pages, scroll pages) off the event loop on libuv's pool, gzip in parallel chunks as pigz does: each chunk
- * is a raw deflate stream primed with the previous 32 KB of input as its dictionary and ended by a sync
- * flush (byte-aligned, not final), so the concatenation is one ordinary deflate stream inside one gzip
- * member. Any gzip reader decodes it; the level is the configured one.
+ * pages, scroll pages) off the event loop on libuv's pool, gzip in parallel chunks (one per core), as pigz
+ * does: each chunk is a raw deflate stream primed with the previous 32 KB of input as its dictionary and
+ * ended by a sync flush (byte-aligned, not final), so their concatenation is one ordinary deflate stream
+ * inside one gzip member that any gzip reader decodes, about as small as one stream. The level is the
+ * configured one.
  */
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, crc32, deflate, deflateRaw, deflateSync, gzipSync, type ZlibOptions } from 'node:zlib';
 
-/** bodies at least this large are compressed off the event loop, in chunks of this size */
+/** bodies at least this large are compressed off the event loop, in chunks of at least this size */
 export const PARALLEL_CHUNK_BYTES = 128 * 1024;
+const CORES = Math.max(1, availableParallelism());
 const WINDOW = 32 * 1024;
 /** gzip header: magic, deflate, no flags, no mtime, no extra flags, OS unix (as zlib writes it) */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
@@ -17,8 +20,8 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const deflateRawAsync = promisify(deflateRaw) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>;
 const deflateAsync = promisify(deflate) as (b: Buffer, o: ZlibOptions) => Promise<Buffer>;
 
-/** one gzip member of `raw`, its deflate stream compressed chunk by chunk in parallel */
-export async function gzipChunked(raw: Buffer, level: number, chunk = PARALLEL_CHUNK_BYTES): Promise<Buffer> {
+/** one gzip member of `raw`, its deflate stream compressed chunk by chunk in parallel (a chunk per core) */
+export async function gzipChunked(raw: Buffer, level: number, chunk = Math.max(PARALLEL_CHUNK_BYTES, Math.ceil(raw.length / CORES))): Promise<Buffer> {
   const parts: Array<Promise<Buffer>> = [];
   let at = 0;
   do {
