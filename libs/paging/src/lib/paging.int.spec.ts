@@ -303,6 +303,25 @@ describe('paging over HTTP', () => {
       check(await walk('asc', { range: { ts: { gte: lo, lt: hi } } }), inRange, 'asc');
     });
 
+    it('counts the total exactly past 10,000 (the default threshold does not apply to a scroll), repeated on every page', async () => {
+      await seed(host, 'many', 10_050);
+      const r = await host.request('POST', '/many/_search?scroll=1m', { size: 5000, _source: false });
+      expect(r.status).toBe(200);
+      expect(r.body.hits.total).toEqual({ value: 10_050, relation: 'eq' });
+      const p = await host.request('POST', '/_search/scroll', { scroll: '1m', scroll_id: r.body._scroll_id });
+      expect(p.body.hits.total).toEqual({ value: 10_050, relation: 'eq' });
+      const asInt = await host.request('POST', '/many/_search?scroll=1m&rest_total_hits_as_int=true', { size: 1 });
+      expect(asInt.body.hits.total).toBe(10_050);
+      // any other threshold is refused in a scroll context, as Elasticsearch does
+      const capped = await host.request('POST', '/many/_search?scroll=1m', { size: 1, track_total_hits: 100 });
+      expect(capped.status).toBe(400);
+      expect(capped.body.error.root_cause[0].reason).toContain('disabling [track_total_hits] is not allowed in a scroll context');
+      const plain = await host.request('POST', '/many/_search', { size: 1 });
+      expect(plain.body.hits.total).toEqual({ value: 10_000, relation: 'gte' });
+      await host.request('DELETE', '/_search/scroll/_all');
+      await host.request('DELETE', '/many');
+    });
+
     it('a scroll request without scroll frees the context', async () => {
       const r = await host.request('POST', '/logs/_search?scroll=1m', { size: 2 });
       const sid = r.body._scroll_id;

@@ -19,7 +19,9 @@ import {
   type SettingDef,
 } from '@strata/core-common';
 import {
+  DEFAULT_TRACK_TOTAL_HITS,
   EngineTokens,
+  TRACK_TOTAL_HITS_ACCURATE,
   TRACK_TOTAL_HITS_DISABLED,
   allShardsFailed,
   type DirectoryReader,
@@ -312,7 +314,7 @@ export class PagingService {
 
   /**
    * One scroll page: the user's query and sort plus the `_shard_doc` tiebreaker, continued after the
-   * last hit returned. Only the first page computes aggregations and total hits; later pages repeat
+   * last hit returned. Only the first page computes aggregations and the (exact) total; later pages repeat
    * the first total and skip counting, so the index-order fast path applies.
    */
   private async page(
@@ -330,7 +332,13 @@ export class PagingService {
       // the first page keeps `from` so the core rejects it as Elasticsearch does in a scroll context
       from: first ? base.from : 0,
       trackScores: base.trackScores || state.unsorted,
-      ...(first ? {} : { aggs: undefined, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED }),
+      // as Elasticsearch: a scroll's first page counts its total exactly unless told otherwise
+      // (the default 10,000 does not apply in a scroll context); later pages skip counting
+      ...(first
+        ? base.trackTotalHitsUpTo === DEFAULT_TRACK_TOTAL_HITS
+          ? { trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE }
+          : {}
+        : { aggs: undefined, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED }),
       ...(state.after !== undefined ? { searchAfter: state.after } : {}),
     };
     // the first page is validated by the core as a scroll request; later pages are plain continuations
