@@ -83,11 +83,19 @@ function parseOverhead(key: string) {
 }
 
 /** a memory-size setting whose value is kept raw (`60%`) and resolved against the heap when applied */
-function memorySetting(key: string, defaultRaw: string, dynamic = true): SettingDef<string> {
+/**
+ * A memory-size setting (`60%` of the heap, `512mb`, bytes), validated with parseMemorySize and kept as
+ * written: the breakers' limits (dynamic, cluster) and other node limits such as indexing pressure share it.
+ */
+export function memorySizeSetting(
+  key: string,
+  defaultRaw: string,
+  opts: { scope?: 'cluster' | 'node'; dynamic?: boolean } = {},
+): SettingDef<string> {
   return setting<string>({
     key,
-    scope: 'cluster',
-    dynamic,
+    scope: opts.scope ?? 'cluster',
+    dynamic: opts.dynamic ?? true,
     defaultValue: defaultRaw,
     defaultRaw,
     parse: (raw: unknown): string => {
@@ -124,48 +132,38 @@ interface ChildDef {
 const CHILDREN: readonly ChildDef[] = [
   {
     name: BreakerNames.REQUEST,
-    limit: memorySetting('indices.breaker.request.limit', '60%'),
+    limit: memorySizeSetting('indices.breaker.request.limit', '60%'),
     overhead: overheadSetting('indices.breaker.request.overhead', 1),
     durability: 'TRANSIENT',
   },
   {
     name: BreakerNames.FIELDDATA,
-    limit: memorySetting('indices.breaker.fielddata.limit', '40%'),
+    limit: memorySizeSetting('indices.breaker.fielddata.limit', '40%'),
     overhead: overheadSetting('indices.breaker.fielddata.overhead', 1.03),
     durability: 'PERMANENT',
   },
   {
     name: BreakerNames.IN_FLIGHT_REQUESTS,
-    limit: memorySetting('network.breaker.inflight_requests.limit', '100%'),
+    limit: memorySizeSetting('network.breaker.inflight_requests.limit', '100%'),
     overhead: overheadSetting('network.breaker.inflight_requests.overhead', 2),
     durability: 'TRANSIENT',
   },
   {
     name: BreakerNames.EQL_SEQUENCE,
-    limit: memorySetting('breaker.eql_sequence.limit', '50%'),
+    limit: memorySizeSetting('breaker.eql_sequence.limit', '50%'),
     overhead: overheadSetting('breaker.eql_sequence.overhead', 1),
     durability: 'TRANSIENT',
   },
   {
     name: BreakerNames.ACCOUNTING,
-    limit: memorySetting('indices.breaker.accounting.limit', '100%'),
+    limit: memorySizeSetting('indices.breaker.accounting.limit', '100%'),
     overhead: overheadSetting('indices.breaker.accounting.overhead', 1),
     durability: 'PERMANENT',
   },
 ];
 
 /** `indices.breaker.total.limit`: 95% of the heap with real-memory accounting, else 70% */
-export const BREAKER_TOTAL_LIMIT = setting<string>({
-  key: 'indices.breaker.total.limit',
-  scope: 'cluster',
-  dynamic: true,
-  defaultValue: '95%',
-  defaultRaw: '95%',
-  parse: (raw: unknown): string => {
-    parseMemorySize(raw, 'indices.breaker.total.limit');
-    return String(raw).trim();
-  },
-});
+export const BREAKER_TOTAL_LIMIT = memorySizeSetting('indices.breaker.total.limit', '95%');
 
 /** every breaker setting (register through ExtensionPoints.Setting) */
 export const BREAKER_SETTINGS: readonly SettingDef[] = [

@@ -9,20 +9,18 @@
  * Reported in `GET /_nodes/stats/indexing_pressure`.
  */
 import { inject, injectable } from 'inversify';
-import { EsError, formatByteSize, heapLimitBytes, parseMemorySize, setting, type NodeStatsContributor, type SettingDef } from '@strata/core-common';
+import {
+  EsError,
+  formatByteSize,
+  heapLimitBytes,
+  memorySizeSetting,
+  parseMemorySize,
+  type NodeStatsContributor,
+  type SettingDef,
+} from '@strata/core-common';
 import { EngineTokens } from '../services.js';
 
-export const INDEXING_PRESSURE_LIMIT = setting<string>({
-  key: 'indexing_pressure.memory.limit',
-  scope: 'node',
-  dynamic: false,
-  defaultValue: '10%',
-  defaultRaw: '10%',
-  parse: (raw: unknown): string => {
-    parseMemorySize(raw, 'indexing_pressure.memory.limit');
-    return String(raw).trim();
-  },
-});
+export const INDEXING_PRESSURE_LIMIT = memorySizeSetting('indexing_pressure.memory.limit', '10%', { scope: 'node', dynamic: false });
 
 export const INDEXING_PRESSURE_SETTINGS: readonly SettingDef[] = [INDEXING_PRESSURE_LIMIT as SettingDef];
 
