@@ -4,6 +4,7 @@
  */
 import { BatchedReservation, BreakerNames, EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext, SortedSetDocValues } from '../index/leaf-reader.js';
+import { numericReader, ordinalsReader, type DocValuesReader } from '../index/doc-values-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from './api.js';
 import { RAW, type ValueFormat } from './support/value-format.js';
@@ -426,6 +427,48 @@ export function bytesValues(leaf: LeafReaderContext, src: FieldSource): SortedSe
     m.set(src.constant, dv);
   }
   return dv;
+}
+
+/** the doc values of a values source on one leaf, read block by block: numbers (`terms` null) or ordinals and their terms */
+export interface LeafValues {
+  readonly rd: DocValuesReader<Float64Array | Uint32Array>;
+  readonly terms: readonly string[] | null;
+}
+
+/** a per-doc reader of the doc values of a numeric or keyword source on a leaf; null when the leaf has none */
+export function leafValues(leaf: LeafReaderContext, src: FieldSource): LeafValues | null {
+  if (src.kind === 'numeric') {
+    const dv = leaf.reader.numericDocValues(src.field);
+    return dv ? { rd: numericReader(dv), terms: null } : null;
+  }
+  if (src.kind === 'bytes') {
+    const dv = bytesValues(leaf, src);
+    return dv ? { rd: ordinalsReader(dv), terms: dv.terms } : null;
+  }
+  return null;
+}
+
+/**
+ * the distinct values of `doc` written to out[0..]: terms for display, or numbers scaled (then rounded by
+ * `rounding` when given, equal neighbours collapsed); returns how many
+ */
+export function docValuesInto(src: FieldSource, lv: LeafValues, doc: number, out: unknown[], rounding?: { round(v: number): number } | null): number {
+  const rd = lv.rd;
+  const n = rd.advance(doc);
+  let k = 0;
+  const terms = lv.terms;
+  if (terms) {
+    for (let i = 0; i < n; i++) out[k++] = displayTerm(src, terms[rd.value(i)]!);
+    return k;
+  }
+  let prev = NaN;
+  for (let i = 0; i < n; i++) {
+    let v = rd.value(i) * src.scale;
+    if (rounding) v = rounding.round(v);
+    if (v !== prev) out[k++] = v;
+    prev = v;
+  }
+  return k;
 }
 
 export function textFielddataError(field: string, index: string): EsError {

@@ -4,9 +4,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type {
-  DocBlocks,
   LeafReader,
-  NumberBlocks,
   LeafReaderContext,
   NumericDocValues,
   SortedSetDocValues,
@@ -16,6 +14,7 @@ import type { MappedFieldType, ValueKind } from '../mapper/mapped-field-type.js'
 import type { AggregationContext, CompiledFilter, InternalAggregations } from './api.js';
 import { parseAggregations, reduceAggregations, renderAggregations } from './aggregation-phase.js';
 import { decodeIp, encodeIp } from '../mapper/ip.js';
+import { blocksOnlyNumeric, blocksOnlySortedSet } from '../index/testing/blocks-only.js';
 
 export type Doc = Record<string, unknown>;
 export type Mapping = Record<string, string | { type: string; format?: string; fielddata?: boolean; scaling_factor?: number }>;
@@ -82,30 +81,6 @@ export interface FakeLeaf extends LeafReader {
   readonly docs: Doc[];
 }
 
-/**
- * Doc values the way a segment on disk offers them: blocks of `blockSize` values (and of per-doc counts),
- * with the whole-column accessors throwing, so a test proves a collector reads block by block.
- */
-function blocksOnly<T extends Float64Array | Uint32Array>(offsets: Uint32Array, values: T, blockSize: number): DocBlocks<T> {
-  const maxDoc = offsets.length - 1;
-  const single = offsets[maxDoc] === maxDoc && offsets.every((o, i) => o === i);
-  const chunks = <U extends Float64Array | Uint32Array>(a: U): NumberBlocks<U> => ({
-    size: a.length,
-    blockSize,
-    numBlocks: Math.ceil(a.length / blockSize),
-    min: (b) => Math.min(...a.subarray(b * blockSize, (b + 1) * blockSize)),
-    max: (b) => Math.max(...a.subarray(b * blockSize, (b + 1) * blockSize)),
-    block: (b) => a.subarray(b * blockSize, (b + 1) * blockSize) as U,
-  });
-  const counts = new Uint32Array(maxDoc);
-  for (let d = 0; d < maxDoc; d++) counts[d] = offsets[d + 1]! - offsets[d]!;
-  return { values: chunks(values), counts: single ? null : chunks(counts), countStart: (b) => offsets[b * blockSize]! };
-}
-
-function wholeColumnRead(): never {
-  throw new Error('a whole doc-values column was read (blocks expected)');
-}
-
 export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: number[]; name?: string; ids?: string[]; blockSize?: number } = {}): FakeLeaf {
   const maxDoc = docs.length;
   const numeric = new Map<string, NumericDocValues>();
@@ -125,8 +100,7 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
       offsets[maxDoc] = vals.length;
       const values = Float64Array.from(vals);
       if (opts.blockSize) {
-        const docBlocks = blocksOnly(offsets, values, opts.blockSize);
-        numeric.set(field, { docBlocks, get offsets(): Uint32Array { return wholeColumnRead(); }, get values(): Float64Array { return wholeColumnRead(); } });
+        numeric.set(field, blocksOnlyNumeric(offsets, values, opts.blockSize));
       } else numeric.set(field, { offsets, values });
     } else if (kind === 'text') {
       // inverted index only (no doc values): lowercase word tokens
@@ -171,8 +145,7 @@ export function fakeLeafReader(docs: Doc[], mapping: Mapping, opts: { deleted?: 
       offsets[maxDoc] = ords.length;
       const ordCol = Uint32Array.from(ords);
       if (opts.blockSize) {
-        const docBlocks = blocksOnly(offsets, ordCol, opts.blockSize);
-        sorted.set(field, { docBlocks, terms, get offsets(): Uint32Array { return wholeColumnRead(); }, get ords(): Uint32Array { return wholeColumnRead(); } });
+        sorted.set(field, blocksOnlySortedSet(offsets, ordCol, terms, opts.blockSize));
       } else sorted.set(field, { offsets, ords: ordCol, terms });
     }
   }

@@ -11,7 +11,7 @@ import { MemorySegment, SegmentReader } from './segment.js';
 import { DiskSegment, SEGMENT_VERSION, verifySegmentFiles, writeSegment } from './disk-segment.js';
 import { MergedSource } from './segment-merger.js';
 import { lowerBoundIn, pointAccess } from './point-access.js';
-import { numericReader, ordinalsReader } from './doc-values-reader.js';
+import { numericReader, ordinalCounts, ordinalsReader } from './doc-values-reader.js';
 import { ShardDirectoryReader } from './directory-reader.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { BlockCache } from '../store/block-cache.js';
@@ -149,6 +149,17 @@ describe.each([SEGMENT_VERSION, 4])('number columns of format %i, block by block
     for (let d = 12_000; d < 12_100; d++) values += rm.advance(d) + rs.advance(d);
     expect(values).toBeGreaterThan(100);
     if (version === SEGMENT_VERSION) expect(cold.stats().readBytes).toBeLessThan(fs.statSync(path.join(dir, '_0.seg')).size / 20);
+    // docs per ordinal over the whole column (the terms aggregation over every doc): counted from the ordinals
+    // read in order, kept in the cache (4 bytes a term), no whole column held
+    for (const f of ['k.keyword', 's.keyword']) {
+      const want = mem.sortedSet(f)!;
+      const exp = new Int32Array(want.terms.length);
+      for (const o of want.ords) exp[o]! += 1;
+      const dv = s2.sortedSet(f)!;
+      const got = ordinalCounts(dv);
+      expect(Array.from(got)).toEqual(Array.from(exp));
+      expect(ordinalCounts(s2.sortedSet(f)!)).toBe(got);
+    }
     s2.close();
   });
 

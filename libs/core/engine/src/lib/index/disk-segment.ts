@@ -720,6 +720,9 @@ class DiskSortedSet implements SortedSetDocValues {
   get ords(): Uint32Array {
     return (this.ord ??= this.seg.sortedSetOrds(this.field, this.m));
   }
+  ordCounts(): Int32Array {
+    return this.seg.sortedSetOrdCounts(this.m, this.terms.length);
+  }
   get terms(): readonly string[] {
     return (this.t ??= this.seg.sortedSetTerms(this.m));
   }
@@ -1081,6 +1084,22 @@ export class DiskSegment implements SegmentCore {
       const ords = this.column(m.ords, u32);
       if (this.sortedSetOffsets(m)[this.maxDoc] !== ords.length) throw new CorruptIndexException(`doc values of [${field}] are inconsistent (resource ${this.segPath})`);
       return { value: ords, bytes: ords.byteLength + 64, readBytes: m.ords.len };
+    });
+  }
+  /**
+   * values per ordinal of a keyword field (cached, 4 bytes a term): the ordinals read once in order straight
+   * from the file, so counting does not push decoded columns through the cache
+   */
+  sortedSetOrdCounts(m: SegMeta['ss'][string], numTerms: number): Int32Array {
+    return this.cache.get(`${this.uid}K${m.id}`, () => {
+      const counts = new Int32Array(numTerms);
+      const cur = this.cursor(`S${m.id}o`, m.ords);
+      for (let i = 0; i < cur.size; i++) {
+        const o = cur.next();
+        if (o >= numTerms) throw new CorruptIndexException(`doc values are inconsistent: ordinal ${o} of ${numTerms} terms (resource ${this.segPath})`);
+        counts[o]! += 1;
+      }
+      return { value: counts, bytes: counts.byteLength + 64, readBytes: m.ords.len };
     });
   }
   sortedSetOffsets(m: SegMeta['ss'][string]): Uint32Array {

@@ -102,6 +102,15 @@ export function ordinalsReader(dv: SortedSetDocValues): DocValuesReader<Uint32Ar
   return new DocValuesReader<Uint32Array>(dv, () => dv.ords);
 }
 
+/** the terms of one doc in keyword doc values, in ordinal order (only the doc's blocks are read) */
+export function termsOfDoc(dv: SortedSetDocValues, doc: number): string[] {
+  const rd = ordinalsReader(dv);
+  const n = rd.advance(doc);
+  const out: string[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = dv.terms[rd.value(i)]!;
+  return out;
+}
+
 /**
  * Single-valued doc values on disk as blocks of consecutive docs (value j of block b is the value of doc
  * b * blockSize + j), for column-wise collectors; null when multi-valued or in memory (use a reader).
@@ -109,4 +118,34 @@ export function ordinalsReader(dv: SortedSetDocValues): DocValuesReader<Uint32Ar
 export function singleValuedBlocks<T extends Float64Array | Uint32Array>(dv: { readonly docBlocks?: DocBlocks<T> }): NumberBlocks<T> | null {
   const b = dv.docBlocks;
   return b && !b.counts ? b.values : null;
+}
+
+/** ordinal counts of whole columns in memory (or of block views without their own), keyed by the immutable column */
+const ordCountsByColumn = new WeakMap<object, Int32Array>();
+
+/**
+ * how many values of a keyword column carry each ordinal (= docs per term: ordinals are unique within a doc),
+ * over every doc of the segment, deleted ones included. A segment on disk counts its ordinals block by block
+ * once and keeps the counts in the block cache (`ordCounts`); a column in memory is counted once and the
+ * counts kept as long as the column.
+ */
+export function ordinalCounts(dv: SortedSetDocValues): Int32Array {
+  if (dv.ordCounts) return dv.ordCounts();
+  const vb = dv.docBlocks?.values;
+  const key: object = vb ?? dv.ords;
+  let counts = ordCountsByColumn.get(key);
+  if (counts === undefined || counts.length !== dv.terms.length) {
+    counts = new Int32Array(dv.terms.length);
+    if (vb) {
+      for (let b = 0; b < vb.numBlocks; b++) {
+        const ords = vb.block(b);
+        for (let i = 0; i < ords.length; i++) counts[ords[i]!]! += 1;
+      }
+    } else {
+      const ords = dv.ords;
+      for (let i = 0; i < ords.length; i++) counts[ords[i]!]! += 1;
+    }
+    ordCountsByColumn.set(key, counts);
+  }
+  return counts;
 }

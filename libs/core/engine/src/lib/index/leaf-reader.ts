@@ -101,6 +101,11 @@ export interface SortedSetDocValues {
   readonly singleValued?: boolean;
   /** per-doc ordinals block by block (segments on disk) */
   readonly docBlocks?: DocBlocks<Uint32Array>;
+  /**
+   * values per ordinal over the whole column (deleted docs included), counted once and cached (segments on
+   * disk); read through `ordinalCounts` in index/doc-values-reader.ts, never mutate
+   */
+  ordCounts?(): Int32Array;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { EsError, Errors, RawJson, compareUtf8 } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
+import { numericReader, ordinalsReader } from '../index/doc-values-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import { ScriptContexts, type ScriptService } from '@strata/core-common';
 import { parseScriptRef } from '@strata/core-painless';
@@ -334,30 +335,30 @@ function compileOne(
       leaf(ctx) {
         const dv = ctx.reader.sortedSetDocValues(field);
         if (!dv) return () => missingKey;
-        const { offsets, ords, terms } = dv;
+        const terms = dv.terms;
+        // block by block on disk: only the blocks of the docs asked for are decoded
+        const rd = ordinalsReader(dv);
         if (nestedDocs) {
           const docsOf = nestedDocs(ctx);
           return (doc) => {
             let best = -1;
             for (const c of docsOf(doc)) {
-              const s = offsets[c]!;
-              const e = offsets[c + 1]!;
-              if (e <= s) continue;
-              const o = ords[mode === 'min' ? s : e - 1]!;
+              const n = rd.advance(c);
+              if (n === 0) continue;
+              const o = rd.value(mode === 'min' ? 0 : n - 1);
               if (best < 0 || (mode === 'min' ? o < best : o > best)) best = o;
             }
             return best < 0 ? missingKey : terms[best]!;
           };
         }
         return (doc) => {
-          const s = offsets[doc]!;
-          const e = offsets[doc + 1]!;
-          if (e <= s) return missingKey;
-          if (e - s === 1) return terms[ords[s]!]!;
+          const n = rd.advance(doc);
+          if (n === 0) return missingKey;
+          if (n === 1) return terms[rd.value(0)]!;
           // ords follow the dictionary's order; min/max are by UTF-8 bytes as in Lucene
-          let best = terms[ords[s]!]!;
-          for (let i = s + 1; i < e; i++) {
-            const t = terms[ords[i]!]!;
+          let best = terms[rd.value(0)]!;
+          for (let i = 1; i < n; i++) {
+            const t = terms[rd.value(i)]!;
             const c = compareUtf8(t, best);
             if (mode === 'min' ? c < 0 : c > 0) best = t;
           }
@@ -416,13 +417,16 @@ function compileOne(
           return conv(v);
         };
       }
-      const { offsets, values } = dv;
+      const rd = numericReader(dv);
       if (nestedDocs) {
         // MultiValueMode over the values of every selected nested object
         const docsOf = nestedDocs(ctx);
         return (doc) => {
           const all: number[] = [];
-          for (const c of docsOf(doc)) for (let i = offsets[c]!; i < offsets[c + 1]!; i++) all.push(values[i]!);
+          for (const c of docsOf(doc)) {
+            const n = rd.advance(c);
+            for (let i = 0; i < n; i++) all.push(rd.value(i));
+          }
           if (all.length === 0) return missingKey;
           let v: number;
           if (mode === 'min') v = Math.min(...all);
@@ -441,18 +445,17 @@ function compileOne(
         };
       }
       return (doc) => {
-        const s = offsets[doc]!;
-        const e = offsets[doc + 1]!;
-        if (e <= s) return missingKey;
+        const n = rd.advance(doc);
+        if (n === 0) return missingKey;
         let v: number;
-        if (e - s === 1) v = values[s]!;
-        else if (mode === 'min') v = values[s]!;
-        else if (mode === 'max') v = values[e - 1]!;
-        else if (mode === 'median') v = medianOf(values, s, e);
+        // a doc's values are ascending
+        if (n === 1 || mode === 'min') v = rd.value(0);
+        else if (mode === 'max') v = rd.value(n - 1);
+        else if (mode === 'median') v = n % 2 === 1 ? rd.value(n >> 1) : (rd.value((n >> 1) - 1) + rd.value(n >> 1)) / 2;
         else {
           let sum = 0;
-          for (let i = s; i < e; i++) sum += values[i]!;
-          v = mode === 'avg' ? sum / (e - s) : sum;
+          for (let i = 0; i < n; i++) sum += rd.value(i);
+          v = mode === 'avg' ? sum / n : sum;
           if (isInt && mode === 'avg') v = Math.round(v);
         }
         if (scale) v = v / scale;

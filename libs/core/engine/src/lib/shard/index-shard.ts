@@ -16,6 +16,7 @@ import { defaultBlockCache, type BlockCache } from '../store/block-cache.js';
 import { verifyFileChecksumInBackground } from '../store/codec-util.js';
 import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
+import { termsOfDoc } from '../index/doc-values-reader.js';
 import { clearBit, countLiveIn, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { MergedSource, type MergeInput } from '../index/segment-merger.js';
 import { Translog, type TranslogOp } from '../store/translog.js';
@@ -1853,10 +1854,6 @@ function drain(it: Generator<Promise<unknown> | void, void, void>): void {
 /** the `_ignored` values of a doc from its doc values (undefined when none) */
 function ignoredOf(dv: SortedSetDocValues | null | undefined, doc: number): string[] | undefined {
   if (!dv) return undefined;
-  const a = dv.offsets[doc]!;
-  const b = dv.offsets[doc + 1]!;
-  if (a >= b) return undefined;
-  const out: string[] = [];
-  for (let i = a; i < b; i++) out.push(dv.terms[dv.ords[i]!]!);
-  return out;
+  const out = termsOfDoc(dv, doc);
+  return out.length > 0 ? out : undefined;
 }

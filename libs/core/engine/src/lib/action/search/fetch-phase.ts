@@ -3,7 +3,8 @@
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
 import { Errors, RawJson, compareUtf8 } from '@strata/core-common';
-import type { DirectoryReader, LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
+import { numericReader, ordinalsReader, termsOfDoc, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
 import { TopHitsHeap } from '../../search/collector.js';
 import type { InnerHitsDefinition } from '../../search/inner-hits.js';
@@ -251,7 +252,7 @@ function resolveDocValueFields(specs: FieldAndFormat[], deps: FetchDeps): DocVal
 }
 
 /** a docvalue field's column in one leaf: numeric, keyword, or none */
-type DocValueColumn = { ndv: NumericDocValues; sdv?: undefined } | { ndv?: undefined; sdv: SortedSetDocValues } | null;
+type DocValueColumn = { nrd: DocValuesReader<Float64Array>; srd?: undefined; terms?: undefined } | { nrd?: undefined; srd: DocValuesReader<Uint32Array>; terms: readonly string[] } | null;
 
 /** the columns of the docvalue_fields in `leaf`, looked up once per leaf and fetch (not once per hit) */
 function docValueColumns(fields: DocValueField[], leaf: LeafReaderContext, cache: Map<LeafReaderContext, DocValueColumn[]>): DocValueColumn[] {
@@ -260,9 +261,9 @@ function docValueColumns(fields: DocValueField[], leaf: LeafReaderContext, cache
     cols = fields.map(({ name, ft }) => {
       if (ft.runtime) return null;
       const ndv = leaf.reader.numericDocValues(name);
-      if (ndv) return { ndv };
+      if (ndv) return { nrd: numericReader(ndv) };
       const sdv = leaf.reader.sortedSetDocValues(name);
-      return sdv ? { sdv } : null;
+      return sdv ? { srd: ordinalsReader(sdv), terms: sdv.terms } : null;
     });
     cache.set(leaf, cols);
   }
@@ -280,20 +281,22 @@ function docValueFields(fields: DocValueField[], cols: DocValueColumn[], leaf: L
     }
     const vals: unknown[] = [];
     const col = cols[f];
-    const ndv = col?.ndv;
-    if (ndv) {
-      for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
-        const v = ndv.values[i]!;
+    const nrd = col?.nrd;
+    if (nrd) {
+      const n = nrd.advance(doc);
+      for (let i = 0; i < n; i++) {
+        const v = nrd.value(i);
         if (ft.kind === 'date') vals.push(format === 'epoch_millis' && ft.type === 'date' ? String(v) : ft.formatValue(v, format));
         else if (format && format !== 'use_field_mapping') vals.push(ft.formatValue(v, format));
         else vals.push(ft.valueForDisplay(v));
       }
     } else {
-      const sdv = col?.sdv;
-      if (sdv) {
+      const srd = col?.srd;
+      if (srd) {
         // doc values list a document's terms in Lucene's order: UTF-8 bytes (the dictionary here is UTF-16 ordered)
         const terms: string[] = [];
-        for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) terms.push(sdv.terms[sdv.ords[i]!]!);
+        const n = srd.advance(doc);
+        for (let i = 0; i < n; i++) terms.push(col.terms[srd.value(i)]!);
         if (terms.length > 1) terms.sort(compareUtf8);
         for (const t of terms) vals.push(ft.valueForDisplay(t));
       }
@@ -413,11 +416,8 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
     if (!noStored && !nested) {
       // the _ignored metadata field (fields skipped by ignore_above / ignore_malformed), from its doc values
       const ig = r.sortedSetDocValues('_ignored');
-      if (ig && ig.offsets[doc]! < ig.offsets[doc + 1]!) {
-        const names: string[] = [];
-        for (let i = ig.offsets[doc]!; i < ig.offsets[doc + 1]!; i++) names.push(ig.terms[ig.ords[i]!]!);
-        hit['_ignored'] = names;
-      }
+      const names = ig ? termsOfDoc(ig, doc) : [];
+      if (names.length > 0) hit['_ignored'] = names;
     }
     let parsed: unknown;
     if (nested) {

@@ -7,6 +7,7 @@ import type { DirectoryReader } from '../../index/leaf-reader.js';
 import { parseSort } from '../../search/sort.js';
 import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
+import { blocksOnlyReader } from '../../index/testing/blocks-only.js';
 import { executeQueryPhase, executeQueryPhaseSliced, javaStringHashCode, prepareShardQuery, sliceFilter, type QueryPhaseControl } from './query-phase.js';
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
@@ -686,5 +687,64 @@ describe('query phase in slices (executeQueryPhaseSliced)', () => {
     expect(err).toMatchObject({ type: 'task_cancelled_exception', status: 400, reason: 'task cancelled [by user request]' });
     // inside the first (20,000-doc) segment: after 2 × 256 docs
     expect(checks).toBe(2);
+  });
+});
+
+describe('doc values read block by block (segments on disk): collapse, slices, docvalue_fields, _ignored', () => {
+  const docs: FakeDoc[] = Array.from({ length: 60 }, (_, i) => ({
+    id: `b${i}`,
+    keyword: { user: `u${(i * 7) % 9}`, tag: i % 4 === 0 ? ['x', 'y'] : `t${i % 5}`, ...(i % 10 === 3 ? { _ignored: ['body'] } : {}) },
+    num: { price: (i * 13) % 17, n: i % 6 === 0 ? [i, i + 100] : i },
+  }));
+  const F = { ...FIELDS, user: fieldTypes.keyword('user') };
+  const segs = [docs.slice(0, 25), docs.slice(25, 26), docs.slice(26)];
+  const runB = (source: Partial<SearchSource>, reader: DirectoryReader) => {
+    const ctx = createParseContext({ registry, index: meta, fieldType: (_i, n) => F[n as keyof typeof F], matchingFieldNames: () => [], nowMillis: 0 });
+    const req = request(source);
+    return executeQueryPhase(req, { parseContext: ctx, indexMetadata: meta, reader, fieldType: (n) => F[n as keyof typeof F] }, prepareShardQuery(req, ctx));
+  };
+  const fetch = (r: ShardQueryResult, reader: DirectoryReader) =>
+    executeFetchPhase(r.hits, parseSearchSource({ docvalue_fields: ['tag', 'n', 'price', 'user'], _source: false }), {
+      index: 'idx',
+      reader,
+      fieldType: (n) => F[n as keyof typeof F],
+      matchingFieldNames: () => [],
+    });
+
+  it('answer as over the whole columns, which are never read', () => {
+    const whole = fakeReader(segs);
+    const sources: Partial<SearchSource>[] = [
+      { size: 20, sort: parseSort([{ price: 'desc' }]), collapse: { field: 'user' } },
+      { size: 20, sort: parseSort([{ n: 'asc' }]), collapse: { field: 'price' } },
+      ...[0, 1, 2].map((id) => ({ size: 100, slice: { id, max: 3, field: 'n' } })),
+      // sorts on multi-valued keyword and numeric doc values, every mode
+      { size: 100, sort: parseSort([{ tag: { order: 'desc', mode: 'min' } }, { user: 'asc' }, { n: { order: 'desc', mode: 'median' } }]) },
+      { size: 100, sort: parseSort([{ tag: { order: 'asc', mode: 'max' } }, { n: { order: 'asc', mode: 'avg' } }]) },
+      ...(['min', 'max', 'sum', 'median'] as const).map((mode) => ({ size: 100, sort: parseSort([{ n: { order: 'desc', mode } }, { price: 'asc' }]) })),
+    ];
+    const want = sources.map((s) => runB(s, whole));
+    expect(want[0]!.hits.map((h) => h.collapseKey).sort()).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8']);
+    expect(want[1]!.hits).toHaveLength(17);
+    expect(want.slice(2, 5).reduce((n, r) => n + r.hits.length, 0)).toBe(60);
+    expect(want[5]!.hits.slice(0, 3).map((h) => h.sortValues)).toEqual([['x', 'u0', 86], ['x', 'u0', 50], ['x', 'u1', 40]]);
+    expect(want[8]!.hits.slice(0, 2).map((h) => h.sortValues)).toEqual([[154, 5], [148, 12]]);
+    expect(want[9]!.hits.slice(0, 2).map((h) => h.sortValues)).toEqual([[208, 5], [196, 12]]);
+    const fetched = fetch(want[0]!, whole);
+    expect(fetched).toHaveLength(9);
+    const all = fetch(runB({ size: 100 }, whole), whole);
+    expect(all[0]!['fields']).toEqual({ tag: ['x', 'y'], n: [0, 100], price: [0], user: ['u0'] });
+    expect(all.filter((h) => h['_ignored'] !== undefined).map((h) => [h['_id'], h['_ignored']])).toEqual(
+      [3, 13, 23, 33, 43, 53].map((i) => [`b${i}`, ['body']]),
+    );
+    for (const blockSize of [1, 2, 8, 4096]) {
+      const blocks = blocksOnlyReader(fakeReader(segs), blockSize);
+      const got = sources.map((s) => runB(s, blocks));
+      expect(got.map((r) => r.hits.map((h) => [h.doc, h.collapseKey, h.collapseValue, h.sortValues]))).toEqual(
+        want.map((r) => r.hits.map((h) => [h.doc, h.collapseKey, h.collapseValue, h.sortValues])),
+      );
+      expect(fetch(want[0]!, blocks)).toEqual(fetched);
+      expect(fetch(runB({ size: 100 }, whole), blocks)).toEqual(all);
+      expect(() => runB({ collapse: { field: 'tag' } }, blocks)).toThrow('failed to collapse, the collapse field must be single valued');
+    }
   });
 });

@@ -15,6 +15,7 @@ import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery } from '../../search/basic-queries.js';
 import { PointRangeQuery } from '../../search/point-range-query.js';
 import { pointAccess } from '../../index/point-access.js';
+import { numericReader, ordinalsReader } from '../../index/doc-values-reader.js';
 import { BooleanQuery } from '../../search/boolean-query.js';
 import { NonNestedDocsQuery } from '../../search/nested/block-join-query.js';
 import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collector.js';
@@ -111,11 +112,10 @@ export function sliceFilter(
     }
     return (leaf) => {
       const dv = leaf.reader.numericDocValues(field);
+      const rd = dv ? numericReader(dv) : null;
       return (doc) => {
-        if (!dv) return false;
-        const s = dv.offsets[doc]!;
-        if (dv.offsets[doc + 1]! <= s) return false;
-        return floorMod(mixLong(dv.values[s]!), sliceMax) === sliceId;
+        if (!rd || rd.advance(doc) === 0) return false;
+        return floorMod(mixLong(rd.value(0)), sliceMax) === sliceId;
       };
     };
   }
@@ -681,24 +681,24 @@ function compileCollapse(
     leaf(leaf) {
       if (ft.kind === 'keyword' || ft.kind === 'ip') {
         const dv = leaf.reader.sortedSetDocValues(field);
+        const rd = dv ? ordinalsReader(dv) : null;
         return (doc) => {
-          if (!dv) return [null, null];
-          const s = dv.offsets[doc]!;
-          const e = dv.offsets[doc + 1]!;
-          if (e === s) return [null, null];
-          if (e - s > 1) throw single();
-          const t = dv.terms[dv.ords[s]!]!;
+          if (!rd) return [null, null];
+          const n = rd.advance(doc);
+          if (n === 0) return [null, null];
+          if (n > 1) throw single();
+          const t = dv!.terms[rd.value(0)]!;
           return [t, ft.kind === 'ip' ? ft.valueForDisplay(t) : t];
         };
       }
       const dv = leaf.reader.numericDocValues(field);
+      const rd = dv ? numericReader(dv) : null;
       return (doc) => {
-        if (!dv) return [null, null];
-        const s = dv.offsets[doc]!;
-        const e = dv.offsets[doc + 1]!;
-        if (e === s) return [null, null];
-        if (e - s > 1) throw single();
-        const v = dv.values[s]!;
+        if (!rd) return [null, null];
+        const n = rd.advance(doc);
+        if (n === 0) return [null, null];
+        if (n > 1) throw single();
+        const v = rd.value(0);
         return [v, ft.valueForDisplay(v)];
       };
     },

@@ -3,19 +3,20 @@
  * `missing_bucket`. Top level only.
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
   Aggregator,
   applyParentPipelines,
   type PipelineBucket,
-  bytesValues,
   SubAggregators,
   TupleBuckets,
   asObject,
   checkParams,
-  displayTerm,
+  docValuesInto,
+  leafValues,
+  type LeafValues,
   optBool,
   optInt,
   optNumber,
@@ -273,8 +274,7 @@ interface ResolvedSource {
   src: FieldSource;
   rounding: Rounding | null;
   fmt: SourceFmt;
-  ndv: NumericDocValues | null;
-  sdv: SortedSetDocValues | null;
+  lv: LeafValues | null;
 }
 
 class CompositeAggregator extends Aggregator {
@@ -307,7 +307,7 @@ class CompositeAggregator extends Aggregator {
         const i = def.interval!;
         rounding = { round: (v) => Math.floor(v / i) * i, next: (k) => k + i };
       }
-      return { def, src, rounding, fmt, ndv: null, sdv: null };
+      return { def, src, rounding, fmt, lv: null };
     });
     if (spec.after) {
       this.after = this.rs.map((r) => {
@@ -330,8 +330,7 @@ class CompositeAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     for (const r of this.rs) {
-      r.ndv = r.src.kind === 'numeric' ? leaf.reader.numericDocValues(r.src.field) : null;
-      r.sdv = r.src.kind === 'bytes' ? bytesValues(leaf, r.src) : null;
+      r.lv = leafValues(leaf, r.src);
     }
     this.subs.setLeaf(leaf);
   }
@@ -340,21 +339,7 @@ class CompositeAggregator extends Aggregator {
   private fill(i: number, r: ResolvedSource, doc: number): number {
     const out = this.tuples.vals[i]!;
     let n = 0;
-    if (r.ndv) {
-      const s = r.ndv.offsets[doc]!;
-      const e = r.ndv.offsets[doc + 1]!;
-      let prev = NaN;
-      for (let k = s; k < e; k++) {
-        let v = r.ndv.values[k]! * r.src.scale;
-        if (r.rounding) v = r.rounding.round(v);
-        if (v !== prev) out[n++] = v;
-        prev = v;
-      }
-    } else if (r.sdv) {
-      const s = r.sdv.offsets[doc]!;
-      const e = r.sdv.offsets[doc + 1]!;
-      for (let k = s; k < e; k++) out[n++] = displayTerm(r.src, r.sdv.terms[r.sdv.ords[k]!]!);
-    }
+    if (r.lv) n = docValuesInto(r.src, r.lv, doc, out, r.rounding);
     if (n === 0 && r.def.missingBucket) out[n++] = null;
     this.tuples.nvals[i] = n;
     return n;

@@ -4,6 +4,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import { cidrRange, decodeIp, encodeIp } from '../../mapper/ip.js';
 import {
@@ -154,6 +155,7 @@ class IpRangeAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly counts = new IntArray(16);
   private dv: SortedSetDocValues | null = null;
+  private rd: DocValuesReader<Uint32Array> | null = null;
   /** per segment ordinal: the ranges it falls in (bit i = range i, first 31 ranges); lists beyond */
   private ordRanges: number[][] = [];
   private readonly hit: Uint8Array;
@@ -168,6 +170,7 @@ class IpRangeAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.dv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
+    this.rd = this.dv ? ordinalsReader(this.dv) : null;
     const terms = this.dv?.terms ?? [];
     this.ordRanges = terms.map((t) => {
       const out: number[] = [];
@@ -180,13 +183,12 @@ class IpRangeAggregator extends Aggregator {
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const dv = this.dv;
-    if (!dv) return;
-    const s = dv.offsets[doc]!;
-    const e = dv.offsets[doc + 1]!;
-    if (s === e) return;
+    const rd = this.rd;
+    if (!rd) return;
+    const m = rd.advance(doc);
+    if (m === 0) return;
     const hit = this.hit;
-    for (let i = s; i < e; i++) for (const r of this.ordRanges[dv.ords[i]!]!) hit[r] = 1;
+    for (let i = 0; i < m; i++) for (const r of this.ordRanges[rd.value(i)]!) hit[r] = 1;
     const n = this.ranges.length;
     for (let r = 0; r < n; r++) {
       if (hit[r] === 0) continue;

@@ -4,7 +4,7 @@
  */
 import { Errors, type StringMatcher } from '@strata/core-common';
 import { includeExcludeRegex } from './terms.js';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -15,9 +15,10 @@ import {
   TupleBuckets,
   applyParentPipelines,
   asObject,
-  bytesValues,
   checkParams,
-  displayTerm,
+  docValuesInto,
+  leafValues,
+  type LeafValues,
   optBool,
   optInt,
   optString,
@@ -78,18 +79,9 @@ interface TermSource {
   format?: string;
 }
 
-function valuesOf(src: FieldSource, ndv: NumericDocValues | null, sdv: SortedSetDocValues | null, doc: number, missing: Val | undefined): Val[] {
+function valuesOf(src: FieldSource, lv: LeafValues | null, doc: number, missing: Val | undefined): Val[] {
   const out: Val[] = [];
-  if (ndv) {
-    let prev = NaN;
-    for (let i = ndv.offsets[doc]!; i < ndv.offsets[doc + 1]!; i++) {
-      const v = ndv.values[i]! * src.scale;
-      if (v !== prev) out.push(v);
-      prev = v;
-    }
-  } else if (sdv) {
-    for (let i = sdv.offsets[doc]!; i < sdv.offsets[doc + 1]!; i++) out.push(displayTerm(src, sdv.terms[sdv.ords[i]!]!));
-  }
+  if (lv) docValuesInto(src, lv, doc, out);
   if (out.length === 0 && missing !== undefined) out.push(missing);
   return out;
 }
@@ -260,8 +252,7 @@ class MultiTermsAggregator extends Aggregator {
   private readonly tuples: TupleBuckets;
   private readonly srcs: FieldSource[];
   private readonly missing: (Val | undefined)[];
-  private ndvs: (NumericDocValues | null)[] = [];
-  private sdvs: (SortedSetDocValues | null)[] = [];
+  private lvs: (LeafValues | null)[] = [];
 
   constructor(private readonly spec: MultiTermsSpec, ctx: AggregationContext) {
     super();
@@ -272,8 +263,7 @@ class MultiTermsAggregator extends Aggregator {
   }
 
   setLeaf(leaf: LeafReaderContext): void {
-    this.ndvs = this.srcs.map((s) => (s.kind === 'numeric' ? leaf.reader.numericDocValues(s.field) : null));
-    this.sdvs = this.srcs.map((s) => (s.kind === 'bytes' ? bytesValues(leaf, s) : null));
+    this.lvs = this.srcs.map((s) => leafValues(leaf, s));
     this.subs.setLeaf(leaf);
   }
 
@@ -281,18 +271,8 @@ class MultiTermsAggregator extends Aggregator {
     const src = this.srcs[i]!;
     const out = this.tuples.vals[i]!;
     let n = 0;
-    const ndv = this.ndvs[i];
-    const sdv = this.sdvs[i];
-    if (ndv) {
-      let prev = NaN;
-      for (let k = ndv.offsets[doc]!; k < ndv.offsets[doc + 1]!; k++) {
-        const v = ndv.values[k]! * src.scale;
-        if (v !== prev) out[n++] = v;
-        prev = v;
-      }
-    } else if (sdv) {
-      for (let k = sdv.offsets[doc]!; k < sdv.offsets[doc + 1]!; k++) out[n++] = displayTerm(src, sdv.terms[sdv.ords[k]!]!);
-    }
+    const lv = this.lvs[i];
+    if (lv) n = docValuesInto(src, lv, doc, out);
     if (n === 0 && this.missing[i] !== undefined) out[n++] = this.missing[i]!;
     this.tuples.nvals[i] = n;
     return n;
@@ -438,8 +418,7 @@ class RareTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly ords = new KeyedBucketOrds<Val>();
   private readonly counts = new IntArray(64);
-  private ndv: NumericDocValues | null = null;
-  private sdv: SortedSetDocValues | null = null;
+  private lv: LeafValues | null = null;
   private readonly missing: Val | undefined;
   constructor(private readonly spec: RareTermsSpec, ctx: AggregationContext, private readonly src: FieldSource) {
     super();
@@ -447,12 +426,11 @@ class RareTermsAggregator extends Aggregator {
     this.missing = resolveMissing(src, spec.missing, ctx);
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
-    this.sdv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
+    this.lv = leafValues(leaf, this.src);
     this.subs.setLeaf(leaf);
   }
   collect(doc: number, owningOrd: number, score: number): void {
-    for (const v of valuesOf(this.src, this.ndv, this.sdv, doc, this.missing)) {
+    for (const v of valuesOf(this.src, this.lv, doc, this.missing)) {
       if (!this.spec.accepts(String(v))) continue;
       const b = this.ords.add(owningOrd, v);
       collectBucket(this.counts, this.subs, doc, b, score);

@@ -4,6 +4,7 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { ordinalCounts, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -152,6 +153,9 @@ class SignificantTermsAggregator extends Aggregator {
   private readonly counts = new IntArray(64);
   private readonly subsetSizes = new IntArray(16);
   private dv: SortedSetDocValues | null = null;
+  private rd: DocValuesReader<Uint32Array> | null = null;
+  /** per leaf without an inverted index: live docs per ordinal (counted once per request) */
+  private readonly bgCounts = new Map<number, Int32Array>();
 
   constructor(private readonly spec: SignificantTermsSpec, private readonly ctx: AggregationContext, private readonly src: FieldSource) {
     super();
@@ -160,18 +164,40 @@ class SignificantTermsAggregator extends Aggregator {
 
   setLeaf(leaf: LeafReaderContext): void {
     this.dv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
+    this.rd = this.dv ? ordinalsReader(this.dv) : null;
     this.subs.setLeaf(leaf);
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
     const ss = this.subsetSizes.ensure(owningOrd);
     ss[owningOrd]! += 1;
-    const dv = this.dv;
-    if (!dv) return;
-    for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) {
-      const b = this.ords.add(owningOrd, displayTerm(this.src, dv.terms[dv.ords[i]!]!));
+    const rd = this.rd;
+    if (!rd) return;
+    const terms = this.dv!.terms;
+    const n = rd.advance(doc);
+    for (let i = 0; i < n; i++) {
+      const b = this.ords.add(owningOrd, displayTerm(this.src, terms[rd.value(i)]!));
       collectBucket(this.counts, this.subs, doc, b, score);
     }
+  }
+
+  /** live docs per ordinal of a leaf's doc values: the column's counts less the deleted docs' values */
+  private liveOrdCounts(leaf: LeafReaderContext, dv: SortedSetDocValues): Int32Array {
+    let counts = this.bgCounts.get(leaf.ord);
+    if (counts) return counts;
+    counts = ordinalCounts(dv);
+    const r = leaf.reader;
+    if (r.numDocs < r.maxDoc) {
+      counts = counts.slice();
+      const rd = ordinalsReader(dv);
+      for (let d = 0; d < r.maxDoc; d++) {
+        if (r.isLive(d)) continue;
+        const n = rd.advance(d);
+        for (let i = 0; i < n; i++) counts[rd.value(i)]! -= 1;
+      }
+    }
+    this.bgCounts.set(leaf.ord, counts);
+    return counts;
   }
 
   /** background doc freq of a term over the shard's segments (encoded term for ip fields) */
@@ -188,11 +214,7 @@ class SignificantTermsAggregator extends Aggregator {
         const dv = bytesValues(leaf, this.src);
         if (!dv) continue;
         const o = dv.terms.indexOf(term);
-        if (o < 0) continue;
-        for (let d = 0; d < leaf.reader.maxDoc; d++) {
-          if (!leaf.reader.isLive(d)) continue;
-          for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) if (dv.ords[i] === o) n++;
-        }
+        if (o >= 0) n += this.liveOrdCounts(leaf, dv)[o]!;
       }
     }
     return n;

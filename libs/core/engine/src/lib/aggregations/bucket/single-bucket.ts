@@ -3,7 +3,7 @@
  * Single-bucket aggregations pass the owning ordinal through to their sub-aggregations (as ES does).
  */
 import { EsError, Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
 import type { AggregationContext, CompiledFilter, InternalAggregation, InternalAggregations } from '../api.js';
 import {
@@ -11,8 +11,9 @@ import {
   Aggregator,
   applyParentPipelines,
   type PipelineBucket,
-  bytesValues,
   IntArray,
+  leafValues,
+  type LeafValues,
   SubAggregators,
   asObject,
   checkParams,
@@ -121,19 +122,16 @@ export class MissingSpec extends SingleBucketSpec {
 }
 
 class MissingAggregator extends SingleBucketAggregator {
-  private ndv: NumericDocValues | null = null;
-  private sdv: SortedSetDocValues | null = null;
+  private lv: LeafValues | null = null;
   constructor(spec: AggSpec, ctx: AggregationContext, private readonly src: FieldSource) {
     super(spec, ctx);
   }
   setLeaf(leaf: LeafReaderContext): void {
-    this.ndv = this.src.kind === 'numeric' ? leaf.reader.numericDocValues(this.src.field) : null;
-    this.sdv = this.src.kind === 'bytes' ? bytesValues(leaf, this.src) : null;
+    this.lv = leafValues(leaf, this.src);
     this.subs.setLeaf(leaf);
   }
   collect(doc: number, owningOrd: number, score: number): void {
-    const off = this.ndv?.offsets ?? this.sdv?.offsets;
-    if (off && off[doc + 1]! > off[doc]!) return;
+    if (this.lv && this.lv.rd.advance(doc) > 0) return;
     this.hit(doc, owningOrd, score);
   }
 }

@@ -3,7 +3,8 @@
  * shard_size / doc_count_error_upper_bound / sum_other_doc_count reduced exactly as Elasticsearch.
  */
 import { BreakerNames, EsError, Errors, LuceneRegexp, RequestContexts, type StringMatcher } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext, SortedSetDocValues } from '../../index/leaf-reader.js';
+import { numericReader, ordinalCounts, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -377,29 +378,14 @@ export class TermsSpec extends AggSpec {
 
 // ------------------------------------------------------------------ keyword terms
 
-/** per-ordinal value counts of whole doc-values columns, keyed by the (immutable) ordinals column */
-const ordCountsByColumn = new WeakMap<Uint32Array, Int32Array>();
-
-/**
- * how many values of the column carry each ordinal (= docs per term: ordinals are unique within a doc),
- * counted once per column and kept as long as the column itself (the block cache holds it)
- */
-function columnOrdCounts(dv: SortedSetDocValues): Int32Array {
-  const ords = dv.ords;
-  let counts = ordCountsByColumn.get(ords);
-  if (counts === undefined || counts.length !== dv.terms.length) {
-    counts = new Int32Array(dv.terms.length);
-    for (let i = 0; i < ords.length; i++) counts[ords[i]!]! += 1;
-    ordCountsByColumn.set(ords, counts);
-  }
-  return counts;
-}
-
 class BytesTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly ords = new KeyedBucketOrds<string>();
   private readonly counts = new IntArray(64);
   private dv: SortedSetDocValues | null = null;
+  /** the current segment's ordinals, read block by block (segments on disk) */
+  private rd: DocValuesReader<Uint32Array> | null = null;
+  private maxDoc = 0;
   /** bytes of the current segment's ordinal array charged to the request breaker */
   private segBytes = 0;
   /** segment ord -> bucket ord (owning ord 0 only); -1 unknown, -2 rejected */
@@ -436,6 +422,8 @@ class BytesTermsAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     this.flush();
     this.dv = bytesValues(leaf, this.src);
+    this.rd = this.dv ? ordinalsReader(this.dv) : null;
+    this.maxDoc = leaf.reader.maxDoc;
     this.subs.setLeaf(leaf);
     const n = this.dv ? this.dv.terms.length : 0;
     const ie = this.spec.includeExclude;
@@ -466,17 +454,17 @@ class BytesTermsAggregator extends Aggregator {
 
   /**
    * every live doc of the leaf: the column's per-ordinal counts (counted once per immutable column, see
-   * columnOrdCounts) minus the values of the deleted docs — cost follows the deletes and the segment's
+   * ordinalCounts) minus the values of the deleted docs — cost follows the deletes and the segment's
    * terms, not its docs (Elasticsearch gets the same counts from the terms' docFreq for a match_all)
    */
   override collectAll(live: Uint32Array | null): void {
     const dv = this.dv;
+    const rd = this.rd;
     const sc = this.segCounts;
-    if (!dv || !sc) return;
-    sc.set(columnOrdCounts(dv));
+    if (!dv || !rd || !sc) return;
+    sc.set(ordinalCounts(dv));
     if (live !== null) {
-      const { offsets, ords } = dv;
-      const maxDoc = offsets.length - 1;
+      const maxDoc = this.maxDoc;
       const words = (maxDoc + 31) >>> 5;
       for (let w = 0; w < words; w++) {
         let dead = ~live[w]!;
@@ -485,7 +473,8 @@ class BytesTermsAggregator extends Aggregator {
           dead ^= low;
           const doc = (w << 5) + 31 - Math.clz32(low);
           if (doc >= maxDoc) break;
-          for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) sc[ords[i]!]! -= 1;
+          const n = rd.advance(doc);
+          for (let i = 0; i < n; i++) sc[rd.value(i)]! -= 1;
         }
       }
     }
@@ -494,13 +483,9 @@ class BytesTermsAggregator extends Aggregator {
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const dv = this.dv;
-    let s = 0, e = 0;
-    if (dv) {
-      s = dv.offsets[doc]!;
-      e = dv.offsets[doc + 1]!;
-    }
-    if (s === e) {
+    const rd = this.rd;
+    const n = rd ? rd.advance(doc) : 0;
+    if (n === 0) {
       if (this.missingKey !== undefined) {
         if (this.spec.includeExclude && !accepts(this.spec.includeExclude, this.missingKey)) return;
         const b = this.ords.add(owningOrd, this.missingKey);
@@ -510,29 +495,29 @@ class BytesTermsAggregator extends Aggregator {
       }
       return;
     }
-    const ords = dv!.ords;
     const acc = this.segAccept;
     const sc = this.segCounts;
     if (sc) {
-      for (let i = s; i < e; i++) {
-        const o = ords[i]!;
+      for (let i = 0; i < n; i++) {
+        const o = rd!.value(i);
         if (acc === null || acc[o] === 1) sc[o]! += 1;
       }
       return;
     }
     const map = this.segMap!;
-    for (let i = s; i < e; i++) {
-      const o = ords[i]!;
+    const terms = this.dv!.terms;
+    for (let i = 0; i < n; i++) {
+      const o = rd!.value(i);
       if (acc !== null && acc[o] === 0) continue;
       let b: number;
       if (owningOrd === 0) {
         b = map[o]!;
         if (b < 0) {
-          b = this.ords.add(0, displayTerm(this.src, dv!.terms[o]!));
+          b = this.ords.add(0, displayTerm(this.src, terms[o]!));
           map[o] = b;
         }
       } else {
-        b = this.ords.add(owningOrd, displayTerm(this.src, dv!.terms[o]!));
+        b = this.ords.add(owningOrd, displayTerm(this.src, terms[o]!));
       }
       const counts = this.counts.ensure(b);
       counts[b]! += 1;
@@ -591,7 +576,7 @@ class NumericTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
   private readonly ords = new KeyedBucketOrds<number>();
   private readonly counts = new IntArray(64);
-  private dv: NumericDocValues | null = null;
+  private rd: DocValuesReader<Float64Array> | null = null;
   private readonly missing: number | undefined;
   private readonly integer: boolean;
   private readonly includeVals: Set<number> | null = null;
@@ -627,7 +612,8 @@ class NumericTermsAggregator extends Aggregator {
   }
 
   setLeaf(leaf: LeafReaderContext): void {
-    this.dv = leaf.reader.numericDocValues(this.src.field);
+    const dv = leaf.reader.numericDocValues(this.src.field);
+    this.rd = dv ? numericReader(dv) : null;
     this.subs.setLeaf(leaf);
   }
 
@@ -650,15 +636,14 @@ class NumericTermsAggregator extends Aggregator {
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
-    const dv = this.dv;
-    if (dv) {
-      const s = dv.offsets[doc]!;
-      const e = dv.offsets[doc + 1]!;
-      if (s < e) {
+    const rd = this.rd;
+    if (rd) {
+      const n = rd.advance(doc);
+      if (n > 0) {
         const scale = this.src.scale;
         let prev = NaN;
-        for (let i = s; i < e; i++) {
-          const v = dv.values[i]! * scale;
+        for (let i = 0; i < n; i++) {
+          const v = rd.value(i) * scale;
           if (v === prev) continue;
           prev = v;
           this.add(doc, owningOrd, v, score);

@@ -3,15 +3,16 @@
  */
 import { Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../../index/leaf-reader.js';
-import { numericReader, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
+import { numericReader, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import {
   AggSpec,
   Aggregator,
   LongArray,
   asObject,
-  bytesValues,
   checkParams,
+  leafValues,
+  type LeafValues,
   optInt,
   optString,
   resolveField,
@@ -240,7 +241,7 @@ export class TopMetricsSpec extends AggSpec {
 class TopMetricsAggregator extends Aggregator {
   private srd: DocValuesReader | null = null;
   /** per metric: a reader of numbers, or of ordinals with the terms */
-  private mrds: ({ rd: DocValuesReader<Float64Array | Uint32Array>; terms: readonly string[] | null } | null)[] = [];
+  private mrds: (LeafValues | null)[] = [];
   private readonly tops: (TopMetricsRow[] | undefined)[] = [];
   constructor(private readonly spec: TopMetricsSpec, private readonly sortSrc: FieldSource, private readonly metricSrcs: FieldSource[]) {
     super();
@@ -248,12 +249,7 @@ class TopMetricsAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     const sdv = this.sortSrc.kind === 'numeric' ? leaf.reader.numericDocValues(this.sortSrc.field) : null;
     this.srd = sdv ? numericReader(sdv) : null;
-    this.mrds = this.metricSrcs.map((m) => {
-      const n = m.kind === 'numeric' ? leaf.reader.numericDocValues(m.field) : null;
-      if (n) return { rd: numericReader(n), terms: null };
-      const b = m.kind === 'bytes' ? bytesValues(leaf, m) : null;
-      return b ? { rd: ordinalsReader(b), terms: b.terms } : null;
-    });
+    this.mrds = this.metricSrcs.map((m) => leafValues(leaf, m));
   }
   collect(doc: number, ord: number): void {
     const srd = this.srd;

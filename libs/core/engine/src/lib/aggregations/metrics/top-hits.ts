@@ -3,7 +3,7 @@
  * the selected docs at shard-result time. Hits shaped like search hits.
  */
 import { Errors } from '@strata/core-common';
-import type { LeafReaderContext, NumericDocValues, SortedSetDocValues } from '../../index/leaf-reader.js';
+import type { LeafReaderContext } from '../../index/leaf-reader.js';
 import type { AggregationContext, InternalAggregation } from '../api.js';
 import { hiddenDocs } from '../../search/nested/nested-bitsets.js';
 import { filterSearchSource } from '../../action/search/source-filter.js';
@@ -11,8 +11,9 @@ import { nestedHitSource, unwrapAtPath } from '../../search/nested/nested-inner-
 import {
   AggSpec,
   Aggregator,
-  bytesValues,
   checkParams,
+  leafValues,
+  type LeafValues,
   parseField,
   displayTerm,
   optBool,
@@ -242,37 +243,23 @@ class TopHitsAggregator extends Aggregator {
     this.k = spec.from + spec.size;
   }
 
-  private ndvs: (NumericDocValues | null)[] = [];
-  private sdvs: (SortedSetDocValues | null)[] = [];
+  private lvs: (LeafValues | null)[] = [];
 
   setLeaf(leaf: LeafReaderContext): void {
     this.leaf = leaf;
-    this.ndvs = this.sources.map((s) => (s?.kind === 'numeric' ? leaf.reader.numericDocValues(s.field) : null));
-    this.sdvs = this.sources.map((s) => (s?.kind === 'bytes' ? bytesValues(leaf, s) : null));
+    this.lvs = this.sources.map((s) => (s ? leafValues(leaf, s) : null));
   }
 
   private sortValue(i: number, doc: number, score: number): SortValue {
     const s = this.spec.sort[i]!;
     if (s.kind === 'score') return score;
     if (s.kind === 'doc') return this.leaf!.docBase + doc;
-    const src = this.sources[i]!;
-    if (src.kind === 'numeric') {
-      const dv = this.ndvs[i];
-      if (!dv) return null;
-      const a = dv.offsets[doc]!;
-      const b = dv.offsets[doc + 1]!;
-      if (a === b) return null;
-      return (s.asc ? dv.values[a]! : dv.values[b - 1]!) * src.scale;
-    }
-    if (src.kind === 'bytes') {
-      const dv = this.sdvs[i];
-      if (!dv) return null;
-      const a = dv.offsets[doc]!;
-      const b = dv.offsets[doc + 1]!;
-      if (a === b) return null;
-      return dv.terms[s.asc ? dv.ords[a]! : dv.ords[b - 1]!]!;
-    }
-    return null;
+    const lv = this.lvs[i];
+    if (!lv) return null;
+    const n = lv.rd.advance(doc);
+    if (n === 0) return null;
+    const v = lv.rd.value(s.asc ? 0 : n - 1);
+    return lv.terms ? lv.terms[v]! : v * this.sources[i]!.scale;
   }
 
   collect(doc: number, owningOrd: number, score: number): void {
@@ -317,18 +304,15 @@ class TopHitsAggregator extends Aggregator {
     }
     if (!src || src.kind === 'unmapped') return [];
     const out: unknown[] = [];
-    if (src.kind === 'numeric') {
-      const dv = leaf.reader.numericDocValues(src.field);
-      if (!dv) return out;
-      for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) {
-        const v = dv.values[i]! * src.scale;
-        if (src.isDate || src.isBool) out.push(src.ft ? src.ft.valueForDisplay(dv.values[i]!) : v);
-        else out.push(v);
-      }
-    } else {
-      const dv = bytesValues(leaf, src);
-      if (!dv) return out;
-      for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) out.push(displayTerm(src, dv.terms[dv.ords[i]!]!));
+    const lv = leafValues(leaf, src);
+    if (!lv) return out;
+    const rd = lv.rd;
+    const n = rd.advance(doc);
+    for (let i = 0; i < n; i++) {
+      const raw = rd.value(i);
+      if (lv.terms) out.push(displayTerm(src, lv.terms[raw]!));
+      else if (src.isDate || src.isBool) out.push(src.ft ? src.ft.valueForDisplay(raw) : raw * src.scale);
+      else out.push(raw * src.scale);
     }
     return out;
   }
