@@ -1,4 +1,5 @@
 export * from './lib/index/leaf-reader.js';
+export { numericReader, ordinalsReader, ordinalCounts, termsOfDoc, type DocValuesReader } from './lib/index/doc-values-reader.js';
 export * from './lib/index/point-access.js';
 export * from './lib/util/small-float.js';
 export * from './lib/mapper/parsed-document.js';

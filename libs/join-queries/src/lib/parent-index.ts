@@ -3,7 +3,7 @@
  * the segment), the document of that parent itself. Built once per immutable segment core and cached on it,
  * so it survives refreshes like global ordinals do; a join then costs a dictionary lookup per matching id.
  */
-import type { LeafReader, LeafReaderContext, SortedSetDocValues } from '@strata/core-engine';
+import { ordinalsReader, type DocValuesReader, type LeafReader, type LeafReaderContext, type SortedSetDocValues } from '@strata/core-engine';
 
 interface SegmentParents {
   /** term ordinal → the last document of the parent relation with that id (-1: none in this segment) */
@@ -13,6 +13,20 @@ interface SegmentParents {
 }
 
 const cache = new WeakMap<object, Map<string, SegmentParents | null>>();
+
+/** one per-doc reader of keyword doc values (block by block on disk) per doc-values object */
+const readers = new WeakMap<SortedSetDocValues, DocValuesReader<Uint32Array>>();
+function readerOf(dv: SortedSetDocValues): DocValuesReader<Uint32Array> {
+  let rd = readers.get(dv);
+  if (!rd) readers.set(dv, (rd = ordinalsReader(dv)));
+  return rd;
+}
+
+/** the first ordinal of doc `d`, -1 when it has none */
+function firstOrd(dv: SortedSetDocValues, d: number): number {
+  const rd = readerOf(dv);
+  return rd.advance(d) > 0 ? rd.value(0) : -1;
+}
 
 /** the segment-local ordinal of a relation name in the join field's doc values, -1 when absent */
 export function relationOrd(dv: SortedSetDocValues | null, relation: string): number {
@@ -31,8 +45,7 @@ export function relationOrd(dv: SortedSetDocValues | null, relation: string): nu
 
 /** true when doc `d` has relation ordinal `ord` in the join field's doc values */
 export function hasRelation(dv: SortedSetDocValues, d: number, ord: number): boolean {
-  const s = dv.offsets[d]!;
-  return dv.offsets[d + 1]! > s && dv.ords[s] === ord;
+  return ord >= 0 && firstOrd(dv, d) === ord;
 }
 
 function build(reader: LeafReader, joinField: string, idField: string, parentType: string): SegmentParents | null {
@@ -101,8 +114,8 @@ export function docsWithId(leaf: LeafReaderContext, idField: string, id: string,
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     if (!r.isLive(d)) continue;
-    const s = rel.offsets[d]!;
-    if (rel.offsets[d + 1]! > s && relationOrds.includes(rel.ords[s]!)) out.push(d);
+    const o = firstOrd(rel, d);
+    if (o >= 0 && relationOrds.includes(o)) out.push(d);
   }
   return out;
 }
@@ -110,6 +123,6 @@ export function docsWithId(leaf: LeafReaderContext, idField: string, id: string,
 /** the value of a single-valued keyword doc-values field for a doc (undefined when none) */
 export function keywordValue(dv: SortedSetDocValues | null, d: number): string | undefined {
   if (!dv) return undefined;
-  const s = dv.offsets[d]!;
-  return dv.offsets[d + 1]! > s ? dv.terms[dv.ords[s]!] : undefined;
+  const o = firstOrd(dv, d);
+  return o >= 0 ? dv.terms[o] : undefined;
 }

@@ -1,5 +1,6 @@
 /** distance_feature on date/numeric fields: boost * pivot / (pivot + |value - origin|), for docs with a value. */
 import type { LeafReaderContext } from '../index/leaf-reader.js';
+import { numericReader } from '../index/doc-values-reader.js';
 import { existsIterator } from './exists-query.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { Query, Scorer, type Weight } from './query.js';
@@ -22,10 +23,11 @@ export class DistanceFeatureQuery extends Query {
         const it = existsIterator(ctx.reader, field);
         const dv = ctx.reader.numericDocValues(field);
         if (!it || !dv) return null;
+        const rd = numericReader(dv);
         return new MappedScoreScorer(new ConstantScoreScorer(it, 0), (s) => {
-          const doc = s.docID();
+          const n = rd.advance(s.docID());
           let best = Infinity;
-          for (let i = dv.offsets[doc]!; i < dv.offsets[doc + 1]!; i++) best = Math.min(best, Math.abs(dv.values[i]! - origin));
+          for (let i = 0; i < n; i++) best = Math.min(best, Math.abs(rd.value(i) - origin));
           if (best === Infinity) return 0;
           return Math.fround((boost * pivot) / (pivot + best));
         });
@@ -56,10 +58,11 @@ export class TermsSetQuery extends Query {
         const subs = ws.map((w) => w.scorer(ctx)).filter((s): s is Scorer => s !== null);
         if (subs.length === 0) return null;
         const dv = msmField ? ctx.reader.numericDocValues(msmField) : null;
+        const rd = dv ? numericReader(dv) : null;
         return new TermsSetScorer(subs, (doc) => {
           if (!msmField) return msmConstant;
-          if (!dv || dv.offsets[doc + 1]! <= dv.offsets[doc]!) return Infinity;
-          return dv.values[dv.offsets[doc]!]!;
+          if (!rd || rd.advance(doc) === 0) return Infinity;
+          return rd.value(0);
         });
       },
     };

@@ -3,6 +3,7 @@
  * a scan over the segment, as Elasticsearch >= 8.1 does (slow, but allowed).
  */
 import type { SortedSetDocValues } from '../index/leaf-reader.js';
+import { numericReader, ordinalsReader } from '../index/doc-values-reader.js';
 import { DocIdSetBuilder, type DocIdSetIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -11,9 +12,11 @@ import { ConstantScoreWeight, Query, type Weight } from './query.js';
 export function docsWithOrds(maxDoc: number, dv: SortedSetDocValues, ords: ReadonlySet<number>): DocIdSetIterator | null {
   if (ords.size === 0) return null;
   const b = new DocIdSetBuilder(maxDoc);
+  const rd = ordinalsReader(dv);
   for (let d = 0; d < maxDoc; d++) {
-    for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
-      if (ords.has(dv.ords[i]!)) {
+    const n = rd.advance(d);
+    for (let i = 0; i < n; i++) {
+      if (ords.has(rd.value(i))) {
         b.add(d);
         break;
       }
@@ -63,9 +66,11 @@ export class DocValuesRangeQuery extends Query {
       const dv = ctx.reader.numericDocValues(field);
       if (!dv) return null;
       const b = new DocIdSetBuilder(ctx.reader.maxDoc);
+      const rd = numericReader(dv);
       for (let d = 0; d < ctx.reader.maxDoc; d++) {
-        for (let i = dv.offsets[d]!; i < dv.offsets[d + 1]!; i++) {
-          const v = dv.values[i]!;
+        const n = rd.advance(d);
+        for (let i = 0; i < n; i++) {
+          const v = rd.value(i);
           if ((includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper)) {
             b.add(d);
             break;

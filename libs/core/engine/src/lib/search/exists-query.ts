@@ -4,6 +4,7 @@
  */
 import type { LeafReader } from '../index/leaf-reader.js';
 import { pointAccess } from '../index/point-access.js';
+import { numericReader, ordinalsReader, type DocValuesReader } from '../index/doc-values-reader.js';
 import { DocIdSetBuilder, type DocIdSetIterator, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -12,11 +13,12 @@ export function existsIterator(reader: LeafReader, field: string): DocIdSetItera
   const fn = reader.postings('_field_names', field);
   if (fn && fn.docFreq > 0) return new SortedArrayIterator(fn.docs);
   const maxDoc = reader.maxDoc;
-  const offsetsPresence = (offsets: Uint32Array): DocIdSetIterator | null => {
+  // presence in doc values, read block by block (segments on disk)
+  const presence = (rd: DocValuesReader<Float64Array | Uint32Array>): DocIdSetIterator | null => {
     const b = new DocIdSetBuilder(maxDoc);
     let any = false;
     for (let d = 0; d < maxDoc; d++) {
-      if (offsets[d + 1]! > offsets[d]!) {
+      if (rd.advance(d) > 0) {
         b.add(d);
         any = true;
       }
@@ -24,9 +26,9 @@ export function existsIterator(reader: LeafReader, field: string): DocIdSetItera
     return any ? b.build() : null;
   };
   const ndv = reader.numericDocValues(field);
-  if (ndv) return offsetsPresence(ndv.offsets);
+  if (ndv) return presence(numericReader(ndv));
   const sdv = reader.sortedSetDocValues(field);
-  if (sdv) return offsetsPresence(sdv.offsets);
+  if (sdv) return presence(ordinalsReader(sdv));
   const norms = reader.norms(field);
   if (norms) {
     const b = new DocIdSetBuilder(maxDoc);

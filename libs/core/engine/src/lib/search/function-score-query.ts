@@ -4,6 +4,7 @@
  */
 import { EsError, Errors } from '@strata/core-common';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
+import { numericReader } from '../index/doc-values-reader.js';
 import { NO_MORE_DOCS } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import { Query, Scorer, type Weight } from './query.js';
@@ -198,9 +199,10 @@ export function fieldValueFactorFunction(field: string, factor: number, modifier
     describe: `field value function: ${modifier}(doc['${field}'].value * factor=${factor})`,
     leaf(ctx) {
       const dv = ctx.reader.numericDocValues(field);
+      const rd = dv ? numericReader(dv) : null;
       return (doc) => {
         let v: number;
-        if (dv && dv.offsets[doc + 1]! > dv.offsets[doc]!) v = dv.values[dv.offsets[doc]!]!;
+        if (rd && rd.advance(doc) > 0) v = rd.value(0);
         else if (missing !== undefined) v = missing;
         else throw new EsError('exception', 400, `Missing value for field [${field}]`);
         const r = applyModifier(modifier, v * factor);
@@ -247,19 +249,19 @@ export function decayFunction(
     describe: `${type}(doc['${field}'], origin=${origin}, scale=${scale}, offset=${offset}, decay=${decay})`,
     leaf(ctx) {
       const dv = ctx.reader.numericDocValues(field);
+      const rd = dv ? numericReader(dv) : null;
       return (doc) => {
-        if (!dv) return 1;
-        const s = dv.offsets[doc]!;
-        const e = dv.offsets[doc + 1]!;
-        if (e <= s) return 1;
+        if (!rd) return 1;
+        const n = rd.advance(doc);
+        if (n === 0) return 1;
         let acc = mode === 'min' ? Infinity : mode === 'max' ? -Infinity : 0;
-        for (let i = s; i < e; i++) {
-          const d = Math.max(0, Math.abs(dv.values[i]! - origin) - offset);
+        for (let i = 0; i < n; i++) {
+          const d = Math.max(0, Math.abs(rd.value(i) - origin) - offset);
           if (mode === 'min') acc = Math.min(acc, d);
           else if (mode === 'max') acc = Math.max(acc, d);
           else acc += d;
         }
-        if (mode === 'avg') acc /= e - s;
+        if (mode === 'avg') acc /= n;
         return decayValue(type, acc, scale, decay);
       };
     },
@@ -285,11 +287,11 @@ export function randomScoreFunction(seed: number, field: string | undefined, sal
     describe: `random score function (seed: ${seed}, field: ${field ?? '_id'})`,
     leaf(ctx) {
       const dv = field ? ctx.reader.numericDocValues(field) : null;
+      const rd = dv ? numericReader(dv) : null;
       return (doc) => {
         let h: number;
-        if (dv) {
-          const s = dv.offsets[doc]!;
-          const v = dv.offsets[doc + 1]! > s ? dv.values[s]! : 0;
+        if (rd) {
+          const v = rd.advance(doc) > 0 ? rd.value(0) : 0;
           h = fmix32((Math.trunc(v) ^ Math.trunc(v / 4294967296)) ^ seed ^ salt);
         } else {
           const id = ctx.reader.id(doc);

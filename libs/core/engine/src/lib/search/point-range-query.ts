@@ -4,6 +4,7 @@
  * each end), so the cost follows the number of matching values.
  */
 import { pointAccess, type PointAccess } from '../index/point-access.js';
+import { numericReader } from '../index/doc-values-reader.js';
 import { DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import type { LeafReaderContext, NumericDocValues } from '../index/leaf-reader.js';
@@ -56,9 +57,11 @@ function docValuesMatcher(dv: NumericDocValues, inRange: (v: number) => boolean)
       return inRange(block![doc & mask]!);
     };
   }
+  // several values per doc: the counts and values blocks of the candidates
+  const rd = numericReader(dv);
   return (doc) => {
-    const { offsets, values } = dv;
-    for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) if (inRange(values[i]!)) return true;
+    const n = rd.advance(doc);
+    for (let i = 0; i < n; i++) if (inRange(rd.value(i))) return true;
     return false;
   };
 }

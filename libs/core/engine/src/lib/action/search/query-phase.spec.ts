@@ -3,11 +3,16 @@ import { BUILTIN_QUERY_PARSERS } from '../../query-dsl/builtin-parsers.js';
 import { createParseContext } from '../../query-dsl/parse-context.js';
 import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
-import type { DirectoryReader } from '../../index/leaf-reader.js';
+import type { DirectoryReader, LeafReader } from '../../index/leaf-reader.js';
 import { parseSort } from '../../search/sort.js';
 import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
 import { blocksOnlyReader } from '../../index/testing/blocks-only.js';
+import { DocValuesRangeQuery, DocValuesTermsQuery } from '../../search/doc-values-query.js';
+import { IndexSearcher } from '../../search/index-searcher.js';
+import type { Query } from '../../search/query.js';
+import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
+import { existsIterator } from '../../search/exists-query.js';
 import { executeQueryPhase, executeQueryPhaseSliced, javaStringHashCode, prepareShardQuery, sliceFilter, type QueryPhaseControl } from './query-phase.js';
 import { mergeTopDocs, reduceMaxScore, reduceTotalHits } from './search-phase-controller.js';
 import { emptySearchSource, parseSearchSource, validateSearchSource } from './search-source.js';
@@ -694,7 +699,7 @@ describe('doc values read block by block (segments on disk): collapse, slices, d
   const docs: FakeDoc[] = Array.from({ length: 60 }, (_, i) => ({
     id: `b${i}`,
     keyword: { user: `u${(i * 7) % 9}`, tag: i % 4 === 0 ? ['x', 'y'] : `t${i % 5}`, ...(i % 10 === 3 ? { _ignored: ['body'] } : {}) },
-    num: { price: (i * 13) % 17, n: i % 6 === 0 ? [i, i + 100] : i },
+    num: { price: (i * 13) % 17, n: i % 6 === 0 ? [i, i + 100] : i, ...(i % 5 !== 2 ? { ts: 1_000_000 + ((i * 37) % 60) * 60_000 } : {}) },
   }));
   const F = { ...FIELDS, user: fieldTypes.keyword('user') };
   const segs = [docs.slice(0, 25), docs.slice(25, 26), docs.slice(26)];
@@ -745,6 +750,53 @@ describe('doc values read block by block (segments on disk): collapse, slices, d
       expect(fetch(want[0]!, blocks)).toEqual(fetched);
       expect(fetch(runB({ size: 100 }, whole), blocks)).toEqual(all);
       expect(() => runB({ collapse: { field: 'tag' } }, blocks)).toThrow('failed to collapse, the collapse field must be single valued');
+    }
+  });
+
+  it('score and match on doc values as over the whole columns: function_score, distance_feature, exists, terms_set, ranges, doc-values queries', () => {
+    const whole = fakeReader(segs);
+    const queries: unknown[] = [
+      { function_score: { query: { match_all: {} }, functions: [{ field_value_factor: { field: 'price', missing: 1, factor: 2 } }, { gauss: { n: { origin: 30, scale: 10, decay: 0.5 }, multi_value_mode: 'avg' } }], score_mode: 'sum' } },
+      { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed: 7, field: 'n' } }, { exp: { n: { origin: 10, scale: 5 }, multi_value_mode: 'max' } }] } },
+      { distance_feature: { field: 'ts', origin: 1_000_000 + 30 * 60_000, pivot: '10m' } },
+      { bool: { must: [{ exists: { field: 'tag' } }, { exists: { field: 'ts' } }] } },
+      { terms_set: { tag: { terms: ['x', 't1', 't2', 'y'], minimum_should_match_field: 'price' } } },
+      { bool: { must: { term: { user: 'u3' } }, filter: { range: { n: { gte: 40, lte: 130 } } } } },
+    ];
+    const hitsOf = (q: unknown, reader: DirectoryReader) => runB({ size: 100, query: q } as Partial<SearchSource>, reader).hits.map((h) => [h.doc, h.score]);
+    const want = queries.map((q) => hitsOf(q, whole));
+    expect(want.map((h) => h.length)).toEqual([60, 60, 48, 48, want[4]!.length, want[5]!.length]);
+    expect(want[4]!.length).toBeGreaterThan(0);
+    expect(want[5]!.length).toBeGreaterThan(0);
+    // the scan queries of fields without an index (doc values only)
+    const scans = [new DocValuesTermsQuery('tag', ['x', 't3']), new DocValuesRangeQuery('n', 20, 110, true, false)];
+    const scanDocs = (q: Query, reader: DirectoryReader) => {
+      const w = new IndexSearcher(reader).createWeight(q, false, 1);
+      const out: number[] = [];
+      for (const leaf of reader.leaves) {
+        const sc = w.scorer(leaf);
+        if (sc) for (let d = sc.nextDoc(); d !== NO_MORE_DOCS; d = sc.nextDoc()) out.push(leaf.docBase + d);
+      }
+      return out;
+    };
+    const wantScans = scans.map((q) => scanDocs(q, whole));
+    expect(wantScans[0]).toEqual(docs.map((_, i) => i).filter((i) => i % 4 === 0 || i % 5 === 3));
+    expect(wantScans[1]).toEqual(docs.map((_, i) => i).filter((i) => (i >= 20 && i < 110) || (i % 6 === 0 && i + 100 < 110)));
+    // exists from doc values presence (a leaf without `_field_names` postings)
+    const presence = (leaf: LeafReader, field: string) => {
+      const it = existsIterator(Object.assign(Object.create(leaf) as LeafReader, { postings: () => null }), field);
+      const out: number[] = [];
+      if (it) for (let d = it.nextDoc(); d !== NO_MORE_DOCS; d = it.nextDoc()) out.push(d);
+      return out;
+    };
+    const first = docs.slice(0, 25).map((_, i) => i);
+    expect(presence(whole.leaves[0]!.reader, 'ts')).toEqual(first.filter((i) => i % 5 !== 2));
+    expect(presence(whole.leaves[0]!.reader, 'tag')).toEqual(first);
+    for (const blockSize of [1, 2, 8, 4096]) {
+      const blocks = blocksOnlyReader(fakeReader(segs), blockSize);
+      for (const f of ['ts', 'tag', 'n', 'user']) expect(presence(blocks.leaves[0]!.reader, f)).toEqual(presence(whole.leaves[0]!.reader, f));
+      expect(queries.map((q) => hitsOf(q, blocks))).toEqual(want);
+      expect(scans.map((q) => scanDocs(q, blocks))).toEqual(wantScans);
     }
   });
 });
