@@ -20,6 +20,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DocBlocks, NumberBlocks, NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import {
+  PASS_DOCS,
+  PASS_FREQS,
+  PASS_POSITIONS,
+  POSTINGS_BLOCK,
+  readPostings,
   identityOffsets,
   numericColumnsOf,
   pointColumnsOf,
@@ -31,8 +36,11 @@ import {
   type SortedSetColumns,
   type InvertedFieldInfo,
   type InvertedFieldStats,
+  type PostingsBlockReader,
+  type PostingsPass,
   type SegmentCore,
   type SegmentSource,
+  type StreamedTermPostings,
   type TermPostings,
 } from './segment-core.js';
 import { StoredFieldsReader, StoredFieldsWriter } from './stored-fields.js';
@@ -53,7 +61,6 @@ import {
   readNumberList,
   readStringBlock,
   verifyFileChecksum,
-  writeDeltaInts,
   writeHeader,
   writeNumberBlock,
   writeNumberList,
@@ -187,83 +194,137 @@ class SegWriter {
     return { n, o, len, crc, idx: this.section(iw.result()) };
   }
 
-  *inverted(id: number, info: InvertedFieldInfo, terms: Iterable<TermPostings>, maxDoc: number, norms: Uint8Array | null): Generator<void, InvMeta, void> {
+  /**
+   * An inverted field, term by term: each term's postings go to the file as they are read, in passes of
+   * bounded blocks (doc deltas, then freqs, then positions: the layout a reader expects), so a term with
+   * millions of docs costs one block of each, not its whole postings. Per block of 64 terms the term block
+   * (terms, doc freqs, byte lengths) follows their postings; norms are copied chunk by chunk.
+   */
+  *inverted(
+    id: number,
+    info: InvertedFieldInfo,
+    terms: Iterable<TermPostings | StreamedTermPostings>,
+    maxDoc: number,
+    norms: Uint8Array | Iterable<Uint8Array> | null,
+  ): Generator<void, InvMeta, void> {
     const firsts: string[] = [];
     const offs: number[] = [];
     const lens: number[] = [];
     const crcs: number[] = [];
-    const seen = new Uint8Array(maxDoc);
+    // docs with the field (docCount): a bitset, 1 bit per doc
+    const seen = new Uint32Array((maxDoc + 31) >>> 5);
     let docCount = 0;
     let sttf = 0;
     let sdf = 0;
     let nTerms = 0;
-    let pending: TermPostings[] = [];
+    const pending: string[] = [];
+    let base = 0;
     let blocks = 0;
     const pw = new ByteWriter(1 << 16);
     const tb = new ByteWriter(4096);
+    const out = this.out;
+    let flushed = 0;
+    const spill = (): void => {
+      flushed += pw.len;
+      out.write(pw.result());
+      pw.reset();
+    };
+    const head = new ByteWriter(4096);
     const flush = (): void => {
       if (pending.length === 0) return;
-      const base = this.out.offset;
+      head.reset();
+      head.vint(base);
+      writeStringBlock(head, pending, 0, pending.length);
+      head.bytes(tb.result());
+      firsts.push(pending[0]);
+      offs.push(out.offset);
+      lens.push(head.len);
+      crcs.push(crc32(head.result()));
+      out.write(head.result());
       tb.reset();
-      tb.vint(base);
-      writeStringBlock(
-        tb,
-        pending.map((p) => p.term),
-        0,
-        pending.length,
-      );
-      for (const p of pending) {
-        const df = p.docs.length;
-        pw.reset();
-        tb.vint(df);
-        if (df === 1) {
-          tb.vint(p.docs[0]);
-          if (info.freqs) tb.vint(p.freqs ? p.freqs[0] : 1);
-          tb.vint(0);
-        } else {
-          writeDeltaInts(pw, p.docs, 0, df);
-          if (info.freqs) for (let i = 0; i < df; i++) pw.vint(p.freqs ? p.freqs[i] : 1);
-          tb.vint(pw.len);
-        }
-        const docsLen = pw.len;
-        if (info.positions) {
-          const ps = p.positions;
-          let at = 0;
-          for (let i = 0; i < df; i++) {
-            const fr = p.freqs ? p.freqs[i] : 1;
-            let prev = 0;
-            for (let k = 0; k < fr; k++) {
-              const v = ps ? ps[at + k] : 0;
-              pw.vint(v - prev);
-              prev = v;
-            }
-            at += fr;
-          }
-          tb.vint(pw.len - docsLen);
-        }
-        this.out.write(pw.result());
-      }
-      firsts.push(pending[0].term);
-      offs.push(this.out.offset);
-      lens.push(tb.len);
-      crcs.push(crc32(tb.result()));
-      this.out.write(tb.result());
-      pending = [];
+      pending.length = 0;
     };
     for (const t of terms) {
-      const df = t.docs.length;
+      const termStart = out.offset;
+      // pass 1: doc deltas (held back while the term has one doc: its doc is kept inline in the term block)
+      let df = 0;
+      let prev = 0;
+      let doc0 = 0;
+      flushed = 0;
+      pw.reset();
+      const docs = readPostings(t, PASS_DOCS);
+      while (docs.next()) {
+        const ds = docs.docs;
+        for (let i = 0; i < docs.n; i++) {
+          const d = ds[i];
+          pw.vint(d - prev);
+          prev = d;
+          const w = d >>> 5;
+          const bit = 1 << (d & 31);
+          if ((seen[w] & bit) === 0) {
+            seen[w] |= bit;
+            docCount++;
+          }
+        }
+        if (df === 0 && docs.n > 0) doc0 = ds[0];
+        df += docs.n;
+        if (df > 1 && pw.len >= 1 << 16) spill();
+      }
       if (df === 0) continue;
+      if (pending.length === 0) base = termStart;
       nTerms++;
       sdf += df;
-      for (let i = 0; i < df; i++) {
-        const d = t.docs[i];
-        if (!seen[d]) {
-          seen[d] = 1;
-          docCount++;
+      if (df === 1) pw.reset();
+      // pass 2: freqs (and the total term freq)
+      let freq0 = 1;
+      if (info.freqs) {
+        const fr = readPostings(t, PASS_FREQS);
+        let first = true;
+        while (fr.next()) {
+          const fs = fr.freqs;
+          for (let i = 0; i < fr.n; i++) {
+            const f = fs ? fs[i] : 1;
+            if (first) {
+              freq0 = f;
+              first = false;
+            }
+            sttf += f;
+            if (df > 1) pw.vint(f);
+          }
+          if (df > 1 && pw.len >= 1 << 16) spill();
         }
-        sttf += t.freqs && info.freqs ? t.freqs[i] : 1;
+      } else sttf += df;
+      const docsLen = df === 1 ? 0 : flushed + pw.len;
+      tb.vint(df);
+      if (df === 1) {
+        tb.vint(doc0);
+        if (info.freqs) tb.vint(freq0);
+        tb.vint(0);
+      } else tb.vint(docsLen);
+      // pass 3: positions, per doc as deltas
+      if (info.positions) {
+        const before = flushed + pw.len;
+        const ps = readPostings(t, PASS_POSITIONS);
+        while (ps.next()) {
+          const fs = ps.freqs;
+          const pos = ps.positions;
+          let at = 0;
+          for (let i = 0; i < ps.n; i++) {
+            const f = fs ? fs[i] : 1;
+            let p0 = 0;
+            for (let k = 0; k < f; k++) {
+              const v = pos ? pos[at + k] : 0;
+              pw.vint(v - p0);
+              p0 = v;
+            }
+            at += f;
+          }
+          if (pw.len >= 1 << 16) spill();
+        }
+        tb.vint(flushed + pw.len - before);
       }
-      pending.push(t);
+      spill();
+      pending.push(t.term);
       if (pending.length === TERM_BLOCK) {
         flush();
         if (++blocks % 32 === 0) yield;
@@ -277,7 +338,20 @@ class SegWriter {
     writeNumberList(iw, crcs);
     for (let i = 0; i < firsts.length; i += TERM_BLOCK) writeStringBlock(iw, firsts, i, Math.min(firsts.length, i + TERM_BLOCK));
     const index = this.section(iw.result());
-    const n = info.norms && norms ? this.section(norms) : null;
+    let n: [number, number, number] | null = null;
+    if (info.norms && norms) {
+      if (norms instanceof Uint8Array) n = this.section(norms);
+      else {
+        const o = out.offset;
+        let crc = 0;
+        for (const c of norms) {
+          crc = crc32(c, crc);
+          out.write(c);
+        }
+        if (out.offset - o !== maxDoc) throw new Error(`norms of ${out.offset - o} docs for a segment of ${maxDoc}`);
+        n = [o, maxDoc, crc >>> 0];
+      }
+    }
     return { id, freqs: info.freqs, positions: info.positions, docCount, sttf, sdf, nTerms, index, norms: n };
   }
 
@@ -361,7 +435,7 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
     for (const f of src.invertedFields()) {
       const info = src.fieldInfo(f);
       if (!info) continue;
-      inv[f] = yield* w.inverted(id++, info, src.termIterator(f), maxDoc, src.norms(f));
+      inv[f] = yield* w.inverted(id++, info, src.termIterator(f), maxDoc, src.normsChunks ? src.normsChunks(f) : src.norms(f));
     }
     const num: SegMeta['num'] = {};
     for (const f of src.numericFields()) {
@@ -459,6 +533,187 @@ class DiskPostings implements Postings {
   get totalTermFreq(): number {
     if (this.ttf < 0) this.ttf = totalTermFreqOf(this.freqs, this.docFreq);
     return this.ttf;
+  }
+}
+
+/** bytes read at a time by a streamed pass over postings (and below which a term's region is read once) */
+const STREAM_CHUNK = 1 << 16;
+
+/** varints read from a range of a file in chunks of STREAM_CHUNK (or from bytes already read) */
+class VIntInput {
+  private buf: Uint8Array;
+  private p = 0;
+  private len: number;
+  /** file position of buf[len] */
+  private at: number;
+  constructor(
+    private readonly file: RandomAccessFile | null,
+    start: number,
+    private readonly end: number,
+    bytes: Uint8Array | null,
+  ) {
+    if (bytes) {
+      this.buf = bytes;
+      this.len = bytes.length;
+      this.at = end;
+    } else {
+      this.buf = new Uint8Array(Math.min(STREAM_CHUNK, end - start));
+      this.len = 0;
+      this.at = start;
+    }
+  }
+  /** file position of the next byte */
+  get pos(): number {
+    return this.at - (this.len - this.p);
+  }
+  private refill(): void {
+    const keep = this.len - this.p;
+    this.buf.copyWithin(0, this.p, this.len);
+    const n = Math.min(this.buf.length - keep, this.end - this.at);
+    this.file!.readInto(this.at, this.buf, keep, n);
+    this.at += n;
+    this.p = 0;
+    this.len = keep + n;
+  }
+  vint(): number {
+    if (this.len - this.p < 10 && this.at < this.end) this.refill();
+    const b = this.buf;
+    let p = this.p;
+    if (p >= this.len) throw new CorruptIndexException(`read past the end of postings (resource ${this.file?.path ?? 'postings'})`);
+    let x = b[p++];
+    if (x < 0x80) {
+      this.p = p;
+      return x;
+    }
+    let v = x & 0x7f;
+    let shift = 7;
+    for (;;) {
+      if (p >= this.len) throw new CorruptIndexException(`read past the end of postings (resource ${this.file?.path ?? 'postings'})`);
+      x = b[p++];
+      if (shift < 28) v |= (x & 0x7f) << shift;
+      else v += (x & 0x7f) * 2 ** shift;
+      if (x < 0x80) break;
+      shift += 7;
+      if (shift > 63) throw new CorruptIndexException(`malformed varint in postings (resource ${this.file?.path ?? 'postings'})`);
+    }
+    this.p = p;
+    return v;
+  }
+}
+
+/** where a term's postings are, and what a first pass learnt of them (the start of its freqs) */
+interface TermRegion {
+  ord: number;
+  df: number;
+  start: number;
+  docsLen: number;
+  posLen: number;
+  inlineDoc: number;
+  inlineFreq: number;
+  /** file position of the first freq (after the doc deltas); -1 until a pass has read the docs */
+  freqStart: number;
+  /** the whole region, when small enough to read at once */
+  bytes: Uint8Array | null;
+}
+
+/** one pass over a term's postings on disk: doc deltas, freqs and positions each read through a chunk */
+class DiskPostingsReader implements PostingsBlockReader {
+  n = 0;
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
+  positions: Uint32Array | null;
+  private left: number;
+  private prev = 0;
+  private readonly docsIn: VIntInput | null;
+  private readonly freqsIn: VIntInput | null;
+  private readonly posIn: VIntInput | null;
+  constructor(
+    private readonly file: RandomAccessFile,
+    private readonly maxDoc: number,
+    private readonly r: TermRegion,
+    private readonly pass: PostingsPass,
+    hasFreqs: boolean,
+    hasPositions: boolean,
+  ) {
+    this.left = r.df;
+    const inline = r.df === 1;
+    const block = Math.min(POSTINGS_BLOCK, r.df);
+    this.docs = new Uint32Array(block);
+    const wantFreqs = hasFreqs && pass >= PASS_FREQS;
+    this.freqs = wantFreqs ? new Uint32Array(block) : null;
+    this.positions = hasPositions && pass >= PASS_POSITIONS ? new Uint32Array(block) : null;
+    const docsEnd = r.start + r.docsLen;
+    this.docsIn = inline ? null : this.input(r.start, docsEnd);
+    if (wantFreqs && !inline && r.freqStart < 0) {
+      // the docs were not read yet: skip their varints to find the freqs
+      const skip = this.input(r.start, docsEnd);
+      for (let i = 0; i < r.df; i++) skip.vint();
+      r.freqStart = skip.pos;
+    }
+    this.freqsIn = wantFreqs && !inline ? this.input(r.freqStart, docsEnd) : null;
+    this.posIn = this.positions ? this.input(docsEnd, docsEnd + r.posLen) : null;
+  }
+  private input(from: number, to: number): VIntInput {
+    const r = this.r;
+    return new VIntInput(this.file, from, to, r.bytes ? r.bytes.subarray(from - r.start, to - r.start) : null);
+  }
+  next(): boolean {
+    if (this.left === 0) return false;
+    const r = this.r;
+    const m = Math.min(this.left, this.docs.length);
+    if (!this.docsIn) {
+      this.docs[0] = r.inlineDoc;
+      if (this.freqs) this.freqs[0] = r.inlineFreq;
+    } else {
+      let prev = this.prev;
+      for (let i = 0; i < m; i++) this.docs[i] = prev += this.docsIn.vint();
+      this.prev = prev;
+      if (this.freqsIn) for (let i = 0; i < m; i++) this.freqs![i] = this.freqsIn.vint();
+    }
+    if (this.docs[m - 1] >= this.maxDoc) throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.file.path})`);
+    if (this.posIn) {
+      let total = 0;
+      for (let i = 0; i < m; i++) total += this.freqs ? this.freqs[i] : 1;
+      if (this.positions!.length < total) this.positions = new Uint32Array(Math.max(total, this.positions!.length * 2));
+      const ps = this.positions!;
+      let w = 0;
+      for (let i = 0; i < m; i++) {
+        const fr = this.freqs ? this.freqs[i] : 1;
+        let prev = 0;
+        for (let k = 0; k < fr; k++) ps[w++] = prev += this.posIn.vint();
+      }
+    }
+    this.left -= m;
+    this.n = m;
+    if (this.left === 0) this.finish();
+    return true;
+  }
+  /** a pass read exactly the bytes of the term's regions */
+  private finish(): void {
+    const r = this.r;
+    const docsEnd = r.start + r.docsLen;
+    if (this.docsIn) {
+      if (r.freqStart < 0) r.freqStart = this.docsIn.pos;
+      else if (this.docsIn.pos !== r.freqStart) this.corrupt();
+    }
+    if (this.freqsIn && this.freqsIn.pos !== docsEnd) this.corrupt();
+    if (this.pass >= PASS_FREQS && this.docsIn && !this.freqsIn && r.freqStart !== docsEnd) this.corrupt();
+    if (this.posIn && this.posIn.pos !== docsEnd + r.posLen) this.corrupt();
+  }
+  private corrupt(): never {
+    throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.file.path})`);
+  }
+}
+
+/** a term of a segment on disk whose postings are streamed from the file */
+class DiskTerm implements StreamedTermPostings {
+  constructor(
+    readonly term: string,
+    private readonly dict: DiskTermsDict,
+    private readonly ord: number,
+  ) {}
+  read(pass: PostingsPass): PostingsBlockReader {
+    return this.dict.readPostings(this.ord, pass);
   }
 }
 
@@ -611,6 +866,30 @@ class DiskTermsDict implements TermsDict {
     }
     if (r.pos !== raw.length || (df > 0 && docs[df - 1] >= this.seg.maxDoc)) throw new CorruptIndexException(`postings of a term are inconsistent (resource ${this.seg.segPath})`);
     return { docs, freqs };
+  }
+  /** the last term a streamed pass read: later passes over the same term reuse what the first learnt */
+  private region: TermRegion | null = null;
+  readPostings(ord: number, pass: PostingsPass): PostingsBlockReader {
+    let r = this.region;
+    if (!r || r.ord !== ord) {
+      const blk = this.block(ord >>> 6);
+      const i = ord & 63;
+      r = {
+        ord,
+        df: blk.df[i],
+        start: blk.start[i],
+        docsLen: blk.docsLen[i],
+        posLen: blk.posLen[i],
+        inlineDoc: blk.inlineDoc[i],
+        inlineFreq: blk.inlineFreq[i],
+        freqStart: blk.df[i] === 1 ? blk.start[i] : -1,
+        bytes: null,
+      };
+      const len = r.docsLen + (this.m.positions ? r.posLen : 0);
+      if (len > 0 && len <= STREAM_CHUNK) r.bytes = this.seg.read(r.start, len);
+      this.region = r;
+    }
+    return new DiskPostingsReader(this.seg.file, this.seg.maxDoc, r, pass, this.m.freqs, this.m.positions);
   }
   positionsOf(ord: number, freqs: Uint32Array | null): { all: Uint32Array; starts: Uint32Array } {
     return this.seg.cache.get(`${this.seg.uid}q${this.m.id}:${ord}`, () => {
@@ -840,6 +1119,10 @@ export class DiskSegment implements SegmentCore {
   read(pos: number, len: number): Uint8Array {
     return this.seg.read(pos, len);
   }
+  /** the `.seg` file (streamed reads) */
+  get file(): RandomAccessFile {
+    return this.seg;
+  }
   readChecked(pos: number, len: number, crc: number, what: string): Uint8Array {
     const b = this.seg.read(pos, len);
     if (crc32(b) !== crc >>> 0) throw new CorruptIndexException(`checksum failed for a ${what} (resource ${this.segPath})`);
@@ -980,16 +1263,11 @@ export class DiskSegment implements SegmentCore {
     }
     return d;
   }
-  *termIterator(field: string): Generator<TermPostings> {
+  *termIterator(field: string): Generator<StreamedTermPostings> {
     const d = this.terms(field) as DiskTermsDict | null;
-    const info = this.fieldInfo(field);
-    if (!d || !info) return;
-    // every term once, in order (merges): postings read straight from the file, leaving the block cache to searches
-    for (let o = 0; o < d.size; o++) {
-      const p = d.decodePostings(o);
-      const positions = info.positions ? d.decodePositions(o, p.freqs).all : null;
-      yield { term: d.term(o), docs: p.docs, freqs: p.freqs, positions };
-    }
+    if (!d) return;
+    // every term once, in order: postings streamed straight from the file, leaving the block cache to searches
+    for (let o = 0; o < d.size; o++) yield new DiskTerm(d.term(o), d, o);
   }
   fieldStats(field: string): InvertedFieldStats | null {
     const m = Object.prototype.hasOwnProperty.call(this.meta.inv, field) ? this.meta.inv[field] : undefined;
@@ -1000,6 +1278,20 @@ export class DiskSegment implements SegmentCore {
     const n = m?.norms;
     if (!m || !n) return null;
     return this.cache.get(`${this.uid}N${m.id}`, () => ({ value: new Uint8Array(this.readChecked(n[0], n[1], n[2], 'norms')), bytes: n[1], readBytes: n[1] }));
+  }
+  normsChunks(field: string): Iterable<Uint8Array> | null {
+    const m = Object.prototype.hasOwnProperty.call(this.meta.inv, field) ? this.meta.inv[field] : undefined;
+    return m?.norms ? this.readNorms(m.norms) : null;
+  }
+  /** norms straight from the file in chunks (merges), checksummed as a whole once read through */
+  private *readNorms(n: [number, number, number]): Generator<Uint8Array> {
+    let crc = 0;
+    for (let o = 0; o < n[1]; o += STREAM_CHUNK) {
+      const b = this.seg.read(n[0] + o, Math.min(STREAM_CHUNK, n[1] - o));
+      crc = crc32(b, crc);
+      if (o + b.length === n[1] && crc >>> 0 !== n[2] >>> 0) throw new CorruptIndexException(`checksum failed for a norms (resource ${this.segPath})`);
+      yield b;
+    }
   }
   numericFields(): string[] {
     return Object.keys(this.meta.num);

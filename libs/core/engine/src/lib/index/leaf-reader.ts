@@ -4,6 +4,8 @@
  * must never be mutated by consumers. Doc ids are 0..maxDoc-1 within the segment.
  */
 
+import type { PostingsBlockReader, PostingsPass } from './segment-core.js';
+
 /** Postings of one term in one field. docs ascending; deleted docs are included (check liveness). */
 export interface Postings {
   readonly docFreq: number;
@@ -31,6 +33,11 @@ export interface TermsDict {
    * read once (translog replay looks up thousands of sorted `_id`s); absent = use `ord` per term
    */
   ordsOfSorted?(terms: readonly string[], out: Int32Array): void;
+  /**
+   * one pass over a term's postings block by block, read straight from the file (merges: bounded memory
+   * whatever the term's doc freq); absent = `postings(ord)` whole
+   */
+  readPostings?(ord: number, pass: PostingsPass): PostingsBlockReader;
 }
 
 /** Per-field statistics used by BM25 (Lucene's CollectionStatistics, per segment). */

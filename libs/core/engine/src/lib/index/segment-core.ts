@@ -3,7 +3,7 @@
  * the format written today) or plain arrays in memory (`MemorySegment`: segments of the older single-file
  * format, and tests). Readers, merges and the shard only use this interface.
  */
-import type { NumericDocValues, PointIndex, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+import type { NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 
 /** what an inverted field records (the writer computes the statistics) */
 export interface InvertedFieldInfo {
@@ -26,6 +26,109 @@ export interface TermPostings {
   positions: Uint32Array | null;
 }
 
+/**
+ * What a pass over one term's postings reads: the docs only, docs and freqs, or docs, freqs and positions.
+ * A writer streaming a term makes one pass per part of its layout (doc deltas, then freqs, then positions).
+ */
+export const PASS_DOCS = 0;
+export const PASS_FREQS = 1;
+export const PASS_POSITIONS = 2;
+export type PostingsPass = typeof PASS_DOCS | typeof PASS_FREQS | typeof PASS_POSITIONS;
+
+/** one pass over a term's postings, block by block in doc order (the arrays are valid until the next call) */
+export interface PostingsBlockReader {
+  /** reads the next block; false at the end */
+  next(): boolean;
+  /** docs in the current block */
+  readonly n: number;
+  readonly docs: Uint32Array;
+  /** freqs of the block's docs (PASS_FREQS and later; null: the source has none, 1 each) */
+  readonly freqs: Uint32Array | null;
+  /** positions of the block's docs concatenated, freq per doc (PASS_POSITIONS; null: none, zeros) */
+  readonly positions: Uint32Array | null;
+}
+
+/** a term whose postings are read in passes of bounded blocks instead of whole arrays (merges) */
+export interface StreamedTermPostings {
+  term: string;
+  read(pass: PostingsPass): PostingsBlockReader;
+}
+
+/** the whole postings of a term as one block (a built buffer's or an in-memory segment's arrays) */
+class WholePostingsReader implements PostingsBlockReader {
+  n = 0;
+  private done = false;
+  constructor(
+    readonly docs: Uint32Array,
+    readonly freqs: Uint32Array | null,
+    readonly positions: Uint32Array | null,
+  ) {}
+  next(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.n = this.docs.length;
+    return this.n > 0;
+  }
+}
+
+/** docs per block of a streamed pass */
+export const POSTINGS_BLOCK = 1024;
+
+/** a pass over a term's postings held whole (an in-memory segment), in blocks */
+class PostingsObjectReader implements PostingsBlockReader {
+  n = 0;
+  docs: Uint32Array;
+  freqs: Uint32Array | null;
+  positions: Uint32Array | null = null;
+  private at = 0;
+  constructor(
+    private readonly p: Postings,
+    private readonly pass: PostingsPass,
+  ) {
+    this.docs = p.docs;
+    this.freqs = pass >= PASS_FREQS ? p.freqs : null;
+  }
+  next(): boolean {
+    const p = this.p;
+    if (this.at >= p.docFreq) return false;
+    const from = this.at;
+    const to = Math.min(p.docFreq, from + POSTINGS_BLOCK);
+    this.at = to;
+    this.n = to - from;
+    this.docs = p.docs.subarray(from, to);
+    if (this.pass >= PASS_FREQS && p.freqs) this.freqs = p.freqs.subarray(from, to);
+    if (this.pass >= PASS_POSITIONS) {
+      let total = 0;
+      for (let i = from; i < to; i++) total += p.freqs ? p.freqs[i] : 1;
+      const out = new Uint32Array(total);
+      let w = 0;
+      let any = false;
+      for (let i = from; i < to; i++) {
+        const ps = p.positions(i);
+        const fr = p.freqs ? p.freqs[i] : 1;
+        if (ps) {
+          out.set(ps.subarray(0, fr), w);
+          any = true;
+        }
+        w += fr;
+      }
+      this.positions = any ? out : null;
+    }
+    return true;
+  }
+}
+
+/** a pass over a term of a dictionary: streamed from its file when the dictionary can, else in blocks of its arrays */
+export function readTermPostings(dict: TermsDict, ord: number, pass: PostingsPass): PostingsBlockReader {
+  return dict.readPostings ? dict.readPostings(ord, pass) : new PostingsObjectReader(dict.postings(ord), pass);
+}
+
+/** a pass over either form of a term's postings */
+export function readPostings(t: TermPostings | StreamedTermPostings, pass: PostingsPass): PostingsBlockReader {
+  if ('read' in t) return t.read(pass);
+  return new WholePostingsReader(t.docs, pass >= PASS_FREQS ? t.freqs : null, pass >= PASS_POSITIONS ? t.positions : null);
+}
+
 /** what a segment writer reads: a built buffer, a segment, or the merged view of several */
 export interface SegmentSource {
   readonly name: string;
@@ -33,9 +136,11 @@ export interface SegmentSource {
   readonly maxSeqNo: number;
   invertedFields(): string[];
   fieldInfo(field: string): InvertedFieldInfo | null;
-  /** the field's terms in ascending (UTF-16 code unit) order, each with its postings */
-  termIterator(field: string): Iterable<TermPostings>;
+  /** the field's terms in ascending (UTF-16 code unit) order, each with its postings (whole or streamed) */
+  termIterator(field: string): Iterable<TermPostings | StreamedTermPostings>;
   norms(field: string): Uint8Array | null;
+  /** optional: the same norms in consecutive chunks of docs (merges: never the whole column at once) */
+  normsChunks?(field: string): Iterable<Uint8Array> | null;
   numericFields(): string[];
   numeric(field: string): NumericDocValues | null;
   pointFields(): string[];

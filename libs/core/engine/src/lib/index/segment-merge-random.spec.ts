@@ -9,6 +9,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemorySegment } from './segment.js';
 import { dumpSegment as dump } from '../shard/testing/segment-dump.js';
+import { RandomAccessFile } from '../store/codec-util.js';
+import type { ParsedDocument } from '../mapper/parsed-document.js';
+
+const readInto = RandomAccessFile.prototype.readInto;
+const read = DiskSegment.prototype.read;
 
 function rng(seed: number) {
   return () => {
@@ -65,6 +70,159 @@ describe('merge keeps results identical (randomised)', () => {
         expect(dump(new SegmentReader(m2, null, 0))).toEqual(dump(ra));
         for (const i of onDisk) i.data.close();
         m2.close();
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+/**
+ * The merge of segments on disk streams each term's postings block by block (docs, then freqs, then
+ * positions), norms in chunks, and locates docs through the doc maps alone. Its files must be byte for byte
+ * the files of the model: one segment built from the live documents alone, in the same order, written by
+ * the same writer — and the files of the in-memory merge (whole arrays) of the same inputs. Terms large enough
+ * to span many blocks of 1024 docs and many 64 KB chunks, several inputs, deletes (whole nested blocks),
+ * positions, multi-valued fields and nested documents.
+ */
+describe('streamed merge of segments on disk = the model, byte for byte (randomised)', () => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
+  interface GenDoc {
+    doc: ParsedDocument;
+    /** documents stored for it: its nested documents, then itself */
+    size: number;
+  }
+  function generate(rand: () => number, n: number, big: boolean): GenDoc[] {
+    return Array.from({ length: n }, (_, i) => {
+      const msg: string[] = [];
+      const len = 1 + Math.floor(rand() * (big ? 60 : 8));
+      for (let k = 0; k < len; k++) msg.push(big && rand() < 0.5 ? 'common' : words[Math.floor(rand() * words.length)]);
+      const src: Record<string, unknown> = { msg: msg.join(' '), n: Math.floor(rand() * 1000) };
+      if (rand() < 0.5) src['tag'] = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => words[Math.floor(rand() * 5)]);
+      if (rand() < 0.3) src['m'] = [rand() * 10, -rand(), 2 ** 40 + i];
+      // a second value of a text field: positions continue after the first
+      if (rand() < 0.2) src['title'] = [words[Math.floor(rand() * 10)] + ' common', 'common ' + words[Math.floor(rand() * 10)]];
+      const doc = simpleParse(src, `d${i}`, rand() < 0.1 ? `r${i % 7}` : undefined);
+      if (rand() < 0.15) {
+        doc.nested = Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, j) => ({
+          path: 'c',
+          fields: [
+            { name: '_nested_path', tokens: [{ term: 'c', position: 0 }], indexOptions: 'docs' as const },
+            ...simpleParse({ c: { k: `${words[j % 10]} common`, v: j } }, `d${i}`).fields.filter((f) => f.name !== '_id'),
+          ],
+        }));
+      }
+      return { doc, size: 1 + (doc.nested?.length ?? 0) };
+    });
+  }
+  const meta = (i: number) => ({ seqNo: i, primaryTerm: 1 + (i % 3), version: 1 + (i % 5) });
+
+  function segFiles(dir: string, name: string): Buffer[] {
+    return [fs.readFileSync(path.join(dir, `${name}.seg`)), fs.readFileSync(path.join(dir, `${name}.src`))];
+  }
+
+  for (const [seed, big] of [
+    [5, true],
+    [17, false],
+    [2026, true],
+  ] as const) {
+    it(`seed ${seed}${big ? ' (terms over many blocks and chunks)' : ''}`, () => {
+      const rand = rng(seed);
+      const docs = generate(rand, big ? 9000 : 1500, big);
+      const deleted = new Set(docs.map((_, i) => i).filter(() => rand() < 0.25));
+      // inputs: consecutive runs of documents, 2 to 5 of them, the first the largest
+      const k = 2 + Math.floor(rand() * 4);
+      const cuts = [0, Math.floor(docs.length * 0.6)];
+      for (let p = 1; p < k - 1; p++) cuts.push(cuts[p] + Math.floor((docs.length - cuts[p]) * rand() * 0.7));
+      cuts.push(docs.length);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merge-stream-'));
+      try {
+        const inputs: Array<{ data: DiskSegment; liveDocs: Uint32Array | null }> = [];
+        const memInputs: Array<{ data: MemorySegment; liveDocs: Uint32Array | null }> = [];
+        for (let p = 0; p + 1 < cuts.length; p++) {
+          const b = new SegmentBuilder();
+          for (let i = cuts[p]; i < cuts[p + 1]; i++) {
+            const root = b.add(docs[i].doc, meta(i));
+            // a deleted document takes its nested documents with it (the block is deleted whole)
+            if (deleted.has(i)) for (let d = b.blockStart(root); d <= root; d++) b.delete(d);
+          }
+          const built = b.build(`_in${p}`);
+          writeSegment(dir, new MemorySegment(built.data));
+          inputs.push({ data: new DiskSegment(dir, `_in${p}`), liveDocs: built.liveDocs });
+          memInputs.push({ data: new MemorySegment(decodeSegment(encodeSegment(built.data, { includeSource: true }))), liveDocs: built.liveDocs });
+        }
+        if (big) {
+          // the largest input holds a term whose postings span several 64 KB chunks and many blocks
+          const dict = inputs[0].data.terms('msg')!;
+          const ord = dict.ord('common');
+          expect(dict.docFreq(ord)).toBeGreaterThan(4 * 1024);
+        }
+        // the streamed merge, from the inputs' files
+        const chunks: number[] = [];
+        const reads: number[] = [];
+        const spyChunks = jest.spyOn(RandomAccessFile.prototype, 'readInto').mockImplementation(function (this: RandomAccessFile, pos, dst, off, len) {
+          chunks.push(len);
+          return readInto.call(this, pos, dst, off, len);
+        });
+        // the postings of a term are read through DiskSegment.read (a small term's region at once) or in chunks
+        const spyReads = jest.spyOn(DiskSegment.prototype, 'read').mockImplementation(function (this: DiskSegment, pos, len) {
+          reads.push(len);
+          return read.call(this, pos, len);
+        });
+        const whole = jest.spyOn(DiskSegment.prototype, 'norms');
+        const src = new MergedSource('_m', inputs);
+        try {
+          writeSegment(dir, src);
+        } finally {
+          spyChunks.mockRestore();
+          spyReads.mockRestore();
+        }
+        // large postings streamed in chunks; no read of postings larger than 64 KB (the largest term's are
+        // several times that); norms never read whole
+        if (big) expect(chunks.length).toBeGreaterThan(3);
+        expect(Math.max(0, ...chunks, ...reads)).toBeLessThanOrEqual(64 * 1024);
+        expect(whole).not.toHaveBeenCalled();
+        whole.mockRestore();
+        // the model: the live documents alone, in order, in one segment
+        const model = new SegmentBuilder();
+        docs.forEach((g, i) => {
+          if (!deleted.has(i)) model.add(g.doc, meta(i));
+        });
+        const mdir = path.join(dir, 'model');
+        fs.mkdirSync(mdir);
+        // a merged segment keeps the highest seq_no of its inputs, deleted docs included
+        const maxSeqNo = Math.max(...inputs.map((i) => i.data.maxSeqNo));
+        writeSegment(mdir, new MemorySegment({ ...model.build('_m').data, maxSeqNo }));
+        const merged = segFiles(dir, '_m');
+        const expected = segFiles(mdir, '_m');
+        expect(merged[0].length).toBe(expected[0].length);
+        expect(merged[0].equals(expected[0])).toBe(true);
+        expect(merged[1].equals(expected[1])).toBe(true);
+        // the in-memory merge of the same inputs (whole postings arrays) writes the same bytes
+        const idir = path.join(dir, 'mem');
+        fs.mkdirSync(idir);
+        writeSegment(idir, mergeSync('_m', memInputs).data);
+        const inMem = segFiles(idir, '_m');
+        expect(inMem[0].equals(merged[0])).toBe(true);
+        expect(inMem[1].equals(merged[1])).toBe(true);
+        // and it reads back: every live document, in order, with its nested documents before it
+        const m = new DiskSegment(dir, '_m');
+        const live = docs.filter((_, i) => !deleted.has(i));
+        expect(m.maxDoc).toBe(live.reduce((s, g) => s + g.size, 0));
+        let d = 0;
+        for (const g of live) {
+          d += g.size;
+          expect(m.id(d - 1)).toBe(g.doc.id);
+          expect(Buffer.from(m.source(d - 1)!).equals(Buffer.from(g.doc.source!))).toBe(true);
+        }
+        // random access to the merged view's docs (not in order) finds the same docs
+        for (let x = 0; x < 200; x++) {
+          const doc = Math.floor(rand() * src.maxDoc);
+          expect(src.id(doc)).toBe(m.id(doc));
+          expect(src.seqNo(doc)).toBe(m.seqNo(doc));
+        }
+        m.close();
+        for (const i of inputs) i.data.close();
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -1,16 +1,25 @@
 /**
  * Merges segments into one, dropping deleted docs: `MergedSource` is a lazy view of the merged segment that
  * the segment writer streams from file to file — stored fields doc by doc, postings term by term (a k-way
- * merge of the inputs' term dictionaries), doc values and points block by block (cursors over the inputs'
- * columns: a merge holds one block per input and column, never a field's whole column). Blocks of nested
- * documents stay whole: live docs keep their order and a block is deleted whole.
+ * merge of the inputs' term dictionaries; each term's postings read and remapped block by block, one input
+ * after the other, never a term's whole postings), norms in chunks of docs, doc values and points block by
+ * block (cursors over the inputs' columns: a merge holds one block per input and column, never a field's
+ * whole column). What grows with the inputs: one doc map per input (4 bytes per doc, old doc → new doc)
+ * and, while an inverted field is written, a bitset of the docs that have it. Blocks of nested documents
+ * stay whole: live docs keep their order and a block is deleted whole.
  */
-import type { NumericDocValues, PointIndex, SortedSetDocValues } from './leaf-reader.js';
+import type { NumericDocValues, PointIndex, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import { isLiveBit } from './live-docs.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { MemorySegment } from './segment.js';
 import {
+  PASS_DOCS,
+  PASS_FREQS,
+  PASS_POSITIONS,
+  POSTINGS_BLOCK,
   numericColumnsOf,
+  readPostings,
+  readTermPostings,
   pointColumnsOf,
   sortedSetColumnsOf,
   type InvertedFieldInfo,
@@ -19,8 +28,10 @@ import {
   type PointColumns,
   type SegmentCore,
   type SegmentSource,
+  type PostingsBlockReader,
+  type PostingsPass,
   type SortedSetColumns,
-  type TermPostings,
+  type StreamedTermPostings,
 } from './segment-core.js';
 
 export interface MergeInput {
@@ -35,7 +46,10 @@ export class MergedSource implements SegmentSource {
   /** per input: old doc → new doc, or -1 when dropped */
   readonly docMaps: Int32Array[];
   private readonly bases: number[] = [];
-  private readonly olds: Uint32Array[] = [];
+  /** the last doc located (new doc, its input, its old doc): a writer reads the docs in order */
+  private lastNew = -1;
+  private lastS = 0;
+  private lastOld = -1;
 
   constructor(
     readonly name: string,
@@ -47,11 +61,7 @@ export class MergedSource implements SegmentSource {
     for (const inp of inputs) {
       const m = new Int32Array(inp.data.maxDoc);
       this.bases.push(maxDoc);
-      const start = maxDoc;
       for (let d = 0; d < inp.data.maxDoc; d++) m[d] = isLiveBit(inp.liveDocs, d) ? maxDoc++ : -1;
-      const old = new Uint32Array(maxDoc - start);
-      for (let d = 0; d < inp.data.maxDoc; d++) if (m[d] >= 0) old[m[d] - start] = d;
-      this.olds.push(old);
       docMaps.push(m);
       if (inp.data.maxSeqNo > maxSeqNo) maxSeqNo = inp.data.maxSeqNo;
     }
@@ -61,10 +71,50 @@ export class MergedSource implements SegmentSource {
     this.hasRouting = inputs.some((i) => i.data.hasRouting);
   }
 
+  /**
+   * the input and old doc of a merged doc: the next one from the last located in one step (a writer reads
+   * docs in order), else a search along the input's doc map (its live entries ascend)
+   */
   private locate(doc: number): [SegmentCore, number] {
-    let s = this.bases.length - 1;
-    while (s > 0 && this.bases[s] > doc) s--;
-    return [this.inputs[s].data, this.olds[s][doc - this.bases[s]]];
+    if (doc < 0 || doc >= this.maxDoc) throw new RangeError(`doc ${doc} out of bounds [0, ${this.maxDoc})`);
+    if (doc !== this.lastNew) {
+      let s: number;
+      let d: number;
+      if (doc === this.lastNew + 1 && this.lastNew >= 0) {
+        s = this.lastS;
+        d = this.lastOld + 1;
+      } else {
+        s = this.bases.length - 1;
+        while (s > 0 && this.bases[s] > doc) s--;
+        d = this.seekOld(s, doc);
+      }
+      for (;;) {
+        const m = this.docMaps[s];
+        while (d < m.length && m[d] < 0) d++;
+        if (d < m.length) break;
+        s++;
+        d = 0;
+      }
+      this.lastNew = doc;
+      this.lastS = s;
+      this.lastOld = d;
+    }
+    return [this.inputs[this.lastS].data, this.lastOld];
+  }
+
+  /** the first old doc of input s whose live successor (or itself) maps to a new doc >= doc (binary search) */
+  private seekOld(s: number, doc: number): number {
+    const m = this.docMaps[s];
+    let lo = 0;
+    let hi = m.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      let x = mid;
+      while (x < hi && m[x] < 0) x++;
+      if (x < hi && m[x] < doc) lo = x + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   id(doc: number): string {
@@ -111,18 +161,61 @@ export class MergedSource implements SegmentSource {
     return info;
   }
   norms(field: string): Uint8Array | null {
-    let out: Uint8Array | null = null;
-    this.inputs.forEach((inp, s) => {
-      const n = inp.data.norms(field);
-      if (!n) return;
-      out ??= new Uint8Array(this.maxDoc);
-      const m = this.docMaps[s];
-      for (let i = 0; i < m.length; i++) if (m[i] >= 0) out[m[i]] = n[i];
-    });
+    const chunks = this.normsChunks(field);
+    if (!chunks) return null;
+    const out = new Uint8Array(this.maxDoc);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
     return out;
   }
 
-  *termIterator(field: string): Generator<TermPostings> {
+  /**
+   * the merged norms in chunks of at most NORMS_CHUNK docs: each input's norms read in chunks (from its file
+   * when on disk), deleted docs dropped; zeros for the docs of inputs without norms for the field
+   */
+  normsChunks(field: string): Iterable<Uint8Array> | null {
+    if (!this.inputs.some((inp) => inp.data.fieldInfo(field)?.norms)) return null;
+    return this.mergedNorms(field);
+  }
+
+  private *mergedNorms(field: string): Generator<Uint8Array> {
+    const out = new Uint8Array(Math.min(NORMS_CHUNK, this.maxDoc));
+    let w = 0;
+    for (let s = 0; s < this.inputs.length; s++) {
+      const data = this.inputs[s].data;
+      const m = this.docMaps[s];
+      const chunks = data.normsChunks ? data.normsChunks(field) : wholeChunk(data.norms(field));
+      let d = 0;
+      if (chunks) {
+        for (const c of chunks) {
+          for (let i = 0; i < c.length; i++, d++) {
+            if (m[d] < 0) continue;
+            out[w++] = c[i];
+            if (w === out.length) {
+              yield out;
+              w = 0;
+            }
+          }
+        }
+        if (d !== m.length) throw new Error(`norms of ${d} docs in a segment of ${m.length} (field [${field}])`);
+      } else {
+        for (; d < m.length; d++) {
+          if (m[d] < 0) continue;
+          out[w++] = 0;
+          if (w === out.length) {
+            yield out;
+            w = 0;
+          }
+        }
+      }
+    }
+    if (w > 0) yield out.subarray(0, w);
+  }
+
+  *termIterator(field: string): Generator<StreamedTermPostings> {
     const info = this.fieldInfo(field);
     if (!info) return;
     const dicts = this.inputs.map((i) => i.data.terms(field));
@@ -136,56 +229,17 @@ export class MergedSource implements SegmentSource {
         if (t !== undefined && (min === undefined || t < min)) min = t;
       }
       if (min === undefined) return;
-      const parts: Array<{ s: number; ord: number }> = [];
+      const parts: MergedPart[] = [];
       for (let i = 0; i < k; i++) {
         if (heads[i] === min) {
-          parts.push({ s: i, ord: pos[i] });
+          parts.push({ dict: dicts[i]!, ord: pos[i], map: this.docMaps[i] });
           pos[i]++;
           const d = dicts[i]!;
           heads[i] = pos[i] < d.size ? d.term(pos[i]) : undefined;
         }
       }
-      let cap = 0;
-      let capPos = 0;
-      const ps = parts.map(({ s, ord }) => {
-        const p = dicts[s]!.postings(ord);
-        cap += p.docFreq;
-        if (info.positions) {
-          if (p.freqs) for (let x = 0; x < p.docFreq; x++) capPos += p.freqs[x];
-          else capPos += p.docFreq;
-        }
-        return p;
-      });
-      const docs = new Uint32Array(cap);
-      const freqs = info.freqs ? new Uint32Array(cap) : null;
-      const positions = info.positions ? new Uint32Array(capPos) : null;
-      let n = 0;
-      let pp = 0;
-      parts.forEach(({ s }, j) => {
-        const p = ps[j];
-        const m = this.docMaps[s];
-        for (let x = 0; x < p.docFreq; x++) {
-          const nd = m[p.docs[x]];
-          if (nd < 0) continue;
-          const fr = p.freqs ? p.freqs[x] : 1;
-          docs[n] = nd;
-          if (freqs) freqs[n] = fr;
-          if (positions) {
-            const src = p.positions(x);
-            if (src) positions.set(src.subarray(0, fr), pp);
-            // a source without positions for this field: zeros, so freq and positions agree
-            pp += fr;
-          }
-          n++;
-        }
-      });
-      if (n === 0) continue;
-      yield {
-        term: min,
-        docs: n === cap ? docs : docs.slice(0, n),
-        freqs: freqs ? (n === cap ? freqs : freqs.slice(0, n)) : null,
-        positions: positions ? (pp === capPos ? positions : positions.slice(0, pp)) : null,
-      };
+      // a term only deleted docs had is dropped by the writer (its first pass finds no doc)
+      yield new MergedTerm(min, parts);
     }
   }
 
@@ -272,6 +326,116 @@ export class MergedSource implements SegmentSource {
     const c = this.sortedSetColumns(field);
     if (!c) return null;
     return { offsets: offsetsFrom(c.counts, this.maxDoc), ords: new Uint32Array(drain(c.ords())), terms: c.terms.slice() };
+  }
+}
+
+/** docs per chunk of merged norms */
+const NORMS_CHUNK = 1 << 16;
+
+function wholeChunk(n: Uint8Array | null): Uint8Array[] | null {
+  return n ? [n] : null;
+}
+
+/** an input's postings of a merged term */
+interface MergedPart {
+  dict: TermsDict;
+  ord: number;
+  map: Int32Array;
+}
+
+/** a merged term: its postings are read in passes over its inputs' */
+class MergedTerm implements StreamedTermPostings {
+  constructor(
+    readonly term: string,
+    private readonly parts: readonly MergedPart[],
+  ) {}
+  read(pass: PostingsPass): PostingsBlockReader {
+    return new MergedPostingsReader(this.parts, pass);
+  }
+}
+
+/**
+ * One pass over a merged term's postings: the inputs one after the other (their new docs ascend), each read
+ * block by block, docs remapped, deleted docs dropped (with their freqs and positions). Freqs are 1 for an
+ * input without them, positions zeros for an input without them (freqs and positions always agree).
+ */
+class MergedPostingsReader implements PostingsBlockReader {
+  n = 0;
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
+  positions: Uint32Array | null;
+  private readonly block: number;
+  private part = -1;
+  private cur: PostingsBlockReader | null = null;
+  private i = 0;
+  private at = 0;
+  constructor(
+    private readonly parts: readonly MergedPart[],
+    private readonly pass: PostingsPass,
+  ) {
+    // blocks no larger than the term (most terms have a few docs)
+    let df = 0;
+    for (const p of parts) df += p.dict.docFreq(p.ord);
+    const block = (this.block = Math.max(1, Math.min(POSTINGS_BLOCK, df)));
+    this.docs = new Uint32Array(block);
+    this.freqs = pass >= PASS_FREQS ? new Uint32Array(block) : null;
+    this.positions = pass >= PASS_POSITIONS ? new Uint32Array(block) : null;
+  }
+  /** the next input block with entries left; false at the end */
+  private advance(): boolean {
+    for (;;) {
+      if (this.cur && this.cur.next()) {
+        this.i = 0;
+        this.at = 0;
+        return true;
+      }
+      if (++this.part >= this.parts.length) {
+        this.cur = null;
+        return false;
+      }
+      const p = this.parts[this.part];
+      this.cur = readTermPostings(p.dict, p.ord, this.pass);
+    }
+  }
+  next(): boolean {
+    let n = 0;
+    let w = 0;
+    const wantFreqs = this.freqs !== null;
+    const wantPos = this.positions !== null;
+    const block = this.block;
+    while (n < block) {
+      if (!this.cur || this.i >= this.cur.n) {
+        if (!this.advance()) break;
+      }
+      const c = this.cur!;
+      const m = this.parts[this.part].map;
+      const cf = c.freqs;
+      const cp = c.positions;
+      while (this.i < c.n && n < block) {
+        const i = this.i++;
+        const fr = cf ? cf[i] : 1;
+        const nd = m[c.docs[i]];
+        if (nd >= 0) {
+          this.docs[n] = nd;
+          if (wantFreqs) this.freqs![n] = fr;
+          if (wantPos) {
+            if (this.positions!.length < w + fr) {
+              const grown = new Uint32Array(Math.max(w + fr, this.positions!.length * 2));
+              grown.set(this.positions!.subarray(0, w));
+              this.positions = grown;
+            }
+            const ps = this.positions!;
+            if (cp) for (let k = 0; k < fr; k++) ps[w + k] = cp[this.at + k];
+            else ps.fill(0, w, w + fr);
+            w += fr;
+          }
+          n++;
+        }
+        if (wantPos) this.at += fr;
+      }
+    }
+    this.n = n;
+    return n > 0;
   }
 }
 
@@ -434,18 +598,26 @@ export function materialize(src: SegmentSource): SegmentData {
     let docCount = 0;
     let sttf = 0;
     for (const t of src.termIterator(field)) {
-      terms.push(t.term);
-      for (let i = 0; i < t.docs.length; i++) {
-        docs.push(t.docs[i]);
-        const fr = t.freqs ? t.freqs[i] : 1;
-        if (info.freqs) freqs.push(fr);
-        sttf += info.freqs ? fr : 1;
-        if (!seen[t.docs[i]]) {
-          seen[t.docs[i]] = 1;
-          docCount++;
+      const before = docs.length;
+      const r = readPostings(t, info.positions ? PASS_POSITIONS : info.freqs ? PASS_FREQS : PASS_DOCS);
+      while (r.next()) {
+        let at = 0;
+        for (let i = 0; i < r.n; i++) {
+          const d = r.docs[i];
+          docs.push(d);
+          const fr = r.freqs ? r.freqs[i] : 1;
+          if (info.freqs) freqs.push(fr);
+          sttf += info.freqs ? fr : 1;
+          if (!seen[d]) {
+            seen[d] = 1;
+            docCount++;
+          }
+          if (info.positions) for (let k = 0; k < fr; k++) positions.push(r.positions ? r.positions[at + k] : 0);
+          at += fr;
         }
       }
-      if (t.positions) for (const p of t.positions) positions.push(p);
+      if (docs.length === before) continue;
+      terms.push(t.term);
       starts.push(docs.length);
       posStarts.push(positions.length);
     }

@@ -549,6 +549,17 @@ export class RandomAccessFile {
     }
     return buf;
   }
+  /** reads [pos, pos+len) into dst at off (no allocation: streamed reads reuse one buffer) */
+  readInto(pos: number, dst: Uint8Array, off: number, len: number): void {
+    if (pos < 0 || pos + len > this.length) throw new CorruptIndexException(`read past EOF: ${pos}+${len} > ${this.length} (resource ${this.path})`);
+    if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
+    let done = 0;
+    while (done < len) {
+      const n = fs.readSync(this.fd, dst, off + done, len - done, pos + done);
+      if (n <= 0) throw new CorruptIndexException(`short read of ${this.path} at ${pos + done}`);
+      done += n;
+    }
+  }
   fsync(): void {
     if (this.fd < 0) this.fd = fs.openSync(this.path, 'r');
     storeFs.fsyncSync(this.fd);
