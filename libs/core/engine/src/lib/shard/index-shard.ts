@@ -1169,8 +1169,9 @@ export class IndexShardImpl implements IndexShard {
 
   /**
    * Opens a committed segment: the current format through the block cache; the older single-file format
-   * (version 3) read whole into memory, then migrated (see migrateSegments). Anything else is refused with
-   * a clear CorruptIndexException / format message, never misread.
+   * (version 3) read whole into memory, then migrated (see migrateSegments) — a format-3 file over 2 GiB
+   * cannot be read whole and is refused with a message naming it (LegacySegmentTooLargeException). Anything
+   * else is refused with a clear CorruptIndexException / format message, never misread.
    */
   private openSegment(name: string, legacyChecksum: string[], legacyFormat: string[]): SegmentCore {
     const segFile = path.join(this.dir, `${name}.seg`);

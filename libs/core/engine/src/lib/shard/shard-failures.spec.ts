@@ -216,3 +216,52 @@ describe('a shard that fails to open', () => {
     expect(() => svc!.shards('t')).toThrow('no such index [t]');
   });
 });
+
+describe('a segment of the single-file format 3 larger than 2 GiB', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'legacy-large-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is refused with a message naming the file and what to do, before any byte is read, and nothing is changed', () => {
+    const shardDir = path.join(dir, 'indices', LEGACY_UUID, '0');
+    const seg = path.join(shardDir, '_1.seg');
+    const size = fs.statSync(seg).size;
+    const before = snapshot(shardDir);
+    const open = () => new IndexShardImpl({ index: 'legacy', indexUuid: LEGACY_UUID, shardId: 0, dir: shardDir, parse: parseBytes, manualScheduling: true, logger: { warn: () => undefined } });
+    const readFileSync = jest.spyOn(fs, 'readFileSync');
+    try {
+      // a sparse file: the fixture's bytes followed by a hole up to 2^31 bytes (one past the limit), or past 4 GiB
+      for (const len of [2 ** 31, 2 ** 32 + 5]) {
+        fs.truncateSync(seg, len);
+        readFileSync.mockClear();
+        let err: unknown;
+        try {
+          open();
+        } catch (e) {
+          err = e;
+        }
+        expect(err).toBeInstanceOf(CorruptIndexException);
+        expect((err as Error).name).toBe('IndexFormatException');
+        expect((err as Error).message).toBe(
+          `Format version 3 segment is too large to migrate (resource ${seg}): ${len} bytes, over the 2147483647 bytes a format 3 segment can have: ` +
+            'this format is read whole into memory to be rewritten in the current format. The file is left as it is; restore the index from a snapshot, ' +
+            'or reindex its documents from their source into a new index',
+        );
+        expect(readFileSync.mock.calls.some(([f]) => f === seg)).toBe(false);
+        expect(fs.statSync(seg).size).toBe(len);
+      }
+    } finally {
+      readFileSync.mockRestore();
+    }
+    // back to its own size, the untouched file opens with every document
+    fs.truncateSync(seg, size);
+    expect(snapshot(shardDir)).toEqual(before);
+    const s = open();
+    expect(s.numDocs).toBe(3);
+    expect(sourceOf(s, 'd2')).toEqual({ a: 2, kw: 'x', t: 'second doc' });
+    s.close();
+  });
+});

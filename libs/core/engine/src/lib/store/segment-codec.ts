@@ -292,7 +292,30 @@ export function* writeSegmentFileSteps(file: string, seg: SegmentData, opts: Enc
   return total;
 }
 
+/** the largest single-file (format 3) segment that can be read: it is read whole, as one buffer */
+export const LEGACY_SEGMENT_MAX_BYTES = 2 ** 31 - 1;
+
+/**
+ * A single-file (format 3) segment too large to be read whole, hence to be migrated: refused before any byte
+ * is read, the file left as it is (never misread as a shorter or corrupt file).
+ */
+export class LegacySegmentTooLargeException extends CorruptIndexException {
+  constructor(
+    readonly resource: string,
+    readonly size: number,
+  ) {
+    super(
+      `Format version 3 segment is too large to migrate (resource ${resource}): ${size} bytes, over the ${LEGACY_SEGMENT_MAX_BYTES} bytes ` +
+        'a format 3 segment can have: this format is read whole into memory to be rewritten in the current format. ' +
+        'The file is left as it is; restore the index from a snapshot, or reindex its documents from their source into a new index',
+    );
+    this.name = 'IndexFormatException';
+  }
+}
+
 export function readSegmentFile(file: string, onChecksum?: (c: SegmentChecksum) => void): SegmentData {
+  const size = fs.statSync(file).size;
+  if (size > LEGACY_SEGMENT_MAX_BYTES) throw new LegacySegmentTooLargeException(file, size);
   return decodeSegment(fs.readFileSync(file), onChecksum);
 }
 
