@@ -9,6 +9,7 @@
 import { DiskSegment, writeSegment } from './disk-segment.js';
 import { MergedSource } from './segment-merger.js';
 import { MemorySegment, type SegmentData } from './segment.js';
+import { buildSegmentData, type BufferSnapshot } from './segment-builder.js';
 import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
 
@@ -56,9 +57,34 @@ export function runWriteTask(task: WriteTask): WriteTaskResult {
   return { name: task.data.name, segBytes: written.segBytes, srcBytes: written.srcBytes };
 }
 
-/** what a worker thread of the node's pool runs: a merge or a refreshed segment's write */
-export function runWorkerTask(task: MergeTask | WriteTask): MergeTaskResult | WriteTaskResult {
-  return 'kind' in task && task.kind === 'write' ? runWriteTask(task) : runMergeTask(task as MergeTask);
+/**
+ * A scheduled refresh's segment, built and written off the event loop: the shard hands over its indexing
+ * buffer's contents (`SegmentBuilder.snapshot(true)`, a structured clone), the worker freezes them into the
+ * segment (the same `buildSegmentData` a synchronous refresh runs), writes its files under `name` and fsyncs
+ * them and the directory; the shard then opens the files and publishes the segment.
+ */
+export interface BuildTask {
+  kind: 'build';
+  dir: string;
+  name: string;
+  buffer: BufferSnapshot;
+  formatVersion: number;
+}
+
+export interface BuildTaskResult extends WriteTaskResult {
+  maxDoc: number;
+}
+
+export function runBuildTask(task: BuildTask): BuildTaskResult {
+  const data = buildSegmentData(task.buffer, task.name);
+  return { ...runWriteTask({ kind: 'write', dir: task.dir, data, formatVersion: task.formatVersion }), maxDoc: data.maxDoc };
+}
+
+/** what a worker thread of the node's pool runs: a merge, a refreshed segment's write or a refresh's build */
+export function runWorkerTask(task: MergeTask | WriteTask | BuildTask): MergeTaskResult | WriteTaskResult | BuildTaskResult {
+  if ('kind' in task && task.kind === 'write') return runWriteTask(task);
+  if ('kind' in task && task.kind === 'build') return runBuildTask(task);
+  return runMergeTask(task as MergeTask);
 }
 
 export const MERGE_TASK_CACHE_BYTES = 16 * 1024 * 1024;

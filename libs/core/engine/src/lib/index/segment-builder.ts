@@ -53,8 +53,6 @@ class InvertedFieldBuffer {
   readonly tokPos: IntColumn | null;
   /** field length per doc (token count, overlaps discounted) when norms are on */
   lengths: IntColumn | null = null;
-  /** the sorted term dictionary computed at build time (reused by a sharing ordinal column) */
-  sorted: { sorted: string[]; ordOf: Uint32Array } | null = null;
   /** last doc that added tokens, and its highest position (multi-valued position gaps) */
   lastDoc = -1;
   lastPos = -1;
@@ -304,35 +302,44 @@ export class SegmentBuilder {
 
   /** freezes the buffer into an immutable segment; returns the data and its initial live docs */
   build(name: string): { data: SegmentData; liveDocs: Uint32Array | null } {
+    return { data: buildSegmentData(this.snapshot(false), name), liveDocs: this.liveDocs() };
+  }
+
+  /**
+   * The buffer's contents as plain data (typed arrays, string arrays): what `buildSegmentData` freezes into a
+   * segment. `detached`: every array is a copy of its own (nothing shared with the buffer, no spare capacity,
+   * no view of a larger buffer), to hand to a worker thread by structured clone while the buffer stays
+   * readable (realtime gets) and deletable; else the arrays are views of the buffer's columns.
+   */
+  snapshot(detached: boolean): BufferSnapshot {
     const maxDoc = this.ids.length;
-    const inverted = new Map<string, InvertedFieldData>();
-    let size = 0;
+    const cut = <T extends Int32Array | Float64Array>(a: T, n: number): T => (detached ? (a.slice(0, n) as T) : (a.subarray(0, n) as T));
+    const inverted: BufferSnapshot['inverted'] = [];
     for (const [field, fb] of this.inverted) {
-      const f = freezeInverted(fb, maxDoc);
-      size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.posStarts?.byteLength ?? 0);
-      size += (f.norms?.byteLength ?? 0) + f.terms.length * 48;
-      inverted.set(field, f);
+      inverted.push({
+        field,
+        options: fb.options,
+        terms: detached ? fb.terms.slice() : fb.terms,
+        termIds: detached ? null : fb.termIds,
+        tokTerm: cut(fb.tokTerm.data, fb.tokTerm.length),
+        tokDoc: cut(fb.tokDoc.data, fb.tokDoc.length),
+        tokPos: fb.tokPos ? cut(fb.tokPos.data, fb.tokPos.length) : null,
+        lengths: fb.lengths ? cut(fb.lengths.data, fb.lengths.length) : null,
+      });
     }
-    const idField = freezeIds(this.ids);
-    inverted.set('_id', idField);
-    size += idField.docs.byteLength + idField.postingStarts.byteLength;
-    const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
-    for (const [field, c] of this.numeric) {
-      const dv = freezeNumeric({ docs: c.docs.data.subarray(0, c.docs.length), values: c.values.data.subarray(0, c.values.length) }, maxDoc);
-      size += dv.values.byteLength + dv.offsets.byteLength;
-      numeric.set(field, dv);
-    }
-    const points = new Map<string, { values: Float64Array; docs: Uint32Array }>();
-    for (const [field, c] of this.points) {
-      const p = freezePoints(c.docs.data.subarray(0, c.docs.length), c.values.data.subarray(0, c.values.length));
-      size += p.values.byteLength + p.docs.byteLength;
-      points.set(field, p);
-    }
-    const sortedSet = new Map<string, { offsets: Uint32Array; ords: Uint32Array; terms: string[] }>();
+    const column = (m: Map<string, NumericColumn>): BufferSnapshot['numeric'] =>
+      [...m].map(([field, c]) => ({ field, docs: cut(c.docs.data, c.docs.length), values: cut(c.values.data, c.values.length) }));
+    const sorted: BufferSnapshot['sorted'] = [];
     for (const [field, c] of this.sorted) {
-      const s = freezeOrdinals(c, maxDoc);
-      size += s.ords.byteLength + s.offsets.byteLength + s.terms.length * 48;
-      sortedSet.set(field, s);
+      sorted.push({
+        field,
+        shared: c.shared !== null,
+        wasShared: c.wasShared,
+        terms: c.shared ? [] : detached ? c.terms.slice() : c.terms,
+        termIds: detached || c.shared ? null : c.termIds,
+        docs: cut(c.docs.data, c.docs.length),
+        ids: cut(c.ids.data, c.ids.length),
+      });
     }
     const sourceBytes = new Uint8Array(this.sourceBytesTotal);
     const sourceStarts = new Uint32Array(maxDoc + 1);
@@ -350,53 +357,156 @@ export class SegmentBuilder {
       }
     }
     sourceStarts[maxDoc] = off;
-    size += sourceBytes.byteLength + sourceStarts.byteLength;
-    const seqNos = this.seqNos.data.slice(0, maxDoc);
-    let maxSeqNo = -1;
-    for (let i = 0; i < maxDoc; i++) if (seqNos[i] > maxSeqNo) maxSeqNo = seqNos[i];
-    const data: SegmentData = {
-      name,
+    return {
       maxDoc,
       inverted,
-      numeric,
-      points,
-      sortedSet,
-      ids: this.ids,
-      routing: this.routing,
+      numeric: column(this.numeric),
+      points: column(this.points),
+      sorted,
+      ids: detached ? this.ids.slice() : this.ids,
+      routing: this.routing && detached ? this.routing.slice() : this.routing,
       sourceBytes,
       sourceStarts,
       sourceMissing,
-      seqNos,
+      seqNos: this.seqNos.data.slice(0, maxDoc),
       primaryTerms: this.terms.data.slice(0, maxDoc),
       versions: this.versions.data.slice(0, maxDoc),
-      maxSeqNo,
-      sizeInBytes: size + maxDoc * 48,
     };
-    let liveDocs: Uint32Array | null = null;
-    if (this.deleted.length > 0) {
-      liveDocs = newLiveDocs(maxDoc);
-      for (const d of this.deleted) clearBit(liveDocs, d);
-    }
-    return { data, liveDocs };
+  }
+
+  /** the live docs of a segment built from this buffer (null: every doc live); deletes made so far count */
+  liveDocs(): Uint32Array | null {
+    if (this.deleted.length === 0) return null;
+    const liveDocs = newLiveDocs(this.ids.length);
+    for (const d of this.deleted) clearBit(liveDocs, d);
+    return liveDocs;
   }
 }
 
+/** an indexing buffer's contents as plain, structured-cloneable data (see `SegmentBuilder.snapshot`) */
+export interface BufferSnapshot {
+  maxDoc: number;
+  inverted: Array<{
+    field: string;
+    options: IndexOptions;
+    /** term id → term */
+    terms: string[];
+    /** term → term id (rebuilt from `terms` when absent) */
+    termIds: Map<string, number> | null;
+    tokTerm: Int32Array;
+    tokDoc: Int32Array;
+    tokPos: Int32Array | null;
+    /** field length per doc (-1: none); may be shorter than maxDoc */
+    lengths: Int32Array | null;
+  }>;
+  numeric: Array<{ field: string; docs: Int32Array; values: Float64Array }>;
+  points: Array<{ field: string; docs: Int32Array; values: Float64Array }>;
+  sorted: Array<{
+    field: string;
+    /** the term ids are the inverted field's of the same name (its dictionary; `terms` is empty) */
+    shared: boolean;
+    /** was shared once: its dictionary may hold terms no doc value uses (dropped at build) */
+    wasShared: boolean;
+    terms: string[];
+    termIds: Map<string, number> | null;
+    docs: Int32Array;
+    ids: Int32Array;
+  }>;
+  ids: string[];
+  routing: Array<string | null> | null;
+  sourceBytes: Uint8Array;
+  sourceStarts: Uint32Array;
+  sourceMissing: Uint8Array | null;
+  seqNos: Float64Array;
+  primaryTerms: Float64Array;
+  versions: Float64Array;
+}
+
+/**
+ * Freezes a buffer's contents into an immutable segment (counting sorts, no object per posting): on the event
+ * loop for a synchronous refresh, or in the segment write thread for a scheduled one — the same segment either way.
+ */
+export function buildSegmentData(snap: BufferSnapshot, name: string): SegmentData {
+  const maxDoc = snap.maxDoc;
+  const inverted = new Map<string, InvertedFieldData>();
+  const sortedDicts = new Map<string, SortedTerms>();
+  let size = 0;
+  for (const fb of snap.inverted) {
+    const dict = sortTerms(fb.terms, fb.termIds ?? termIdsOf(fb.terms));
+    sortedDicts.set(fb.field, dict);
+    const f = freezeInverted(fb, dict, maxDoc);
+    size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.posStarts?.byteLength ?? 0);
+    size += (f.norms?.byteLength ?? 0) + f.terms.length * 48;
+    inverted.set(fb.field, f);
+  }
+  const idField = freezeIds(snap.ids);
+  inverted.set('_id', idField);
+  size += idField.docs.byteLength + idField.postingStarts.byteLength;
+  const numeric = new Map<string, { offsets: Uint32Array; values: Float64Array }>();
+  for (const c of snap.numeric) {
+    const dv = freezeNumeric(c, maxDoc);
+    size += dv.values.byteLength + dv.offsets.byteLength;
+    numeric.set(c.field, dv);
+  }
+  const points = new Map<string, { values: Float64Array; docs: Uint32Array }>();
+  for (const c of snap.points) {
+    const p = freezePoints(c.docs, c.values);
+    size += p.values.byteLength + p.docs.byteLength;
+    points.set(c.field, p);
+  }
+  const sortedSet = new Map<string, { offsets: Uint32Array; ords: Uint32Array; terms: string[] }>();
+  for (const c of snap.sorted) {
+    const s = freezeOrdinals(c, c.shared ? sortedDicts.get(c.field)! : null, maxDoc);
+    size += s.ords.byteLength + s.offsets.byteLength + s.terms.length * 48;
+    sortedSet.set(c.field, s);
+  }
+  size += snap.sourceBytes.byteLength + snap.sourceStarts.byteLength;
+  const seqNos = snap.seqNos;
+  let maxSeqNo = -1;
+  for (let i = 0; i < maxDoc; i++) if (seqNos[i] > maxSeqNo) maxSeqNo = seqNos[i];
+  return {
+    name,
+    maxDoc,
+    inverted,
+    numeric,
+    points,
+    sortedSet,
+    ids: snap.ids,
+    routing: snap.routing,
+    sourceBytes: snap.sourceBytes,
+    sourceStarts: snap.sourceStarts,
+    sourceMissing: snap.sourceMissing,
+    seqNos,
+    primaryTerms: snap.primaryTerms,
+    versions: snap.versions,
+    maxSeqNo,
+    sizeInBytes: size + maxDoc * 48,
+  };
+}
+
+type SortedTerms = { sorted: string[]; ordOf: Uint32Array };
+
+function termIdsOf(terms: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < terms.length; i++) m.set(terms[i], i);
+  return m;
+}
+
 /** term id → ordinal in sorted order (native string sort, then one map lookup per unique term) */
-function sortTerms(terms: string[], termIds: Map<string, number>): { sorted: string[]; ordOf: Uint32Array } {
+function sortTerms(terms: string[], termIds: Map<string, number>): SortedTerms {
   const sorted = terms.slice().sort();
   const ordOf = new Uint32Array(terms.length);
   for (let o = 0; o < sorted.length; o++) ordOf[termIds.get(sorted[o]) as number] = o;
   return { sorted, ordOf };
 }
 
-function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldData {
-  fb.sorted = sortTerms(fb.terms, fb.termIds);
-  const { sorted: terms, ordOf } = fb.sorted;
+function freezeInverted(fb: BufferSnapshot['inverted'][number], dict: SortedTerms, maxDoc: number): InvertedFieldData {
+  const { sorted: terms, ordOf } = dict;
   const nTerms = terms.length;
   const nTok = fb.tokTerm.length;
-  const tokTerm = fb.tokTerm.data;
-  const tokDoc = fb.tokDoc.data;
-  const tokPos = fb.tokPos ? fb.tokPos.data : null;
+  const tokTerm = fb.tokTerm;
+  const tokDoc = fb.tokDoc;
+  const tokPos = fb.tokPos;
   const withFreqs = fb.options !== 'docs';
   const withPos = fb.options === 'positions';
   // counting sort of token indexes by ordinal (stable → doc order, then position order)
@@ -449,7 +559,7 @@ function freezeInverted(fb: InvertedFieldBuffer, maxDoc: number): InvertedFieldD
     norms = new Uint8Array(maxDoc);
     const L = fb.lengths;
     for (let d = 0; d < L.length; d++) {
-      const l = L.data[d];
+      const l = L[d];
       if (l >= 0) norms[d] = encodeNorm(l);
     }
   }
@@ -548,12 +658,13 @@ export function freezePoints(docsIn: ArrayLike<number>, valuesIn: ArrayLike<numb
   return { values, docs };
 }
 
-function freezeOrdinals(c: OrdinalColumn, maxDoc: number): { offsets: Uint32Array; ords: Uint32Array; terms: string[] } {
+/** `sharedDict`: the sorted dictionary of the inverted field whose term ids the column shares */
+function freezeOrdinals(c: BufferSnapshot['sorted'][number], sharedDict: SortedTerms | null, maxDoc: number): { offsets: Uint32Array; ords: Uint32Array; terms: string[] } {
   if (c.wasShared) compactOrdinals(c);
-  const { sorted: terms, ordOf } = c.shared?.sorted ?? sortTerms(c.terms, c.termIds);
+  const { sorted: terms, ordOf } = sharedDict ?? sortTerms(c.terms, c.termIds ?? termIdsOf(c.terms));
   const n = c.docs.length;
-  const docs = c.docs.data;
-  const ids = c.ids.data;
+  const docs = c.docs;
+  const ids = c.ids;
   const offsets = new Uint32Array(maxDoc + 1);
   const ords = new Uint32Array(n);
   let w = 0;
@@ -580,9 +691,9 @@ function freezeOrdinals(c: OrdinalColumn, maxDoc: number): { offsets: Uint32Arra
 }
 
 /** drops dictionary terms that no doc value uses (left over from sharing the inverted dictionary) */
-function compactOrdinals(c: OrdinalColumn): void {
+function compactOrdinals(c: BufferSnapshot['sorted'][number]): void {
   const used = new Uint8Array(c.terms.length);
-  const ids = c.ids.data;
+  const ids = c.ids;
   for (let j = 0; j < c.ids.length; j++) used[ids[j]] = 1;
   if (used.every((u) => u === 1)) return;
   const remap = new Int32Array(c.terms.length).fill(-1);
@@ -617,5 +728,6 @@ export function freezeSortedSet(c: { docs: ArrayLike<number>; values: readonly s
     col.docs.push(c.docs[i]);
     col.ids.push(id);
   }
-  return freezeOrdinals(col, maxDoc);
+  const snap = { field: '', shared: false, wasShared: false, terms: col.terms, termIds: col.termIds, docs: col.docs.data.subarray(0, col.docs.length), ids: col.ids.data.subarray(0, col.ids.length) };
+  return freezeOrdinals(snap, null, maxDoc);
 }

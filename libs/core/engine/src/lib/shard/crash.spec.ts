@@ -95,16 +95,18 @@ describe('crash recovery (kill -9)', () => {
     }
   });
 
-  // the worker writes merged segments and the files of refreshed segments (searched in memory meanwhile)
+  // the worker writes merged segments and the files of refreshed segments (searched in memory meanwhile), and
+  // builds (then writes) the segments of scheduled refreshes
   it.each([
-    ['a merged segment', 'MERGING', 'MERGED', 'shard-merge'],
-    ['a refreshed segment', 'WRITING', 'WRITTEN', 'shard-write'],
-  ])('kill -9 while a worker thread writes %s: every acknowledged doc is back, with its source', async (_what, startMark, doneMark, sub) => {
+    ['a merged segment', 'MERGING', 'MERGED', 'shard-merge', ''],
+    ['a refreshed segment', 'WRITING', 'WRITTEN', 'shard-write', ''],
+    ['the segment of a scheduled refresh (built there)', 'BUILDING', 'BUILT', 'shard-build', 'build'],
+  ])('kill -9 while a worker thread writes %s: every acknowledged doc is back, with its source', async (_what, startMark, doneMark, sub, mode) => {
     const data = path.join(dir, sub);
     let acked = 0;
     let finished = 0;
     let startedAtKill = 0;
-    await runChildUntilKilled([bundle, data, '40', 'merge-worker'], (line) => {
+    await runChildUntilKilled([bundle, data, '40', 'merge-worker', ...(mode ? [mode] : [])], (line) => {
       const m = /^([A-Z]+) (\d+)$/.exec(line);
       if (!m) return false;
       if (m[1] === 'ACK') acked = Number(m[2]);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { DirectoryReader, SortedSetDocValues } from '../index/leaf-reader.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import type { IndexShard } from '../services.js';
-import { SegmentBuilder } from '../index/segment-builder.js';
+import { SegmentBuilder, buildSegmentData } from '../index/segment-builder.js';
 import { MemorySegment, SegmentReader, SourceFile, lookupIdIn, segmentHiddenDocs } from '../index/segment.js';
 import type { SegmentCore } from '../index/segment-core.js';
 import { DiskSegment, segmentFileNames, segmentFormatVersion, SEGMENT_BLOCK_FORMAT, SEGMENT_VERSION, writeSegment, writeSegmentSteps } from '../index/disk-segment.js';
@@ -47,6 +47,11 @@ export interface ShardConfig {
   gcDeletesMs?: number;
   /** flush the indexing buffer into a segment when it grows past this (bytes) */
   indexBufferBytes?: number;
+  /**
+   * a scheduled refresh whose buffer holds at least this many bytes has its segment built in the segment write
+   * thread (`mergeExecutor.build`), off the event loop; smaller buffers are built at once (default 1mb)
+   */
+  backgroundBuildMinBytes?: number;
   mergePolicy?: Partial<MergePolicyConfig>;
   /** current mapping version (for reader snapshots) */
   mappingVersion?: () => number;
@@ -112,7 +117,8 @@ export interface GetResult {
   source: Uint8Array | null;
 }
 
-type Location = { kind: 'buffer'; doc: number } | { kind: 'segment'; entry: SegmentEntry; doc: number };
+/** a buffered doc is in the current indexing buffer or in one a worker is building a segment from */
+type Location = { kind: 'buffer'; buf: SegmentBuilder; doc: number } | { kind: 'segment'; entry: SegmentEntry; doc: number };
 
 /** where the current copy of an id is (what applying a write needs of the lookup) */
 interface Located {
@@ -148,6 +154,23 @@ interface PendingWrite {
   done: Promise<void>;
   /** the worker failed: the next flush writes the files on the event loop (under a new name) */
   failed: boolean;
+}
+
+/**
+ * A scheduled refresh whose segment the write thread builds from a full indexing buffer (and writes): the
+ * buffer is set aside — realtime gets read it, deletes mark its docs — and its docs become searchable when the
+ * shard publishes the built segment. A synchronous refresh meanwhile (`_refresh`, flush, a search after search
+ * idle, a full buffer) builds the same segment on the event loop instead (`takeOverBuild`).
+ */
+interface PendingBuild {
+  /** the set-aside buffer (its columns stay as they were: taking over builds from them again) */
+  buf: SegmentBuilder;
+  /** the name the thread writes the files under */
+  name: string;
+  /** refresh=wait_for waiters registered before the buffer was set aside: released when its docs are searchable */
+  waiters: Array<() => void>;
+  t0: number;
+  done: Promise<void>;
 }
 
 /**
@@ -305,6 +328,8 @@ export class IndexShardImpl implements IndexShard {
   private recovering = false;
   private mergeRunning: Promise<void> | null = null;
   private refreshWaiters: Array<() => void> = [];
+  /** the scheduled refresh whose segment the write thread is building (one at a time) */
+  private building: PendingBuild | null = null;
   /**
    * in-memory cores published before their files existed (refreshed segments written by a worker): releasing
    * one never deletes files, which belong to the on-disk core that replaced it (same name)
@@ -518,7 +543,7 @@ export class IndexShardImpl implements IndexShard {
     this.ensureOpen();
     const now = this.now();
     // a search-idle shard skipped its scheduled refreshes: the first search refreshes (ES waits for it too)
-    if (this.isSearchIdle(now) && (this.buffer.numDocs > 0 || this.dirty)) this.refreshInternal('search_idle');
+    if (this.isSearchIdle(now) && (this.buffer.numDocs > 0 || this.dirty || this.building)) this.refreshInternal('search_idle');
     this.lastSearchAccess = now;
     this.current.incRef();
     return this.current;
@@ -568,6 +593,10 @@ export class IndexShardImpl implements IndexShard {
     if (this.closed) return false;
     const t0 = this.now();
     let changed = this.dirty;
+    if (this.building) {
+      this.takeOverBuild();
+      changed = true;
+    }
     if (this.buffer.numDocs > 0) {
       const name = this.newSegmentName();
       const { data, liveDocs } = this.buffer.build(name);
@@ -582,28 +611,51 @@ export class IndexShardImpl implements IndexShard {
       }
       this.buffer = new SegmentBuilder();
       if (core) {
-        const entry: SegmentEntry = {
-          data: core,
-          live: liveDocs,
-          liveShared: false,
-          numDeleted,
-          delGen: liveDocs ? 1 : 0,
-          committedDelGen: -1,
-          reader: null,
-          onDisk: false,
-          pending: null,
-        };
-        this.segments.push(entry);
+        const entry = this.addRefreshedSegment(core, liveDocs, numDeleted, false);
         if (write && core instanceof MemorySegment) this.startBackgroundWrite(entry, core, write);
       }
       changed = true;
     }
-    // version map entries pointing at the buffer are now in segments: drop them (tombstones stay)
+    this.publishRefresh(changed, t0);
+    void reason;
+    const waiters = this.refreshWaiters;
+    this.refreshWaiters = [];
+    for (const w of waiters) w();
+    return changed;
+  }
+
+  /** appends a refreshed segment (its docs are the newest) */
+  private addRefreshedSegment(core: SegmentCore, liveDocs: Uint32Array | null, numDeleted: number, onDisk: boolean): SegmentEntry {
+    const entry: SegmentEntry = {
+      data: core,
+      live: liveDocs,
+      liveShared: false,
+      numDeleted,
+      delGen: liveDocs ? 1 : 0,
+      committedDelGen: -1,
+      reader: null,
+      onDisk,
+      pending: null,
+    };
+    this.segments.push(entry);
+    return entry;
+  }
+
+  /**
+   * after a refresh moved buffered docs into segments: drops the version map entries that point at no buffer
+   * being indexed into any more (tombstones stay), and publishes a new reader when anything changed
+   */
+  private publishRefresh(changed: boolean, t0: number): void {
     if (this.versionMap.size > 0) {
+      // docs indexed into the buffer after a set-aside one keep their entries
+      const keep = this.buffer.numDocs > 0 ? this.buffer : null;
       for (const [id, v] of this.versionMap) {
-        if (v.deleted) this.tombstones.set(id, { ...v, loc: null });
+        if (v.deleted) {
+          this.tombstones.set(id, { ...v, loc: null });
+          if (keep) this.versionMap.delete(id);
+        } else if (keep && !(v.loc?.kind === 'buffer' && v.loc.buf === keep)) this.versionMap.delete(id);
       }
-      this.versionMap.clear();
+      if (!keep) this.versionMap.clear();
     }
     this.pruneTombstones();
     if (changed) {
@@ -619,11 +671,97 @@ export class IndexShardImpl implements IndexShard {
       if (!this.recovering) this.cfg.onRefresh?.(this.readerGeneration);
       this.maybeMerge();
     }
-    void reason;
-    const waiters = this.refreshWaiters;
+  }
+
+  /**
+   * A scheduled refresh of a large buffer: the buffer is set aside and the write thread builds its segment
+   * and writes the files; the event loop only copies the buffer's columns out (no sorting, no encoding).
+   * Its docs become searchable when the segment is published (`finishBackgroundBuild`). False when the
+   * refresh has to run here (no thread, a small buffer, recovery).
+   */
+  private startBackgroundBuild(): boolean {
+    const build = this.cfg.mergeExecutor?.build?.bind(this.cfg.mergeExecutor);
+    if (!build || this.recovering || this.building || this.buffer.numDocs === 0) return false;
+    if (this.buffer.ramBytesUsed < (this.cfg.backgroundBuildMinBytes ?? 1024 * 1024)) return false;
+    if (this.buffer.numDeleted >= this.buffer.numDocs) return false;
+    const buf = this.buffer;
+    const name = this.newSegmentName();
+    const key = path.join(this.dir, name);
+    const b: PendingBuild = { buf, name, waiters: this.refreshWaiters, t0: this.now(), done: Promise.resolve() };
     this.refreshWaiters = [];
-    for (const w of waiters) w();
-    return changed;
+    this.buffer = new SegmentBuilder();
+    this.building = b;
+    writesInFlight.add(key);
+    let task: Promise<unknown>;
+    try {
+      // a copy of the columns is handed over: the buffer goes on serving realtime gets and taking deletes
+      task = build({ kind: 'build', dir: this.dir, name, buffer: buf.snapshot(true), formatVersion: SEGMENT_VERSION });
+    } catch (err) {
+      task = Promise.reject(err);
+    }
+    b.done = task.then(
+      () => {
+        writesInFlight.delete(key);
+        this.finishBackgroundBuild(b);
+      },
+      (err: unknown) => {
+        writesInFlight.delete(key);
+        this.abandonSegment(name);
+        if (this.building !== b || this.closed) return;
+        this.cfg.logger?.warn({ shard: this.shardName, segment: name, err: String(err) }, 'building a refreshed segment in the write thread failed; building it here');
+        this.refreshInternal('scheduled');
+      },
+    );
+    return true;
+  }
+
+  /** the write thread built and wrote the set-aside buffer's segment: publish it */
+  private finishBackgroundBuild(b: PendingBuild): void {
+    // taken over by a synchronous refresh (built here under another name) or the shard closed: the files are
+    // in no commit and nothing opens them
+    if (this.building !== b || this.closed) {
+      this.abandonSegment(b.name);
+      return;
+    }
+    let disk: DiskSegment;
+    try {
+      disk = new DiskSegment(this.dir, b.name, { cache: this.blockCache });
+    } catch (err) {
+      this.abandonSegment(b.name);
+      this.cfg.logger?.warn({ shard: this.shardName, segment: b.name, err: String(err) }, 'opening a refreshed segment failed; building it here');
+      this.refreshInternal('scheduled');
+      return;
+    }
+    this.building = null;
+    // deletes of the buffer's docs while the thread built the segment
+    const numDeleted = b.buf.numDeleted;
+    if (numDeleted < disk.maxDoc) this.addRefreshedSegment(disk, b.buf.liveDocs(), numDeleted, true);
+    else {
+      disk.close();
+      this.abandonSegment(b.name);
+    }
+    this.publishRefresh(true, b.t0);
+    for (const w of b.waiters) w();
+  }
+
+  /**
+   * A synchronous refresh while the write thread builds a set-aside buffer's segment: builds the same segment
+   * here under a new name (the thread's files, when it is done, are removed), so the refresh's reader holds
+   * every doc indexed before it, in order.
+   */
+  private takeOverBuild(): void {
+    const b = this.building!;
+    this.building = null;
+    this.refreshWaiters.push(...b.waiters);
+    const name = this.newSegmentName();
+    const data = buildSegmentData(b.buf.snapshot(false), name);
+    const numDeleted = b.buf.numDeleted;
+    if (numDeleted >= data.maxDoc) return;
+    const write = this.cfg.mergeExecutor?.write?.bind(this.cfg.mergeExecutor);
+    const mem = new MemorySegment(data, SEGMENT_VERSION);
+    const core = write ? mem : this.writeAndOpen(mem);
+    const entry = this.addRefreshedSegment(core, b.buf.liveDocs(), numDeleted, false);
+    if (write) this.startBackgroundWrite(entry, mem, write);
   }
 
   private newSegmentName(): string {
@@ -753,9 +891,9 @@ export class IndexShardImpl implements IndexShard {
       const v = this.lookup(id);
       if (v && !v.deleted && v.loc) {
         const loc = v.loc;
-        const source = loc.kind === 'buffer' ? this.buffer.storedSource(loc.doc) : loc.entry.data.source(loc.doc);
-        const routing = loc.kind === 'buffer' ? this.buffer.storedRouting(loc.doc) : (loc.entry.data.routing(loc.doc) ?? undefined);
-        const ignored = loc.kind === 'buffer' ? this.buffer.storedIgnored(loc.doc) : ignoredOf(loc.entry.data.sortedSet('_ignored'), loc.doc);
+        const source = loc.kind === 'buffer' ? loc.buf.storedSource(loc.doc) : loc.entry.data.source(loc.doc);
+        const routing = loc.kind === 'buffer' ? loc.buf.storedRouting(loc.doc) : (loc.entry.data.routing(loc.doc) ?? undefined);
+        const ignored = loc.kind === 'buffer' ? loc.buf.storedIgnored(loc.doc) : ignoredOf(loc.entry.data.sortedSet('_ignored'), loc.doc);
         res = { found: true, id, version: v.version, seqNo: v.seqNo, primaryTerm: v.primaryTerm, source, routing };
         if (ignored) res.ignored = ignored;
       }
@@ -791,7 +929,7 @@ export class IndexShardImpl implements IndexShard {
   /** deletes a document with its whole block of nested documents (a block is never split) */
   private markDeleted(loc: Location): void {
     if (loc.kind === 'buffer') {
-      for (let d = this.buffer.blockStart(loc.doc); d <= loc.doc; d++) this.buffer.delete(d);
+      for (let d = loc.buf.blockStart(loc.doc); d <= loc.doc; d++) loc.buf.delete(d);
       return;
     }
     const e = loc.entry;
@@ -856,7 +994,7 @@ export class IndexShardImpl implements IndexShard {
     const live = cur !== null && !cur.deleted;
     if (live && cur.loc) this.markDeleted(cur.loc);
     const bdoc = this.buffer.add(doc, { seqNo, primaryTerm: term, version });
-    this.versionMap.set(id, { version, seqNo, primaryTerm: term, deleted: false, loc: { kind: 'buffer', doc: bdoc } });
+    this.versionMap.set(id, { version, seqNo, primaryTerm: term, deleted: false, loc: { kind: 'buffer', buf: this.buffer, doc: bdoc } });
     this.tombstones.delete(id);
     return live ? 'updated' : 'created';
   }
@@ -1030,7 +1168,7 @@ export class IndexShardImpl implements IndexShard {
   private *flushSteps(canWait: boolean): Generator<Promise<unknown> | void, void, void> {
     const t0 = this.now();
     for (let round = 0; canWait && round < 3; round++) {
-      const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
+      const pending = this.pendingWrites();
       if (pending.length === 0) break;
       yield Promise.all(pending);
       if (this.closed) return;
@@ -1499,10 +1637,17 @@ export class IndexShardImpl implements IndexShard {
   /** waits until the worker writes of refreshed segments are done (`rounds`: of the writes pending at each look) */
   async waitForSegmentWrites(rounds = Infinity): Promise<void> {
     for (let r = 0; r < rounds; r++) {
-      const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
+      const pending = this.pendingWrites();
       if (pending.length === 0) return;
       await Promise.all(pending);
     }
+  }
+
+  /** the segment builds and writes the write thread is doing for this shard */
+  private pendingWrites(): Array<Promise<void>> {
+    const pending = this.segments.filter((e) => e.pending && !e.pending.failed).map((e) => e.pending!.done);
+    if (this.building) pending.push(this.building.done);
+    return pending;
   }
 
   /** runs pending natural merges to completion (tests) */
@@ -1706,11 +1851,15 @@ export class IndexShardImpl implements IndexShard {
     }
   }
 
-  private scheduledRefresh(): void {
+  /** the refresh the `index.refresh_interval` timer runs (public for tests that schedule manually) */
+  scheduledRefresh(): void {
     if (this.closed) return;
     const idle = this.isSearchIdle(this.now());
     if (idle && this.refreshWaiters.length === 0) return; // search idle: refresh lazily on the next search
+    // the previous scheduled refresh's segment is still being built: the next tick refreshes what came since
+    if (this.building) return;
     if (this.buffer.numDocs === 0 && !this.dirty && this.refreshWaiters.length === 0) return;
+    if (this.startBackgroundBuild()) return;
     this.refreshInternal('scheduled');
   }
 
@@ -1804,10 +1953,20 @@ export class IndexShardImpl implements IndexShard {
       this.translog.close();
       this.closed = true;
       for (const e of this.segments) e.data.close();
-      const waiters = this.refreshWaiters;
-      this.refreshWaiters = [];
-      for (const w of waiters) w();
+      this.releaseWaitersOnClose();
     }
+  }
+
+  /** a closed shard refreshes no more: refresh=wait_for requests waiting on it (or on a pending build) return */
+  private releaseWaitersOnClose(): void {
+    const waiters = this.refreshWaiters;
+    this.refreshWaiters = [];
+    if (this.building) {
+      // the thread's files, when it is done, are removed (`finishBackgroundBuild`)
+      waiters.push(...this.building.waiters);
+      this.building = null;
+    }
+    for (const w of waiters) w();
   }
 
   /**
@@ -1827,6 +1986,7 @@ export class IndexShardImpl implements IndexShard {
       }
       this.closed = true;
     }
+    this.releaseWaitersOnClose();
     const finish = (): void => {
       for (const e of this.segments) e.data.close();
       for (const d of this.segRefs.keys()) d.close();

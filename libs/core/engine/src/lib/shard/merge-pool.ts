@@ -9,13 +9,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
-import type { MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
+import type { BuildTask, BuildTaskResult, MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
 
 /** runs merges (and the writes of refreshed segments) off the event loop (what a shard needs of the pool) */
 export interface MergeExecutor {
   run(task: MergeTask): Promise<MergeTaskResult>;
   /** writes and fsyncs a refreshed segment's files; absent: the refresh writes them on the event loop */
   write?(task: WriteTask): Promise<WriteTaskResult>;
+  /**
+   * builds a scheduled refresh's segment from the buffer's contents, writes and fsyncs its files (in the same
+   * thread as `write`); absent: scheduled refreshes build the segment on the event loop
+   */
+  build?(task: BuildTask): Promise<BuildTaskResult>;
 }
 
 /**
@@ -63,6 +68,11 @@ export class MergeWorkerPool implements MergeExecutor {
   write(task: WriteTask): Promise<WriteTaskResult> {
     if (this.closed) return Promise.reject(new Error('merge pool is closed'));
     return this.writes.run(task) as Promise<WriteTaskResult>;
+  }
+
+  build(task: BuildTask): Promise<BuildTaskResult> {
+    if (this.closed) return Promise.reject(new Error('merge pool is closed'));
+    return this.writes.run(task) as Promise<BuildTaskResult>;
   }
 
   run(task: MergeTask): Promise<MergeTaskResult> {

@@ -10,7 +10,7 @@ import { simpleParse, parseBytes } from './testing/simple-parser.js';
 import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from './merge-pool.js';
 import { DiskSegment } from '../index/disk-segment.js';
 import { MemorySegment, type SegmentReader } from '../index/segment.js';
-import type { WriteTask, WriteTaskResult } from '../index/merge-task.js';
+import type { BuildTask, WriteTask } from '../index/merge-task.js';
 import type { DirectoryReader } from '../index/leaf-reader.js';
 
 let dir: string;
@@ -44,43 +44,60 @@ function cores(r: DirectoryReader): string[] {
     return `${d.name}:${d instanceof DiskSegment ? 'disk' : d instanceof MemorySegment ? 'memory' : '?'}`;
   });
 }
+/** the docs a shard reopened over `dir` sees */
+function reopenedDocs(): Map<string, { n: number }> {
+  const r = newShard().acquireReader();
+  try {
+    return docs(r);
+  } finally {
+    r.decRef();
+  }
+}
 const segFiles = (): string[] =>
   fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.seg') || f.endsWith('.src'))
     .sort();
 
-/** the node's pool, with the segment writes held back until `release()` */
-function gated(failWith?: Error) {
+/**
+ * the node's pool, with the segment writes (and, `which` = 'build', the builds of scheduled refreshes) held back
+ * until `release()`; `failWith`: each held task of the kind `which` writes part of a file, then fails
+ */
+function gated(failWith?: Error, which: 'write' | 'build' = 'write') {
   const held: Array<() => void> = [];
   const tasks: Array<Promise<unknown>> = [];
   let hold = true;
-  let writes = 0;
-  const exec: MergeExecutor = {
-    run: (t) => pool.run(t),
-    write: (t: WriteTask) => {
-      writes++;
-      const p = new Promise<WriteTaskResult>((resolve, reject) => {
-        const go = (): void => {
-          if (failWith) {
-            // the worker wrote part of the files, then failed (disk full)
-            fs.writeFileSync(path.join(t.dir, `${t.data.name}.src`), 'partial');
-            reject(failWith);
-          } else pool.write(t).then(resolve, reject);
-        };
-        if (hold) held.push(go);
-        else go();
-      });
-      tasks.push(p.catch(() => undefined));
-      return p;
-    },
+  let count = 0;
+  const gate = <T extends { dir: string }, R>(t: T, name: string, run: (t: T) => Promise<R>, counted = true): Promise<R> => {
+    if (counted) count++;
+    const p = new Promise<R>((resolve, reject) => {
+      const go = (): void => {
+        if (failWith && counted) {
+          // the worker wrote part of the files, then failed (disk full)
+          fs.writeFileSync(path.join(t.dir, `${name}.src`), 'partial');
+          reject(failWith);
+        } else run(t).then(resolve, reject);
+      };
+      if (hold) held.push(go);
+      else go();
+    });
+    tasks.push(p.catch(() => undefined));
+    return p;
   };
+  const exec: MergeExecutor =
+    which === 'write'
+      ? { run: (t) => pool.run(t), write: (t: WriteTask) => gate(t, t.data.name, (x) => pool.write(x)) }
+      : { run: (t) => pool.run(t), write: (t: WriteTask) => gate(t, t.data.name, (x) => pool.write(x), false), build: (t: BuildTask) => gate(t, t.name, (x) => pool.build(x)) };
   return {
     exec,
+    /** tasks of the kind `which` handed to the gate */
     get writes() {
-      return writes;
+      return count;
     },
-    /** runs the held writes; resolves once they and the shard's handling of their results are done */
+    get builds() {
+      return count;
+    },
+    /** runs the held tasks; resolves once they and the shard's handling of their results are done */
     async release(): Promise<void> {
       hold = false;
       for (const go of held.splice(0)) go();
@@ -151,10 +168,7 @@ describe('refreshed segments written by a worker thread', () => {
     s.flush();
     expect(segFiles()).toEqual(['_3.seg', '_3.src']);
     s.close();
-    const t = newShard();
-    const r3 = t.acquireReader();
-    expect(docs(r3)).toEqual(expected);
-    r3.decRef();
+    expect(reopenedDocs()).toEqual(expected);
   });
 
   it('a synchronous flush takes a pending write over under a new name; the worker result is dropped', async () => {
@@ -307,5 +321,222 @@ describe('force merge through the merge threads', () => {
     expect(s.stats().docsDeleted).toBe(0);
     expect(s.stats().docsCount).toBe(499);
     expect(s.stats().segmentsCount).toBe(2);
+  });
+});
+
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+/** a doc with text (positions, norms), a shared keyword dictionary, multi-values and numbers */
+function docOf(i: number): Record<string, unknown> {
+  return {
+    msg: `${WORDS[i % 8]} ${WORDS[(i * 3) % 8]} message ${i}`,
+    tags: i % 3 === 0 ? [WORDS[i % 5], WORDS[(i + 1) % 5]] : WORDS[i % 4],
+    n: i,
+    f: [i / 7, -i],
+  };
+}
+
+describe('scheduled refreshes whose segment the write thread builds', () => {
+  it('publishes the segment when built: the same files a synchronous refresh writes; deletes, updates and realtime gets meanwhile', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0 });
+    const expected = new Map<string, Record<string, unknown>>();
+    for (let i = 0; i < 500; i++) {
+      const id = String(i);
+      s.indexDoc({ id, opType: 'index', doc: simpleParse(docOf(i), id, i % 11 === 0 ? `r${i % 3}` : undefined) });
+      expected.set(id, docOf(i));
+    }
+    for (let i = 0; i < 500; i += 13) {
+      s.deleteDoc({ id: String(i) });
+      expected.delete(String(i));
+    }
+    idx(s, '1', { n: -1 });
+    expected.set('1', { n: -1 });
+    const gen = s.generation;
+    s.scheduledRefresh();
+    expect(g.builds).toBe(1);
+    // nothing published yet: the reader is the one from before, realtime gets read the set-aside buffer
+    expect(s.generation).toBe(gen);
+    expect(s.numDocs).toBe(0);
+    expect(JSON.parse(Buffer.from(s.get('2').source!).toString())).toEqual(docOf(2));
+    expect(s.get('11').routing).toBe('r2');
+    expect(s.get('1').version).toBe(2);
+    // meanwhile: deletes and updates of docs in the segment being built, new docs; no second build at once
+    s.deleteDoc({ id: '2' });
+    expected.delete('2');
+    idx(s, '3', { n: -3 });
+    idx(s, '600', { n: 600 });
+    expect(s.get('2').found).toBe(false);
+    expect(s.get('3').version).toBe(2);
+    s.scheduledRefresh();
+    expect(g.builds).toBe(1);
+    expect(segFiles()).toEqual([]);
+    await g.release();
+    expect(s.generation).toBe(gen + 1);
+    expect(s.stats().refreshTotal).toBe(1);
+    const r = s.acquireReader();
+    expect(cores(r)).toEqual(['_0:disk']);
+    expected.delete('3');
+    expect(docs(r)).toEqual(expected);
+    r.decRef();
+    expect(s.get('3').version).toBe(2);
+    expect(s.get('2').found).toBe(false);
+    expect(s.get('11').routing).toBe('r2');
+    // a version conflict is checked against the published segment now
+    expect(() => s.indexDoc({ id: '5', opType: 'create', doc: simpleParse({ n: 5 }, '5') })).toThrow(/version conflict/);
+
+    // the same ops refreshed synchronously without any thread: byte-identical segment files
+    const other = path.join(dir, 'sync');
+    const t = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid3', shardId: 0, dir: other, parse: parseBytes, manualScheduling: true });
+    open.push(t);
+    for (let i = 0; i < 500; i++) t.indexDoc({ id: String(i), opType: 'index', doc: simpleParse(docOf(i), String(i), i % 11 === 0 ? `r${i % 3}` : undefined) });
+    for (let i = 0; i < 500; i += 13) t.deleteDoc({ id: String(i) });
+    t.indexDoc({ id: '1', opType: 'index', doc: simpleParse({ n: -1 }, '1') });
+    t.refreshInternal('t');
+    for (const f of ['_0.seg', '_0.src']) expect(fs.readFileSync(path.join(other, f)).equals(fs.readFileSync(path.join(dir, f)))).toBe(true);
+
+    s.refreshInternal('t');
+    expected.set('3', { n: -3 });
+    expected.set('600', { n: 600 });
+    const r2 = s.acquireReader();
+    expect(docs(r2)).toEqual(expected);
+    r2.decRef();
+    await s.waitForSegmentWrites();
+    s.close();
+    expect(reopenedDocs()).toEqual(expected);
+  });
+
+  it('a synchronous refresh while the thread builds builds the same docs here, in order; the thread files go', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0 });
+    for (let i = 0; i < 200; i++) idx(s, String(i), docOf(i));
+    s.scheduledRefresh();
+    for (let i = 0; i < 100; i++) idx(s, String(i), { n: -i });
+    idx(s, 'new', { n: 1 });
+    s.refreshInternal('t');
+    const r = s.acquireReader();
+    // `_0` is the name the thread writes under: the taken-over build is `_1`, the buffer after it `_2`
+    expect(cores(r)).toEqual(['_1:memory', '_2:memory']);
+    const got = docs(r);
+    expect(got.size).toBe(201);
+    expect(got.get('5')).toEqual({ n: -5 });
+    expect(got.get('150')).toEqual(docOf(150));
+    expect(got.get('new')).toEqual({ n: 1 });
+    r.decRef();
+    await g.release();
+    await s.waitForSegmentWrites();
+    // the thread wrote `_0` meanwhile: removed as soon as it finished; one publication only
+    expect(segFiles()).toEqual(['_1.seg', '_1.src', '_2.seg', '_2.src']);
+    expect(s.stats().refreshTotal).toBe(1);
+    expect(s.stats().docsCount).toBe(201);
+    s.flush();
+    (s as unknown as { closed: boolean }).closed = true;
+    const t = newShard();
+    expect(t.stats().docsCount).toBe(201);
+    expect(t.get('5').source && JSON.parse(Buffer.from(t.get('5').source!).toString())).toEqual({ n: -5 });
+  });
+
+  it('refresh=wait_for waiters are released when the segment holding their docs is published', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0, manualScheduling: false, refreshIntervalMs: 3_600_000, refreshIntervalExplicit: true });
+    const released: string[] = [];
+    for (let i = 0; i < 100; i++) idx(s, String(i), docOf(i));
+    void s.waitForRefresh().then(() => released.push('w1'));
+    s.scheduledRefresh();
+    idx(s, 'late', { n: 1 });
+    void s.waitForRefresh().then(() => released.push('w2'));
+    await new Promise<void>((r) => setTimeout(r, 20));
+    expect(released).toEqual([]);
+    await g.release();
+    expect(released).toEqual(['w1']);
+    expect(s.numDocs).toBe(100);
+    s.scheduledRefresh();
+    await s.waitForSegmentWrites();
+    await new Promise<void>((r) => setImmediate(r));
+    expect(released).toEqual(['w1', 'w2']);
+    expect(s.numDocs).toBe(101);
+
+    // closing (without a flush) while a build is pending releases its waiters too; the thread's files go
+    for (let i = 0; i < 10; i++) idx(s, `c${i}`, { n: i });
+    void s.waitForRefresh().then(() => released.push('w3'));
+    s.scheduledRefresh();
+    s.close(false);
+    await new Promise<void>((r) => setImmediate(r));
+    expect(released).toEqual(['w1', 'w2', 'w3']);
+    await g.release();
+    expect(segFiles()).toEqual(['_0.seg', '_0.src', '_1.seg', '_1.src']);
+  });
+
+  it('a buffer under backgroundBuildMinBytes is refreshed at once on the event loop', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 1024 * 1024 });
+    for (let i = 0; i < 50; i++) idx(s, String(i), docOf(i));
+    s.scheduledRefresh();
+    expect(g.builds).toBe(0);
+    expect(s.numDocs).toBe(50);
+    await g.release();
+  });
+
+  it('an automatic flush waits for the build and commits the thread-written files; a synchronous one takes it over', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0 });
+    for (let i = 0; i < 200; i++) idx(s, String(i), docOf(i));
+    s.scheduledRefresh();
+    const f = s.flushAsync();
+    await new Promise<void>((r) => setTimeout(r, 20));
+    expect(s.stats().flushTotal).toBe(0);
+    await g.release();
+    await f;
+    expect(s.stats().flushTotal).toBe(1);
+    expect(segFiles()).toEqual(['_0.seg', '_0.src']);
+
+    const g2 = gated(undefined, 'build');
+    const sub = path.join(dir, 'sync-flush');
+    const t = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid4', shardId: 0, dir: sub, parse: parseBytes, manualScheduling: true, mergeExecutor: g2.exec, backgroundBuildMinBytes: 0 });
+    open.push(t);
+    for (let i = 0; i < 200; i++) idx(t, String(i), docOf(i));
+    t.scheduledRefresh();
+    t.deleteDoc({ id: '7' });
+    t.flush();
+    // the commit names the segment the flush wrote on the event loop (`_2`: the build taken over as `_1`, whose
+    // own write to the thread the flush took over in turn), never the thread's `_0`
+    const files = (): string[] => fs.readdirSync(sub).filter((x) => x.endsWith('.seg') || x.endsWith('.src')).sort();
+    expect(files()).toContain('_2.seg');
+    expect(files()).not.toContain('_0.seg');
+    await g2.release();
+    expect(files()).toEqual(['_2.seg', '_2.src']);
+    // crash now: the commit alone brings every doc back
+    (t as unknown as { closed: boolean }).closed = true;
+    const u = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid4', shardId: 0, dir: sub, parse: parseBytes, manualScheduling: true });
+    open.push(u);
+    expect(u.stats().docsCount).toBe(199);
+    expect(u.get('7').found).toBe(false);
+  });
+
+  it('a failed build is built here instead, leaving no partial file; a crash during a build loses no doc', async () => {
+    const warnings: string[] = [];
+    const g = gated(new Error('ENOSPC: no space left on device, write'), 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0, logger: { warn: (_o, msg) => warnings.push(String(msg)) } });
+    for (let i = 0; i < 100; i++) idx(s, String(i), docOf(i));
+    s.scheduledRefresh();
+    await g.release();
+    await s.waitForSegmentWrites();
+    expect(warnings).toEqual(['building a refreshed segment in the write thread failed; building it here']);
+    expect(s.numDocs).toBe(100);
+    expect(segFiles()).toEqual(['_1.seg', '_1.src']);
+
+    // the process dies while the thread builds: the translog brings every doc back
+    const g2 = gated(undefined, 'build');
+    const sub = path.join(dir, 'crash');
+    const t = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid5', shardId: 0, dir: sub, parse: parseBytes, manualScheduling: true, mergeExecutor: g2.exec, backgroundBuildMinBytes: 0 });
+    for (let i = 0; i < 100; i++) idx(t, String(i), docOf(i));
+    await t.sync();
+    t.scheduledRefresh();
+    (t as unknown as { closed: boolean }).closed = true;
+    await g2.release();
+    expect(fs.readdirSync(sub).filter((x) => x.endsWith('.seg') || x.endsWith('.src'))).toEqual([]);
+    const u = new IndexShardImpl({ index: 'idx', indexUuid: 'uuid5', shardId: 0, dir: sub, parse: parseBytes, manualScheduling: true });
+    open.push(u);
+    expect(u.stats().docsCount).toBe(100);
+    expect(JSON.parse(Buffer.from(u.get('42').source!).toString())).toEqual(docOf(42));
   });
 });

@@ -4,7 +4,8 @@
  * With `merge-worker` as third argument, background merges run in a worker thread (a small merge policy so
  * they run often) and the child prints `MERGING <n>` when it hands a merge to the worker and `MERGED <n>` when
  * the worker returned, so the parent can kill it while a worker writes a merged segment; likewise
- * `WRITING <n>` / `WRITTEN <n>` around the worker write of each refreshed segment.
+ * `WRITING <n>` / `WRITTEN <n>` around the worker write of each refreshed segment. With `build` as fourth
+ * argument as well, scheduled refreshes have the worker build their segment (`BUILDING <n>` / `BUILT <n>`).
  */
 import { IndexShardImpl } from '../index-shard.js';
 import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from '../merge-pool.js';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
     let done = 0;
     let writing = 0;
     let written = 0;
+    let building = 0;
+    let built = 0;
     mergeExecutor = {
       run: async (task) => {
         process.stdout.write(`MERGING ${++started}\n`);
@@ -36,6 +39,14 @@ async function main(): Promise<void> {
         return r;
       },
     };
+    if (process.argv[5] === 'build') {
+      mergeExecutor.build = async (task) => {
+        process.stdout.write(`BUILDING ${++building}\n`);
+        const r = await pool.build(task);
+        process.stdout.write(`BUILT ${++built}\n`);
+        return r;
+      };
+    }
   }
   const shard = new IndexShardImpl({
     index: 'crash',
@@ -48,6 +59,7 @@ async function main(): Promise<void> {
     flushThresholdBytes: 64 * 1024,
     durability: 'request',
     mergeExecutor,
+    backgroundBuildMinBytes: 0,
     mergePolicy: mergeExecutor ? { segsPerTier: 3, maxMergeAtOnce: 3, floorSegmentDocs: 200 } : undefined,
   });
   let n = 0;
