@@ -78,6 +78,8 @@ const termsAggs = {
   m_k: { missing: { field: 'k' } },
   m_x: { missing: { field: 'x' }, aggs: { c: { value_count: { field: 'n' } } } },
   ipr: { ip_range: { field: 'ip', ranges: [{ to: '10.0.2.0' }, { from: '10.0.2.0', to: '11.0.0.0' }, { mask: '192.168.0.0/16' }] } },
+  t_idx: { terms: { field: '_index' }, aggs: { m: { missing: { field: '_index' } } } },
+  mt_idx: { multi_terms: { terms: [{ field: '_index' }, { field: 'k1' }] } },
   th: { terms: { field: 'k1', size: 3 }, aggs: { top: { top_hits: { size: 2, sort: [{ k: 'desc' }, { n: 'asc' }], docvalue_fields: ['k', 'n', 'ts', 'ip'], _source: false } } } },
 };
 
@@ -105,6 +107,8 @@ describe('numeric aggregations over doc values read block by block', () => {
     expect((wholeTerms['comp'] as { buckets: unknown[] }).buckets.length).toBeGreaterThan(300);
     expect((wholeTerms['t_ip'] as { buckets: unknown[] }).buckets.length).toBe(20);
     expect((wholeTerms['m_x'] as { doc_count: number }).doc_count).toBeGreaterThan(100);
+    expect((wholeTerms['t_idx'] as { buckets: unknown[] }).buckets).toEqual([{ key: 'test', doc_count: 1097, m: { doc_count: 0 } }]);
+    expect((wholeTerms['mt_idx'] as { buckets: { key: unknown[] }[] }).buckets[0]!.key[0]).toBe('test');
     const sig = (wholeTerms['sig'] as { buckets: { s: { buckets: { bg_count: number }[] } }[] }).buckets;
     expect(sig[0]!.s.buckets.length).toBeGreaterThan(0);
     expect(sig[0]!.s.buckets[0]!.bg_count).toBeGreaterThan(0);
@@ -121,7 +125,7 @@ describe('numeric aggregations over doc values read block by block', () => {
   }
 
   it('give the same top-level terms counts collected column-wise (per-ordinal counts less the deleted docs)', () => {
-    const cols = { t_k: termsAggs.t_k, t_k1: { terms: { field: 'k1' } }, t_inc: { terms: { field: 'k', include: 't2.*' } } };
+    const cols = { t_k: termsAggs.t_k, t_k1: { terms: { field: 'k1' } }, t_inc: { terms: { field: 'k', include: 't2.*' } }, t_idx: { terms: { field: '_index' } } };
     for (const deleted of [undefined, [[[0, 5, 99, 100, 699], [1, 2, 3], []]]]) {
       const a = runShards(cols, [segments], mapping, { deleted }).rendered;
       expect((a['t_k'] as { buckets: unknown[] }).buckets.length).toBe(40);

@@ -3,7 +3,7 @@
  * per "owning bucket ordinal" into typed arrays (Elasticsearch's model), reduce/render contexts and helpers.
  */
 import { BatchedReservation, BreakerNames, EsError, Errors } from '@strata/core-common';
-import type { LeafReaderContext, SortedSetDocValues } from '../index/leaf-reader.js';
+import type { LeafReaderContext, NumberBlocks, SortedSetDocValues } from '../index/leaf-reader.js';
 import { numericReader, ordinalsReader, type DocValuesReader } from '../index/doc-values-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from './api.js';
@@ -420,13 +420,48 @@ export function bytesValues(leaf: LeafReaderContext, src: FieldSource): SortedSe
   }
   let dv = m.get(src.constant);
   if (!dv) {
-    const n = leaf.reader.maxDoc;
-    const offsets = new Uint32Array(n + 1);
-    for (let i = 0; i <= n; i++) offsets[i] = i;
-    dv = { offsets, ords: new Uint32Array(n), terms: [src.constant] };
+    dv = constantOrdinals(leaf.reader.maxDoc, src.constant);
     m.set(src.constant, dv);
   }
   return dv;
+}
+
+/** blocks of a constant-ordinals column: one shared block of zeros, whatever the number of docs */
+const CONSTANT_BLOCK = 4096;
+const ZEROS = new Uint32Array(CONSTANT_BLOCK);
+
+/**
+ * keyword doc values with one term for every doc (ordinal 0, single-valued), as blocks of one shared block
+ * of zeros: readers go block by block and nothing grows with the segment; the whole columns only if asked for
+ */
+function constantOrdinals(maxDoc: number, term: string): SortedSetDocValues {
+  const numBlocks = Math.ceil(maxDoc / CONSTANT_BLOCK);
+  const last = maxDoc - (numBlocks - 1) * CONSTANT_BLOCK;
+  const values: NumberBlocks<Uint32Array> = {
+    size: maxDoc,
+    blockSize: CONSTANT_BLOCK,
+    numBlocks,
+    min: () => 0,
+    max: () => 0,
+    block: (b) => (b === numBlocks - 1 ? ZEROS.subarray(0, last) : ZEROS),
+  };
+  let offsets: Uint32Array | null = null;
+  return {
+    terms: [term],
+    singleValued: true,
+    docBlocks: { values, counts: null, countStart: (b) => b * CONSTANT_BLOCK },
+    ordCounts: () => Int32Array.of(maxDoc),
+    get offsets(): Uint32Array {
+      if (!offsets) {
+        offsets = new Uint32Array(maxDoc + 1);
+        for (let i = 0; i <= maxDoc; i++) offsets[i] = i;
+      }
+      return offsets;
+    },
+    get ords(): Uint32Array {
+      return new Uint32Array(maxDoc);
+    },
+  };
 }
 
 /** the doc values of a values source on one leaf, read block by block: numbers (`terms` null) or ordinals and their terms */
