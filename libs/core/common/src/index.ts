@@ -11,6 +11,7 @@ export * from './lib/stats.js';
 export * from './lib/feature.js';
 export * from './lib/ingest-spi.js';
 export * from './lib/raw-json.js';
+export * from './lib/exact-json.js';
 export * from './lib/json-duplicates.js';
 export * from './lib/wildcard.js';
 export * from './lib/request-context.js';
