@@ -145,7 +145,8 @@ describe('snapshot repositories and snapshots', () => {
     await call('POST', '/_snapshot/repo/pit/_restore?wait_for_completion=true', { rename_pattern: 'live', rename_replacement: 'live-pit' });
     expect((await call('GET', '/live-pit/_count')).body.count).toBe(2000);
     expect((await call('GET', '/live/_count')).body.count).toBe(3000);
-  });
+    // 3,000 documents, a force merge, a snapshot and a restore: more than jest's default 5 s on a loaded machine
+  }, 30_000);
 
   it('mounts a snapshot: full copy and served from the repository, read-only', async () => {
     const full = await call('POST', '/_snapshot/repo/snap-2/_mount?wait_for_completion=true', { index: 'books', renamed_index: 'restored-books' });
