@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, indicesOptionsFromParams, indicesOptionsOf, checkIndicesAccess, checkParsedJson, route, toEsError, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, RestResponses, indicesOptionsFromParams, indicesOptionsOf, checkIndicesAccess, checkParsedJson, route, toEsError, withExactSearchIntegers, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -22,8 +22,9 @@ export const SearchActions = {
   EXPLAIN: 'indices:data/read/explain',
 } as const;
 
+/** the JSON body; integers beyond 2^53 in its query and search_after stay exact (as strings of digits) */
 function body(req: RestRequest): unknown {
-  return req.hasBody() ? req.jsonBody() : undefined;
+  return req.hasBody() ? withExactSearchIntegers(req.rawBody(), req.jsonBody()) : undefined;
 }
 
 @injectable()
@@ -174,6 +175,7 @@ export class MultiSearchRestHandler implements RestHandler {
         }
         const bad = checkParsedJson(bodyLine, b);
         if (bad) throw Errors.xContentParse(bad.message, 1, bad.offset + 1);
+        b = withExactSearchIntegers(bodyLine, b);
         const request = this.itemRequest(req, header, b, defaultIndices, bodyLine);
         // each search of an msearch is authorized on its own, as Elasticsearch does
         checkIndicesAccess(SearchActions.SEARCH, request.indices, (n) => resolveDateMathIndexName(n, Date.now()));

@@ -301,7 +301,7 @@ export class IntArray {
  */
 export const BUCKET_BYTES = 96;
 
-export class KeyedBucketOrds<K extends string | number> {
+export class KeyedBucketOrds<K extends string | number | bigint> {
   private readonly reservation = new BatchedReservation(BreakerNames.REQUEST, BUCKET_BYTES, 'allocated_buckets');
   private readonly single = new Map<K, number>();
   private readonly multi = new Map<number, Map<K, number>>();

@@ -8,7 +8,8 @@
  *   a value in the document but has neither doc values nor norms (as Elasticsearch 8 does): `exists`
  *   queries use doc values (keyword/numeric/date/boolean/ip), norms (text) or `_field_names` otherwise.
  */
-import { EsError, Errors, UserRegex, plainCause } from '@strata/core-common';
+import { EsError, Errors, UserRegex, exactInteger, jsonAt, jsonValue, parseJsonExact, plainCause } from '@strata/core-common';
+import { encodeExactLong, exactLongField, exactLongLiteral, exactLongRange, isExactLongType, needsExact } from '../index/exact-longs.js';
 import type { DocumentMapper } from '../services.js';
 import type { IndexedToken, NestedDocument, ParseResult, ParsedDocument, ParsedField } from './parsed-document.js';
 import type { MappedFieldType } from './mapped-field-type.js';
@@ -70,6 +71,10 @@ interface ParseState {
   runtimeUpdate?: Json;
   /** path segments of the value currently being parsed (for error locations) */
   path: Array<string | number>;
+  /** the source text as received, when given (exact long values are read from it) */
+  raw?: string | Uint8Array;
+  /** the source parsed with exact integers (only once a long field meets a value beyond 2^53) */
+  exactSource?: { value: unknown };
 }
 
 export class DefaultDocumentMapper implements DocumentMapper {
@@ -96,6 +101,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
       ignored: new Set(),
       overlay: new Map(),
       path: [],
+      raw: rawSource,
     };
     root.fields.push({ name: ID_FIELD, tokens: [{ term: id, position: 0 }], indexOptions: 'docs' });
     if (routing !== undefined && routing !== null) root.fields.push({ name: ROUTING_FIELD, tokens: [{ term: routing, position: 0 }], indexOptions: 'docs' });
@@ -413,7 +419,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
         st.ignored.add(m.name);
         return;
       }
-      const preview = typeof value === 'object' ? javaString(value) : String(value);
+      const preview = typeof value === 'object' ? javaString(value) : String(this.exactNumberAt(value, st) ?? value);
       throw this.docError(
         st,
         `failed to parse field [${m.name}] of type [${m.type}] in document with id '${st.id}'. Preview of field's value: '${preview}'`,
@@ -579,7 +585,10 @@ export class DefaultDocumentMapper implements DocumentMapper {
           return;
         }
         const v = parseNumber(m.type, value, m.def['coerce'] !== false);
+        // the exact value is checked (range) before anything of the value is added
+        const exact = needsExact(v) && isExactLongType(m.type) ? this.exactLong(m, value, v, st) : undefined;
         this.pushNumeric(m, v, st);
+        if (exact !== undefined) this.pushExactLong(m, exact, st);
       }
     }
   }
@@ -590,6 +599,56 @@ export class DefaultDocumentMapper implements DocumentMapper {
     if (m.docValues) f.numericValues = [v];
     st.doc.fields.push(f);
     if (!m.docValues) st.doc.fieldNames.add(m.name);
+  }
+
+  /**
+   * A long / unsigned_long value beyond 2^53 (`v` is its double) also goes, exact, to the field's side field
+   * (see index/exact-longs.ts). The exact value comes from a string of digits, or for a JSON number from the
+   * source text (parsed exactly once per document, only now); without either it is the double's integer.
+   */
+  private exactLong(m: LeafMapper, value: unknown, v: number, st: ParseState): string {
+    const unsigned = m.type === 'unsigned_long';
+    const exact = exactLongLiteral(value) ?? this.exactNumberAt(value, st);
+    const [min, max] = exactLongRange(m.type);
+    if (exact === undefined) {
+      // the best the double tells: its integer, clamped to the type's range (a double rounded up to 2^63)
+      const d = BigInt(v);
+      return encodeExactLong(d > max ? max : d < min ? min : d, unsigned);
+    }
+    if (exact < min || exact > max) {
+      throw Errors.illegalArgument(unsigned ? `Value "${exact}" is out of range for an unsigned long` : `Value [${exact}] is out of range for a long`);
+    }
+    return encodeExactLong(exact, unsigned);
+  }
+
+  /**
+   * The exact integer of a JSON number beyond 2^53 being parsed, read from the source text (parsed exactly
+   * once per document, only when such a number meets a field that needs it); undefined without the text.
+   */
+  private exactNumberAt(value: unknown, st: ParseState): bigint | undefined {
+    if (typeof value !== 'number' || Number.isSafeInteger(value) || st.raw === undefined) return undefined;
+    if (!st.exactSource) {
+      let parsed: unknown;
+      try {
+        parsed = parseJsonExact(typeof st.raw === 'string' ? st.raw : Buffer.from(st.raw.buffer, st.raw.byteOffset, st.raw.byteLength).toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      st.exactSource = { value: parsed };
+    }
+    const at = jsonAt(st.exactSource.value, st.path);
+    // the literal at this path is this value's (not a null_value standing in for a null)
+    return at !== undefined && jsonValue(at) === value ? exactInteger(at) : undefined;
+  }
+
+  private pushExactLong(m: LeafMapper, term: string, st: ParseState): void {
+    const f: ParsedField = { name: exactLongField(m.name) };
+    if (m.index) {
+      f.tokens = [{ term, position: 0 }];
+      f.indexOptions = 'docs';
+    }
+    if (m.docValues) f.keywordValues = [term];
+    if (m.index || m.docValues) st.doc.fields.push(f);
   }
 
   private indexFlattened(m: LeafMapper, value: unknown, st: ParseState): void {

@@ -1,6 +1,9 @@
 import { EsError, Errors } from '@strata/core-common';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
-import { BoostQuery, MatchAllDocsQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
+import { BoostQuery, ConstantScoreQuery, MatchAllDocsQuery, MatchNoDocsQuery } from '../search/basic-queries.js';
+import { BooleanQuery } from '../search/boolean-query.js';
+import { LegacyLongRangeQuery } from '../search/legacy-long-range-query.js';
+import { encodeExactLong, exactLongField, exactLongLiteral, exactLongRange, isExactLongType } from '../index/exact-longs.js';
 import { CaseInsensitiveTermQuery, TermRangeQuery } from '../search/multi-term-query.js';
 import { PointRangeQuery } from '../search/point-range-query.js';
 import { DocValuesRangeQuery, DocValuesTermsQuery } from '../search/doc-values-query.js';
@@ -122,6 +125,8 @@ export function termQueryFor(ctx: QueryParseContext, ft: MappedFieldType, value:
   if (cq) return cq;
   if (ft.kind === 'numeric' || ft.kind === 'date' || ft.kind === 'boolean') {
     const [lo, hi] = pointTermBounds(ctx, ft, value);
+    const exact = exactLongRangeQuery(ft, value, value);
+    if (exact) return exact;
     if (!ft.searchable && ft.hasDocValues) return new DocValuesRangeQuery(ft.name, lo, hi);
     return new PointRangeQuery(ft.name, lo, hi);
   }
@@ -182,3 +187,47 @@ export function pointValue(ctx: QueryParseContext, ft: MappedFieldType, value: u
   return n;
 }
 
+
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The exact range query over a long / unsigned_long field when a bound is an integer beyond 2^53 given
+ * exactly (a string of digits; see index/exact-longs.ts): the safe values by their points, the larger ones by
+ * the terms of the field's side field. null when no bound needs it (the point range on doubles is exact then).
+ * Numbers and absent bounds are integers of the same range; the bounds are already validated by pointValue.
+ */
+export function exactLongRangeQuery(ft: MappedFieldType, lower: unknown, upper: unknown, incLower = true, incUpper = true): Query | null {
+  if (!isExactLongType(ft.type) || !ft.searchable) return null;
+  const lx = lower === null || lower === undefined ? undefined : exactLongLiteral(lower);
+  const ux = upper === null || upper === undefined ? undefined : exactLongLiteral(upper);
+  const unsafe = (x: bigint | undefined) => x !== undefined && (x > SAFE_MAX || x < -SAFE_MAX);
+  if (!unsafe(lx) && !unsafe(ux)) return null;
+  const [min, max] = exactLongRange(ft.type);
+  const bound = (v: unknown, x: bigint | undefined, up: boolean): bigint => {
+    if (x !== undefined) return x;
+    if (v === null || v === undefined) return up ? max : min;
+    const n = Number(v);
+    if (n === Infinity || n === -Infinity) return n > 0 ? max : min;
+    return BigInt(up ? Math.floor(n) : Math.ceil(n));
+  };
+  let lo = bound(lower, lx, false);
+  let hi = bound(upper, ux, true);
+  if (!incLower && lx !== undefined) lo++;
+  else if (!incLower && typeof lower === 'number' && Number.isInteger(lower)) lo++;
+  if (!incUpper && ux !== undefined) hi--;
+  else if (!incUpper && typeof upper === 'number' && Number.isInteger(upper)) hi--;
+  if (lo < min) lo = min;
+  if (hi > max) hi = max;
+  if (lo > hi) return new MatchNoDocsQuery('empty range');
+  const unsigned = ft.type === 'unsigned_long';
+  const side = exactLongField(ft.name);
+  const clauses: Query[] = [];
+  if (lo < -SAFE_MAX) clauses.push(new TermRangeQuery(side, encodeExactLong(lo, unsigned), encodeExactLong(hi < -SAFE_MAX ? hi : -SAFE_MAX - 1n, unsigned), true, true));
+  if (lo <= SAFE_MAX && hi >= -SAFE_MAX) {
+    clauses.push(new PointRangeQuery(ft.name, Number(lo < -SAFE_MAX ? -SAFE_MAX : lo), Number(hi > SAFE_MAX ? SAFE_MAX : hi)));
+  }
+  if (hi > SAFE_MAX) clauses.push(new TermRangeQuery(side, encodeExactLong(lo > SAFE_MAX ? lo : SAFE_MAX + 1n, unsigned), encodeExactLong(hi, unsigned), true, true));
+  // values of segments written before exact longs (doubles only) match as their doubles always did
+  if (lo < -SAFE_MAX || hi > SAFE_MAX) clauses.push(new LegacyLongRangeQuery(ft.name, ft.type, Number(lo), Number(hi)));
+  return new ConstantScoreQuery(clauses.length === 1 ? clauses[0]! : new BooleanQuery(clauses.map((query) => ({ occur: 'should' as const, query }))));
+}

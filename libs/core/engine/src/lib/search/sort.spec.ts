@@ -1,5 +1,5 @@
-import { EsError, stringifyJson } from '@strata/core-common';
-import { compileSort, parseSort } from './sort.js';
+import { EsError, RawJson, stringifyJson } from '@strata/core-common';
+import { compareKeys, compileSort, parseSort } from './sort.js';
 import { fieldTypes } from './testing/fake-index.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 
@@ -56,5 +56,19 @@ describe('long sort values beyond 2^53 are written exactly', () => {
     expect(f.afterKey(f.display(Infinity))).toBe(Infinity);
     expect(f.afterKey(f.display(-Infinity))).toBe(-Infinity);
     expect(f.afterKey(f.display(2 ** 60))).toBe(2 ** 60);
+  });
+
+  it('search_after: a long beyond 2^53 given exactly is an exact key; the range ends and beyond stay the missing keys', () => {
+    const f = compile([{ n: 'asc' }])[0]!;
+    expect(f.afterKey(new RawJson('9007199254740993'))).toBe(9007199254740993n);
+    expect(f.afterKey('-9007199254740993')).toBe(-9007199254740993n);
+    expect(stringifyJson([f.display(9007199254740993n)])).toBe('[9007199254740993]');
+    // what a client that rounds to doubles sends back for Long.MAX_VALUE
+    expect(f.afterKey(new RawJson('9223372036854776000'))).toBe(Infinity);
+    expect(f.afterKey(new RawJson('9223372036854775807'))).toBe(Infinity);
+    expect(f.afterKey(new RawJson('-9223372036854775808'))).toBe(-Infinity);
+    // bigint keys compare with number keys as numbers
+    expect(compareKeys(f, 9007199254740993n, 9007199254740992)).toBe(1);
+    expect(compareKeys(f, 9007199254740992n, 9007199254740992)).toBe(0);
   });
 });

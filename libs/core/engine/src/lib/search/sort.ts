@@ -2,7 +2,8 @@
  * Sort specification (parsed from the request, plain data) and its per-shard compiled form:
  * per-leaf comparable keys and Elasticsearch's formatting of `hits.hits[].sort` values.
  */
-import { EsError, Errors, RawJson, compareUtf8 } from '@strata/core-common';
+import { EsError, Errors, RawJson, compareUtf8, integerJson } from '@strata/core-common';
+import { ExactLongs, exactLongLiteral, isExactLongType } from '../index/exact-longs.js';
 import type { LeafReaderContext } from '../index/leaf-reader.js';
 import { numericReader, ordinalsReader } from '../index/doc-values-reader.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
@@ -156,7 +157,8 @@ export function sortNeedsScores(sort: readonly SortSpec[]): boolean {
 
 // ------------------------------------------------------------------ compiled (per shard)
 
-export type SortKey = number | string | null;
+/** a bigint: a long / unsigned_long value beyond 2^53 read exactly (compares with numbers as numbers do) */
+export type SortKey = number | bigint | string | null;
 export type LeafKeyFn = (doc: number) => SortKey;
 
 export interface CompiledSortField {
@@ -176,6 +178,10 @@ export interface CompiledSortField {
 
 /** Long.MAX_VALUE as a double (2^63), what JSON clients read it as */
 const LONG_MAX = 2 ** 63;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const LONG_MAX_EXACT = 2n ** 63n - 1n;
+const LONG_MIN_EXACT = -(2n ** 63n);
+const ULONG_MAX_EXACT = 2n ** 64n - 1n;
 
 /**
  * A long sort value at the ends of the long range (the missing-value sentinels, or a double rounded up to 2^63)
@@ -365,7 +371,7 @@ function compileOne(
           return best;
         };
       },
-      display: (k) => (k === null ? null : ft && ft.kind === 'ip' ? ft.valueForDisplay(k) : k),
+      display: (k) => (k === null ? null : ft && ft.kind === 'ip' ? ft.valueForDisplay(k as string) : k),
       afterKey: (v) => (v === null || v === undefined ? null : ft && ft.kind === 'ip' ? String(ft.termValue(v)) : String(v)),
     };
   }
@@ -399,6 +405,20 @@ function compileOne(
     leaf(ctx) {
       const dv = ctx.reader.numericDocValues(field);
       if (!dv) return () => missingKey;
+      const ex = !spec.numericType && !nestedDocs && (mode === 'min' || mode === 'max') ? ExactLongs.of(ctx.reader, field, typeName) : null;
+      if (ex) {
+        // a segment holding longs beyond 2^53: the key of such a value is exact (index/exact-longs.ts)
+        const rd = numericReader(dv);
+        return (doc) => {
+          const n = rd.advance(doc);
+          if (n === 0) return missingKey;
+          const v = rd.value(mode === 'min' ? 0 : n - 1);
+          const x = ex.exact(doc, v, mode === 'min' ? 0 : n);
+          // Long.MAX_VALUE / MIN_VALUE are the missing values' keys too (they tie, as in Elasticsearch)
+          if (exactLong && typeof x === 'bigint' && (x === LONG_MAX_EXACT || x === LONG_MIN_EXACT)) return x > 0n ? Infinity : -Infinity;
+          return x;
+        };
+      }
       const vb = dv.valueBlocks;
       if (vb && dv.singleValued && !nestedDocs) {
         // one value per doc, on disk: read the block of the doc (cached), not the whole column
@@ -463,6 +483,7 @@ function compileOne(
       };
     },
     display(k) {
+      if (typeof k === 'bigint') return integerJson(k);
       const n = k as number;
       if (n === Infinity || n === -Infinity) {
         if (intOut) return exactLong ? longSortValue(n) : n > 0 ? LONG_MAX : -LONG_MAX;
@@ -480,6 +501,12 @@ function compileOne(
       return n;
     },
     afterKey(v) {
+      if (isExactLongType(typeName) && !spec.numericType) {
+        // an integer beyond 2^53 given exactly (digits in a string) is an exact key
+        // (the ends of the long range, and values beyond the type's range, stay the missing values' keys)
+        const x = exactLongLiteral(v);
+        if (x !== undefined && (x > MAX_SAFE || x < -MAX_SAFE) && (exactLong ? x > LONG_MIN_EXACT && x < LONG_MAX_EXACT : x >= 0n && x <= ULONG_MAX_EXACT)) return x;
+      }
       if (v instanceof RawJson) v = v.value();
       if (v === null || v === undefined) return missingKey;
       if (typeof v === 'number') {

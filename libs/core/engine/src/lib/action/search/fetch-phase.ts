@@ -2,7 +2,8 @@
  * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
-import { Errors, RawJson, compareUtf8 } from '@strata/core-common';
+import { Errors, RawJson, compareUtf8, integerJson, parseJsonExact } from '@strata/core-common';
+import { ExactLongs, exactLongLiteral, exactLongRange, exactValuesOf, isExactLongType } from '../../index/exact-longs.js';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import { numericReader, ordinalsReader, termsOfDoc, type DocValuesReader } from '../../index/doc-values-reader.js';
 import type { NestedLookup } from '../../mapper/mapping.js';
@@ -80,6 +81,15 @@ function sourceValues(source: unknown, field: string): unknown[] {
 }
 
 function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
+  if (v instanceof RawJson) {
+    // an integer beyond 2^53 in a source parsed exactly: a long / unsigned_long shows it exactly
+    const exact = isExactLongType(ft.type) ? exactLongLiteral(v) : undefined;
+    if (exact === undefined) v = v.value();
+    else {
+      const [min, max] = exactLongRange(ft.type);
+      return exact < min || exact > max ? undefined : integerJson(exact);
+    }
+  }
   if (v !== null && typeof v === 'object') return v;
   try {
     switch (ft.kind) {
@@ -89,6 +99,13 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
         return ft.formatValue(ms, format);
       }
       case 'numeric': {
+        if (typeof v === 'string' && isExactLongType(ft.type)) {
+          const exact = exactLongLiteral(v);
+          if (exact !== undefined && (exact >= 2n ** 53n || exact <= -(2n ** 53n))) {
+            const [min, max] = exactLongRange(ft.type);
+            return exact < min || exact > max ? undefined : integerJson(exact);
+          }
+        }
         const t = ft.termValue(v);
         const n = typeof t === 'number' ? t : Number(t);
         if (ft.type === 'float' || ft.type === 'half_float') return ft.valueForDisplay(n);
@@ -112,10 +129,14 @@ function fetchValue(ft: MappedFieldType, v: unknown, format?: string): unknown {
   }
 }
 
-/** the values of one mapped field in a (part of a) source, as `fields` shows them */
-function fieldValues(ft: MappedFieldType, source: unknown, rel: string, format: string | undefined): unknown[] {
+/**
+ * The values of one mapped field in a (part of a) source, as `fields` shows them. `sourceText`: the text of
+ * the source, parsed again with exact integers when a long / unsigned_long value is beyond 2^53 (rare).
+ */
+function fieldValues(ft: MappedFieldType, source: unknown, rel: string, format: string | undefined, sourceText?: string): unknown[] {
   const vals: unknown[] = [];
   for (const v of sourceValues(source, rel)) {
+    if (sourceText !== undefined && typeof v === 'number' && !Number.isSafeInteger(v) && isExactLongType(ft.type)) return fieldValues(ft, parseJsonExact(sourceText), rel, format);
     const fv = fetchValue(ft, v, format);
     if (fv !== undefined) vals.push(fv);
   }
@@ -168,7 +189,14 @@ function outermostNestedBelow(name: string, scope: string | null, lookup: Nested
   return best;
 }
 
-function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps, leaf: LeafReaderContext, doc: number): Record<string, unknown[]> {
+function collectFields(
+  specs: FieldAndFormat[],
+  source: unknown,
+  deps: FetchDeps,
+  leaf: LeafReaderContext,
+  doc: number,
+  sourceText?: string,
+): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   const lookup = deps.nestedLookup;
   const scope = deps.nestedPath ?? null;
@@ -211,7 +239,8 @@ function collectFields(specs: FieldAndFormat[], source: unknown, deps: FetchDeps
         if (!l.some((w) => w.name === name)) l.push({ name, ft, format: spec.format });
         continue;
       }
-      const vals = fieldValues(ft, source, name, spec.format);
+      // a long beyond 2^53 is read again from the source parsed exactly (only such documents pay that parse)
+      const vals = fieldValues(ft, source, name, spec.format, sourceText);
       if (vals.length) out[name] = vals;
     }
   }
@@ -252,7 +281,10 @@ function resolveDocValueFields(specs: FieldAndFormat[], deps: FetchDeps): DocVal
 }
 
 /** a docvalue field's column in one leaf: numeric, keyword, or none */
-type DocValueColumn = { nrd: DocValuesReader<Float64Array>; srd?: undefined; terms?: undefined } | { nrd?: undefined; srd: DocValuesReader<Uint32Array>; terms: readonly string[] } | null;
+type DocValueColumn =
+  | { nrd: DocValuesReader<Float64Array>; ex: ExactLongs | null; srd?: undefined; terms?: undefined }
+  | { nrd?: undefined; ex?: undefined; srd: DocValuesReader<Uint32Array>; terms: readonly string[] }
+  | null;
 
 /** the columns of the docvalue_fields in `leaf`, looked up once per leaf and fetch (not once per hit) */
 function docValueColumns(fields: DocValueField[], leaf: LeafReaderContext, cache: Map<LeafReaderContext, DocValueColumn[]>): DocValueColumn[] {
@@ -261,7 +293,7 @@ function docValueColumns(fields: DocValueField[], leaf: LeafReaderContext, cache
     cols = fields.map(({ name, ft }) => {
       if (ft.runtime) return null;
       const ndv = leaf.reader.numericDocValues(name);
-      if (ndv) return { nrd: numericReader(ndv) };
+      if (ndv) return { nrd: numericReader(ndv), ex: ExactLongs.of(leaf.reader, name, ft.type) };
       const sdv = leaf.reader.sortedSetDocValues(name);
       return sdv ? { srd: ordinalsReader(sdv), terms: sdv.terms } : null;
     });
@@ -284,7 +316,11 @@ function docValueFields(fields: DocValueField[], cols: DocValueColumn[], leaf: L
     const nrd = col?.nrd;
     if (nrd) {
       const n = nrd.advance(doc);
-      for (let i = 0; i < n; i++) {
+      const ex = col.ex;
+      if (ex && (!format || format === 'use_field_mapping')) {
+        // a long beyond 2^53: its exact value (see index/exact-longs.ts)
+        for (const v of exactValuesOf(ex, doc, nrd)) vals.push(typeof v === 'bigint' ? integerJson(v) : v);
+      } else for (let i = 0; i < n; i++) {
         const v = nrd.value(i);
         if (ft.kind === 'date') vals.push(format === 'epoch_millis' && ft.type === 'date' ? String(v) : ft.formatValue(v, format));
         else if (format && format !== 'use_field_mapping') vals.push(ft.formatValue(v, format));
@@ -420,6 +456,7 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
       if (names.length > 0) hit['_ignored'] = names;
     }
     let parsed: unknown;
+    let sourceText: string | undefined;
     if (nested) {
       // a nested object: its `_source` is filtered on full paths, then shown without its path
       parsed = nested.wrapped;
@@ -430,11 +467,12 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
         const text = decoder.decode(bytes);
         if (needParsed) parsed = JSON.parse(text);
         if (rawSource) hit['_source'] = new RawJson(text);
+        sourceText = text;
       }
     }
     if (wantSource && !rawSource && parsed !== undefined && !nested) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
     let fields: Record<string, unknown[]> | undefined;
-    if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc);
+    if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc, sourceText);
     if (dvFields && dvFields.length > 0) {
       const dv = docValueFields(dvFields, docValueColumns(dvFields, leaf, dvColumns), leaf, doc);
       fields = fields ? Object.assign(fields, dv) : dv;

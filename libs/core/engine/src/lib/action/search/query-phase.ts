@@ -3,7 +3,7 @@
  * from+size hits (by score or sort), count total hits, run aggregations, apply post_filter / min_score /
  * terminate_after / search_after / slice. Produces a plain ShardQueryResult.
  */
-import { BreakerNames, Errors, EsError, reserveRequestMemory } from '@strata/core-common';
+import { BreakerNames, Errors, EsError, jsonValue, reserveRequestMemory } from '@strata/core-common';
 
 /** estimated heap of one collected hit and of one sort value of it (request circuit breaker) */
 const HIT_ENTRY_BYTES = 64;
@@ -264,7 +264,11 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
     if (s.searchAfter.length !== sort.length) {
       throw Errors.illegalArgument(`search_after has ${s.searchAfter.length} value(s) but sort has ${sort.length}.`);
     }
-    afterKeys = sort.map((f, i) => f.afterKey(s.searchAfter![i]));
+    // a RawJson (an integer beyond 2^53, or a sort value handed back by a scroll) is read exactly by numeric sorts
+    afterKeys = sort.map((f, i) => {
+      const v = s.searchAfter![i];
+      return f.afterKey(f.kind === 'number' ? v : jsonValue(v));
+    });
   }
   const slice = s.slice ? sliceFilter(s.slice, req.shardIndex, req.numShards, deps.fieldType) : 'all';
 

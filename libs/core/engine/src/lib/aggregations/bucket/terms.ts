@@ -2,9 +2,10 @@
  * terms aggregation: ordinal counting in typed arrays per segment for keyword fields, keyed maps for numerics;
  * shard_size / doc_count_error_upper_bound / sum_other_doc_count reduced exactly as Elasticsearch.
  */
-import { BreakerNames, EsError, Errors, LuceneRegexp, RequestContexts, type StringMatcher } from '@strata/core-common';
+import { BreakerNames, EsError, Errors, LuceneRegexp, RequestContexts, integerJson, type StringMatcher } from '@strata/core-common';
 import type { LeafReaderContext, SortedSetDocValues } from '../../index/leaf-reader.js';
 import { numericReader, ordinalCounts, ordinalsReader, type DocValuesReader } from '../../index/doc-values-reader.js';
+import { ExactLongs, exactValuesOf } from '../../index/exact-longs.js';
 import type { AggregationContext, InternalAggregation, InternalAggregations } from '../api.js';
 import {
   AggSpec,
@@ -49,7 +50,8 @@ import { longPartition, stringPartitionHash } from '../support/hash.js';
 type ValueType = 'string' | 'long' | 'double' | 'unmapped';
 
 interface TermBucket {
-  key: string | number;
+  /** a bigint: a long / unsigned_long key beyond 2^53, exact (index/exact-longs.ts) */
+  key: string | number | bigint;
   docCount: number;
   docCountError: number;
   aggs: InternalAggregations;
@@ -292,7 +294,7 @@ export class TermsSpec extends AggSpec {
     }
     let sumDocCountError = 0;
     let otherDocCount = 0;
-    const merged = new Map<string | number, { b: TermBucket; parts: InternalAggregations[]; errSeen: number }>();
+    const merged = new Map<string | number | bigint, { b: TermBucket; parts: InternalAggregations[]; errSeen: number }>();
     const shardErrors: number[] = [];
     for (const t of mapped) {
       const err = this.shardDocCountError(t);
@@ -361,8 +363,9 @@ export class TermsSpec extends AggSpec {
   render(agg: InternalAggregation, rc: RenderContext): Record<string, unknown> {
     const t = agg as TermsInternal;
     const buckets = t.buckets.map((b) => {
-      const o: Record<string, unknown> = { key: b.key };
+      const o: Record<string, unknown> = { key: typeof b.key === 'bigint' ? integerJson(b.key) : b.key };
       if (typeof b.key === 'number' && !isRaw(t.fmt)) o['key_as_string'] = formatValue(t.fmt, b.key);
+      else if (typeof b.key === 'bigint' && !isRaw(t.fmt)) o['key_as_string'] = b.key.toString();
       o['doc_count'] = b.docCount;
       if (this.showDocCountError) o['doc_count_error_upper_bound'] = b.docCountError;
       renderSubsInto(o, this.subs, b.aggs, rc);
@@ -574,9 +577,11 @@ function emptySubsOf(spec: AggSpec): InternalAggregations {
 
 class NumericTermsAggregator extends Aggregator {
   private readonly subs: SubAggregators;
-  private readonly ords = new KeyedBucketOrds<number>();
+  private readonly ords = new KeyedBucketOrds<number | bigint>();
   private readonly counts = new IntArray(64);
   private rd: DocValuesReader<Float64Array> | null = null;
+  /** exact values of the segment's longs beyond 2^53, when it has any */
+  private ex: ExactLongs | null = null;
   private readonly missing: number | undefined;
   private readonly integer: boolean;
   private readonly includeVals: Set<number> | null = null;
@@ -614,6 +619,7 @@ class NumericTermsAggregator extends Aggregator {
   setLeaf(leaf: LeafReaderContext): void {
     const dv = leaf.reader.numericDocValues(this.src.field);
     this.rd = dv ? numericReader(dv) : null;
+    this.ex = dv && this.src.ft ? ExactLongs.of(leaf.reader, this.src.field, this.src.ft.type) : null;
     this.subs.setLeaf(leaf);
   }
 
@@ -629,8 +635,8 @@ class NumericTermsAggregator extends Aggregator {
     return true;
   }
 
-  private add(doc: number, owningOrd: number, v: number, score: number): void {
-    if (!this.accept(v)) return;
+  private add(doc: number, owningOrd: number, v: number | bigint, score: number): void {
+    if (!this.accept(typeof v === 'bigint' ? Number(v) : v)) return;
     const b = this.ords.add(owningOrd, v);
     collectBucket(this.counts, this.subs, doc, b, score);
   }
@@ -640,6 +646,15 @@ class NumericTermsAggregator extends Aggregator {
     if (rd) {
       const n = rd.advance(doc);
       if (n > 0) {
+        if (this.ex) {
+          let prev: number | bigint | undefined;
+          for (const v of exactValuesOf(this.ex, doc, rd)) {
+            if (v === prev) continue;
+            prev = v;
+            this.add(doc, owningOrd, v, score);
+          }
+          return;
+        }
         const scale = this.src.scale;
         let prev = NaN;
         for (let i = 0; i < n; i++) {

@@ -66,7 +66,7 @@ function cmpNum(a: number, b: number, asc: boolean): number {
   return (a < b ? -1 : 1) * (asc ? 1 : -1);
 }
 
-export type Key = string | number | null | readonly (string | number | null)[];
+export type Key = string | number | bigint | null | readonly (string | number | null)[];
 
 /** keys compare naturally; tuple keys (multi_terms) element by element, nulls first */
 export function compareKeys(a: Key, b: Key): number {

@@ -2,7 +2,7 @@ import { Errors } from '@strata/core-common';
 import { TermRangeQuery } from '../../search/multi-term-query.js';
 import { PointRangeQuery } from '../../search/point-range-query.js';
 import { DocValuesRangeQuery } from '../../search/doc-values-query.js';
-import { boolValue, boostOf, checkKeys, isObject, noMatch, pointValue, singleField, withBoost } from '../parse-utils.js';
+import { boolValue, boostOf, checkKeys, exactLongRangeQuery, isObject, noMatch, pointValue, singleField, withBoost } from '../parse-utils.js';
 import type { QueryParser } from '../query-parser.js';
 
 export const rangeParser: QueryParser = {
@@ -50,6 +50,8 @@ export const rangeParser: QueryParser = {
       const lo = lower === null || lower === undefined ? -Infinity : pointValue(ctx, ft, lower, !incLower, format, timeZone);
       const hi = upper === null || upper === undefined ? Infinity : pointValue(ctx, ft, upper, incUpper, format, timeZone);
       if (lo > hi) return noMatch('empty range');
+      const exact = exactLongRangeQuery(ft, lower, upper, incLower, incUpper);
+      if (exact) return withBoost(exact, boost);
       if (!ft.searchable && ft.hasDocValues) return withBoost(new DocValuesRangeQuery(field, lo, hi, incLower, incUpper), boost);
       return withBoost(new PointRangeQuery(field, lo, hi, incLower, incUpper), boost);
     }

@@ -27,6 +27,7 @@ import {
   isObject,
   noMatch,
   pointTermBounds,
+  exactLongRangeQuery,
   pointValue,
   requireObject,
   singleField,
@@ -124,7 +125,12 @@ export const termsParser: QueryParser = {
         }
         return withBoost(new PointInSetQuery(field, bounds.map(([lo]) => lo)), boost);
       }
-      return withBoost(new PointInSetQuery(field, values.map((v) => pointValue(ctx, ft, v, false))), boost);
+      const points = values.map((v) => pointValue(ctx, ft, v, false));
+      if (values.some((v) => exactLongRangeQuery(ft, v, v) !== null)) {
+        // a long beyond 2^53 given exactly: one exact term query per value
+        return withBoost(new ConstantScoreQuery(new BooleanQuery(values.map((v) => ({ occur: 'should' as const, query: termQueryFor(ctx, ft, v) })))), boost);
+      }
+      return withBoost(new PointInSetQuery(field, points), boost);
     }
     return withBoost(new TermInSetQuery(field, values.map((v) => String(ft.termValue(v)))), boost);
   },
