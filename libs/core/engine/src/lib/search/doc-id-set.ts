@@ -25,7 +25,24 @@ export abstract class DocIdSetIterator {
   matcher(): ((doc: number) => boolean) | null {
     return null;
   }
+  /**
+   * the same membership test in bulk, when there is one: keeps the docs of `docs[from, to)` (ascending) that
+   * match, written from `out[0]` on (`out` may be `docs` itself, written behind the reads); returns how many
+   */
+  bulkMatcher(): BulkMatcher | null {
+    return null;
+  }
+  /**
+   * the ascending docs this iterator walks when it is a plain walk over an array and is not positioned yet
+   * (a conjunction leading with it may scan them in bulk); null otherwise
+   */
+  docArray(): Uint32Array | null {
+    return null;
+  }
 }
+
+/** see DocIdSetIterator.bulkMatcher */
+export type BulkMatcher = (docs: Uint32Array, from: number, to: number, out: Uint32Array) => number;
 
 export class EmptyIterator extends DocIdSetIterator {
   docID(): number {
@@ -116,6 +133,10 @@ export class SortedArrayIterator extends DocIdSetIterator {
   }
   cost(): number {
     return this.length;
+  }
+  override docArray(): Uint32Array | null {
+    if (this.i !== -1) return null;
+    return this.length === this.docs.length ? this.docs : this.docs.subarray(0, this.length);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { pointAccess, type PointAccess } from '../index/point-access.js';
 import { numericReader } from '../index/doc-values-reader.js';
-import { DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
+import { type BulkMatcher, DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import type { LeafReaderContext, NumericDocValues } from '../index/leaf-reader.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -67,6 +67,39 @@ function docValuesMatcher(dv: NumericDocValues, inRange: (v: number) => boolean)
 }
 
 /**
+ * the same test in bulk over ascending docs (one value per doc, read block by block): a block whose values all
+ * lie below or above the range is passed over without being read
+ */
+function docValuesBulkMatcher(dv: NumericDocValues, lower: number, upper: number, includeLower: boolean, includeUpper: boolean): BulkMatcher | null {
+  const vb = dv.valueBlocks;
+  if (dv.singleValued !== true || !vb || !Number.isInteger(Math.log2(vb.blockSize))) return null;
+  const shift = Math.log2(vb.blockSize);
+  const mask = vb.blockSize - 1;
+  const size = vb.blockSize;
+  return (docs, from, to, out) => {
+    let n = 0;
+    let i = from;
+    while (i < to) {
+      const b = docs[i]! >>> shift;
+      const end = (b + 1) * size;
+      // (NaN bounds compare false: such a block is read)
+      if (vb.max(b) < lower || vb.min(b) > upper) {
+        while (i < to && docs[i]! < end) i++;
+        continue;
+      }
+      const block = vb.block(b);
+      for (; i < to; i++) {
+        const d = docs[i]!;
+        if (d >= end) break;
+        const v = block[d & mask]!;
+        if ((includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper)) out[n++] = d;
+      }
+    }
+    return n;
+  };
+}
+
+/**
  * The docs of a range of values (several values: their doc set is built when first iterated). When the
  * field has doc values it also offers a membership test on them, so a conjunction that leads with a far
  * cheaper clause checks its candidates instead of building the set (Lucene's IndexOrDocValuesQuery).
@@ -81,6 +114,7 @@ class PointRangeIterator extends DocIdSetIterator {
     private readonly make: () => DocIdSetIterator,
     private readonly n: number,
     private readonly check: (() => ((doc: number) => boolean) | null) | null,
+    private readonly bulk: (() => BulkMatcher | null) | null = null,
   ) {
     super();
   }
@@ -110,6 +144,9 @@ class PointRangeIterator extends DocIdSetIterator {
   }
   override matcher(): ((doc: number) => boolean) | null {
     return !this.built && this.check !== null ? this.check() : null;
+  }
+  override bulkMatcher(): BulkMatcher | null {
+    return !this.built && this.bulk !== null ? this.bulk() : null;
   }
 }
 
@@ -149,6 +186,10 @@ export class PointRangeQuery extends Query {
           () => {
             const dv = ctx.reader.numericDocValues(field);
             return dv ? docValuesMatcher(dv, inRange) : null;
+          },
+          () => {
+            const dv = ctx.reader.numericDocValues(field);
+            return dv ? docValuesBulkMatcher(dv, lower, upper, includeLower, includeUpper) : null;
           },
         );
       },

@@ -3,7 +3,7 @@
  * to an IndexSearcher (shard-level statistics); a Weight yields one Scorer per leaf (segment).
  */
 import type { LeafReaderContext } from '../index/leaf-reader.js';
-import { DocIdSetIterator, NO_MORE_DOCS, type FixedBitSet } from './doc-id-set.js';
+import { DocIdSetIterator, NO_MORE_DOCS, type BulkMatcher, type FixedBitSet } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 
 export abstract class Scorer extends DocIdSetIterator {
@@ -75,6 +75,12 @@ export class ConstantScoreScorer extends Scorer {
   }
   override matcher(): ((doc: number) => boolean) | null {
     return this.it.matcher();
+  }
+  override bulkMatcher(): BulkMatcher | null {
+    return this.it.bulkMatcher();
+  }
+  override docArray(): Uint32Array | null {
+    return this.it.docArray();
   }
   score(): number {
     return this.constant;

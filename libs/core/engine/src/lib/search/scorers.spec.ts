@@ -117,6 +117,61 @@ describe('ConjunctionScorer with bit-set filters (membership tests instead of ad
   });
 });
 
+describe('ConjunctionScorer in bulk (the lead walks an array, the other clauses are membership tests)', () => {
+  // a bit set of a size similar to the lead's is tested, not led with (no leap-frog); the lead's docs are
+  // filtered chunk by chunk (several chunks of 512 here) and the lead is positioned on each match for its score
+  for (const [lead, filter, filter2] of [
+    [0.3, 0.2, 0],
+    [0.2, 0.35, 0.6],
+    [0.05, 0.9, 0],
+    [0.6, 0.01, 0],
+  ] as const) {
+    it(`same docs and scores as the doc-by-doc conjunction, with nextDoc and advance (densities ${lead} / ${filter} / ${filter2})`, () => {
+      const r = rng(Math.round(lead * 1000 + filter * 100 + filter2 * 10) + 1);
+      const maxDoc = 20000;
+      const a = randomDocs(r, maxDoc, lead);
+      const f = randomDocs(r, maxDoc, filter);
+      const f2 = filter2 > 0 ? randomDocs(r, maxDoc, filter2) : null;
+      const fs1 = new Set(f);
+      const fs2 = f2 ? new Set(f2) : null;
+      const expected = a.filter((d) => fs1.has(d) && (fs2 === null || fs2.has(d)));
+      const make = (): ConjunctionScorer => {
+        const sa = new ArrayScorer(a);
+        const its: DocIdSetIterator[] = [new ConstantScoreScorer(new BitSetIterator(bitsOf(f, maxDoc), f.length), 0), sa];
+        if (f2) its.push(new BitSetIterator(bitsOf(f2, maxDoc), f2.length));
+        return new ConjunctionScorer(its, [sa]);
+      };
+      const probe = make() as unknown as { leadDocs: Uint32Array | null; bits: unknown[] };
+      // (a bit set 8× sparser than the array leads instead)
+      const bulk = 8 * f.length >= a.length;
+      expect([probe.leadDocs !== null, probe.bits.length]).toEqual(bulk ? [true, f2 ? 2 : 1] : [false, f2 ? 1 : 0]);
+      expect(drain(make())).toEqual(expected.map((d): [number, number] => [d, (d % 7) + 1]));
+      for (const step of [1, 7, 700, 5000]) {
+        // advance to targets on matches, between matches and past the end, mixed with nextDoc
+        const s = make();
+        const got: number[] = [];
+        let d = s.nextDoc();
+        let i = 0;
+        while (d !== NO_MORE_DOCS) {
+          got.push(d);
+          expect(s.score()).toBe((d % 7) + 1);
+          d = ++i % 2 === 0 ? s.advance(d + step) : s.nextDoc();
+        }
+        const want: number[] = [];
+        let k = 0;
+        let j = 0;
+        while (k < expected.length) {
+          want.push(expected[k]!);
+          const target = ++j % 2 === 0 ? expected[k]! + step : expected[k]! + 1;
+          while (k < expected.length && expected[k]! < target) k++;
+        }
+        expect(got).toEqual(want);
+      }
+      expect(make().advance(maxDoc + 1)).toBe(NO_MORE_DOCS);
+    });
+  }
+});
+
 describe('PointRangeQuery on one value', () => {
   it('iterates the docs of the value in place, each doc once even when it holds the value twice', () => {
     const docs: FakeDoc[] = Array.from({ length: 300 }, (_, i) => ({

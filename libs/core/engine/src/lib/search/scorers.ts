@@ -2,15 +2,17 @@
  * Combining scorers (Lucene's ConjunctionScorer, DisjunctionSumScorer, DisjunctionMaxScorer,
  * ReqExclScorer, ReqOptSumScorer). Scores are summed in double and rounded to float once, as Lucene.
  */
-import { DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
+import { type BulkMatcher, DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
 import { Scorer } from './query.js';
 
 /**
- * all iterators must match; scores of `scoring` are summed. Non-scoring clauses that are plain bit sets
- * and would not lead (not cheaper than the cheapest other iterator) are tested by membership instead of
- * being advanced, as Lucene's BitSetConjunctionDISI; non-scoring clauses that can test any doc without
- * iterating (a range on doc values) and cost at least 8× the cheapest clause are tested on the candidates
- * of the others only, as Lucene's IndexOrDocValuesQuery (they never build their doc set).
+ * all iterators must match; scores of `scoring` are summed. Non-scoring clauses that are plain bit sets are
+ * tested by membership instead of being advanced, as Lucene's BitSetConjunctionDISI, unless one is cheaper
+ * than every other iterator (far cheaper when the others walk arrays): it leads then; non-scoring clauses that can test any doc without iterating (a
+ * range on doc values) and cost at least 8× the cheapest clause are tested on the candidates of the others
+ * only, as Lucene's IndexOrDocValuesQuery (they never build their doc set). When the lead walks an array of
+ * docs and every other clause is such a test, the lead's docs are filtered chunk by chunk in tight loops (the
+ * doc-values tests in bulk), not doc by doc through the iterators.
  */
 export class ConjunctionScorer extends Scorer {
   private readonly lead: DocIdSetIterator;
@@ -18,6 +20,13 @@ export class ConjunctionScorer extends Scorer {
   private readonly bits: Uint32Array[];
   private readonly checks: Array<(doc: number) => boolean>;
   private doc = -1;
+  /** bulk mode: the lead's docs, the next one to filter, and the filtered docs of the current chunk */
+  private readonly leadDocs: Uint32Array | null = null;
+  private readonly bulkChecks: BulkMatcher[] = [];
+  private pos = 0;
+  private buf: Uint32Array | null = null;
+  private bufAt = 0;
+  private bufLen = 0;
   constructor(
     iterators: DocIdSetIterator[],
     private readonly scoring: Scorer[],
@@ -26,6 +35,7 @@ export class ConjunctionScorer extends Scorer {
     let cheapest = Infinity;
     for (const it of iterators) cheapest = Math.min(cheapest, it.cost());
     const checks: Array<(doc: number) => boolean> = [];
+    const bulkChecks: BulkMatcher[] = [];
     const rest: DocIdSetIterator[] = [];
     let cheapestKept = false;
     for (const it of iterators) {
@@ -33,8 +43,11 @@ export class ConjunctionScorer extends Scorer {
       // (the cheapest clause always iterates)
       const m = cheapestKept || cost !== cheapest ? (cost >= 8 * cheapest && !scoring.includes(it as Scorer) ? it.matcher() : null) : null;
       if (cost === cheapest) cheapestKept = true;
-      if (m !== null) checks.push(m);
-      else rest.push(it);
+      if (m !== null) {
+        checks.push(m);
+        const b = it.bulkMatcher();
+        if (b !== null) bulkChecks.push(b);
+      } else rest.push(it);
     }
     const iters: DocIdSetIterator[] = [];
     const bitSets: DocIdSetIterator[] = [];
@@ -43,12 +56,22 @@ export class ConjunctionScorer extends Scorer {
       else iters.push(it);
     }
     let minCost = Infinity;
-    for (const it of iters) minCost = Math.min(minCost, it.cost());
+    let minIt: DocIdSetIterator | null = null;
+    for (const it of iters) {
+      if (it.cost() < minCost) {
+        minCost = it.cost();
+        minIt = it;
+      }
+    }
+    // a lead that only walks an array of docs computes nothing for the docs it visits
+    const arrayLead = minIt !== null && minIt.docArray() !== null;
     const bits: Uint32Array[] = [];
-    // a bit set cheaper than every other iterator stays one (it leads, as before): the lead decides which
-    // docs the other clauses see at all (a function_score computes its score while iterating)
+    // a bit set cheaper than every other iterator stays one (it leads): the lead decides which docs the other
+    // clauses see at all (a function_score computes its score while iterating). Unless the other lead only
+    // walks an array and the bit set is not far cheaper: then the bit set is tested (a membership test costs
+    // far less than an advance, and the two do not leap-frog)
     for (const it of bitSets) {
-      if (it.cost() < minCost) iters.push(it);
+      if (it.cost() < minCost && (!arrayLead || 8 * it.cost() < minCost)) iters.push(it);
       else bits.push(it.bitSet()!.words);
     }
     const sorted = iters.sort((a, b) => a.cost() - b.cost());
@@ -56,6 +79,13 @@ export class ConjunctionScorer extends Scorer {
     this.others = sorted.slice(1);
     this.bits = bits;
     this.checks = checks;
+    if (this.others.length === 0 && checks.length + bits.length > 0) {
+      const docs = this.lead.docArray();
+      if (docs !== null && (bulkChecks.length === checks.length || bulkChecks.length === 0)) {
+        this.leadDocs = docs;
+        this.bulkChecks = bulkChecks;
+      }
+    }
   }
   docID(): number {
     return this.doc;
@@ -65,18 +95,19 @@ export class ConjunctionScorer extends Scorer {
     const bits = this.bits;
     outer: for (;;) {
       if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+      // (the bit sets first: the other iterators see only docs they hold, as when a bit set leads)
+      for (let i = 0; i < bits.length; i++) {
+        if ((bits[i]![doc >>> 5]! & (1 << (doc & 31))) === 0) {
+          doc = this.lead.nextDoc();
+          continue outer;
+        }
+      }
       for (let i = 0; i < others.length; i++) {
         const o = others[i]!;
         let od = o.docID();
         if (od < doc) od = o.advance(doc);
         if (od > doc) {
           doc = this.lead.advance(od);
-          continue outer;
-        }
-      }
-      for (let i = 0; i < bits.length; i++) {
-        if ((bits[i]![doc >>> 5]! & (1 << (doc & 31))) === 0) {
-          doc = this.lead.nextDoc();
           continue outer;
         }
       }
@@ -90,10 +121,91 @@ export class ConjunctionScorer extends Scorer {
       return (this.doc = doc);
     }
   }
+  /** bulk mode: filters the next chunk of the lead's docs into buf; false once they are all done */
+  private refill(): boolean {
+    const docs = this.leadDocs!;
+    const buf = (this.buf ??= new Uint32Array(BULK_CHUNK));
+    while (this.pos < docs.length) {
+      const from = this.pos;
+      const to = Math.min(docs.length, from + BULK_CHUNK);
+      this.pos = to;
+      let n = 0;
+      const bits = this.bits;
+      if (bits.length === 0) {
+        n = this.bulkChecks.length > 0 ? this.bulkChecks[0]!(docs, from, to, buf) : copyInto(docs, from, to, buf);
+      } else {
+        for (let i = from; i < to; i++) {
+          const d = docs[i]!;
+          let ok = true;
+          for (let j = 0; j < bits.length; j++) {
+            if ((bits[j]![d >>> 5]! & (1 << (d & 31))) === 0) {
+              ok = false;
+              break;
+            }
+          }
+          if (ok) buf[n++] = d;
+        }
+        if (this.bulkChecks.length > 0) n = this.bulkChecks[0]!(buf, 0, n, buf);
+      }
+      for (let j = 1; j < this.bulkChecks.length; j++) n = this.bulkChecks[j]!(buf, 0, n, buf);
+      if (this.bulkChecks.length === 0) {
+        const checks = this.checks;
+        let m = 0;
+        for (let i = 0; i < n; i++) {
+          const d = buf[i]!;
+          let ok = true;
+          for (let j = 0; j < checks.length; j++) {
+            if (!checks[j]!(d)) {
+              ok = false;
+              break;
+            }
+          }
+          if (ok) buf[m++] = d;
+        }
+        n = m;
+      }
+      if (n > 0) {
+        this.bufAt = 0;
+        this.bufLen = n;
+        return true;
+      }
+    }
+    this.bufAt = this.bufLen = 0;
+    return false;
+  }
+  /** bulk mode: the doc at buf[bufAt], with the lead positioned on it (for its score) */
+  private take(): number {
+    const doc = this.buf![this.bufAt++]!;
+    const lead = this.lead;
+    if (lead.docID() < doc) lead.advance(doc);
+    return (this.doc = doc);
+  }
   nextDoc(): number {
+    if (this.leadDocs !== null) {
+      if (this.bufAt < this.bufLen || this.refill()) return this.take();
+      return (this.doc = NO_MORE_DOCS);
+    }
     return this.doNext(this.lead.nextDoc());
   }
   advance(target: number): number {
+    if (this.leadDocs !== null) {
+      for (;;) {
+        const buf = this.buf;
+        while (this.bufAt < this.bufLen && buf![this.bufAt]! < target) this.bufAt++;
+        if (this.bufAt < this.bufLen) return this.take();
+        // the chunk is done: go on from the first doc of the lead at or after target
+        const docs = this.leadDocs;
+        let lo = this.pos;
+        let hi = docs.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (docs[mid]! < target) lo = mid + 1;
+          else hi = mid;
+        }
+        this.pos = lo;
+        if (!this.refill()) return (this.doc = NO_MORE_DOCS);
+      }
+    }
     return this.doNext(this.lead.advance(target));
   }
   cost(): number {
@@ -105,6 +217,14 @@ export class ConjunctionScorer extends Scorer {
     for (let i = 0; i < s.length; i++) sum += s[i]!.score();
     return Math.fround(sum);
   }
+}
+
+/** docs filtered per refill of a conjunction in bulk mode */
+const BULK_CHUNK = 512;
+
+function copyInto(docs: Uint32Array, from: number, to: number, out: Uint32Array): number {
+  out.set(docs.subarray(from, to));
+  return to - from;
 }
 
 abstract class DisjunctionBase extends Scorer {

@@ -30,6 +30,9 @@ export class TermScorer extends Scorer {
   cost(): number {
     return this.it.cost();
   }
+  override docArray(): Uint32Array | null {
+    return this.it.docArray();
+  }
   freq(): number {
     return this.freqs ? this.freqs[this.it.index()]! : 1;
   }
