@@ -1,5 +1,6 @@
 import { route, type RestHandler } from '@strata/core-common';
-import { RouteRegistry, toKoaPath } from './route-registry.js';
+import { Router } from '@koa/router';
+import { RouteRegistry, segmentCount, toKoaPath, type RegisteredRoute } from './route-registry.js';
 
 const h = (name: string, ...routes: ReturnType<typeof route>[]): RestHandler => ({
   name,
@@ -66,5 +67,31 @@ describe('RouteRegistry', () => {
 
   it('boots with no handlers', () => {
     expect(new RouteRegistry().all()).toHaveLength(0);
+  });
+
+  it('finds the same routes as testing every pattern (only the patterns of as many segments are tested)', () => {
+    // the routes a path matches, by the router's own match over every layer (what the registry did before)
+    const router = new Router();
+    const byLayer = new Map<unknown, RegisteredRoute>();
+    for (const r of registry.all()) byLayer.set(router.register(toKoaPath(r.spec.path), [r.spec.method], () => undefined), r);
+    const reference = (method: string, path: string): string[] =>
+      router
+        .match(path, method)
+        .path.map((l) => byLayer.get(l)!)
+        .map((r) => `${r.spec.method} ${r.spec.path}`);
+    const paths = ['/', '//', '///', '/logs', '/logs/', '/logs//', '//logs', '/LOGS', '/logs/_doc/1', '/logs/_DOC/1/', '/logs/_doc//1', '/a%2Fb/_doc/x%20y',
+      '/_ingest/pipeline/_simulate', '/_ingest/pipeline/_simulate/', '/_ingest/pipeline/p', '/_ingest/pipeline', '/_ingest/pipeline/p/q', '/x/y/z/w'];
+    for (const method of ['GET', 'PUT', 'HEAD', 'POST']) {
+      for (const path of paths) {
+        const want = reference(method, path);
+        const m = registry.match(method, path);
+        const all = (registry as unknown as { bySegments: Map<number, Array<{ layer: { match(p: string): boolean }; route: RegisteredRoute }>> }).bySegments;
+        // the routes of the path's segment count hold every matching pattern, in the router's order
+        const got = (all.get(segmentCount(path)) ?? []).filter((e) => e.layer.match(path)).map((e) => `${e.route.spec.method} ${e.route.spec.path}`);
+        expect([method, path, got]).toEqual([method, path, want]);
+        if (want.length === 0) expect([path, m.kind]).toEqual([path, 'not-found']);
+        else expect([path, m.kind]).not.toEqual([path, 'not-found']);
+      }
+    }
   });
 });

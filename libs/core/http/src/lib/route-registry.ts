@@ -15,8 +15,23 @@ export type RouteMatch =
   | { kind: 'not-found' };
 
 interface KoaLayer {
+  match(path: string): boolean;
   params(path: string, captures: string[]): Record<string, string>;
   captures(path: string): string[];
+}
+
+/**
+ * the number of segments of a path, one leading and one trailing slash aside: a route's pattern matches only
+ * paths with as many segments as its own (a parameter never spans a slash; one trailing slash is allowed)
+ */
+export function segmentCount(path: string): number {
+  const from = path.startsWith('/') ? 1 : 0;
+  let to = path.length;
+  if (to > from && path.charCodeAt(to - 1) === 47) to--;
+  if (to <= from) return 0;
+  let n = 1;
+  for (let i = from; i < to; i++) if (path.charCodeAt(i) === 47) n++;
+  return n;
 }
 
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -82,8 +97,9 @@ export class RouteCatalog {
 export class RouteRegistry {
   private readonly router = new Router();
   private readonly routes: RegisteredRoute[] = [];
-  private readonly byLayer = new Map<unknown, RegisteredRoute>();
   private readonly layerOf = new Map<RegisteredRoute, KoaLayer>();
+  /** the routes by their number of path segments, in registration order (only they can match such a path) */
+  private readonly bySegments = new Map<number, Array<{ layer: KoaLayer; route: RegisteredRoute }>>();
 
   constructor(
     @multiInject(ExtensionPoints.RestHandler) @optional() handlers: RestHandler[] | undefined = [],
@@ -113,8 +129,11 @@ export class RouteRegistry {
       const layer = this.router.register(toKoaPath(r.spec.path), [r.spec.method], () => undefined, {
         name: `${r.spec.method} ${r.spec.path}`,
       });
-      this.byLayer.set(layer, r);
       this.layerOf.set(r, layer as unknown as KoaLayer);
+      const n = segmentCount(r.spec.path);
+      let list = this.bySegments.get(n);
+      if (!list) this.bySegments.set(n, (list = []));
+      list.push({ layer: layer as unknown as KoaLayer, route: r });
     }
   }
 
@@ -127,11 +146,11 @@ export class RouteRegistry {
    * (the renderer drops the body). Parameters come back percent-decoded.
    */
   match(method: string, path: string): RouteMatch {
-    const m = this.router.match(path, method);
+    // the routes whose pattern matches the path, in registration order (as the router's own match lists
+    // them), testing only the patterns of as many segments as the path has
     const candidates: RegisteredRoute[] = [];
-    for (const layer of m.path) {
-      const r = this.byLayer.get(layer);
-      if (r) candidates.push(r);
+    for (const { layer, route } of this.bySegments.get(segmentCount(path)) ?? []) {
+      if (layer.match(path)) candidates.push(route);
     }
     if (candidates.length === 0) return { kind: 'not-found' };
     // the most specific path first; ties keep registration order
