@@ -14,6 +14,17 @@ export abstract class Scorer extends DocIdSetIterator {
     return Infinity;
   }
   /**
+   * an upper bound of score() for the current doc, known without computing the score (a collector whose
+   * top hits are full skips scoring a doc that cannot enter them); maxScore() unless a scorer knows better
+   */
+  scoreBound(): number {
+    return this.maxScore();
+  }
+  /** the least scoreBound() can give for a doc of this scorer (a collector compares it before asking for one) */
+  minScoreBound(): number {
+    return this.maxScore();
+  }
+  /**
    * from now on only docs scoring above minScore are collected: the scorer may skip docs that cannot
    * (Lucene's setMinCompetitiveScore); minScore only grows. Skipping is optional.
    */

@@ -217,6 +217,30 @@ export class ConjunctionScorer extends Scorer {
     for (let i = 0; i < s.length; i++) sum += s[i]!.score();
     return Math.fround(sum);
   }
+  /** the scoring clauses' bounds summed as their scores are (so never below the score) */
+  override scoreBound(): number {
+    return boundSum(this.scoring, -2);
+  }
+  override minScoreBound(): number {
+    return this.scoreBound();
+  }
+}
+
+/**
+ * the bounds of the clauses of `list` positioned on `doc` (every clause when doc is -2), summed in their
+ * order and rounded as score() sums and rounds their scores: not below the score, additions being monotonic;
+ * Infinity when a bound is negative
+ */
+function boundSum(list: readonly Scorer[], doc: number): number {
+  let sum = 0;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    if (doc !== -2 && s.docID() !== doc) continue;
+    const b = s.scoreBound();
+    if (!(b >= 0)) return Infinity;
+    sum += b;
+  }
+  return Math.fround(sum);
 }
 
 /** docs filtered per refill of a conjunction in bulk mode */
@@ -336,6 +360,20 @@ export class DisjunctionSumScorer extends DisjunctionBase {
     for (const s of this.subs) sum += s.maxScore();
     return sum;
   }
+  /** the bounds of the clauses on the current doc (all of them once some are advanced lazily) */
+  override scoreBound(): number {
+    return boundSum(this.subs, this.essential === null ? this.doc : -2);
+  }
+  /** a doc matches one clause at least (Infinity when a clause bounds nothing: so does scoreBound) */
+  override minScoreBound(): number {
+    let m = Infinity;
+    for (const s of this.subs) {
+      const b = s.minScoreBound();
+      if (!(b >= 0)) return Infinity;
+      if (b < m) m = b;
+    }
+    return m;
+  }
   override setMinCompetitiveScore(minScore: number): void {
     // (bounds of subsets add up only when no clause can score below zero)
     if (this.subs.some((s) => !(s.maxScore() >= 0))) return;
@@ -431,6 +469,12 @@ export class ReqExclScorer extends Scorer {
   }
   score(): number {
     return this.req.score();
+  }
+  override scoreBound(): number {
+    return this.req.scoreBound();
+  }
+  override minScoreBound(): number {
+    return this.req.minScoreBound();
   }
 }
 

@@ -44,6 +44,14 @@ export class TermScorer extends Scorer {
   override maxScore(): number {
     return this.sim.weight;
   }
+  /** (a negative weight bounds nothing: the score lies between it and 0) */
+  override scoreBound(): number {
+    const w = this.sim.weight;
+    return w >= 0 ? w : Infinity;
+  }
+  override minScoreBound(): number {
+    return this.scoreBound();
+  }
 }
 
 export class TermQuery extends Query {

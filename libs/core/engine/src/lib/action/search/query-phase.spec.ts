@@ -5,6 +5,7 @@ import { QueryParserRegistry } from '../../query-dsl/query-parser.js';
 import type { MappedFieldType } from '../../mapper/mapped-field-type.js';
 import type { DirectoryReader, LeafReader } from '../../index/leaf-reader.js';
 import { parseSort } from '../../search/sort.js';
+import { TermScorer } from '../../search/term-query.js';
 import type { SearchSource, ShardQueryResult, ShardSearchRequest } from '../../search/spi-search.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from '../../search/testing/fake-index.js';
 import { blocksOnlyReader } from '../../index/testing/blocks-only.js';
@@ -141,6 +142,55 @@ describe('query phase options', () => {
     expect(idsOf(r)).toEqual(['b', 'a']);
     expect(r.maxScore).toBe(r.hits[0]!.score);
     expect(r.sortMeta).toBeNull();
+  });
+
+  it('a doc whose score bound cannot enter the full top hits is counted, not scored: same hits, scores, totals and max_score', () => {
+    // random docs over a small vocabulary with skewed frequencies (some words rare: high idf), several segments
+    let seed = 12345;
+    const rnd = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 4294967296;
+    };
+    const vocab = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7'];
+    const docs: FakeDoc[] = Array.from({ length: 1200 }, (_, i) => {
+      const words: string[] = [];
+      const n = 1 + Math.floor(rnd() * 9);
+      for (let j = 0; j < n; j++) words.push(vocab[Math.min(7, Math.floor(-Math.log2(1 - rnd() * 0.996)))]!);
+      return { id: `d${i}`, text: { body: words.join(' ') }, num: { price: i % 13 } };
+    });
+    const reader = fakeReader([docs.slice(0, 500), docs.slice(500, 900), docs.slice(900)]);
+    const scored = jest.spyOn(TermScorer.prototype, 'score');
+    let skipped = 0;
+    try {
+      const queries: unknown[] = [
+        { match: { body: 'w0 w5' } },
+        { match: { body: 'w1 w6 w7' } },
+        { match: { body: 'w0 w1 w2 w3' } },
+        { bool: { should: [{ match: { body: 'w0' } }, { match: { body: { query: 'w4', boost: 2.5 } } }] } },
+        { bool: { must: [{ match: { body: 'w1' } }], should: [{ match: { body: 'w6' } }] } },
+        { bool: { should: [{ match: { body: 'w0' } }, { match: { body: 'w3' } }], must_not: [{ match: { body: 'w2' } }] } },
+        { bool: { must: [{ match: { body: 'w0 w2' } }], filter: [{ range: { price: { gte: 4 } } }] } },
+        { bool: { should: [{ match: { body: 'w0' } }, { match: { body: 'w5' } }, { match: { body: 'w7' } }], minimum_should_match: 2 } },
+      ];
+      for (const query of queries) {
+        for (const [size, from, tth] of [[3, 0, undefined], [10, 5, true], [1, 0, 50]] as const) {
+          scored.mockClear();
+          const got = run({ query, size, from, ...(tth !== undefined ? { trackTotalHitsUpTo: tth === true ? 2147483647 : tth } : {}) }, reader);
+          const calls = scored.mock.calls.length;
+          scored.mockClear();
+          // sorted on _score: every doc scored (the sort keys take the score), the same ranking
+          const want = run({ query, size, from, sort: parseSort(['_score']), trackScores: true, ...(tth !== undefined ? { trackTotalHitsUpTo: tth === true ? 2147483647 : tth } : {}) }, reader);
+          expect(got.hits.map((h) => [h.doc, h.score])).toEqual(want.hits.map((h) => [h.doc, h.score]));
+          if (got.totalHits?.relation === 'eq') expect(got.totalHits).toEqual(want.totalHits);
+          expect(got.maxScore).toBe(want.maxScore);
+          expect(got.hits.length).toBeGreaterThan(0);
+          if (calls < scored.mock.calls.length) skipped++;
+        }
+      }
+    } finally {
+      scored.mockRestore();
+    }
+    expect(skipped).toBeGreaterThan(5);
   });
 
   it('post_filter filters hits but not totals of aggregations; min_score; terminate_after', () => {

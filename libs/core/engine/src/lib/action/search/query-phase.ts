@@ -347,6 +347,13 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
       rescoreWindow === 0 && needsScores && terminateAfter === 0 && k > 0 && trackUpTo !== undefined;
     const countable =
       constantScoreTopK && k > 0 && terminateAfter === 0 && trackUpTo !== undefined && trackUpTo >= 0 && typeof weight.count === 'function';
+    // ranked by score, where a score serves only the top hits and max_score: once the top k are full, a doc
+    // whose score bound does not beat the k-th score (a later doc of equal score never enters) is counted
+    // without computing its score — it changes neither the top hits nor max_score
+    const boundSkip =
+      needsScores && !byField && !collapse && afterKeys === null && !aggregator && s.minScore === undefined && k > 0 && !deps.profiler;
+    // the k-th score once the top k are full (boundSkip), else -Infinity
+    let kth = -Infinity;
     let minCompetitive = -Infinity;
     let leafNo = 0;
     leaves: for (const leaf of deps.reader.leaves) {
@@ -388,6 +395,8 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
         }
         continue;
       }
+      // (no doc of the leaf has a bound below boundFloor: the bounds are asked for once the k-th score reaches it)
+      const boundFloor = boundSkip ? scorer.minScoreBound() : Infinity;
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
       const groupOf = collapse ? collapse.leaf(leaf) : null;
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
@@ -405,7 +414,8 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
           }
         }
         if (inSlice !== null && !inSlice(doc)) continue;
-        const score = needsScores ? scorer.score() : NaN;
+        // (a doc that cannot enter the full top hits is counted, not scored: see boundSkip)
+        const score = needsScores ? (boundFloor <= kth && scorer.scoreBound() <= kth ? -Infinity : scorer.score()) : NaN;
         if (s.minScore !== undefined && !(score >= s.minScore)) continue;
         if (lc) lc.collect(doc, needsScores ? score : 0);
         if (post !== undefined) {
@@ -434,7 +444,10 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
           if (!byField) {
             if (afterKeys === null) {
               const top = heap.full ? heap.top()! : null;
-              if (top === null || score > top.score) heap.offer({ doc: gdoc, score, keys: null });
+              if (top === null || score > top.score) {
+                heap.offer({ doc: gdoc, score, keys: null });
+                if (boundSkip && heap.full) kth = heap.top()!.score;
+              }
             }
           } else {
             const keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
