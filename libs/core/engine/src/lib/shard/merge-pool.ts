@@ -40,6 +40,10 @@ export function mergeWorkerFile(): string | null {
   return fs.existsSync(f) ? f : null;
 }
 
+function ignorePoolError(): void {
+  // see the constructor of MergeWorkerPool
+}
+
 /**
  * Merges run in `size` threads; the writes of refreshed segments in one thread of their own (same worker
  * file), so a long merge never holds back a refreshed segment's files (short tasks, one after the other).
@@ -63,6 +67,11 @@ export class MergeWorkerPool implements MergeExecutor {
       maxQueue: Infinity,
     });
     this.writes = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: 30_000, maxQueue: Infinity });
+    // a pool reports on itself what belongs to no task: the answer of a task it already gave up (a write that
+    // finished while the pool was being destroyed: "Unexpected message from Worker"), which, unheard, would
+    // crash the process. Every task's own failure reaches its caller through its promise.
+    this.pool.on('error', ignorePoolError);
+    this.writes.on('error', ignorePoolError);
   }
 
   write(task: WriteTask): Promise<WriteTaskResult> {

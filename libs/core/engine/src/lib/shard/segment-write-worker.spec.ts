@@ -258,6 +258,22 @@ describe('refreshed segments written by a worker thread', () => {
   });
 });
 
+describe('the merge and write pools', () => {
+  it('hear what they report on themselves (the late answer of a task given up on destroy), so it cannot crash the process', async () => {
+    const p = new MergeWorkerPool(1, mergeWorkerFile()!);
+    try {
+      const late = new Error('Unexpected message from Worker: { taskId: 2, result: { name: "_0" } }');
+      // (an EventEmitter with no 'error' listener throws the error it is given)
+      for (const name of ['pool', 'writes'] as const) {
+        const pp = (p as unknown as Record<string, { emit(e: string, x: unknown): boolean }>)[name]!;
+        expect(() => pp.emit('error', late)).not.toThrow();
+      }
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('force merge through the merge threads', () => {
   function counting() {
     const c = { merges: 0, exec: null as unknown as MergeExecutor };
