@@ -55,4 +55,13 @@ describe('parseJsonExact', () => {
     const small = JSON.parse('{"query": {"term": {"n": 5}}}') as unknown;
     expect(withExactSearchIntegers('{"query": {"term": {"n": 5}}}', small)).toBe(small);
   });
+
+  it('withExactSearchIntegers: a script in a query keeps its numbers (params are numbers to the script, not strings)', () => {
+    const text =
+      '{"query": {"bool": {"filter": [{"term": {"n": 9007199254740993}}, {"script": {"script": {"source": "doc[\'n\'].value > params.p", "params": {"p": 12345678901234567, "l": [9007199254740993]}}}}]}}}';
+    const v = withExactSearchIntegers(text, JSON.parse(text)) as Record<string, unknown>;
+    expect(v['query']).toEqual({
+      bool: { filter: [{ term: { n: '9007199254740993' } }, { script: { script: { source: "doc['n'].value > params.p", params: { p: 12345678901234567, l: [9007199254740992] } } } }] },
+    });
+  });
 });

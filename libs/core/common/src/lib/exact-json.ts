@@ -135,15 +135,20 @@ export function jsonAt(root: unknown, path: ReadonlyArray<string | number>): unk
   return cur;
 }
 
-/** `v` with every RawJson integer literal (from parseJsonExact) replaced by a string of its digits */
-function digitsForExactIntegers(v: unknown): unknown {
-  if (v instanceof RawJson) return v.json;
-  if (Array.isArray(v)) return v.map(digitsForExactIntegers);
+/**
+ * `v` with every RawJson integer literal (from parseJsonExact) replaced by a string of its digits, except
+ * under a `script` key: a script's source and params keep JSON's numbers (a param is a number to the script,
+ * never a string)
+ */
+function digitsForExactIntegers(v: unknown, asNumbers = false): unknown {
+  if (v instanceof RawJson) return asNumbers ? Number(v.json) : v.json;
+  if (Array.isArray(v)) return v.map((x) => digitsForExactIntegers(x, asNumbers));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (k === '__proto__') Object.defineProperty(out, k, { value: digitsForExactIntegers(x), enumerable: true, writable: true, configurable: true });
-      else out[k] = digitsForExactIntegers(x);
+      const value = digitsForExactIntegers(x, asNumbers || k === 'script');
+      if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+      else out[k] = value;
     }
     return out;
   }
