@@ -61,7 +61,7 @@ describe('parseJsonExact', () => {
       '{"query": {"bool": {"filter": [{"term": {"n": 9007199254740993}}, {"script": {"script": {"source": "doc[\'n\'].value > params.p", "params": {"p": 12345678901234567, "l": [9007199254740993]}}}}]}}}';
     const v = withExactSearchIntegers(text, JSON.parse(text)) as Record<string, unknown>;
     expect(v['query']).toEqual({
-      bool: { filter: [{ term: { n: '9007199254740993' } }, { script: { script: { source: "doc['n'].value > params.p", params: { p: 12345678901234567, l: [9007199254740992] } } } }] },
+      bool: { filter: [{ term: { n: '9007199254740993' } }, { script: { script: { source: "doc['n'].value > params.p", params: { p: Number('12345678901234567'), l: [9007199254740992] } } } }] },
     });
   });
 });
