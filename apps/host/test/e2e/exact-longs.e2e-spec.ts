@@ -145,4 +145,39 @@ describe('exact 64-bit long and unsigned_long values (built host)', () => {
     proc = await spawnHost(hostArgs(dataPath));
     await checkAll(extra);
   });
+
+  it('_source filtering and a partial update keep the stored digits of the other fields (also after kill -9)', async () => {
+    proc ??= await spawnHost(hostArgs(dataPath));
+    const mk = await http(`${proc.url}/snow`, { method: 'PUT', headers: JSON_CT, body: '{"mappings":{"properties":{"id":{"type":"long"},"n":{"type":"integer"},"o":{"properties":{"big":{"type":"unsigned_long"}}}}}}' });
+    expect(mk.status).toBe(200);
+    const put = await http(`${proc.url}/snow/_doc/a?refresh=true`, { method: 'PUT', headers: JSON_CT, body: '{"id":1234567890123456789,"n":1,"o":{"big":18446744073709551615,"s":"x"}}' });
+    expect(put.status).toBe(201);
+    const filtered = '{"_source":{"id":1234567890123456789,"o":{"big":18446744073709551615}}}';
+    const checkFiltered = async (): Promise<void> => {
+      const s1 = await http(`${proc!.url}/snow/_search?filter_path=hits.hits._source`, { method: 'POST', headers: JSON_CT, body: '{"_source":["id","o.big"]}' });
+      expect(s1.text).toBe(`{"hits":{"hits":[${filtered}]}}`);
+      const g = await http(`${proc!.url}/snow/_doc/a?_source_excludes=n,o.s&filter_path=_source`);
+      expect(g.text).toBe(filtered);
+    };
+    await checkFiltered();
+    // a partial update of another field: the stored id keeps every digit, in _source and in doc values
+    const up = await http(`${proc.url}/snow/_update/a?refresh=true&_source=id,n`, { method: 'POST', headers: JSON_CT, body: '{"doc":{"n":2}}' });
+    expect([up.status, up.json.result]).toEqual([200, 'updated']);
+    expect(up.text).toContain('"get":{"_seq_no":1,"_primary_term":1,"found":true,"_source":{"id":1234567890123456789,"n":2}}');
+    const checkUpdated = async (): Promise<void> => {
+      const g = await http(`${proc!.url}/snow/_doc/a?filter_path=_source`);
+      expect(g.text).toBe('{"_source":{"id":1234567890123456789,"n":2,"o":{"big":18446744073709551615,"s":"x"}}}');
+      const t = await http(`${proc!.url}/snow/_search?filter_path=hits.hits._id,hits.hits.fields`, {
+        method: 'POST',
+        headers: JSON_CT,
+        body: '{"query":{"term":{"id":1234567890123456789}},"docvalue_fields":["id"],"_source":false}',
+      });
+      expect(t.text).toBe('{"hits":{"hits":[{"_id":"a","fields":{"id":[1234567890123456789]}}]}}');
+      await checkFiltered();
+    };
+    await checkUpdated();
+    await stopHost(proc, 'SIGKILL');
+    proc = await spawnHost(hostArgs(dataPath));
+    await checkUpdated();
+  });
 });

@@ -177,3 +177,12 @@ export function withExactSearchIntegers(text: string, parsed: unknown): unknown 
   if (Array.isArray(p['search_after']) && Array.isArray(exact['search_after'])) out['search_after'] = exact['search_after'];
   return out;
 }
+
+/**
+ * A stored `_source` text parsed for code that rebuilds it (filtering, a partial update): JSON.parse's value,
+ * except that when the text may hold an integer beyond 2^53 such integers stay exact (RawJson leaves, which
+ * `stringifyJson` writes back verbatim).
+ */
+export function parseSourceKeepingIntegers(text: string): unknown {
+  return mayHoldUnsafeInteger(text) ? parseJsonExact(text) : JSON.parse(text);
+}

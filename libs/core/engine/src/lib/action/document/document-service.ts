@@ -4,7 +4,7 @@
  */
 import { checkIndexBlock } from '../../cluster/index-blocks.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { EsError, Errors, ExtensionPoints, RawJson, ScriptContexts, Tokens, currentIndicesAccess, toEsError, type Clock, type IdGenerator, type Logger, type ScriptService } from '@strata/core-common';
+import { EsError, Errors, ExtensionPoints, RawJson, ScriptContexts, Tokens, currentIndicesAccess, materializeRawJson, mayHoldUnsafeInteger, parseJsonExact, parseSourceKeepingIntegers, stringifyJson, toEsError, type Clock, type IdGenerator, type Logger, type ScriptService } from '@strata/core-common';
 import { indexingSlowLog, slowLogThresholds } from '../../slowlog/slow-log.js';
 import { DEFAULT_SCRIPT_SERVICE } from '../../script/search-scripts.js';
 import { toJsonValue } from '@strata/core-painless';
@@ -189,7 +189,7 @@ function decodeSource(b: Uint8Array): Record<string, unknown> {
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RawJson);
 }
 
 /** ES XContentHelper.update: deep-merges `changes` into `source`; returns whether anything changed */
@@ -636,7 +636,7 @@ export class DocumentService {
     body['found'] = true;
     const wantSource = req.fetchSource ?? (req.storedFields === undefined || req.storedFields.includes('_source'));
     if (wantSource && g.source) {
-      if (hasFilter(req.sourceFilter)) body['_source'] = filterSource(decodeSource(g.source), req.sourceFilter);
+      if (hasFilter(req.sourceFilter)) body['_source'] = filterSource(parseSourceKeepingIntegers(textDecoder.decode(g.source)) as Record<string, unknown>, req.sourceFilter);
       // unfiltered: the stored bytes go to the client verbatim (as ES), without a parse
       else body['_source'] = req.rawSource ? new RawJson(textDecoder.decode(g.source)) : decodeSource(g.source);
     }
@@ -821,7 +821,11 @@ export class DocumentService {
         meta.uuid,
       );
     }
-    let current = g.source ? decodeSource(g.source) : {};
+    // a partial document leaves the other fields as stored: integers beyond 2^53 among them keep every digit
+    // (RawJson leaves, written back verbatim); a script sees JSON's numbers
+    const storedText = g.source && !req.compiledScript ? textDecoder.decode(g.source) : undefined;
+    const keepIntegers = storedText !== undefined && mayHoldUnsafeInteger(storedText);
+    let current = keepIntegers ? (parseJsonExact(storedText) as Record<string, unknown>) : g.source ? decodeSource(g.source) : {};
     let changed: boolean;
     if (req.compiledScript) {
       const out = this.runUpdateScript(req, concrete, current, 'index', g.version, g.routing);
@@ -851,19 +855,21 @@ export class DocumentService {
       if (gp) body['get'] = gp;
       return { status: 200, body };
     }
+    const exactText = keepIntegers ? stringifyJson(current) : undefined;
     const res = await this.indexOne(
       {
         index: concrete,
         id: req.id,
         routing: req.routing ?? g.routing,
         opType: 'index',
-        source: current,
+        source: exactText !== undefined ? (materializeRawJson(current) as Record<string, unknown>) : current,
         ifSeqNo: g.seqNo,
         ifPrimaryTerm: g.primaryTerm,
         pipeline: req.pipeline,
         attributes: {},
       },
       batch,
+      exactText,
     );
     const gp = getPart(current, res.body['_seq_no'] as number, res.body['_primary_term'] as number);
     if (gp) res.body['get'] = gp;

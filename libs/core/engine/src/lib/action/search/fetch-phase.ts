@@ -2,7 +2,7 @@
  * The fetch phase: turns the winning shard-global doc ids into `hits.hits[]` entries (`_source` with
  * filtering, `fields`, `docvalue_fields`, `_version`, `_seq_no`/`_primary_term`, `_routing`, highlight).
  */
-import { Errors, RawJson, compareUtf8, integerJson, parseJsonExact } from '@strata/core-common';
+import { Errors, RawJson, compareUtf8, integerJson, parseJsonExact, parseSourceKeepingIntegers } from '@strata/core-common';
 import { ExactLongs, exactLongLiteral, exactLongRange, exactValuesOf, isExactLongType } from '../../index/exact-longs.js';
 import type { DirectoryReader, LeafReaderContext } from '../../index/leaf-reader.js';
 import { numericReader, ordinalsReader, termsOfDoc, type DocValuesReader } from '../../index/doc-values-reader.js';
@@ -470,7 +470,11 @@ export function executeFetchPhase(hits: readonly ShardHit[], s: SearchSource, de
         sourceText = text;
       }
     }
-    if (wantSource && !rawSource && parsed !== undefined && !nested) hit['_source'] = filterSearchSource(parsed, s.source.includes, s.source.excludes);
+    if (wantSource && !rawSource && parsed !== undefined && !nested) {
+      // integers beyond 2^53 keep every digit through the filter (as the unfiltered source does)
+      const filterable = sourceText !== undefined && parsed !== null && typeof parsed === 'object' ? parseSourceKeepingIntegers(sourceText) : parsed;
+      hit['_source'] = filterSearchSource(filterable, s.source.includes, s.source.excludes);
+    }
     let fields: Record<string, unknown[]> | undefined;
     if (s.fields && s.fields.length > 0) fields = collectFields(s.fields, parsed, deps, leaf, doc, sourceText);
     if (dvFields && dvFields.length > 0) {

@@ -1,5 +1,10 @@
 /** `_source` includes/excludes filtering with `*` wildcards on dotted paths (XContentMapValues.filter). */
-import { wildcardRegExp, type StringMatcher } from '@strata/core-common';
+import { RawJson, wildcardRegExp, type StringMatcher } from '@strata/core-common';
+
+/** an object or array to walk into (a RawJson, an exact integer kept from the stored text, is a leaf) */
+function isNode(v: unknown): v is object {
+  return v !== null && typeof v === 'object' && !(v instanceof RawJson);
+}
 
 interface Compiled {
   exact: string[];
@@ -37,23 +42,23 @@ export function filterSearchSource(source: unknown, includes: string[], excludes
     if (Array.isArray(v)) {
       const out: unknown[] = [];
       for (const x of v) {
-        if (x !== null && typeof x === 'object') {
+        if (isNode(x)) {
           const r = walk(x, path, included);
           if (r !== undefined && (Array.isArray(r) || Object.keys(r as object).length > 0 || included)) out.push(r);
         } else if (included) out.push(x);
       }
       return out.length || included ? out : undefined;
     }
-    if (v !== null && typeof v === 'object') {
+    if (isNode(v)) {
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
         const p = path ? `${path}.${k}` : k;
         if (matches(exc, p)) continue;
         const inHere = included || includes.length === 0 || matches(inc, p);
         if (inHere) {
-          const r = x !== null && typeof x === 'object' ? walk(x, p, true) : x;
+          const r = isNode(x) ? walk(x, p, true) : x;
           if (r !== undefined) out[k] = r;
-        } else if (x !== null && typeof x === 'object' && mayMatchBelow(inc, p)) {
+        } else if (isNode(x) && mayMatchBelow(inc, p)) {
           const r = walk(x, p, false);
           if (r !== undefined && (Array.isArray(r) ? r.length > 0 : Object.keys(r as object).length > 0)) out[k] = r;
         }
