@@ -355,11 +355,29 @@ class SegWriter {
     return { id, freqs: info.freqs, positions: info.positions, docCount, sttf, sdf, nTerms, index, norms: n };
   }
 
-  strings(terms: readonly string[]): [number, number, number, number] {
-    const w = new ByteWriter(terms.length * 8 + 16);
-    for (let i = 0; i < terms.length; i += TERM_BLOCK) writeStringBlock(w, terms, i, Math.min(terms.length, i + TERM_BLOCK));
-    const s = this.section(w.result());
-    return [s[0], s[1], s[2], terms.length];
+  /** a keyword dictionary from consecutive blocks of terms: written in blocks of 64 as they come */
+  strings(blocks: Iterable<readonly string[]>): [number, number, number, number] {
+    const o = this.out.offset;
+    const w = new ByteWriter(4096);
+    const pending: string[] = [];
+    let crc = 0;
+    let n = 0;
+    const flush = (): void => {
+      w.reset();
+      writeStringBlock(w, pending, 0, pending.length);
+      crc = crc32(w.result(), crc);
+      this.out.write(w.result());
+      pending.length = 0;
+    };
+    for (const b of blocks) {
+      for (const t of b) {
+        pending.push(t);
+        n++;
+        if (pending.length === TERM_BLOCK) flush();
+      }
+    }
+    if (pending.length > 0) flush();
+    return [o, this.out.offset - o, crc >>> 0, n];
   }
 }
 
@@ -453,7 +471,7 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
     for (const f of src.sortedSetFields()) {
       const dv = sortedSetColumnsOf(src, f);
       if (!dv) continue;
-      ss[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, ords: yield* w.column(dv.ords()), terms: w.strings(dv.terms) };
+      ss[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, ords: yield* w.column(dv.ords()), terms: w.strings(dv.termBlocks()) };
       yield;
     }
     const meta: SegMeta = { name, maxDoc, maxSeqNo: src.maxSeqNo, hasRouting: src.hasRouting, cols, inv, num, pts, ss };
@@ -1401,7 +1419,46 @@ export class DiskSegment implements SegmentCore {
     const m = this.ssMeta(field);
     if (!m) return null;
     const counts = m.counts;
-    return { counts: counts ? () => this.cursor(`S${m.id}c`, counts) : null, ords: () => this.cursor(`S${m.id}o`, m.ords), terms: this.dictionary(m) };
+    return { counts: counts ? () => this.cursor(`S${m.id}c`, counts) : null, ords: () => this.cursor(`S${m.id}o`, m.ords), termCount: m.terms[3], termBlocks: () => this.dictionaryBlocks(m) };
+  }
+  /**
+   * a keyword dictionary block by block, read from the file in chunks (merges: never the whole dictionary;
+   * a chunk grows only to hold one block), checksummed as a whole once read through
+   */
+  private *dictionaryBlocks(m: SegMeta['ss'][string]): Generator<string[]> {
+    const [o, len, crc, n] = m.terms;
+    let buf = new Uint8Array(0);
+    let start = 0;
+    let at = 0;
+    let sum = 0;
+    let count = 0;
+    while (count < n) {
+      const r = new ByteReader(buf.subarray(start));
+      const block: string[] = [];
+      try {
+        readStringBlock(r, block);
+      } catch (err) {
+        // a block cut by the end of the chunk: read on (a chunk at least doubles, so any block fits)
+        if (at >= len || !(err instanceof CorruptIndexException)) throw err;
+        const keep = buf.subarray(start);
+        const more = this.seg.read(o + at, Math.min(len - at, Math.max(STREAM_CHUNK, keep.length)));
+        sum = crc32(more, sum);
+        at += more.length;
+        const next = new Uint8Array(keep.length + more.length);
+        next.set(keep, 0);
+        next.set(more, keep.length);
+        buf = next;
+        start = 0;
+        continue;
+      }
+      start += r.pos;
+      count += block.length;
+      if (block.length === 0 || count > n) break;
+      yield block;
+    }
+    if (count !== n || at !== len || start !== buf.length || sum >>> 0 !== crc >>> 0) {
+      throw new CorruptIndexException(`keyword dictionary is inconsistent or its checksum failed (resource ${this.segPath})`);
+    }
   }
   id(doc: number): string {
     return this.stored.id(doc);

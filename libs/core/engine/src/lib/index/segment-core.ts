@@ -221,7 +221,10 @@ export interface PointColumns {
 export interface SortedSetColumns {
   counts: (() => NumberCursor) | null;
   ords(): NumberCursor;
-  readonly terms: readonly string[];
+  /** the number of terms of the dictionary */
+  readonly termCount: number;
+  /** the dictionary in order, in consecutive blocks (each call reads it again: merges stream it) */
+  termBlocks(): Iterable<readonly string[]>;
 }
 
 export class ArrayCursor implements NumberCursor {
@@ -275,7 +278,7 @@ export function sortedSetColumnsOf(src: SegmentSource, field: string): SortedSet
   const dv = src.sortedSet(field);
   if (!dv) return null;
   const single = isIdentityOffsets(dv.offsets, src.maxDoc);
-  return { counts: single ? null : () => new CountsCursor(dv.offsets), ords: () => new ArrayCursor(dv.ords), terms: dv.terms };
+  return { counts: single ? null : () => new CountsCursor(dv.offsets), ords: () => new ArrayCursor(dv.ords), termCount: dv.terms.length, termBlocks: () => [dv.terms] };
 }
 
 let identity = new Uint32Array(0);

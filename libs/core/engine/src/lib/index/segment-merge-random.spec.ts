@@ -13,7 +13,7 @@ import { RandomAccessFile } from '../store/codec-util.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 
 const readInto = RandomAccessFile.prototype.readInto;
-const read = DiskSegment.prototype.read;
+const read = RandomAccessFile.prototype.read;
 
 function rng(seed: number) {
   return () => {
@@ -164,8 +164,8 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
           chunks.push(len);
           return readInto.call(this, pos, dst, off, len);
         });
-        // the postings of a term are read through DiskSegment.read (a small term's region at once) or in chunks
-        const spyReads = jest.spyOn(DiskSegment.prototype, 'read').mockImplementation(function (this: DiskSegment, pos, len) {
+        // every read of the inputs' files: postings, keyword dictionaries, norms, stored fields, columns
+        const spyReads = jest.spyOn(RandomAccessFile.prototype, 'read').mockImplementation(function (this: RandomAccessFile, pos, len) {
           reads.push(len);
           return read.call(this, pos, len);
         });
@@ -177,8 +177,8 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
           spyChunks.mockRestore();
           spyReads.mockRestore();
         }
-        // large postings streamed in chunks; no read of postings larger than 64 KB (the largest term's are
-        // several times that); norms never read whole
+        // large postings streamed in chunks; no read of the inputs larger than 64 KB (the largest term's
+        // postings and the `msg.keyword` dictionaries are several times that); norms never read whole
         if (big) expect(chunks.length).toBeGreaterThan(3);
         expect(Math.max(0, ...chunks, ...reads)).toBeLessThanOrEqual(64 * 1024);
         expect(whole).not.toHaveBeenCalled();

@@ -279,22 +279,40 @@ export class MergedSource implements SegmentSource {
     return { counts: single ? null : counts, values };
   }
 
+  /**
+   * A keyword doc-values field: the inputs' dictionaries merged in a k-way walk of their blocks (never held
+   * whole: an ord map per input, 4 bytes a term, and a bit per merged term), ords remapped; terms only
+   * deleted docs used are dropped (a first pass over the merged ords). The merged dictionary is streamed
+   * to the writer by a second walk.
+   */
   sortedSetColumns(field: string): SortedSetColumns | null {
     const ins = this.inputs.map((i) => sortedSetColumnsOf(i.data, field));
     if (ins.every((c) => !c)) return null;
-    const { terms, maps } = mergeTermLists(ins.map((c) => c?.terms ?? []));
+    const maps = ins.map((c) => new Uint32Array(c ? c.termCount : 0));
+    let total = 0;
+    const parts: number[] = [];
+    for (const _term of mergedDictionary(ins, parts)) {
+      for (let j = 0; j < parts.length; j += 2) maps[parts[j]][parts[j + 1]] = total;
+      total++;
+    }
     const asNum = ins.map((c) => (c ? { counts: c.counts, values: () => c.ords() } : null));
     const merged = this.valueColumns(asNum, (s, o) => maps[s][o]);
-    // drop dictionary terms only deleted docs used (a first pass over the merged ords)
-    const used = new Uint8Array(terms.length);
+    // the merged terms live docs use (a first pass over the merged ords)
+    const used = new Uint32Array((total + 31) >>> 5);
     const all = merged.values();
-    for (let i = 0; i < all.size; i++) used[all.next()] = 1;
-    if (!used.includes(0)) return { counts: merged.counts, ords: merged.values, terms };
-    const remap = new Uint32Array(terms.length);
-    const kept: string[] = [];
-    for (let o = 0; o < terms.length; o++) if (used[o]) remap[o] = kept.push(terms[o]) - 1;
-    const pruned = this.valueColumns(asNum, (s, o) => remap[maps[s][o]]);
-    return { counts: pruned.counts, ords: pruned.values, terms: kept };
+    for (let i = 0; i < all.size; i++) {
+      const o = all.next();
+      used[o >>> 5] |= 1 << (o & 31);
+    }
+    let kept = 0;
+    for (let o = 0; o < total; o++) if (used[o >>> 5] & (1 << (o & 31))) kept++;
+    const termBlocks = (): Iterable<readonly string[]> => keptTerms(ins, used);
+    if (kept === total) return { counts: merged.counts, ords: merged.values, termCount: total, termBlocks };
+    const remap = new Uint32Array(total);
+    for (let o = 0, k = 0; o < total; o++) if (used[o >>> 5] & (1 << (o & 31))) remap[o] = k++;
+    for (const m of maps) for (let i = 0; i < m.length; i++) m[i] = remap[m[i]];
+    const pruned = this.valueColumns(asNum, (s, o) => maps[s][o]);
+    return { counts: pruned.counts, ords: pruned.values, termCount: kept, termBlocks };
   }
 
   pointColumns(field: string): PointColumns | null {
@@ -325,7 +343,9 @@ export class MergedSource implements SegmentSource {
   sortedSet(field: string): SortedSetDocValues | null {
     const c = this.sortedSetColumns(field);
     if (!c) return null;
-    return { offsets: offsetsFrom(c.counts, this.maxDoc), ords: new Uint32Array(drain(c.ords())), terms: c.terms.slice() };
+    const terms: string[] = [];
+    for (const b of c.termBlocks()) for (const t of b) terms.push(t);
+    return { offsets: offsetsFrom(c.counts, this.maxDoc), ords: new Uint32Array(drain(c.ords())), terms };
   }
 }
 
@@ -560,26 +580,67 @@ class MergedPoints implements NumberCursor {
   }
 }
 
-/** k-way merge of sorted term lists (k is small); the union and per-list old ord → new ord maps */
-function mergeTermLists(lists: readonly (readonly string[])[]): { terms: string[]; maps: Uint32Array[] } {
-  const k = lists.length;
-  const pos = new Array<number>(k).fill(0);
-  const maps = lists.map((l) => new Uint32Array(l.length));
-  const terms: string[] = [];
+/** a dictionary read block by block: the current term and its ord */
+class DictCursor {
+  private readonly it: Iterator<readonly string[]>;
+  private block: readonly string[] = [];
+  private i = 0;
+  ord = -1;
+  term: string | undefined = undefined;
+  constructor(c: SortedSetColumns) {
+    this.it = c.termBlocks()[Symbol.iterator]();
+    this.advance();
+  }
+  advance(): void {
+    while (this.i >= this.block.length) {
+      const r = this.it.next();
+      if (r.done) {
+        this.term = undefined;
+        return;
+      }
+      this.block = r.value;
+      this.i = 0;
+    }
+    this.term = this.block[this.i++];
+    this.ord++;
+  }
+}
+
+/**
+ * k-way merge of the inputs' sorted dictionaries (k is small), block by block: each merged term in order, with
+ * the inputs holding it and their ords in `parts` ([input, ord, input, ord, ...], valid until the next term)
+ */
+function* mergedDictionary(ins: ReadonlyArray<SortedSetColumns | null>, parts: number[]): Generator<string, void, void> {
+  const cur = ins.map((c) => (c ? new DictCursor(c) : null));
   for (;;) {
     let min: string | undefined;
-    for (let i = 0; i < k; i++) {
-      if (pos[i] < lists[i].length) {
-        const t = lists[i][pos[i]];
-        if (min === undefined || t < min) min = t;
+    for (const c of cur) if (c && c.term !== undefined && (min === undefined || c.term < min)) min = c.term;
+    if (min === undefined) return;
+    parts.length = 0;
+    for (let s = 0; s < cur.length; s++) {
+      const c = cur[s];
+      if (c && c.term === min) {
+        parts.push(s, c.ord);
+        c.advance();
       }
     }
-    if (min === undefined) break;
-    const ord = terms.length;
-    terms.push(min);
-    for (let i = 0; i < k; i++) if (pos[i] < lists[i].length && lists[i][pos[i]] === min) maps[i][pos[i]++] = ord;
+    yield min;
   }
-  return { terms, maps };
+}
+
+/** the merged dictionary's terms whose bit is set, in blocks */
+function* keptTerms(ins: ReadonlyArray<SortedSetColumns | null>, used: Uint32Array): Generator<string[], void, void> {
+  let block: string[] = [];
+  let o = 0;
+  for (const term of mergedDictionary(ins, [])) {
+    if (used[o >>> 5] & (1 << (o & 31))) block.push(term);
+    o++;
+    if (block.length === 1024) {
+      yield block;
+      block = [];
+    }
+  }
+  if (block.length > 0) yield block;
 }
 
 /** any segment source as plain in-memory arrays (tests, tools) */
