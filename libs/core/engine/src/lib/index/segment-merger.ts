@@ -4,9 +4,10 @@
  * merge of the inputs' term dictionaries; each term's postings read and remapped block by block, one input
  * after the other, never a term's whole postings), norms in chunks of docs, doc values and points block by
  * block (cursors over the inputs' columns: a merge holds one block per input and column, never a field's
- * whole column). What grows with the inputs: one doc map per input (4 bytes per doc, old doc → new doc)
- * and, while an inverted field is written, a bitset of the docs that have it. Blocks of nested documents
- * stay whole: live docs keep their order and a block is deleted whole.
+ * whole column), keyword dictionaries block by block. What grows with the inputs: one doc map per input (4
+ * bytes per doc, old doc → new doc), while an inverted field is written a bitset of the docs that have it, and
+ * while a keyword field is written an ord map per input (4 bytes per distinct term) and a bit per merged term.
+ * Blocks of nested documents stay whole: live docs keep their order and a block is deleted whole.
  */
 import type { NumericDocValues, PointIndex, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import { isLiveBit } from './live-docs.js';
