@@ -6,14 +6,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes } from './testing/simple-parser.js';
+import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
 
 jest.setTimeout(60_000);
 
-// the child bundle sits in a temp dir: it loads piscina (left out of the bundle) from the repository's node_modules
-const childEnv = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../../../../../node_modules') };
 
 /**
  * Runs the crash child until `onLine` says kill: the child is kill -9'ed then and the promise resolves once it
@@ -47,19 +45,7 @@ describe('crash recovery (kill -9)', () => {
   let bundle: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crash-'));
-    bundle = path.join(dir, 'child.cjs');
-    buildSync({
-      entryPoints: [path.join(__dirname, 'testing', 'crash-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile: bundle,
-      conditions: ['@strata/source'],
-      // piscina starts its own worker.js beside its code: loaded from node_modules (NODE_PATH below)
-      external: ['piscina'],
-      logLevel: 'silent',
-    });
+    bundle = bundleCrashChild('crash-child.ts', dir);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -8,13 +8,12 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes, simpleParse } from './testing/simple-parser.js';
+import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
 
 jest.setTimeout(120_000);
 
-const childEnv = { ...process.env, NODE_PATH: path.resolve(__dirname, '../../../../../../node_modules') };
 
 function rng(seed: number) {
   return () => {
@@ -71,18 +70,7 @@ describe('kill -9 during a large merge', () => {
   let bundle: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merge-crash-'));
-    bundle = path.join(dir, 'child.cjs');
-    buildSync({
-      entryPoints: [path.join(__dirname, 'testing', 'merge-crash-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile: bundle,
-      conditions: ['@strata/source'],
-      external: ['piscina'],
-      logLevel: 'silent',
-    });
+    bundle = bundleCrashChild('merge-crash-child.ts', dir);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

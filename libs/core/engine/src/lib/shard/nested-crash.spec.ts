@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 import { IndexShardImpl } from './index-shard.js';
 import { checkBlocks, nestedCrashModel, parseNestedBytes } from './testing/nested-model.js';
+import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
 
 jest.setTimeout(60_000);
 
@@ -28,23 +28,13 @@ describe('nested blocks: crash (kill -9) and graceful restart', () => {
   let bundle: string;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nested-crash-'));
-    bundle = path.join(dir, 'child.cjs');
-    buildSync({
-      entryPoints: [path.join(__dirname, 'testing', 'nested-crash-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile: bundle,
-      conditions: ['@strata/source'],
-      logLevel: 'silent',
-    });
+    bundle = bundleCrashChild('nested-crash-child.ts', dir);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('every acknowledged operation survives with whole blocks', async () => {
     const data = path.join(dir, 'shard');
-    const child = spawn(process.execPath, [bundle, data], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bundle, data], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
     let acked = 0;
     let buf = '';
     await new Promise<void>((resolve, reject) => {
