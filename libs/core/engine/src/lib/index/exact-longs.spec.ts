@@ -13,23 +13,13 @@ import { exactLongRangeQuery } from '../query-dsl/parse-utils.js';
 import { IndexSearcher } from '../search/index-searcher.js';
 import { NO_MORE_DOCS } from '../search/doc-id-set.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
+import { fakeIndexMetadata } from '../search/testing/fake-index.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
-const meta = {
-  name: 'longs',
-  uuid: 'longs-uuid',
-  settings: {},
+const meta: IndexMetadata = {
+  ...fakeIndexMetadata('longs'),
   mappings: svc.parseMappings({ properties: { l: { type: 'long' }, u: { type: 'unsigned_long' }, k: { type: 'keyword' } } }, {}),
-  mappingVersion: 1,
-  settingsVersion: 1,
-  aliasesVersion: 1,
-  aliases: {},
-  state: 'open',
-  numberOfShards: 1,
-  numberOfReplicas: 0,
-  creationDate: 0,
-  primaryTerms: [1],
-} as IndexMetadata;
+};
 const mapper = svc.documentMapper(meta);
 const dec = new TextDecoder();
 const parseBytes = (bytes: Uint8Array, id: string, routing?: string) => mapper.parse(JSON.parse(dec.decode(bytes)) as Record<string, unknown>, id, routing, bytes).doc;
