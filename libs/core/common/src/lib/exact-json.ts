@@ -5,6 +5,7 @@
  * safe integer becomes a `RawJson` of its literal (exact when rendered by `stringifyJson`, exact through
  * `exactInteger`); everything else is what `JSON.parse` gives.
  */
+import { jsonStringEnd, skipJsonWhitespace } from './json-duplicates.js';
 import { RawJson } from './raw-json.js';
 
 const UNSAFE_DIGITS = /\d{16}/;
@@ -23,24 +24,15 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 export function parseJsonExact(text: string): unknown {
   let i = 0;
   const ws = () => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else return;
-    }
+    i = skipJsonWhitespace(text, i);
   };
   const str = (): string => {
-    const start = i++;
-    let escaped = false;
-    for (;;) {
-      const c = text.charCodeAt(i++);
-      if (c === 92) {
-        escaped = true;
-        i++;
-      } else if (c === 34) break;
-      else if (Number.isNaN(c)) throw new SyntaxError('unterminated string');
-    }
-    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
+    const start = i;
+    const end = jsonStringEnd(text, start);
+    if (end < 0) throw new SyntaxError('unterminated string');
+    i = end + 1;
+    const body = text.slice(start + 1, end);
+    return body.includes('\\') ? (JSON.parse(text.slice(start, i)) as string) : body;
   };
   const value = (): unknown => {
     ws();

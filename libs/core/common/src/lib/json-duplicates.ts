@@ -28,7 +28,7 @@ export function countParsedKeys(value: unknown): number {
 }
 
 /** end offset (index of the closing quote) of the string starting at `q` (an opening quote); -1 if unterminated */
-function stringEnd(text: string, q: number): number {
+export function jsonStringEnd(text: string, q: number): number {
   let e = q + 1;
   for (;;) {
     e = text.indexOf('"', e);
@@ -44,7 +44,8 @@ function stringEnd(text: string, q: number): number {
   }
 }
 
-function skipWs(text: string, i: number): number {
+/** the index of the first character at or after `i` that is not JSON whitespace */
+export function skipJsonWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 10 || c === 13 || c === 9) i++;
@@ -85,9 +86,9 @@ function scanKeys(text: string, maxDepth: number): KeyScan {
       } else if (c === 125 || c === 93) depth--;
     }
     if (q === -1) return { keys: n, tooDeepAt: -1 };
-    const e = stringEnd(text, q);
+    const e = jsonStringEnd(text, q);
     if (e === -1) return { keys: n, tooDeepAt: -1 };
-    const j = skipWs(text, e + 1);
+    const j = skipJsonWhitespace(text, e + 1);
     if (text.charCodeAt(j) === 58) n++;
     i = j;
   }
@@ -171,9 +172,9 @@ export function findDuplicateKey(text: string, parsed?: unknown): DuplicateKey |
       stack.pop();
       i++;
     } else if (c === 34) {
-      const e = stringEnd(text, i);
+      const e = jsonStringEnd(text, i);
       if (e === -1) return undefined;
-      const j = skipWs(text, e + 1);
+      const j = skipJsonWhitespace(text, e + 1);
       if (text.charCodeAt(j) === 58) {
         const keys = stack[stack.length - 1];
         if (keys) {
