@@ -93,6 +93,11 @@ export class SortedArrayIterator extends DocIdSetIterator {
   index(): number {
     return this.i;
   }
+  /** positions the iterator on the doc at index i (past the end: exhausted); a bulk reader hands its place back */
+  setIndex(i: number): void {
+    this.i = i < this.length ? i : this.length;
+    this.doc = i < this.length ? this.docs[i]! : NO_MORE_DOCS;
+  }
   docID(): number {
     return this.doc;
   }

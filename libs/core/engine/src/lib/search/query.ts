@@ -31,6 +31,18 @@ export abstract class Scorer extends DocIdSetIterator {
   setMinCompetitiveScore(_minScore: number): void {
     // default: no skipping
   }
+  /** whether nextBatch may be called now (a scorer that walks arrays it can score in tight loops) */
+  canBatch(): boolean {
+    return false;
+  }
+  /**
+   * the next docs after docID() with their scores, in doc order, at most `max` of them written from index 0;
+   * the scorer is left on the last one (nextDoc and advance go on from there); 0 once exhausted. The scores
+   * are the very values score() gives. Only when canBatch() is true.
+   */
+  nextBatch(_docs: Int32Array, _scores: Float64Array, _max: number): number {
+    throw new Error(`${this.constructor.name} does not score in batches`);
+  }
 }
 
 export interface Explanation {

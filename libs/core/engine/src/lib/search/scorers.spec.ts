@@ -305,3 +305,75 @@ describe('a range filter led by a far cheaper clause is checked on doc values (I
     }
   });
 });
+
+describe('scoring in batches (nextBatch) gives the docs and scores of nextDoc/score', () => {
+  // random text over a skewed vocabulary: words repeat in a doc (freq > 1) and lengths vary (norms)
+  const r = rng(4242);
+  const vocab = ['a', 'b', 'c', 'd', 'e'];
+  const segment = (n: number, deleted: number): FakeDoc[] =>
+    Array.from({ length: n }, (_, i) => {
+      const words: string[] = [];
+      const len = 1 + Math.floor(r() * 12);
+      for (let j = 0; j < len; j++) words.push(vocab[Math.min(4, Math.floor(-Math.log2(1 - r() * 0.97)))]!);
+      return { id: `d${i}`, text: { body: words.join(' ') }, num: { n: i % 10 }, deleted: r() < deleted };
+    });
+  const reader = fakeReader([segment(3000, 0), segment(1700, 0.1)]);
+  const searcher = new IndexSearcher(reader);
+  const term = (t: string): TermQuery => new TermQuery('body', t);
+  const queries: Array<[string, BooleanQuery | TermQuery]> = [
+    ['one term', term('b')],
+    ['two terms', new BooleanQuery([{ occur: 'should', query: term('c') }, { occur: 'should', query: term('e') }])],
+    ['three terms', new BooleanQuery(['a', 'd', 'e'].map((t) => ({ occur: 'should' as const, query: term(t) })))],
+    ['a term and a range filter', new BooleanQuery([{ occur: 'must', query: term('c') }, { occur: 'filter', query: new PointRangeQuery('n', 3, 6) }])],
+    ['filters only', new BooleanQuery([{ occur: 'filter', query: term('d') }, { occur: 'filter', query: new PointRangeQuery('n', 2, 8) }])],
+  ];
+  for (const [name, q] of queries) {
+    it(`${name}: batches of several sizes mixed with nextDoc and advance`, () => {
+      for (const leaf of reader.leaves) {
+        const w = searcher.createWeight(q, true, 1);
+        const want = drain(w.scorer(leaf)!);
+        expect(want.length).toBeGreaterThan(20);
+        expect(w.scorer(leaf)!.canBatch()).toBe(true);
+        for (const size of [1, 7, 256]) {
+          for (const mix of [0, 1, 2]) {
+            const s = w.scorer(leaf)!;
+            const got: Array<[number, number]> = [];
+            const docs = new Int32Array(size);
+            const scores = new Float64Array(size);
+            for (let round = 0; ; round++) {
+              // between batches: a nextDoc (mix 1) or an advance past a few docs (mix 2), scored one by one
+              if (mix > 0 && round % 3 === 2) {
+                const d = mix === 1 ? s.nextDoc() : s.advance(s.docID() + 4);
+                if (d === NO_MORE_DOCS) break;
+                got.push([d, s.score()]);
+                continue;
+              }
+              const n = s.nextBatch(docs, scores, size);
+              if (n === 0) break;
+              expect(s.docID()).toBe(docs[n - 1]);
+              // the scorer is left on the last doc: its score is the batch's
+              expect(s.score()).toBe(scores[n - 1]);
+              for (let i = 0; i < n; i++) got.push([docs[i]!, scores[i]!]);
+            }
+            expect(s.nextDoc()).toBe(NO_MORE_DOCS);
+            if (mix === 2) {
+              // advance skips docs: the docs seen are a subsequence of the doc-by-doc ones, each with its score
+              const byDoc = new Map(want);
+              for (const [d, sc] of got) expect(byDoc.get(d)).toBe(sc);
+              expect(got.map(([d]) => d)).toEqual([...got.map(([d]) => d)].sort((x, y) => x - y));
+            } else expect(got).toEqual(want);
+          }
+        }
+      }
+    });
+  }
+  it('a disjunction told a minimum competitive score (skipping) or requiring several clauses does not batch', () => {
+    const leaf = reader.leaves[0]!;
+    const two = searcher.createWeight(queries[1]![1], true, 1).scorer(leaf)!;
+    expect(two.canBatch()).toBe(true);
+    two.setMinCompetitiveScore(two.maxScore() * 0.75);
+    expect(two.canBatch()).toBe(false);
+    const msm = new BooleanQuery(['a', 'd', 'e'].map((t) => ({ occur: 'should' as const, query: term(t) })), 2);
+    expect(searcher.createWeight(msm, true, 1).scorer(leaf)!.canBatch()).toBe(false);
+  });
+});

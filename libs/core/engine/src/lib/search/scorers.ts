@@ -4,6 +4,7 @@
  */
 import { type BulkMatcher, DocIdSetIterator, NO_MORE_DOCS } from './doc-id-set.js';
 import { Scorer } from './query.js';
+import { TermScorer } from './term-query.js';
 
 /**
  * all iterators must match; scores of `scoring` are summed. Non-scoring clauses that are plain bit sets are
@@ -211,6 +212,40 @@ export class ConjunctionScorer extends Scorer {
   cost(): number {
     return this.lead.cost();
   }
+  /** bulk mode, scoring nothing or the lead's term alone: the filtered chunks are handed out with their scores */
+  override canBatch(): boolean {
+    if (this.leadDocs === null) return false;
+    const s = this.scoring;
+    return s.length === 0 || (s.length === 1 && s[0] === this.lead && this.lead instanceof TermScorer);
+  }
+  override nextBatch(docs: Int32Array, scores: Float64Array, max: number): number {
+    const term = this.scoring.length === 1 ? (this.lead as TermScorer) : null;
+    // the lead's index of the last doc handed out (its docs ascend: found by walking forward)
+    const src = term !== null ? term.docs : null;
+    let p = term !== null ? Math.max(0, term.index()) : 0;
+    const ones = term !== null ? term.onesTable() : null;
+    let n = 0;
+    while (n < max) {
+      if (this.bufAt >= this.bufLen && !this.refill()) break;
+      const buf = this.buf!;
+      const end = Math.min(this.bufLen, this.bufAt + (max - n));
+      for (let j = this.bufAt; j < end; j++) {
+        const d = buf[j]!;
+        docs[n] = d;
+        if (src !== null) {
+          while (src[p]! < d) p++;
+          scores[n++] = Math.fround(0 + term!.scoreAt(p, ones));
+        } else scores[n++] = 0;
+      }
+      this.bufAt = end;
+    }
+    if (n === 0) return ((this.doc = NO_MORE_DOCS), 0);
+    const last = docs[n - 1]!;
+    if (term !== null) term.setIndex(p);
+    else if (this.lead.docID() < last) this.lead.advance(last);
+    this.doc = last;
+    return n;
+  }
   score(): number {
     const s = this.scoring;
     let sum = 0;
@@ -359,6 +394,108 @@ export class DisjunctionSumScorer extends DisjunctionBase {
     let sum = 0;
     for (const s of this.subs) sum += s.maxScore();
     return sum;
+  }
+  /** batches while every doc is visited (no minimum competitive score) and the clauses are terms */
+  override canBatch(): boolean {
+    if (this.essential !== null || this.constructor !== DisjunctionSumScorer) return false;
+    for (const s of this.subs) if (!(s instanceof TermScorer)) return false;
+    return true;
+  }
+  /** the clauses' postings merged in tight loops; each doc's score sums its clauses' scores in clause order, as score() */
+  override nextBatch(docs: Int32Array, scores: Float64Array, max: number): number {
+    const subs = this.subs as TermScorer[];
+    const ns = subs.length;
+    const cur = this.doc;
+    // per clause: the index of its next doc not yet returned, and that doc
+    const at = new Int32Array(ns);
+    const next = new Float64Array(ns);
+    const ones: Array<Float64Array | null> = new Array(ns);
+    for (let c = 0; c < ns; c++) {
+      const t = subs[c]!;
+      const i = t.docID() <= cur ? t.index() + 1 : t.index();
+      at[c] = i;
+      next[c] = i < t.docs.length ? t.docs[i]! : NO_MORE_DOCS;
+      ones[c] = t.onesTable();
+    }
+    let n = 0;
+    let last = cur;
+    if (ns === 2) {
+      // two clauses (a two-word match): a plain merge
+      const a = subs[0]!;
+      const b = subs[1]!;
+      const ad = a.docs;
+      const bd = b.docs;
+      const ao = ones[0]!;
+      const bo = ones[1]!;
+      let ai = at[0]!;
+      let bi = at[1]!;
+      let an = next[0]!;
+      let bn = next[1]!;
+      while (n < max) {
+        let m: number;
+        let sum = 0;
+        if (an < bn) {
+          m = an;
+          sum += a.scoreAt(ai, ao);
+          an = ++ai < ad.length ? ad[ai]! : NO_MORE_DOCS;
+        } else if (bn < an) {
+          m = bn;
+          sum += b.scoreAt(bi, bo);
+          bn = ++bi < bd.length ? bd[bi]! : NO_MORE_DOCS;
+        } else {
+          if (an === NO_MORE_DOCS) break;
+          m = an;
+          sum += a.scoreAt(ai, ao);
+          sum += b.scoreAt(bi, bo);
+          an = ++ai < ad.length ? ad[ai]! : NO_MORE_DOCS;
+          bn = ++bi < bd.length ? bd[bi]! : NO_MORE_DOCS;
+        }
+        docs[n] = m;
+        scores[n++] = Math.fround(sum);
+        last = m;
+      }
+      at[0] = ai;
+      at[1] = bi;
+    } else {
+      this.merge(subs, at, next, ones, docs, scores, max);
+      n = this.merged;
+      last = this.mergedLast;
+    }
+    // the clauses on the last doc stay on it, the others on their next doc (as nextDoc leaves them)
+    for (let c = 0; c < ns; c++) {
+      const t = subs[c]!;
+      const i = at[c]!;
+      t.setIndex(n > 0 && i > 0 && t.docs[i - 1] === last ? i - 1 : i);
+    }
+    this.doc = n > 0 ? last : NO_MORE_DOCS;
+    return n;
+  }
+  private merged = 0;
+  private mergedLast = -1;
+  /** nextBatch over any number of clauses: the least next doc, then the clauses on it in clause order */
+  private merge(subs: TermScorer[], at: Int32Array, next: Float64Array, ones: Array<Float64Array | null>, docs: Int32Array, scores: Float64Array, max: number): void {
+    const ns = subs.length;
+    let n = 0;
+    let last = -1;
+    while (n < max) {
+      let m = NO_MORE_DOCS;
+      for (let c = 0; c < ns; c++) if (next[c]! < m) m = next[c]!;
+      if (m === NO_MORE_DOCS) break;
+      let sum = 0;
+      for (let c = 0; c < ns; c++) {
+        if (next[c] !== m) continue;
+        const t = subs[c]!;
+        const i = at[c]!;
+        sum += t.scoreAt(i, ones[c]!);
+        at[c] = i + 1;
+        next[c] = i + 1 < t.docs.length ? t.docs[i + 1]! : NO_MORE_DOCS;
+      }
+      docs[n] = m;
+      scores[n++] = Math.fround(sum);
+      last = m;
+    }
+    this.merged = n;
+    this.mergedLast = last;
   }
   /** the bounds of the clauses on the current doc (all of them once some are advanced lazily) */
   override scoreBound(): number {

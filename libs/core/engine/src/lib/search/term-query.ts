@@ -8,15 +8,55 @@ import { LENGTH_TABLE } from '../util/small-float.js';
 /** Scores one term's postings with BM25. */
 export class TermScorer extends Scorer {
   private readonly it: SortedArrayIterator;
-  private readonly freqs: Uint32Array | null;
+  /** the postings' docs and freqs (null: freq 1) */
+  readonly docs: Uint32Array;
+  readonly freqs: Uint32Array | null;
   constructor(
     postings: Postings,
-    private readonly sim: BM25SimScorer,
-    private readonly norms: Uint8Array | null,
+    readonly sim: BM25SimScorer,
+    readonly norms: Uint8Array | null,
   ) {
     super();
+    this.docs = postings.docs;
     this.it = new SortedArrayIterator(postings.docs);
     this.freqs = postings.freqs;
+  }
+  /** index in docs of the current doc (-1 before the first) */
+  index(): number {
+    return this.it.index();
+  }
+  /** positions the scorer on docs[i] (past the end: exhausted) */
+  setIndex(i: number): void {
+    this.it.setIndex(i);
+  }
+  /** the score of docs[i], as score() gives it there (scores of freq 1 looked up when `ones` is given) */
+  scoreAt(i: number, ones: Float64Array | null): number {
+    const norm = this.norms ? this.norms[this.docs[i]!]! : 1;
+    const freq = this.freqs ? this.freqs[i]! : 1;
+    return freq === 1 && ones !== null ? ones[norm & 0xff]! : this.sim.score(freq, norm);
+  }
+  /** the freq-1 score table, when this term has enough docs to pay for it (else null) */
+  onesTable(): Float64Array | null {
+    return this.docs.length - this.it.index() > 256 ? this.sim.freqOneScores() : null;
+  }
+  override canBatch(): boolean {
+    return true;
+  }
+  override nextBatch(docs: Int32Array, scores: Float64Array, max: number): number {
+    const from = this.it.index() + 1;
+    const n = Math.max(0, Math.min(max, this.docs.length - from));
+    if (n === 0) {
+      this.it.setIndex(this.docs.length);
+      return 0;
+    }
+    const ones = this.onesTable();
+    const src = this.docs;
+    for (let j = 0; j < n; j++) {
+      docs[j] = src[from + j]!;
+      scores[j] = this.scoreAt(from + j, ones);
+    }
+    this.it.setIndex(from + n - 1);
+    return n;
   }
   docID(): number {
     return this.it.docID();

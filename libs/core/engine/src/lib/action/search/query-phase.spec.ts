@@ -12,6 +12,7 @@ import { blocksOnlyReader } from '../../index/testing/blocks-only.js';
 import { DocValuesRangeQuery, DocValuesTermsQuery } from '../../search/doc-values-query.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
 import type { Query } from '../../search/query.js';
+import { ConjunctionScorer, DisjunctionSumScorer } from '../../search/scorers.js';
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { existsIterator } from '../../search/exists-query.js';
 import { executeQueryPhase, executeQueryPhaseSliced, javaStringHashCode, prepareShardQuery, sliceFilter, type QueryPhaseControl } from './query-phase.js';
@@ -35,6 +36,12 @@ const DOCS: FakeDoc[] = [
   { id: 'c', text: { body: 'blue fox' }, num: { price: 2, n: [2, 9], ts: 1000 } },
   { id: 'd', text: { body: 'red bird' }, keyword: { tag: 'w' }, num: { price: 2, ts: 2000 } },
 ];
+
+/** scorers answer canBatch() false until restored: the query phase goes doc by doc */
+function withoutBatches(): { restore(): void } {
+  const spies = [TermScorer.prototype, DisjunctionSumScorer.prototype, ConjunctionScorer.prototype].map((p) => jest.spyOn(p, 'canBatch').mockReturnValue(false));
+  return { restore: () => spies.forEach((s) => s.mockRestore()) };
+}
 
 const registry = new QueryParserRegistry(BUILTIN_QUERY_PARSERS);
 const meta = fakeIndexMetadata('idx');
@@ -160,6 +167,8 @@ describe('query phase options', () => {
     });
     const reader = fakeReader([docs.slice(0, 500), docs.slice(500, 900), docs.slice(900)]);
     const scored = jest.spyOn(TermScorer.prototype, 'score');
+    // (doc by doc: scorers that score in batches compute every score, the bound is not asked for)
+    const noBatches = withoutBatches();
     let skipped = 0;
     try {
       const queries: unknown[] = [
@@ -189,8 +198,57 @@ describe('query phase options', () => {
       }
     } finally {
       scored.mockRestore();
+      noBatches.restore();
     }
     expect(skipped).toBeGreaterThan(5);
+  });
+
+  it('scorers that score in batches: the same hits, scores, totals and max_score as doc by doc (deletes, several segments, track_total_hits)', () => {
+    let seed = 777;
+    const rnd = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 4294967296;
+    };
+    const vocab = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7'];
+    const docs: FakeDoc[] = Array.from({ length: 2400 }, (_, i) => {
+      const words: string[] = [];
+      const n = 1 + Math.floor(rnd() * 9);
+      for (let j = 0; j < n; j++) words.push(vocab[Math.min(7, Math.floor(-Math.log2(1 - rnd() * 0.996)))]!);
+      return { id: `d${i}`, text: { body: words.join(' ') }, num: { price: i % 13 }, deleted: i >= 1000 && rnd() < 0.15 };
+    });
+    const reader = fakeReader([docs.slice(0, 1000), docs.slice(1000, 1900), docs.slice(1900)]);
+    const queries: unknown[] = [
+      { match: { body: 'w1' } },
+      { match: { body: 'w0 w5' } },
+      { match: { body: 'w1 w6 w7' } },
+      { match: { body: 'w0 w1 w2 w3' } },
+      { bool: { must: [{ match: { body: 'w0' } }], filter: [{ range: { price: { gte: 4, lt: 9 } } }] } },
+      { bool: { filter: [{ match: { body: 'w2' } }, { range: { price: { gte: 2 } } }] } },
+      { bool: { should: [{ match: { body: 'w0' } }, { match: { body: 'w3' } }], must_not: [{ match: { body: 'w2' } }] } },
+    ];
+    const batched = [TermScorer.prototype, DisjunctionSumScorer.prototype, ConjunctionScorer.prototype].map((p) => jest.spyOn(p, 'nextBatch'));
+    let batches = 0;
+    try {
+      for (const query of queries) {
+        for (const [size, from, tth] of [[10, 0, undefined], [3, 0, 50], [10, 5, 2147483647], [1, 0, 0], [5, 0, -1], [20, 0, 400]] as const) {
+          const source = { query, size, from, ...(tth !== undefined ? { trackTotalHitsUpTo: tth } : {}) };
+          batched.forEach((b) => b.mockClear());
+          const got = run(source, reader);
+          for (const b of batched) batches += b.mock.calls.length;
+          const off = withoutBatches();
+          let want: ShardQueryResult;
+          try {
+            want = run(source, reader);
+          } finally {
+            off.restore();
+          }
+          expect(got).toEqual(want);
+        }
+      }
+    } finally {
+      batched.forEach((b) => b.mockRestore());
+    }
+    expect(batches).toBeGreaterThan(50);
   });
 
   it('post_filter filters hits but not totals of aggregations; min_score; terminate_after', () => {

@@ -352,6 +352,14 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
     // without computing its score — it changes neither the top hits nor max_score
     const boundSkip =
       needsScores && !byField && !collapse && afterKeys === null && !aggregator && s.minScore === undefined && k > 0 && !deps.profiler;
+    // ranked by score with nothing but the top hits, max_score and the count to gather: a scorer that can
+    // hands out docs with their scores in batches (the same docs and scores, in tight loops). A batch stops
+    // short of track_total_hits while non-competitive docs may later be skipped (that count stays the same)
+    const batchTopK =
+      needsScores && !byField && !collapse && afterKeys === null && !aggregator && !postWeight && s.minScore === undefined && slice === 'all' &&
+      k > 0 && terminateAfter === 0 && startDoc === 0 && !deps.profiler && !countable && !constantScoreTopK;
+    const batchDocs = batchTopK ? new Int32Array(BATCH) : null;
+    const batchScores = batchTopK ? new Float64Array(BATCH) : null;
     // the k-th score once the top k are full (boundSkip), else -Infinity
     let kth = -Infinity;
     let minCompetitive = -Infinity;
@@ -399,6 +407,36 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
       const boundFloor = boundSkip ? scorer.minScoreBound() : Infinity;
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
       const groupOf = collapse ? collapse.leaf(leaf) : null;
+      if (batchDocs !== null && batchScores !== null && scorer.canBatch()) {
+        for (;;) {
+          const room = skipNonCompetitive ? trackUpTo! - totalHits : BATCH;
+          if (room <= 0 || !scorer.canBatch()) break;
+          const n = scorer.nextBatch(batchDocs, batchScores, Math.min(BATCH, room));
+          if (n === 0) continue leaves;
+          for (let i = 0; i < n; i++) {
+            const doc = batchDocs[i]!;
+            if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+            if ((++sinceCheck & 255) === 0) {
+              yield;
+              if (sinceCheck === 4096) {
+                sinceCheck = 0;
+                if (performance.now() > deadline) {
+                  timedOut = true;
+                  break leaves;
+                }
+              }
+            }
+            const score = batchScores[i]!;
+            totalHits++;
+            if (score > maxScore) maxScore = score;
+            const top = heap.full ? heap.top()! : null;
+            if (top === null || score > top.score) {
+              heap.offer({ doc: docBase + doc, score, keys: null });
+              if (boundSkip && heap.full) kth = heap.top()!.score;
+            }
+          }
+        }
+      }
       const first = startDoc > leaf.docBase ? scorer.advance(startDoc - leaf.docBase) : scorer.nextDoc();
       for (let doc = first; doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
         if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
@@ -530,6 +568,9 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
     suggest: s.suggest && s.suggest.length > 0 ? suggestOnShard(s.suggest, deps) : undefined,
   };
 }
+
+/** docs per batch of a scorer that scores in batches */
+const BATCH = 256;
 
 const singleValuedCache = new WeakMap<object, boolean>();
 

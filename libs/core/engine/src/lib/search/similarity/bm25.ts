@@ -42,6 +42,16 @@ export class BM25SimScorer {
     this.weight = f(f(boost) * idf);
     this.cache = bm25NormCache(avgdl, k1, b);
   }
+  private ones: Float64Array | null = null;
+  /** score(1, norm) for every norm byte (computed once per scorer: the scores of freq 1 by lookup) */
+  freqOneScores(): Float64Array {
+    if (this.ones === null) {
+      const t = new Float64Array(256);
+      for (let i = 0; i < 256; i++) t[i] = this.score(1, i);
+      this.ones = t;
+    }
+    return this.ones;
+  }
   /** weight - weight / (1 + freq * normInverse), in float */
   score(freq: number, normByte: number): number {
     const normInverse = this.cache[normByte & 0xff]!;
