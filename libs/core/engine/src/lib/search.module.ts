@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ContainerModule } from 'inversify';
-import { ExtensionPoints, SettingParsers, setting, TaskManager, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
+import { ExtensionPoints, SettingParsers, memorySizeSetting, parseMemorySize, setting, TaskManager, Tokens, type HostConfig, type SettingDef, type SettingsRegistry } from '@strata/core-common';
 import { PainlessScriptService } from '@strata/core-painless';
 import { EngineTokens } from './services.js';
 import type { MetadataStore } from './cluster/metadata.js';
@@ -13,6 +13,7 @@ import { BUILTIN_QUERY_PARSERS } from './query-dsl/builtin-parsers.js';
 import { QueryParserRegistry, type QueryParser } from './query-dsl/query-parser.js';
 import { SearchService } from './action/search/search-service.js';
 import { MaxClauseCount } from './search/boolean-query.js';
+import { NODE_FILTER_CACHE } from './search/filter-cache.js';
 
 /** search-owned settings (index.max_result_window is registered with the core index settings) */
 /** search.max_buckets: the most buckets one search may build (too_many_buckets_exception past it) */
@@ -82,7 +83,20 @@ export function defaultMaxClauseCount(): number {
   return Math.max(1024, Math.floor((heapGb * 64 * 1024) / (Math.floor((pool * 3) / 2) + 1)));
 }
 
+/** indices.queries.cache.size: the node's filter cache (doc sets of filters per segment), 10% of the heap by default */
+export const QUERIES_CACHE_SIZE_SETTING = memorySizeSetting('indices.queries.cache.size', '10%', { scope: 'node', dynamic: false });
+/** indices.queries.cache.count: entries of the node's filter cache at most */
+export const QUERIES_CACHE_COUNT_SETTING = setting({
+  key: 'indices.queries.cache.count',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 10000,
+  parse: SettingParsers.int('indices.queries.cache.count', 1),
+});
+
 export const SEARCH_SETTINGS: readonly SettingDef[] = [
+  QUERIES_CACHE_SIZE_SETTING as SettingDef,
+  QUERIES_CACHE_COUNT_SETTING as SettingDef,
   MAX_NESTED_DEPTH_SETTING as SettingDef,
   MAX_CLAUSE_COUNT_SETTING as SettingDef,
   MAX_BUCKETS_SETTING as SettingDef,
@@ -102,6 +116,12 @@ export const searchModule = new ContainerModule((options) => {
       if (depth !== undefined) registry.maxNestedDepth = MAX_NESTED_DEPTH_SETTING.parse(depth);
       const clauses = node[MAX_CLAUSE_COUNT_SETTING.key];
       MaxClauseCount.value = clauses === undefined ? MAX_CLAUSE_COUNT_SETTING.defaultValue : MAX_CLAUSE_COUNT_SETTING.parse(clauses);
+      const cacheSize = node[QUERIES_CACHE_SIZE_SETTING.key] ?? QUERIES_CACHE_SIZE_SETTING.defaultValue;
+      const cacheCount = node[QUERIES_CACHE_COUNT_SETTING.key];
+      NODE_FILTER_CACHE.configure(
+        parseMemorySize(cacheSize, QUERIES_CACHE_SIZE_SETTING.key),
+        cacheCount === undefined ? QUERIES_CACHE_COUNT_SETTING.defaultValue : QUERIES_CACHE_COUNT_SETTING.parse(cacheCount),
+      );
       return registry;
     })
     .inSingletonScope();

@@ -32,6 +32,7 @@ export const CORE_INDEX_SETTINGS: readonly SettingDef[] = [
   setting({ key: 'index.number_of_routing_shards', scope: 'index', dynamic: false, finalSetting: true, defaultValue: 1, parse: int('index.number_of_routing_shards', 1, 1048576) }),
   setting({ key: 'index.routing_partition_size', scope: 'index', dynamic: false, finalSetting: true, defaultValue: 1, parse: int('index.routing_partition_size', 1) }),
   setting({ key: 'index.max_result_window', scope: 'index', dynamic: true, defaultValue: 10000, parse: int('index.max_result_window', 1) }),
+  setting({ key: 'index.queries.cache.enabled', scope: 'index', dynamic: false, defaultValue: true, parse: bool('index.queries.cache.enabled') }),
   setting({ key: 'index.max_inner_result_window', scope: 'index', dynamic: true, defaultValue: 100, parse: int('index.max_inner_result_window', 1) }),
   setting({ key: 'index.max_slices_per_scroll', scope: 'index', dynamic: true, defaultValue: 1024, parse: int('index.max_slices_per_scroll', 1) }),
   setting({ key: 'index.max_rescore_window', scope: 'index', dynamic: true, defaultValue: 10000, parse: int('index.max_rescore_window', 1) }),

@@ -526,18 +526,19 @@ interface TermIndex {
 interface DecodedPostings {
   docs: Uint32Array;
   freqs: Uint32Array | null;
+  /** the summed freqs once asked for (kept with the cached postings: computed once per term, not per search) */
+  ttf?: number;
 }
 
 class DiskPostings implements Postings {
   readonly docFreq: number;
   readonly docs: Uint32Array;
   readonly freqs: Uint32Array | null;
-  private ttf = -1;
   private pos: { all: Uint32Array; starts: Uint32Array } | null = null;
   constructor(
     private readonly dict: DiskTermsDict,
     private readonly ord: number,
-    p: DecodedPostings,
+    private readonly p: DecodedPostings,
   ) {
     this.docFreq = p.docs.length;
     this.docs = p.docs;
@@ -549,8 +550,7 @@ class DiskPostings implements Postings {
     return this.pos.all.subarray(this.pos.starts[i], this.pos.starts[i + 1]);
   }
   get totalTermFreq(): number {
-    if (this.ttf < 0) this.ttf = totalTermFreqOf(this.freqs, this.docFreq);
-    return this.ttf;
+    return (this.p.ttf ??= totalTermFreqOf(this.freqs, this.docFreq));
   }
 }
 

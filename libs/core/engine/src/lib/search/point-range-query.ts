@@ -5,7 +5,7 @@
  */
 import { pointAccess, type PointAccess } from '../index/point-access.js';
 import { numericReader } from '../index/doc-values-reader.js';
-import { type BulkMatcher, DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
+import { BitSetIterator, type BulkMatcher, DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import type { LeafReaderContext, NumericDocValues } from '../index/leaf-reader.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -161,8 +161,12 @@ export class PointRangeQuery extends Query {
   ) {
     super();
   }
-  createWeight(_s: IndexSearcher, _n: boolean, boost: number): Weight {
+  createWeight(searcher: IndexSearcher, _n: boolean, boost: number): Weight {
     const { field, lower, upper, includeLower, includeUpper } = this;
+    // the doc sets of the range may be kept per segment core (a filter used again is tested, not built)
+    const cache = searcher.filterCache;
+    const cacheKey = cache !== null ? `range\u0000${this.toString()}` : '';
+    if (cache !== null) cache.onUse(cacheKey);
     const slice = (ctx: LeafReaderContext): [PointAccess, number, number] | null => {
       const pi = ctx.reader.pointIndex(field);
       if (!pi) return null;
@@ -179,9 +183,19 @@ export class PointRangeQuery extends Query {
         const [pa, from, to] = s;
         // one value: its docs are iterated in place (cheap to get)
         if (pa.value(from) === pa.value(to - 1)) return sliceIterator(pa, from, to, ctx.reader.maxDoc);
+        const core = ctx.reader.coreCacheKey;
+        if (cache !== null && core !== undefined) {
+          const bits = cache.get(core, cacheKey);
+          if (bits !== null) return new BitSetIterator(bits, to - from);
+        }
         const inRange = (v: number): boolean => (includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper);
         return new PointRangeIterator(
-          () => sliceIterator(pa, from, to, ctx.reader.maxDoc)!,
+          () => {
+            const it = sliceIterator(pa, from, to, ctx.reader.maxDoc)!;
+            const bits = it.bitSet();
+            if (cache !== null && core !== undefined && bits !== null && cache.shouldCache(cacheKey, ctx.reader.maxDoc)) cache.put(core, cacheKey, bits);
+            return it;
+          },
           to - from,
           () => {
             const dv = ctx.reader.numericDocValues(field);

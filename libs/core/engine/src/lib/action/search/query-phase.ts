@@ -22,6 +22,7 @@ import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collec
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
+import type { FilterCache } from '../../search/filter-cache.js';
 import type { QueryProfiler } from '../../search/profile.js';
 import { ConstantScoreWeight, type Query } from '../../search/query.js';
 import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type LeafKeyFn, type SortKey } from '../../search/sort.js';
@@ -49,6 +50,8 @@ export interface QueryPhaseDeps {
   fieldType(name: string): MappedFieldType | undefined;
   /** `"profile": true`: the main query's weights and scorers are timed into it */
   profiler?: QueryProfiler;
+  /** where filters keep the doc sets they build per segment (absent or null: none) */
+  filterCache?: FilterCache | null;
 }
 
 export function resultWindowError(from: number, size: number, max: number): Error {
@@ -225,7 +228,7 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
   const s = req.source;
   const from = s.from < 0 ? 0 : s.from;
   const size = s.size;
-  const searcher = deps.profiler ? deps.profiler.searcher(deps.reader, req.dfs, query) : new IndexSearcher(deps.reader, req.dfs);
+  const searcher = deps.profiler ? deps.profiler.searcher(deps.reader, req.dfs, query) : new IndexSearcher(deps.reader, req.dfs, deps.filterCache ?? null);
   const sort: CompiledSortField[] = compileSort(s.sort, (n) => deps.fieldType(n), req.index, ctx.scripts, {
     lookup: ctx.nestedLookup,
     compileFilter: (json, path) => leafMatcher(searcher, ctx.withNestedScope(path, () => ctx.parseInnerQuery(json))),

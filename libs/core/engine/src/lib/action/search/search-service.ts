@@ -3,6 +3,7 @@
  * ShardSearchInterceptors, merge, fetch the winners, reduce aggregations) wrapped by the
  * CoordinatorSearchInterceptors. Also `_count` and the shard-level entry point other features reuse.
  */
+import { NODE_FILTER_CACHE } from '../../search/filter-cache.js';
 import type { ThreadPool } from '../../threadpool/thread-pool.js';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import {
@@ -265,6 +266,12 @@ interface IndexPlan {
   /** parse context + parsed queries, or the failure every shard of the index reports */
   parse?: { ctx: ParseContextHandle; prepared: PreparedShardQuery };
   failure?: EsError;
+}
+
+/** `index.queries.cache.enabled` (static, default true): whether the index's filters use the node's filter cache */
+function queriesCacheEnabled(settings: Record<string, unknown>): boolean {
+  const v = settings['index.queries.cache.enabled'];
+  return v === undefined || v === null || (v !== false && v !== 'false');
 }
 
 @injectable()
@@ -579,6 +586,7 @@ export class SearchService {
           aggregations,
           maxBuckets: this.maxBuckets(),
           fieldType: (n) => prepared.ctx.fieldType(n),
+          filterCache: queriesCacheEnabled(meta.settings) ? NODE_FILTER_CACHE : null,
           ...(profiler ? { profiler } : {}),
         },
         prepared.prepared,
