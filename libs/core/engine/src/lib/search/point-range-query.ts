@@ -5,7 +5,7 @@
  */
 import { pointAccess, type PointAccess } from '../index/point-access.js';
 import { numericReader } from '../index/doc-values-reader.js';
-import { BitSetIterator, type BulkMatcher, DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, SortedArrayIterator } from './doc-id-set.js';
+import { BitSetIterator, type BulkMatcher, DocIdSetBuilder, DocIdSetIterator, type FixedBitSet, NO_MORE_DOCS, SortedArrayIterator } from './doc-id-set.js';
 import type { IndexSearcher } from './index-searcher.js';
 import type { LeafReaderContext, NumericDocValues } from '../index/leaf-reader.js';
 import { ConstantScoreWeight, Query, type Weight } from './query.js';
@@ -30,8 +30,93 @@ function oneValueDocs(pa: PointAccess, from: number, to: number): Uint32Array | 
   return docs;
 }
 
-function sliceIterator(pa: PointAccess, from: number, to: number, maxDoc: number): DocIdSetIterator | null {
+const NO_DOCS = new Uint32Array(0);
+
+/**
+ * the docs of one value's slice when no doc holds the value twice (so they ascend strictly), read a chunk (a
+ * block of points) at a time as they are asked for: a search that needs its first docs only reads one block
+ */
+class OneValueIterator extends DocIdSetIterator {
+  private readonly chunks: Generator<Uint32Array>;
+  private cur: Uint32Array = NO_DOCS;
+  /** index in cur of the current doc */
+  private i = -1;
+  private doc = -1;
+  private joined: Uint32Array | null = null;
+  constructor(
+    pa: PointAccess,
+    private readonly from: number,
+    private readonly to: number,
+  ) {
+    super();
+    this.chunks = pa.docChunks(from, to);
+  }
+  docID(): number {
+    return this.doc;
+  }
+  nextDoc(): number {
+    if (++this.i < this.cur.length) return (this.doc = this.cur[this.i]!);
+    return this.nextChunk(-1);
+  }
+  advance(target: number): number {
+    const c = this.cur;
+    if (c.length > 0 && c[c.length - 1]! >= target) {
+      let lo = this.i + 1;
+      let hi = c.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (c[mid]! < target) lo = mid + 1;
+        else hi = mid;
+      }
+      this.i = lo;
+      return (this.doc = c[lo]!);
+    }
+    return this.nextChunk(target);
+  }
+  /** the first doc >= target (any doc when target < 0) of the chunks not read yet */
+  private nextChunk(target: number): number {
+    for (;;) {
+      const r = this.chunks.next();
+      if (r.done) {
+        this.cur = NO_DOCS;
+        this.i = 0;
+        return (this.doc = NO_MORE_DOCS);
+      }
+      const c = r.value;
+      if (c.length === 0 || c[c.length - 1]! < target) continue;
+      this.cur = c;
+      this.i = -1;
+      if (target < 0) return this.nextDoc();
+      return this.advance(target);
+    }
+  }
+  cost(): number {
+    return this.to - this.from;
+  }
+  /** (unpositioned) every doc in one array: the chunks joined */
+  override docArray(): Uint32Array | null {
+    if (this.doc !== -1) return null;
+    if (this.joined === null) {
+      const chunks = [...this.chunks];
+      let docs = chunks.length === 1 ? chunks[0]! : NO_DOCS;
+      if (chunks.length > 1) {
+        docs = new Uint32Array(this.to - this.from);
+        let at = 0;
+        for (const c of chunks) {
+          docs.set(c, at);
+          at += c.length;
+        }
+      }
+      this.joined = this.cur = docs;
+      this.i = -1;
+    }
+    return this.joined;
+  }
+}
+
+function sliceIterator(pa: PointAccess, from: number, to: number, maxDoc: number, oneValuePerDoc = false): DocIdSetIterator | null {
   if (to <= from) return null;
+  if (oneValuePerDoc && pa.value(from) === pa.value(to - 1)) return new OneValueIterator(pa, from, to);
   const docs = oneValueDocs(pa, from, to);
   if (docs !== null) return new SortedArrayIterator(docs);
   const b = new DocIdSetBuilder(maxDoc);
@@ -181,8 +266,9 @@ export class PointRangeQuery extends Query {
         const s = slice(ctx);
         if (!s || s[2] <= s[1]) return null;
         const [pa, from, to] = s;
-        // one value: its docs are iterated in place (cheap to get)
-        if (pa.value(from) === pa.value(to - 1)) return sliceIterator(pa, from, to, ctx.reader.maxDoc);
+        // one value: its docs are iterated in place (cheap to get); when every doc holds one value at most, as
+        // they come (they ascend strictly: points are sorted by value, then doc)
+        if (pa.value(from) === pa.value(to - 1)) return sliceIterator(pa, from, to, ctx.reader.maxDoc, ctx.reader.numericDocValues(field)?.singleValued === true);
         const core = ctx.reader.coreCacheKey;
         if (cache !== null && core !== undefined) {
           const bits = cache.get(core, cacheKey);

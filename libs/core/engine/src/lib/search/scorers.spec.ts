@@ -237,6 +237,70 @@ describe('PointRangeQuery on one value', () => {
   });
 });
 
+describe('PointRangeQuery on one value, one value per doc', () => {
+  it('on disk: the docs are read block by block as they are asked for (nextDoc, advance across blocks, all at once for a conjunction)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'point-one-'));
+    try {
+      const n = 20_000;
+      // every doc holds one value: 404 on docs ≡ 0 or 3 mod 5 (8,000 points over several 4,096-entry blocks)
+      const value = (i: number): number => (i % 5 === 0 || i % 5 === 3 ? 404 : 200 + (i % 7));
+      const b = new SegmentBuilder();
+      for (let i = 0; i < n; i++) b.add(simpleParse({ n: value(i), k: i % 9 === 0 ? 'nine' : 'other' }, `id${i}`), { seqNo: i, primaryTerm: 1, version: 1 });
+      writeSegment(dir, new MemorySegment({ ...b.build('_0').data, name: '_0' }));
+      const disk = new DiskSegment(dir, '_0', { cache: new BlockCache(8 << 20) });
+      const leaf = { reader: new SegmentReader(disk, null, 0), docBase: 0, ord: 0 };
+      expect(leaf.reader.numericDocValues('n')!.singleValued).toBe(true);
+      const reader = { leaves: [leaf], maxDoc: n, numDocs: n, generation: 1, cacheKey: 'one', mappingVersion: 1, incRef: () => undefined, decRef: () => undefined };
+      const w = new IndexSearcher(reader).createWeight(new PointRangeQuery('n', 404, 404), false, 1);
+      const expected = Array.from({ length: n }, (_, i) => i).filter((i) => value(i) === 404);
+      const all: number[] = [];
+      const s = w.scorer(leaf)!;
+      for (let d = s.nextDoc(); d !== NO_MORE_DOCS; d = s.nextDoc()) all.push(d);
+      expect(all).toEqual(expected);
+      expect(w.count!(leaf)).toBe(expected.length);
+      // advance to docs held, not held, at block ends and past the end, mixed with nextDoc
+      for (const step of [1, 2, 3, 97, 4096, 5000]) {
+        const a = w.scorer(leaf)!;
+        const got: number[] = [];
+        let i = 0;
+        for (let d = a.nextDoc(); d !== NO_MORE_DOCS; d = ++i % 2 === 0 ? a.advance(d + step) : a.nextDoc()) got.push(d);
+        const want: number[] = [];
+        let j = 0;
+        for (let k = 0; k < expected.length; ) {
+          want.push(expected[k]!);
+          const target = ++j % 2 === 0 ? expected[k]! + step : expected[k]! + 1;
+          while (k < expected.length && expected[k]! < target) k++;
+        }
+        expect([step, got]).toEqual([step, want]);
+      }
+      expect(w.scorer(leaf)!.advance(n)).toBe(NO_MORE_DOCS);
+      // a first advance to each doc held and to the doc after it (block boundaries included)
+      const onDoc: number[] = [];
+      const after: number[] = [];
+      for (const d of expected) {
+        onDoc.push(w.scorer(leaf)!.advance(d));
+        after.push(w.scorer(leaf)!.advance(d + 1));
+      }
+      expect(onDoc).toEqual(expected);
+      expect(after).toEqual([...expected.slice(1), NO_MORE_DOCS]);
+      // unpositioned: every doc in one array (a conjunction leading with it filters them in bulk)
+      expect(Array.from(w.scorer(leaf)!.docArray()!)).toEqual(expected);
+      const conj = new IndexSearcher(reader).createWeight(
+        new BooleanQuery([{ occur: 'filter', query: new PointRangeQuery('n', 404, 404) }, { occur: 'filter', query: new TermQuery('k', 'nine') }]),
+        false,
+        1,
+      );
+      const c = conj.scorer(leaf)!;
+      const cgot: number[] = [];
+      for (let d = c.nextDoc(); d !== NO_MORE_DOCS; d = c.nextDoc()) cgot.push(d);
+      expect(cgot).toEqual(expected.filter((i) => i % 9 === 0));
+      disk.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a range filter led by a far cheaper clause is checked on doc values (IndexOrDocValuesQuery)', () => {
   it('matches what iterating the range matches: single- and multi-valued, bound flags, on disk and in memory', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'range-dv-'));

@@ -234,7 +234,7 @@ export class ConjunctionScorer extends Scorer {
         docs[n] = d;
         if (src !== null) {
           while (src[p]! < d) p++;
-          scores[n++] = Math.fround(0 + term!.scoreAt(p, ones));
+          scores[n++] = Math.fround(0 + term!.scoreAt(p, ones, d));
         } else scores[n++] = 0;
       }
       this.bufAt = end;
@@ -436,17 +436,17 @@ export class DisjunctionSumScorer extends DisjunctionBase {
         let sum = 0;
         if (an < bn) {
           m = an;
-          sum += a.scoreAt(ai, ao);
+          sum += a.scoreAt(ai, ao, m);
           an = ++ai < ad.length ? ad[ai]! : NO_MORE_DOCS;
         } else if (bn < an) {
           m = bn;
-          sum += b.scoreAt(bi, bo);
+          sum += b.scoreAt(bi, bo, m);
           bn = ++bi < bd.length ? bd[bi]! : NO_MORE_DOCS;
         } else {
           if (an === NO_MORE_DOCS) break;
           m = an;
-          sum += a.scoreAt(ai, ao);
-          sum += b.scoreAt(bi, bo);
+          sum += a.scoreAt(ai, ao, m);
+          sum += b.scoreAt(bi, bo, m);
           an = ++ai < ad.length ? ad[ai]! : NO_MORE_DOCS;
           bn = ++bi < bd.length ? bd[bi]! : NO_MORE_DOCS;
         }
@@ -486,7 +486,7 @@ export class DisjunctionSumScorer extends DisjunctionBase {
         if (next[c] !== m) continue;
         const t = subs[c]!;
         const i = at[c]!;
-        sum += t.scoreAt(i, ones[c]!);
+        sum += t.scoreAt(i, ones[c]!, m);
         at[c] = i + 1;
         next[c] = i + 1 < t.docs.length ? t.docs[i + 1]! : NO_MORE_DOCS;
       }

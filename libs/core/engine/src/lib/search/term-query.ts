@@ -30,8 +30,8 @@ export class TermScorer extends Scorer {
     this.it.setIndex(i);
   }
   /** the score of docs[i], as score() gives it there (scores of freq 1 looked up when `ones` is given) */
-  scoreAt(i: number, ones: Float64Array | null): number {
-    const norm = this.norms ? this.norms[this.docs[i]!]! : 1;
+  scoreAt(i: number, ones: Float64Array | null, doc = this.docs[i]!): number {
+    const norm = this.norms ? this.norms[doc]! : 1;
     const freq = this.freqs ? this.freqs[i]! : 1;
     return freq === 1 && ones !== null ? ones[norm & 0xff]! : this.sim.score(freq, norm);
   }

@@ -411,6 +411,9 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
       const keyFns = byField ? sort.map((f) => (f.kind === 'number' || f.kind === 'string' ? f.leaf(leaf) : null)) : null;
       const groupOf = collapse ? collapse.leaf(leaf) : null;
       if (batchDocs !== null && batchScores !== null && scorer.canBatch()) {
+        // whether the top hits are full, and the score a doc must beat to enter them then
+        let full = heap.full;
+        let floor = full ? heap.top()!.score : 0;
         for (;;) {
           const room = skipNonCompetitive ? trackUpTo! - totalHits : BATCH;
           if (room <= 0 || !scorer.canBatch()) break;
@@ -432,10 +435,13 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
             const score = batchScores[i]!;
             totalHits++;
             if (score > maxScore) maxScore = score;
-            const top = heap.full ? heap.top()! : null;
-            if (top === null || score > top.score) {
+            if (!full || score > floor) {
               heap.offer({ doc: docBase + doc, score, keys: null });
-              if (boundSkip && heap.full) kth = heap.top()!.score;
+              if (heap.full) {
+                full = true;
+                floor = heap.top()!.score;
+                if (boundSkip) kth = floor;
+              }
             }
           }
         }
