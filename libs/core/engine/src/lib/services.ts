@@ -49,6 +49,11 @@ export interface MapperService {
   merge(existing: Record<string, unknown>, update: unknown, indexSettings: Record<string, unknown>): Record<string, unknown>;
   /** the document mapper of the index at its current mapping version (cached per version) */
   documentMapper(index: IndexMetadata): DocumentMapper;
+  /**
+   * whether a parse thread, which knows only the built-in field types, parses this index's documents as
+   * `documentMapper` does (no field of a plugin's type); absent: never
+   */
+  parsableInThread?(index: IndexMetadata): boolean;
   /** the search-time field type (handles multi-fields `a.keyword`, object paths, runtime section later) */
   fieldType(index: IndexMetadata, field: string): MappedFieldType | undefined;
   /** concrete mapped leaf field names matching a pattern with `*` wildcards */

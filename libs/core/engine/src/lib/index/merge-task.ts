@@ -12,6 +12,7 @@ import { MemorySegment, type SegmentData } from './segment.js';
 import { buildSegmentData, type BufferSnapshot } from './segment-builder.js';
 import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
+import { runParseTask, type ParseTask, type ParseTaskResult } from '../mapper/parse-task.js';
 
 export interface MergeTask {
   /** the shard directory: inputs are read from it and the merged segment is written into it */
@@ -80,8 +81,12 @@ export function runBuildTask(task: BuildTask): BuildTaskResult {
   return { ...runWriteTask({ kind: 'write', dir: task.dir, data, formatVersion: task.formatVersion }), maxDoc: data.maxDoc };
 }
 
-/** what a worker thread of the node's pool runs: a merge, a refreshed segment's write or a refresh's build */
-export function runWorkerTask(task: MergeTask | WriteTask | BuildTask): MergeTaskResult | WriteTaskResult | BuildTaskResult {
+/**
+ * what a worker thread of the node's pools runs: a merge, a refreshed segment's write, a refresh's build or a
+ * chunk of a bulk's documents to parse
+ */
+export function runWorkerTask(task: MergeTask | WriteTask | BuildTask | ParseTask): MergeTaskResult | WriteTaskResult | BuildTaskResult | ParseTaskResult {
+  if ('kind' in task && task.kind === 'parse') return runParseTask(task);
   if ('kind' in task && task.kind === 'write') return runWriteTask(task);
   if ('kind' in task && task.kind === 'build') return runBuildTask(task);
   return runMergeTask(task as MergeTask);

@@ -7,6 +7,7 @@ import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
 import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
+import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, type PackedChunk, type PackedRef } from './packed-documents.js';
 
 const POSITION_INCREMENT_GAP = 100;
 type IndexOptions = 'docs' | 'freqs' | 'positions';
@@ -80,6 +81,15 @@ class OrdinalColumn {
   wasShared = false;
 }
 
+/** a keyword column stops sharing the inverted field's term ids: it gets a dictionary of its own */
+function unshare(c: OrdinalColumn): void {
+  const sh = c.shared!;
+  c.termIds = new Map(sh.termIds);
+  c.terms = sh.terms.slice();
+  c.shared = null;
+  c.wasShared = true;
+}
+
 function sameTerms(tokens: ReadonlyArray<{ term: string }>, values: readonly string[]): boolean {
   if (tokens.length !== values.length) return false;
   for (let i = 0; i < values.length; i++) if (tokens[i].term !== values[i]) return false;
@@ -110,6 +120,13 @@ export class SegmentBuilder {
   private approxBytes = 0;
   /** root doc → first doc of its block, for roots with nested documents */
   private blockFirst: Map<number, number> | null = null;
+  /**
+   * the packed chunk last read and, per field, its strings' term ids in this buffer (id + 1; 0: not looked up
+   * yet): each distinct string of a chunk is hashed once per field instead of once per token
+   */
+  private packedChunk: PackedChunk | null = null;
+  private packedInv = new Map<string, Int32Array>();
+  private packedOrd = new Map<string, Int32Array>();
 
   get numDocs(): number {
     return this.ids.length;
@@ -126,6 +143,7 @@ export class SegmentBuilder {
    * doc id of the root document
    */
   add(doc: ParsedDocument, meta: StoredMeta): number {
+    if (doc.packed) return this.addPacked(doc, doc.packed, meta);
     const nested = doc.nested;
     if (nested && nested.length > 0) {
       const first = this.ids.length;
@@ -142,7 +160,8 @@ export class SegmentBuilder {
     return this.blockFirst?.get(root) ?? root;
   }
 
-  private addOne(id: string, routing: string | undefined, source: Uint8Array | null, fields: readonly ParsedField[], meta: StoredMeta): number {
+  /** a new doc's stored fields; returns the doc */
+  private newDoc(id: string, routing: string | undefined, source: Uint8Array | null, meta: StoredMeta): number {
     const d = this.ids.length;
     this.ids.push(id);
     if (routing !== undefined && routing !== null) {
@@ -154,32 +173,27 @@ export class SegmentBuilder {
     this.seqNos.push(meta.seqNo);
     this.terms.push(meta.primaryTerm);
     this.versions.push(meta.version);
-    let bytes = 96 + (source ? source.length : 0) + id.length * 2;
+    return d;
+  }
 
+  private addOne(id: string, routing: string | undefined, source: Uint8Array | null, fields: readonly ParsedField[], meta: StoredMeta): number {
+    const d = this.newDoc(id, routing, source, meta);
+    let bytes = 96 + (source ? source.length : 0) + id.length * 2;
+    bytes += this.addFields(d, fields);
+    this.approxBytes += bytes + 16;
+    return d;
+  }
+
+  private addFields(d: number, fields: readonly ParsedField[]): number {
+    let bytes = 0;
     for (let fi = 0; fi < fields.length; fi++) {
       const f = fields[fi];
       // `_id` is indexed from the stored ids when the segment is built (no per-doc hashing)
       if (f.tokens && f.name !== '_id') bytes += this.invert(d, f.name, f.tokens, f.indexOptions ?? 'docs', !!f.norms);
       const nv = f.numericValues;
-      if (nv && nv.length) {
-        let c = this.numeric.get(f.name);
-        if (!c) this.numeric.set(f.name, (c = new NumericColumn()));
-        for (let i = 0; i < nv.length; i++) {
-          c.docs.push(d);
-          c.values.push(nv[i]);
-        }
-        bytes += nv.length * 12;
-      }
+      if (nv && nv.length) bytes += this.addValues(this.numeric, f.name, d, nv, 0, nv.length);
       const pv = f.pointValues;
-      if (pv && pv.length) {
-        let c = this.points.get(f.name);
-        if (!c) this.points.set(f.name, (c = new NumericColumn()));
-        for (let i = 0; i < pv.length; i++) {
-          c.docs.push(d);
-          c.values.push(pv[i]);
-        }
-        bytes += pv.length * 12;
-      }
+      if (pv && pv.length) bytes += this.addValues(this.points, f.name, d, pv, 0, pv.length);
       const kv = f.keywordValues;
       if (kv && kv.length) {
         if (f.name === '_ignored') (this.ignored ??= new Map()).set(d, kv);
@@ -192,13 +206,7 @@ export class SegmentBuilder {
           if (canShare && fb.tokTerm.length === kv.length) c.shared = fb; // first doc of the field
           this.sorted.set(f.name, c);
         }
-        if (c.shared && (!canShare || c.shared !== fb)) {
-          const sh = c.shared;
-          c.termIds = new Map(sh.termIds);
-          c.terms = sh.terms.slice();
-          c.shared = null;
-          c.wasShared = true;
-        }
+        if (c.shared && (!canShare || c.shared !== fb)) unshare(c);
         if (c.shared) {
           const col = c.shared.tokTerm;
           const base = col.length - kv.length;
@@ -223,8 +231,125 @@ export class SegmentBuilder {
         bytes += kv.length * 8;
       }
     }
+    return bytes;
+  }
+
+  private addValues(m: Map<string, NumericColumn>, name: string, d: number, vals: ArrayLike<number>, from: number, to: number): number {
+    let c = m.get(name);
+    if (!c) m.set(name, (c = new NumericColumn()));
+    for (let i = from; i < to; i++) {
+      c.docs.push(d);
+      c.values.push(vals[i]);
+    }
+    return (to - from) * 12;
+  }
+
+  /** the same as `add` for a document packed by a parse thread (same columns, same term ids) */
+  private addPacked(doc: ParsedDocument, ref: PackedRef, meta: StoredMeta): number {
+    const chunk = ref.chunk;
+    if (this.packedChunk !== chunk) {
+      this.packedChunk = chunk;
+      this.packedInv = new Map();
+      this.packedOrd = new Map();
+    }
+    const ints = chunk.ints;
+    const cur = { p: ref.at, q: ints[ref.at - 1] };
+    const nNested = ints[cur.p++];
+    const first = this.ids.length;
+    for (let i = 0; i < nNested; i++) {
+      const d = this.newDoc(doc.id, doc.routing, null, meta);
+      this.approxBytes += 96 + doc.id.length * 2 + this.addPackedFields(d, chunk, cur) + 16;
+    }
+    const source = doc.source;
+    const d = this.newDoc(doc.id, doc.routing, source, meta);
+    // the fields the event loop added (`_routing`), then the packed ones
+    let bytes = 96 + (source ? source.length : 0) + doc.id.length * 2 + this.addFields(d, doc.fields);
+    bytes += this.addPackedFields(d, chunk, cur);
     this.approxBytes += bytes + 16;
+    if (nNested > 0) (this.blockFirst ??= new Map()).set(d, first);
     return d;
+  }
+
+  private addPackedFields(d: number, chunk: PackedChunk, cur: { p: number; q: number }): number {
+    const ints = chunk.ints;
+    const strings = chunk.strings;
+    let p = cur.p;
+    let bytes = 0;
+    const n = ints[p++];
+    for (let k = 0; k < n; k++) {
+      const name = strings[ints[p++]];
+      const flags = ints[p++];
+      let tokAt = -1;
+      let nTok = 0;
+      if (flags & F_TOKENS) {
+        nTok = ints[p++];
+        tokAt = p;
+        p += nTok * 2;
+        bytes += this.invertPacked(d, name, chunk, tokAt, nTok, INDEX_OPTIONS[(flags >> F_OPTIONS_SHIFT) & 3], (flags & F_NORMS) !== 0);
+      }
+      if (flags & F_NUMERIC) {
+        const nn = ints[p++];
+        bytes += this.addValues(this.numeric, name, d, chunk.nums, cur.q, cur.q + nn);
+        cur.q += nn;
+      }
+      if (flags & F_POINTS) {
+        const nn = ints[p++];
+        bytes += this.addValues(this.points, name, d, chunk.nums, cur.q, cur.q + nn);
+        cur.q += nn;
+      }
+      if (flags & F_KEYWORDS) {
+        const nk = ints[p++];
+        const kvAt = p;
+        p += nk;
+        if (name === '_ignored') {
+          const kv: string[] = [];
+          for (let i = 0; i < nk; i++) kv.push(strings[ints[kvAt + i]]);
+          (this.ignored ??= new Map()).set(d, kv);
+        }
+        let c = this.sorted.get(name);
+        const fb = tokAt >= 0 ? this.inverted.get(name) : undefined;
+        // the same strings of one chunk have the same index: equal terms ⇔ equal indexes
+        let canShare = fb !== undefined && nTok === nk;
+        for (let i = 0; canShare && i < nk; i++) if (ints[tokAt + 2 * i] !== ints[kvAt + i]) canShare = false;
+        if (!c) {
+          c = new OrdinalColumn();
+          if (canShare && fb!.tokTerm.length === nk) c.shared = fb!; // first doc of the field
+          this.sorted.set(name, c);
+        }
+        if (c.shared && (!canShare || c.shared !== fb)) unshare(c);
+        if (c.shared) {
+          const col = c.shared.tokTerm;
+          const base = col.length - nk;
+          for (let i = 0; i < nk; i++) {
+            c.docs.push(d);
+            c.ids.push(col.data[base + i]);
+          }
+        } else {
+          let cache = this.packedOrd.get(name);
+          if (!cache) this.packedOrd.set(name, (cache = new Int32Array(strings.length)));
+          for (let i = 0; i < nk; i++) {
+            const si = ints[kvAt + i];
+            let id = cache[si] - 1;
+            if (id < 0) {
+              const v = strings[si];
+              const known = c.termIds.get(v);
+              if (known === undefined) {
+                id = c.terms.length;
+                c.termIds.set(v, id);
+                c.terms.push(v);
+                bytes += 48 + v.length * 2;
+              } else id = known;
+              cache[si] = id + 1;
+            }
+            c.docs.push(d);
+            c.ids.push(id);
+          }
+        }
+        bytes += nk * 8;
+      }
+    }
+    cur.p = p;
+    return bytes;
   }
 
   /** stored fields of a buffered doc (realtime get) */
@@ -285,6 +410,64 @@ export class SegmentBuilder {
         termIds.set(t.term, id);
         fb.terms.push(t.term);
         bytes += 48 + t.term.length * 2;
+      }
+      tokTerm.push(id);
+      tokDoc.push(d);
+      if (tokPos) tokPos.push(pos);
+    }
+    fb.lastDoc = d;
+    fb.lastPos = maxPos;
+    const L = fb.lengths;
+    if (L) {
+      while (L.length <= d) L.push(-1);
+      L.data[d] = (L.data[d] < 0 ? 0 : L.data[d]) + length;
+    }
+    return bytes;
+  }
+
+  /** `invert` of a packed field's tokens (`nTok` (term, position) pairs at `at` in the chunk's ints) */
+  private invertPacked(d: number, name: string, chunk: PackedChunk, at: number, n: number, options: IndexOptions, norms: boolean): number {
+    let fb = this.inverted.get(name);
+    if (!fb) {
+      fb = new InvertedFieldBuffer(options);
+      this.inverted.set(name, fb);
+    }
+    if (norms && !fb.lengths) {
+      fb.lengths = new IntColumn();
+    }
+    const ints = chunk.ints;
+    let posOffset = 0;
+    const last = fb.lastDoc === d ? fb.lastPos : undefined;
+    if (last !== undefined && n > 0 && ints[at + 1] <= last) {
+      posOffset = last + POSITION_INCREMENT_GAP + 1 - ints[at + 1];
+    }
+    let bytes = n * 12;
+    let length = 0;
+    let prevPos = -1;
+    let maxPos = last ?? -1;
+    let cache = this.packedInv.get(name);
+    if (!cache) this.packedInv.set(name, (cache = new Int32Array(chunk.strings.length)));
+    const termIds = fb.termIds;
+    const tokTerm = fb.tokTerm;
+    const tokDoc = fb.tokDoc;
+    const tokPos = fb.tokPos;
+    for (let i = 0; i < n; i++) {
+      const si = ints[at + 2 * i];
+      const pos = ints[at + 2 * i + 1] + posOffset;
+      if (pos !== prevPos) length++;
+      prevPos = pos;
+      if (pos > maxPos) maxPos = pos;
+      let id = cache[si] - 1;
+      if (id < 0) {
+        const term = chunk.strings[si];
+        const known = termIds.get(term);
+        if (known === undefined) {
+          id = fb.terms.length;
+          termIds.set(term, id);
+          fb.terms.push(term);
+          bytes += 48 + term.length * 2;
+        } else id = known;
+        cache[si] = id + 1;
       }
       tokTerm.push(id);
       tokDoc.push(d);

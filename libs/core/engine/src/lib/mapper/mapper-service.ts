@@ -36,6 +36,20 @@ interface CacheEntry {
   meta: Map<string, MappedFieldType>;
   /** the mapping's runtime fields (compiled on first use) */
   runtime?: Map<string, MappedFieldType>;
+  /** no field of an extension's type (computed on first use) */
+  builtInOnly?: boolean;
+}
+
+/** whether a mapping (properties, multi-fields) declares a field of one of these types */
+function declaresType(json: unknown, types: ReadonlyMap<string, unknown>): boolean {
+  if (!isPlainObject(json)) return false;
+  const j = json as Json;
+  if (typeof j['type'] === 'string' && types.has(j['type'])) return true;
+  for (const k of ['properties', 'fields']) {
+    const sub = j[k];
+    if (isPlainObject(sub)) for (const v of Object.values(sub as Json)) if (declaresType(v, types)) return true;
+  }
+  return false;
 }
 
 @injectable()
@@ -143,6 +157,12 @@ export class DefaultMapperService implements MapperService {
 
   documentMapper(index: IndexMetadata): DocumentMapper {
     return this.entry(index).docMapper;
+  }
+
+  parsableInThread(index: IndexMetadata): boolean {
+    const e = this.entry(index);
+    e.builtInOnly ??= this.extensions.size === 0 || !declaresType(e.compiled.json, this.extensions);
+    return e.builtInOnly;
   }
 
   private runtimeOf(e: CacheEntry, index: IndexMetadata): Map<string, MappedFieldType> {

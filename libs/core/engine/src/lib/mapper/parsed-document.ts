@@ -1,3 +1,5 @@
+import type { PackedRef } from '../index/packed-documents.js';
+
 /**
  * CONTRACT (produced by the document parser of the mapper; consumed by the storage engine's IndexWriter).
  * Plain data, structured-clone safe.
@@ -47,6 +49,11 @@ export interface ParsedDocument {
    * nested children and before its parent (post-order), the root document itself follows the last one
    */
   nested?: NestedDocument[];
+  /**
+   * the fields (and nested documents) packed by a parse thread: the indexing buffer reads them from the chunk;
+   * `fields` then holds only what the event loop adds (`_routing`), `nested` is absent
+   */
+  packed?: PackedRef;
 }
 
 /** Result of parsing: the document and, when dynamic mapping added fields, the mapping delta to merge first. */

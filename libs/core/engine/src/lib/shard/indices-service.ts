@@ -11,8 +11,9 @@ import { EngineTokens, type IndicesService, type MapperService, type ShardFailur
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { IndexShardImpl, type IndexCommitRef, type ShardStats } from './index-shard.js';
-import { blockCacheBytesFrom, mergeThreadsFrom, shardSettingsFrom } from './shard-settings.js';
+import { blockCacheBytesFrom, bulkParseThreadsFrom, mergeThreadsFrom, shardSettingsFrom } from './shard-settings.js';
 import { MergeWorkerPool, mergeWorkerFile } from './merge-pool.js';
+import type { ParseTask, ParseTaskResult } from '../mapper/parse-task.js';
 import { BlockCache } from '../store/block-cache.js';
 import { indexDataDir, removeQuietly } from '../store/directory.js';
 import * as fs from 'node:fs';
@@ -110,6 +111,11 @@ export interface StorageIndicesService extends IndicesService {
   acquireIndexCommit(index: string, shardId: number): IndexCommitRef;
   /** the directory of shard `shardId` of the index with this uuid (restore/shrink fill it before publishing) */
   shardPath(indexUuid: string, shardId: number): string;
+  /**
+   * parses a chunk of bulk documents in a parse thread of the node; null (at once) when the node has none, the
+   * promise's null when the chunk could not be taken: the event loop parses those documents
+   */
+  parseDocuments?(task: ParseTask): Promise<ParseTaskResult | null> | null;
   close(): void;
 }
 
@@ -146,7 +152,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     const mergeThreads = mergeThreadsFrom(hostConfig?.settings);
     const workerFile = mergeThreads > 0 ? mergeWorkerFile() : null;
     if (mergeThreads > 0 && !workerFile) this.logger?.info({ threads: mergeThreads }, 'no merge worker entry beside the bundle: merges run on the event loop');
-    this.mergePool = workerFile ? new MergeWorkerPool(mergeThreads, workerFile) : null;
+    this.mergePool = workerFile ? new MergeWorkerPool(mergeThreads, workerFile, bulkParseThreadsFrom(hostConfig?.settings)) : null;
     this.listeners = listeners ?? [];
     this.store.onChange((next, prev) => this.apply(next, prev));
     this.sweepOrphans(this.store.current());
@@ -188,6 +194,10 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
       clearTimeout(timer);
     }
     this.close();
+  }
+
+  parseDocuments(task: ParseTask): Promise<ParseTaskResult | null> | null {
+    return this.mergePool?.canParse ? this.mergePool.parse(task) : null;
   }
 
   /** flushes and closes every shard (graceful shutdown) */

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
 import type { BuildTask, BuildTaskResult, MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
+import type { ParseTask, ParseTaskResult } from '../mapper/parse-task.js';
 
 /** runs merges (and the writes of refreshed segments) off the event loop (what a shard needs of the pool) */
 export interface MergeExecutor {
@@ -44,18 +45,26 @@ function ignorePoolError(): void {
   // see the constructor of MergeWorkerPool
 }
 
+/** chunks of bulk documents waiting for a parse thread, per thread; a chunk beyond is parsed on the event loop */
+const PARSE_QUEUE_PER_THREAD = 32;
+
 /**
  * Merges run in `size` threads; the writes of refreshed segments in one thread of their own (same worker
  * file), so a long merge never holds back a refreshed segment's files (short tasks, one after the other).
+ * Bulk documents are parsed in `parseThreads` threads more (same file; none: bulks parse on the event loop).
  */
 export class MergeWorkerPool implements MergeExecutor {
   private readonly pool: Piscina;
   private readonly writes: Piscina;
+  private readonly parses: Piscina | null;
   private closed = false;
+  /** documents the parse threads packed (for tests and stats) */
+  parsedDocs = 0;
 
   constructor(
     readonly size: number,
     readonly filename: string,
+    readonly parseThreads = 0,
   ) {
     this.pool = new Piscina({
       filename,
@@ -72,6 +81,32 @@ export class MergeWorkerPool implements MergeExecutor {
     // crash the process. Every task's own failure reaches its caller through its promise.
     this.pool.on('error', ignorePoolError);
     this.writes.on('error', ignorePoolError);
+    this.parses =
+      parseThreads > 0
+        ? new Piscina({ filename, minThreads: 0, maxThreads: parseThreads, idleTimeout: 30_000, maxQueue: parseThreads * PARSE_QUEUE_PER_THREAD })
+        : null;
+    this.parses?.on('error', ignorePoolError);
+  }
+
+  /** whether bulk documents can be parsed in threads */
+  get canParse(): boolean {
+    return this.parses !== null && !this.closed;
+  }
+
+  /**
+   * parses a chunk of bulk documents in a parse thread; null when there is none, it is closed or its queue is
+   * full (the caller parses on the event loop)
+   */
+  parse(task: ParseTask): Promise<ParseTaskResult | null> {
+    const parses = this.parses;
+    if (this.closed || !parses || parses.queueSize >= this.parseThreads * PARSE_QUEUE_PER_THREAD) return Promise.resolve(null);
+    return (parses.run(task) as Promise<ParseTaskResult>).then(
+      (r) => {
+        if (r.chunk) for (const at of r.chunk.docAt) if (at >= 0) this.parsedDocs++;
+        return r;
+      },
+      () => null,
+    );
   }
 
   write(task: WriteTask): Promise<WriteTaskResult> {
@@ -93,6 +128,6 @@ export class MergeWorkerPool implements MergeExecutor {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
-    return Promise.all([this.pool.destroy(), this.writes.destroy()]).then(() => undefined);
+    return Promise.all([this.pool.destroy(), this.writes.destroy(), this.parses?.destroy()]).then(() => undefined);
   }
 }

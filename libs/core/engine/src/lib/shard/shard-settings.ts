@@ -117,9 +117,28 @@ export function mergeThreadsFrom(settings: Record<string, unknown> | undefined):
   return v === undefined || v === null ? 1 : MERGE_THREADS.parse(v);
 }
 
+/**
+ * `thread_pool.bulk_parse.size`: worker threads that parse the documents of large bulks (JSON, mapping,
+ * analysis) off the event loop (default 1; 0 parses them on the event loop; none without merge threads either)
+ */
+export const BULK_PARSE_THREADS: SettingDef<number> = {
+  key: 'thread_pool.bulk_parse.size',
+  scope: 'node',
+  dynamic: false,
+  defaultValue: 1,
+  parse: SettingParsers.int('thread_pool.bulk_parse.size', 0, 64),
+};
+
+/** the number of bulk parse threads from node settings */
+export function bulkParseThreadsFrom(settings: Record<string, unknown> | undefined): number {
+  const v = settings?.['thread_pool.bulk_parse.size'];
+  return v === undefined || v === null ? 1 : BULK_PARSE_THREADS.parse(v);
+}
+
 export const STORAGE_SETTINGS: readonly SettingDef[] = [
   BLOCK_CACHE_SIZE,
   MERGE_THREADS,
+  BULK_PARSE_THREADS,
   REFRESH_INTERVAL,
   TRANSLOG_DURABILITY,
   TRANSLOG_SYNC_INTERVAL,

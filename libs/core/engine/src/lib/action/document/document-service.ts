@@ -24,7 +24,11 @@ import { validateWriteConditions, type VersionType } from '../../shard/versionin
 import { autoCreateAllowed } from '../../shard/shard-settings.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
 import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
-import { checkImmenseTerms } from '../../index/immense-terms.js';
+import { checkImmenseTerms, MAX_TERM_LENGTH } from '../../index/immense-terms.js';
+import { packedDocument } from '../../index/packed-documents.js';
+import type { ParsedDocument } from '../../mapper/parsed-document.js';
+import type { ParseTaskIndex } from '../../mapper/parse-task.js';
+import { BulkParseAhead, type ParsedAhead } from './bulk-parse-ahead.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
 import type { IndexingPressure } from '../../threadpool/indexing-pressure.js';
 import type { ThreadPool } from '../../threadpool/thread-pool.js';
@@ -448,6 +452,7 @@ export class DocumentService {
     batch: WriteBatch,
     rawSource?: string | Uint8Array,
     ingest?: IngestTiming,
+    ahead?: ParsedAhead,
   ): Promise<DocResult> {
     const errors = validateWriteConditions(reqIn, reqIn.opType);
     if (errors.length) throw Errors.actionRequestValidation(errors);
@@ -492,6 +497,14 @@ export class DocumentService {
     // the indexing slow log times the parse and the shard write, only when the index sets a threshold
     const slow = slowLogThresholds(meta.settings, 'index') !== undefined;
     const t0 = slow ? process.hrtime.bigint() : 0n;
+    // parsed ahead in a parse thread: used when the request is the one sent and the mapping the one parsed with
+    if (ahead && raw !== undefined && req.attributes[INGEST_PIPELINE_RAN] !== true && (routing === undefined || routing.length <= MAX_ROUTING_CHARS_PACKED)) {
+      const r = await ahead.result;
+      // the index as it is now (the wait let other requests in)
+      meta = this.meta(concrete);
+      const packed = r?.chunk && sameMapping(ahead.index, meta) ? packedDocument(r.chunk, ahead.slot, id, routing) : null;
+      if (packed) return this.indexParsed(req, concrete, meta, id, routing, autoId, packed, batch, slow, t0);
+    }
     let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
     if (parsed.dynamicMappingUpdate) {
       await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
@@ -501,12 +514,28 @@ export class DocumentService {
         parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
       }
     }
-    const doc = parsed.doc;
+    return this.indexParsed(req, concrete, meta, id, routing, autoId, parsed.doc, batch, slow, t0);
+  }
+
+  /** the shard write of a parsed document (the event loop's parse or a parse thread's) */
+  private indexParsed(
+    req: IndexRequest,
+    concrete: string,
+    meta: IndexMetadata,
+    id: string,
+    routing: string | undefined,
+    autoId: boolean,
+    doc: ParsedDocument,
+    batch: WriteBatch,
+    slow: boolean,
+    t0: bigint,
+  ): DocResult {
     const source = doc.source ?? Buffer.from(JSON.stringify(req.source), 'utf8');
     const shard = this.writeShard(concrete, meta, shardIdForDoc(meta, id, routing), 'index', id);
     let r: WriteResult;
     try {
-      checkImmenseTerms(doc);
+      // a parse thread checked the terms it packed
+      if (!doc.packed) checkImmenseTerms(doc);
       r = shard.indexDoc({
         id,
         routing,
@@ -903,6 +932,20 @@ export class DocumentService {
     }
   }
 
+  /** the metadata of an index, alias or data stream's write index, if it exists (for parsing a bulk ahead) */
+  private aheadMeta(name: string): IndexMetadata | undefined {
+    const md = this.store.current();
+    if (md.indices[name]) return this.mappers.parsableInThread?.(md.indices[name]) ? md.indices[name] : undefined;
+    let m: IndexMetadata | undefined;
+    try {
+      const w = this.resolver.writeIndex(name);
+      m = w === undefined ? undefined : md.indices[w];
+    } catch {
+      return undefined;
+    }
+    return m && this.mappers.parsableInThread?.(m) ? m : undefined;
+  }
+
   /** runs a single-document write's primary operation in a write-pool slot, its bytes counted as primary */
   private async onWritePool<T>(describe: string, bytes: number, task: () => Promise<T>): Promise<T> {
     const pool = this.threadPool?.write;
@@ -961,7 +1004,11 @@ export class DocumentService {
     let errors = false;
     let n = 0;
     let sliceStart = performance.now();
-    for (const it of items) {
+    const ahead = this.indices.parseDocuments
+      ? BulkParseAhead.plan(items, (name) => this.aheadMeta(name), (task) => this.indices.parseDocuments!(task))
+      : null;
+    for (let ii = 0; ii < items.length; ii++) {
+      const it = items[ii];
       // a long bulk lets other requests in (searches, other bulks taking their write slots) every couple of
       // milliseconds, so a search waits at most one slice of each running bulk per turn of the event loop
       if (++n % BULK_CHECK_EVERY === 0 && performance.now() - sliceStart >= BULK_SLICE_MS) {
@@ -996,6 +1043,7 @@ export class DocumentService {
               batch,
               it.rawSource,
               ingest,
+              ahead?.item(ii),
             );
             break;
           case 'delete':
@@ -1096,6 +1144,20 @@ function writeBytes(id: string | undefined, source: string | Uint8Array | object
 
 /** Elasticsearch's shallow size of an index request */
 const WRITE_OP_OVERHEAD_BYTES = 72;
+
+/** whether a chunk was parsed with the index's current mapping and settings */
+function sameMapping(ix: ParseTaskIndex, meta: IndexMetadata): boolean {
+  return (
+    ix.uuid === meta.uuid &&
+    ix.mappingVersion === meta.mappingVersion &&
+    ix.settingsVersion === meta.settingsVersion &&
+    ix.mappings === meta.mappings &&
+    ix.settings === meta.settings
+  );
+}
+
+/** a routing longer than this (UTF-16 units) could be an immense term: its document is parsed on the event loop */
+const MAX_ROUTING_CHARS_PACKED = Math.floor(MAX_TERM_LENGTH / 3);
 
 /** a bulk applies items for about this long (ms) before it lets the event loop turn */
 const BULK_SLICE_MS = 2;

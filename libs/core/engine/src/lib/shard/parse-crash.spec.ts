@@ -1,0 +1,105 @@
+/**
+ * Crash test of documents parsed in a parse thread: a child process indexes documents a parse thread parsed and
+ * packed, with fsync per batch; the parent kill -9's it while a chunk is in the thread, recovers the shard (its
+ * translog replayed through the event loop's mapper) and finds every acknowledged operation, with its source,
+ * and the segments answer term queries on the packed fields as a shard fed by the event loop's parse does.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { IndexShardImpl } from './index-shard.js';
+import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
+import { parseCrashBytes, parseCrashSource } from './testing/parse-crash-model.js';
+
+jest.setTimeout(90_000);
+
+describe('crash recovery of documents parsed in a thread (kill -9)', () => {
+  let dir: string;
+  let bundle: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-crash-'));
+    bundle = bundleCrashChild('parse-crash-child.ts', dir);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('every acknowledged doc is back with its source; the recovered segments match a shard fed by the event loop', async () => {
+    const data = path.join(dir, 'shard');
+    let acked = 0;
+    let parsing = 0;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [bundle, data, '200'], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
+      let buf = '';
+      child.on('error', reject);
+      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited early: ${code} ${signal}`))));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buf += chunk.toString();
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          const m = /^([A-Z]+) (\d+)$/.exec(line);
+          if (!m) continue;
+          if (m[1] === 'ACK') acked = Number(m[2]);
+          // kill right after a chunk went to the thread, once enough was acknowledged
+          else if (m[1] === 'PARSING' && acked >= 6000 && !child.killed) {
+            parsing = Number(m[2]);
+            child.kill('SIGKILL');
+          }
+        }
+      });
+    });
+    expect(parsing).toBeGreaterThan(30);
+    const deleted = new Set<number>();
+    const unacknowledgedDelete = new Set<number>();
+    for (let n = 1; n <= acked + 3; n++) if (n % 7 === 0) (n <= acked ? deleted : unacknowledgedDelete).add(n - 3);
+    const shard = new IndexShardImpl({ index: 'pcrash', indexUuid: 'pcrash-uuid', shardId: 0, dir: data, parse: parseCrashBytes, manualScheduling: true });
+    // the same acknowledged operations through the event loop's parse, in a shard of their own
+    const modelDir = path.join(dir, 'model');
+    const model = new IndexShardImpl({ index: 'pcrash', indexUuid: 'pcrash-uuid', shardId: 0, dir: modelDir, parse: parseCrashBytes, manualScheduling: true });
+    try {
+      const wrong: string[] = [];
+      for (let id = 0; id < acked; id++) {
+        if (unacknowledgedDelete.has(id)) continue;
+        const g = shard.get(String(id));
+        if (g.found === deleted.has(id)) wrong.push(`${id}: found=${g.found}`);
+        else if (g.found && Buffer.from(g.source!).toString('utf8') !== parseCrashSource(id)) wrong.push(`${id}: source`);
+      }
+      expect(wrong).toEqual([]);
+      for (let n = 0; n < acked; n++) {
+        const id = String(n);
+        const src = Buffer.from(parseCrashSource(n), 'utf8');
+        model.indexDoc({ id, opType: 'index', doc: parseCrashBytes(src, id), source: src });
+        if ((n + 1) % 7 === 0) model.deleteDoc({ id: String(n + 1 - 3) });
+      }
+      for (const id of unacknowledgedDelete) if (!shard.get(String(id)).found) model.deleteDoc({ id: String(id) });
+      shard.refreshInternal('test');
+      model.refreshInternal('test');
+      const r = shard.acquireReader();
+      const m = model.acquireReader();
+      try {
+        expect(r.numDocs).toBe(m.numDocs);
+        // postings of packed fields: the same matches in both
+        const count = (reader: typeof r, field: string, term: string) => {
+          let c = 0;
+          for (const leaf of reader.leaves) {
+            const pe = leaf.reader.postings(field, term);
+            if (!pe) continue;
+            for (const d of pe.docs) if (leaf.reader.isLive(d)) c++;
+          }
+          return c;
+        };
+        for (const [f, t] of [['msg', 'message'], ['msg', '4242'], ['msg.raw', 'message 7 of the crash test'], ['tags', 't3'], ['tags', 'u1'], ['parts.k', 'k3']]) {
+          expect([f, t, count(r, f, t)]).toEqual([f, t, count(m, f, t)]);
+        }
+        expect(count(r, 'tags', 't3')).toBeGreaterThan(100);
+      } finally {
+        r.decRef();
+        m.decRef();
+      }
+    } finally {
+      shard.close();
+      model.close();
+    }
+  });
+});
