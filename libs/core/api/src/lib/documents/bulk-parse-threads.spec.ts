@@ -58,8 +58,9 @@ function bulkBody(seed: number, n: number, base: number): string {
     }
     const op = x < 0.2 ? { create: { _id: id, ...routing } } : x < 0.25 ? { index: { _id: id, version: 5 + i, version_type: 'external', ...routing } } : { index: { _id: id, ...routing } };
     lines.push(JSON.stringify(op));
-    if (r() < 0.01) {
-      lines.push('{"title": "broken", ');
+    if (r() < 0.02) {
+      // item errors: malformed JSON, duplicate keys, not an object, nesting too deep
+      lines.push(pick(['{"title": "broken", ', '{"tags":"a","count":1,"tags":"b"}', '[1,2]', '"text"', '{"a":'.repeat(1001) + '1' + '}'.repeat(1001)]));
       continue;
     }
     const d: Record<string, unknown> = { seq: base * 10 + i };

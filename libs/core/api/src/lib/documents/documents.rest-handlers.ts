@@ -330,7 +330,8 @@ export class BulkRestHandler implements RestHandler {
       requireAlias: req.hasParam('require_alias') ? req.boolParam('require_alias', false) : undefined,
       fetchSource: src.fetch,
       sourceFilter: src.filter,
-    });
+      // index/create sources are parsed when their item runs, or by a parse thread
+    }, 2, true);
     const r = await this.docs.bulk(items, { refresh });
     return RestResponses.ok(r);
   }

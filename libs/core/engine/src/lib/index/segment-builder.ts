@@ -27,6 +27,15 @@ class IntColumn {
     }
     this.data[this.length++] = v;
   }
+  /** room for `n` more values: the array to write them to from `length` on (the caller moves `length`) */
+  reserve(n: number): Int32Array {
+    if (this.length + n > this.data.length) {
+      const g = new Int32Array(Math.max(this.data.length * 2, this.length + n));
+      g.set(this.data);
+      this.data = g;
+    }
+    return this.data;
+  }
 }
 
 /** growable Float64 column */
@@ -448,9 +457,11 @@ export class SegmentBuilder {
     let cache = this.packedInv.get(name);
     if (!cache) this.packedInv.set(name, (cache = new Int32Array(chunk.strings.length)));
     const termIds = fb.termIds;
-    const tokTerm = fb.tokTerm;
-    const tokDoc = fb.tokDoc;
-    const tokPos = fb.tokPos;
+    // the columns are written in place (room made once for the field's tokens)
+    const base = fb.tokTerm.length;
+    const tokTerm = fb.tokTerm.reserve(n);
+    const tokDoc = fb.tokDoc.reserve(n);
+    const tokPos = fb.tokPos ? fb.tokPos.reserve(n) : null;
     for (let i = 0; i < n; i++) {
       const si = ints[at + 2 * i];
       const pos = ints[at + 2 * i + 1] + posOffset;
@@ -469,10 +480,13 @@ export class SegmentBuilder {
         } else id = known;
         cache[si] = id + 1;
       }
-      tokTerm.push(id);
-      tokDoc.push(d);
-      if (tokPos) tokPos.push(pos);
+      tokTerm[base + i] = id;
+      tokDoc[base + i] = d;
+      if (tokPos) tokPos[base + i] = pos;
     }
+    fb.tokTerm.length = base + n;
+    fb.tokDoc.length = base + n;
+    if (fb.tokPos) fb.tokPos.length = base + n;
     fb.lastDoc = d;
     fb.lastPos = maxPos;
     const L = fb.lengths;

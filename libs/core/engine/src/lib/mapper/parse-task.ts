@@ -6,9 +6,11 @@
  *
  * The thread's mapper is built from the index's mappings and settings alone, with the built-in analysis and
  * field types: a mapping that needs more (a field type of a plugin) is not parsed here (`chunk: null`). A document
- * is left to the event loop (its `docAt` -1) when parsing it fails, adds dynamic mappings or holds an immense term:
+ * is left to the event loop (its `docAt` -1) when its JSON is not an object the bulk parser takes (duplicate keys,
+ * nesting too deep), when parsing it fails, adds dynamic mappings or holds an immense term:
  * the event loop parses it as it parses any document, with the same result or error as without threads.
  */
+import { checkParsedJson } from '@strata/core-common';
 import { DefaultAnalysisRegistry } from '../analysis/analysis-registry.js';
 import { checkImmenseTerms } from '../index/immense-terms.js';
 import { ChunkPacker, type PackedChunk } from '../index/packed-documents.js';
@@ -77,10 +79,15 @@ export function runParseTask(task: ParseTask): ParseTaskResult {
   const packer = new ChunkPacker();
   for (const raw of task.sources) {
     try {
-      const body = JSON.parse(raw) as Record<string, unknown>;
+      const body = JSON.parse(raw) as unknown;
+      // what the bulk parser refuses (its error is the event loop's): not an object, duplicate keys, too deep
+      if (body === null || typeof body !== 'object' || Array.isArray(body) || checkParsedJson(raw, body)) {
+        packer.skip();
+        continue;
+      }
       // the id and routing are the event loop's: `_id` and `_routing` are not packed (a mapping that requires a
       // routing gets a stand-in; the event loop refuses a document without one before it looks at the chunk)
-      const r = mapper.parse(body, '', mapper.mapping.routingRequired ? '' : undefined, raw);
+      const r = mapper.parse(body as Record<string, unknown>, '', mapper.mapping.routingRequired ? '' : undefined, raw);
       if (r.dynamicMappingUpdate) {
         packer.skip();
         continue;

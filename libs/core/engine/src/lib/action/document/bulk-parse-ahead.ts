@@ -62,7 +62,7 @@ export class BulkParseAhead {
     const metas = new Map<string, IndexMetadata | null>();
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
-      if ((it.op !== 'index' && it.op !== 'create') || it.bodyError || it.body === undefined || typeof it.rawSource !== 'string') continue;
+      if ((it.op !== 'index' && it.op !== 'create') || it.bodyError || (it.body === undefined && !it.sourcePending) || typeof it.rawSource !== 'string') continue;
       if (it.pipeline !== undefined && it.pipeline !== '') continue;
       const name = it.index ?? '';
       let m = metas.get(name);

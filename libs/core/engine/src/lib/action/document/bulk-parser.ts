@@ -79,10 +79,12 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
 /**
  * The same, letting the event loop turn about every `sliceMs` of parsing: a bulk of thousands of documents
  * does not hold up the searches that arrive meanwhile. The whole body is still parsed and validated before
- * any item runs.
+ * any item runs. `deferSources`: the source lines of index/create items are kept as sent (`sourcePending`) and
+ * parsed when the item runs (`resolvePendingSource`) — or by a parse thread (DocumentService.bulk); their
+ * errors are the items' own either way.
  */
-export async function parseBulkLinesSliced(lines: readonly string[], defaults: BulkDefaults = {}, sliceMs = 2): Promise<ParsedBulkItem[]> {
-  const it = parseBulkSteps(lines, defaults, sliceMs);
+export async function parseBulkLinesSliced(lines: readonly string[], defaults: BulkDefaults = {}, sliceMs = 2, deferSources = false): Promise<ParsedBulkItem[]> {
+  const it = parseBulkSteps(lines, defaults, sliceMs, deferSources);
   for (;;) {
     const r = it.next();
     if (r.done) return r.value;
@@ -90,7 +92,44 @@ export async function parseBulkLinesSliced(lines: readonly string[], defaults: B
   }
 }
 
-function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, sliceMs: number): Generator<void, ParsedBulkItem[], void> {
+/**
+ * An index/create item's source line: its body and the line as sent, or the item's error (an item of its own:
+ * a malformed source never fails the whole request)
+ */
+function parseIndexSource(item: BulkItemRequest, srcLine: string): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(srcLine);
+  } catch (err) {
+    item.bodyError = Errors.documentParsing(`[1:1] failed to parse: ${(err as Error).message}`);
+    return;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
+    return;
+  }
+  const bad = checkParsedJson(srcLine, body);
+  if (bad) {
+    // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: the item fails
+    const cause = jsonParseError(bad.message, positionOf(srcLine, bad.offset));
+    const root = Errors.documentParsing(`[1:${bad.offset + 1}] failed to parse: ${bad.message}`);
+    item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+    return;
+  }
+  item.body = body as Record<string, unknown>;
+  item.rawSource = srcLine;
+}
+
+/** parses the source line of an item whose parse was deferred (`parseBulkLinesSliced`'s `deferSources`) */
+export function resolvePendingSource(item: BulkItemRequest): void {
+  if (!item.sourcePending) return;
+  item.sourcePending = false;
+  const line = item.rawSource!;
+  item.rawSource = undefined;
+  parseIndexSource(item, line);
+}
+
+function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, sliceMs: number, deferSources = false): Generator<void, ParsedBulkItem[], void> {
   const items: ParsedBulkItem[] = [];
   const validation: string[] = [];
   let i = 0;
@@ -214,43 +253,33 @@ function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, slice
       throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
     }
     const srcLine = lines[i++];
+    if (op !== 'update') {
+      if (deferSources) {
+        item.rawSource = srcLine;
+        item.sourcePending = true;
+      } else parseIndexSource(item, srcLine);
+      items.push(item);
+      continue;
+    }
     let body: unknown;
     try {
       body = JSON.parse(srcLine);
     } catch (err) {
-      if (op === 'update') throw Errors.xContentParse(`[UpdateRequest] failed to parse: ${(err as Error).message}`, lineNo + 1, 1);
-      item.bodyError = Errors.documentParsing(`[1:1] failed to parse: ${(err as Error).message}`);
-      items.push(item);
-      continue;
+      throw Errors.xContentParse(`[UpdateRequest] failed to parse: ${(err as Error).message}`, lineNo + 1, 1);
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      if (op === 'update') {
-        throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo + 1}], expected START_OBJECT but found [${tokenName(body)}]`);
-      }
-      item.bodyError = Errors.documentParsing(`[1:1] failed to parse: expected START_OBJECT but found [${tokenName(body)}]`);
-    } else {
-      const bad = checkParsedJson(srcLine, body);
-      if (bad) {
-        // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: the item fails (a whole-request failure for update bodies)
-        const msg = bad.message;
-        const cause = jsonParseError(msg, positionOf(srcLine, bad.offset));
-        if (op === 'update') throw Errors.xContentParse(msg, lineNo + 1, bad.offset + 1, cause);
-        const root = Errors.documentParsing(`[1:${bad.offset + 1}] failed to parse: ${msg}`);
-        item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
-        items.push(item);
-        continue;
-      }
-      item.body = body as Record<string, unknown>;
-      if (op === 'update') {
-        // BulkRequestParser parses update bodies on the spot: an unknown field fails the whole request
-        for (const k of Object.keys(item.body)) {
-          if (UPDATE_BODY_FIELDS.has(k)) continue;
-          const loc = locateJsonPath(srcLine, [k]);
-          const at = loc ? positionOf(srcLine, loc.key) : { line: 1, col: 2 };
-          throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, at.line, at.col);
-        }
-      }
-      if (op !== 'update') item.rawSource = srcLine;
+      throw Errors.illegalArgument(`Malformed action/metadata line [${lineNo + 1}], expected START_OBJECT but found [${tokenName(body)}]`);
+    }
+    const bad = checkParsedJson(srcLine, body);
+    // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: a whole-request failure for update bodies
+    if (bad) throw Errors.xContentParse(bad.message, lineNo + 1, bad.offset + 1, jsonParseError(bad.message, positionOf(srcLine, bad.offset)));
+    item.body = body as Record<string, unknown>;
+    // BulkRequestParser parses update bodies on the spot: an unknown field fails the whole request
+    for (const k of Object.keys(item.body)) {
+      if (UPDATE_BODY_FIELDS.has(k)) continue;
+      const loc = locateJsonPath(srcLine, [k]);
+      const at = loc ? positionOf(srcLine, loc.key) : { line: 1, col: 2 };
+      throw Errors.xContentParse(`[UpdateRequest] unknown field [${k}]`, at.line, at.col);
     }
     items.push(item);
   }

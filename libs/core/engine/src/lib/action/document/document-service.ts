@@ -23,7 +23,7 @@ import { shardIdForDoc } from '../../shard/routing.js';
 import { validateWriteConditions, type VersionType } from '../../shard/versioning.js';
 import { autoCreateAllowed } from '../../shard/shard-settings.js';
 import { TimeBasedIdGenerator } from './id-generator.js';
-import { UPDATE_BODY_FIELDS } from './bulk-parser.js';
+import { UPDATE_BODY_FIELDS, resolvePendingSource } from './bulk-parser.js';
 import { checkImmenseTerms, MAX_TERM_LENGTH } from '../../index/immense-terms.js';
 import { packedDocument } from '../../index/packed-documents.js';
 import type { ParsedDocument } from '../../mapper/parsed-document.js';
@@ -143,6 +143,8 @@ export interface BulkItemRequest {
   bodyError?: EsError;
   /** index/create: the source line as sent (stored verbatim when no interceptor replaced the request) */
   rawSource?: string;
+  /** index/create: `rawSource` is not parsed yet (`body`/`bodyError` are set by `resolvePendingSource`) */
+  sourcePending?: boolean;
   fetchSource?: boolean;
   sourceFilter?: SourceFilter;
 }
@@ -1018,34 +1020,39 @@ export class DocumentService {
       let res: DocResult;
       let indexName = it.index ?? '';
       let id: string | null = it.id ?? null;
+      const parsedAhead = ahead?.item(ii);
+      // a source a parse thread packed is a valid JSON object: parsed here only if something reads it
+      let lazy = false;
+      if (it.sourcePending) {
+        const r = parsedAhead ? await parsedAhead.result : null;
+        if (r?.chunk && r.chunk.docAt[parsedAhead!.slot] >= 0) lazy = true;
+        else resolvePendingSource(it);
+      }
       try {
         if (it.bodyError) throw it.bodyError;
         authorizeItem(it.op === 'create' ? ItemActions.CREATE : it.op === 'index' ? ItemActions.INDEX : it.op === 'delete' ? ItemActions.DELETE : ItemActions.UPDATE, it.index);
         switch (it.op) {
           case 'index':
-          case 'create':
-            res = await this.indexOne(
-              {
-                index: indexName,
-                id: it.id,
-                routing: it.routing,
-                opType: it.op === 'create' ? 'create' : 'index',
-                source: it.body ?? {},
-                pipeline: it.pipeline,
-                version: it.version,
-                versionType: it.versionType,
-                ifSeqNo: it.ifSeqNo,
-                ifPrimaryTerm: it.ifPrimaryTerm,
-                requireAlias: it.requireAlias,
-                requireDataStream: it.requireDataStream,
-                attributes: {},
-              },
-              batch,
-              it.rawSource,
-              ingest,
-              ahead?.item(ii),
-            );
+          case 'create': {
+            const req: IndexRequest = {
+              index: indexName,
+              id: it.id,
+              routing: it.routing,
+              opType: it.op === 'create' ? 'create' : 'index',
+              source: it.body ?? {},
+              pipeline: it.pipeline,
+              version: it.version,
+              versionType: it.versionType,
+              ifSeqNo: it.ifSeqNo,
+              ifPrimaryTerm: it.ifPrimaryTerm,
+              requireAlias: it.requireAlias,
+              requireDataStream: it.requireDataStream,
+              attributes: {},
+            };
+            if (lazy) lazySource(req, it);
+            res = await this.indexOne(req, batch, it.rawSource, ingest, parsedAhead);
             break;
+          }
           case 'delete':
             res = await this.deleteOne(
               {
@@ -1144,6 +1151,27 @@ function writeBytes(id: string | undefined, source: string | Uint8Array | object
 
 /** Elasticsearch's shallow size of an index request */
 const WRITE_OP_OVERHEAD_BYTES = 72;
+
+/**
+ * `req.source` parsed from the item's source line when first read (an interceptor, a document parsed on the
+ * event loop after all); a write replaces it
+ */
+function lazySource(req: IndexRequest, it: BulkItemRequest): void {
+  const settle = (v: Record<string, unknown>) => Object.defineProperty(req, 'source', { value: v, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(req, 'source', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      resolvePendingSource(it);
+      if (it.bodyError) throw it.bodyError;
+      settle(it.body ?? {});
+      return it.body ?? {};
+    },
+    set(v: Record<string, unknown>) {
+      settle(v);
+    },
+  });
+}
 
 /** whether a chunk was parsed with the index's current mapping and settings */
 function sameMapping(ix: ParseTaskIndex, meta: IndexMetadata): boolean {
