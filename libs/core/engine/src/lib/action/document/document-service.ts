@@ -1034,23 +1034,7 @@ export class DocumentService {
         switch (it.op) {
           case 'index':
           case 'create': {
-            const req: IndexRequest = {
-              index: indexName,
-              id: it.id,
-              routing: it.routing,
-              opType: it.op === 'create' ? 'create' : 'index',
-              source: it.body ?? {},
-              pipeline: it.pipeline,
-              version: it.version,
-              versionType: it.versionType,
-              ifSeqNo: it.ifSeqNo,
-              ifPrimaryTerm: it.ifPrimaryTerm,
-              requireAlias: it.requireAlias,
-              requireDataStream: it.requireDataStream,
-              attributes: {},
-            };
-            if (lazy) lazySource(req, it);
-            res = await this.indexOne(req, batch, it.rawSource, ingest, parsedAhead);
+            res = await this.indexOne(lazy ? lazySourceRequest(it, indexName) : bulkIndexRequest(it, indexName, it.body ?? {}), batch, it.rawSource, ingest, parsedAhead);
             break;
           }
           case 'delete':
@@ -1152,25 +1136,56 @@ function writeBytes(id: string | undefined, source: string | Uint8Array | object
 /** Elasticsearch's shallow size of an index request */
 const WRITE_OP_OVERHEAD_BYTES = 72;
 
+/** a bulk index/create item's request */
+function bulkIndexRequest(it: BulkItemRequest, index: string, source: Record<string, unknown>): IndexRequest {
+  return {
+    index,
+    id: it.id,
+    routing: it.routing,
+    opType: it.op === 'create' ? 'create' : 'index',
+    source,
+    pipeline: it.pipeline,
+    version: it.version,
+    versionType: it.versionType,
+    ifSeqNo: it.ifSeqNo,
+    ifPrimaryTerm: it.ifPrimaryTerm,
+    requireAlias: it.requireAlias,
+    requireDataStream: it.requireDataStream,
+    attributes: {},
+  };
+}
+
 /**
- * `req.source` parsed from the item's source line when first read (an interceptor, a document parsed on the
- * event loop after all); a write replaces it
+ * the same, its `source` parsed from the item's source line (valid: a parse thread packed it) when first read —
+ * by an interceptor, or the event loop's parse after all; a write replaces it
  */
-function lazySource(req: IndexRequest, it: BulkItemRequest): void {
-  const settle = (v: Record<string, unknown>) => Object.defineProperty(req, 'source', { value: v, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(req, 'source', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      resolvePendingSource(it);
-      if (it.bodyError) throw it.bodyError;
-      settle(it.body ?? {});
-      return it.body ?? {};
+function lazySourceRequest(it: BulkItemRequest, index: string): IndexRequest {
+  let source: Record<string, unknown> | undefined;
+  return {
+    index,
+    id: it.id,
+    routing: it.routing,
+    opType: it.op === 'create' ? 'create' : 'index',
+    get source(): Record<string, unknown> {
+      if (source === undefined) {
+        resolvePendingSource(it);
+        if (it.bodyError) throw it.bodyError;
+        source = it.body ?? {};
+      }
+      return source;
     },
-    set(v: Record<string, unknown>) {
-      settle(v);
+    set source(v: Record<string, unknown>) {
+      source = v;
     },
-  });
+    pipeline: it.pipeline,
+    version: it.version,
+    versionType: it.versionType,
+    ifSeqNo: it.ifSeqNo,
+    ifPrimaryTerm: it.ifPrimaryTerm,
+    requireAlias: it.requireAlias,
+    requireDataStream: it.requireDataStream,
+    attributes: {},
+  };
 }
 
 /** whether a chunk was parsed with the index's current mapping and settings */
