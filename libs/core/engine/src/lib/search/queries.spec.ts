@@ -9,7 +9,7 @@ import { IndexSearcher } from './index-searcher.js';
 import type { Query } from './query.js';
 import { TermQuery } from './term-query.js';
 import { BooleanQuery, calculateMinShouldMatch } from './boolean-query.js';
-import { bm25Idf } from './similarity/bm25.js';
+import { BM25SimScorer, bm25Idf, bm25NormCache } from './similarity/bm25.js';
 import { fakeIndexMetadata, fakeReader, fieldTypes, type FakeDoc } from './testing/fake-index.js';
 import type { MappedFieldType } from '../mapper/mapped-field-type.js';
 
@@ -72,6 +72,22 @@ function bm25(freq: number, dl: number, n: number, N: number, avgdl: number, boo
 }
 
 describe('BM25 scoring', () => {
+  it('scorers of the same average length share one norm cache; scores and freq-1 tables are the formula', () => {
+    const a = new BM25SimScorer(1, 2.5, 7.25);
+    const b = new BM25SimScorer(3, 0.75, 7.25);
+    const c = new BM25SimScorer(1, 2.5, 7.5);
+    expect(a.cache).toBe(b.cache);
+    expect(c.cache).not.toBe(a.cache);
+    expect(Array.from(a.cache)).toEqual(Array.from(bm25NormCache(7.25)));
+    expect(Array.from(c.cache)).toEqual(Array.from(bm25NormCache(7.5)));
+    const ones = b.freqOneScores();
+    for (const norm of [0, 1, 17, 100, 255]) {
+      const w = f(f(3) * 0.75);
+      expect(b.score(1, norm)).toBe(f(w - f(w / f(1 + f(1 * bm25NormCache(7.25)[norm]!)))));
+      expect(ones[norm]).toBe(b.score(1, norm));
+    }
+  });
+
   it('idf is computed in double and rounded to float', () => {
     expect(bm25Idf(2, 4)).toBe(f(Math.log(1 + 2.5 / 2.5)));
     expect(bm25Idf(1, 1)).toBe(f(Math.log(1 + 0.5 / 1.5)));

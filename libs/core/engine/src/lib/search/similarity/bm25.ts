@@ -29,6 +29,21 @@ export function bm25NormCache(avgdl: number, k1 = BM25_K1, b = BM25_B): Float32A
   return cache;
 }
 
+/** norm caches by (avgdl, k1, b): a field's average length changes with its segments, not per search */
+const normCaches = new Map<string, Float32Array>();
+
+/** bm25NormCache of these parameters, computed once while they last (read only) */
+function sharedNormCache(avgdl: number, k1: number, b: number): Float32Array {
+  const key = `${avgdl}/${k1}/${b}`;
+  let c = normCaches.get(key);
+  if (c === undefined) {
+    // (a few fields and similarities: past 64, start over)
+    if (normCaches.size >= 64) normCaches.clear();
+    normCaches.set(key, (c = bm25NormCache(avgdl, k1, b)));
+  }
+  return c;
+}
+
 export class BM25SimScorer {
   readonly weight: number;
   readonly cache: Float32Array;
@@ -40,7 +55,7 @@ export class BM25SimScorer {
     b = BM25_B,
   ) {
     this.weight = f(f(boost) * idf);
-    this.cache = bm25NormCache(avgdl, k1, b);
+    this.cache = sharedNormCache(avgdl, k1, b);
   }
   private ones: Float64Array | null = null;
   /** score(1, norm) for every norm byte (computed once per scorer: the scores of freq 1 by lookup) */
