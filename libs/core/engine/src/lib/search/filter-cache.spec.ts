@@ -39,21 +39,21 @@ describe('FilterCache', () => {
     const c = new FilterCache({ maxBytes: 3 * one, maxCount: 10 });
     const core1 = {};
     const core2 = {};
-    c.put(core1, 'a', bitsOf(32 * 1000, 1));
-    c.put(core1, 'b', bitsOf(32 * 1000, 2));
-    c.put(core2, 'a', bitsOf(32 * 1000, 3));
+    c.put(core1, 'a', bitsOf(32 * 1000, 1), 1);
+    c.put(core1, 'b', bitsOf(32 * 1000, 2), 1);
+    c.put(core2, 'a', bitsOf(32 * 1000, 3), 1);
     expect([c.size, c.bytes]).toEqual([3, 3 * one]);
-    expect(c.get(core1, 'a')!.get(1)).toBe(true); // now the most recently used
-    expect(c.get(core2, 'a')!.get(3)).toBe(true);
-    c.put(core2, 'b', bitsOf(32 * 1000, 4)); // one too many: core1/b goes
+    expect(c.get(core1, 'a')!.bits.get(1)).toBe(true); // now the most recently used
+    expect(c.get(core2, 'a')!.bits.get(3)).toBe(true);
+    c.put(core2, 'b', bitsOf(32 * 1000, 4), 7); // one too many: core1/b goes
     expect([c.get(core1, 'b'), c.size, c.evictions]).toEqual([null, 3, 1]);
     expect(c.get({}, 'a')).toBeNull();
     c.configure(3 * one, 1);
-    expect([c.size, c.get(core2, 'b')!.get(4)]).toEqual([1, true]);
+    expect([c.size, c.get(core2, 'b')!.bits.get(4), c.get(core2, 'b')!.cost]).toEqual([1, true, 7]);
     // a doc set larger than the whole budget is not kept
     c.configure(100, 10);
     expect(c.size).toBe(0);
-    c.put(core1, 'z', bitsOf(32 * 1000, 1));
+    c.put(core1, 'z', bitsOf(32 * 1000, 1), 1);
     expect([c.size, c.bytes]).toEqual([0, 0]);
   });
 });

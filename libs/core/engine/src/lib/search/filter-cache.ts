@@ -22,8 +22,13 @@ export interface FilterCacheOptions {
   minSegmentDocs?: number;
 }
 
-interface Entry {
-  bits: FixedBitSet;
+/** a kept doc set, with its cost (the matches it was built from, deleted docs included) */
+export interface CachedDocSet {
+  readonly bits: FixedBitSet;
+  readonly cost: number;
+}
+
+interface Entry extends CachedDocSet {
   bytes: number;
 }
 
@@ -85,7 +90,7 @@ export class FilterCache {
   }
 
   /** the cached doc set of the filter in this segment core, if any */
-  get(core: object, key: string): FixedBitSet | null {
+  get(core: object, key: string): CachedDocSet | null {
     const id = this.coreIds.get(core);
     if (id === undefined) {
       this.misses++;
@@ -101,7 +106,7 @@ export class FilterCache {
     this.entries.delete(k);
     this.entries.set(k, e);
     this.hits++;
-    return e.bits;
+    return e;
   }
 
   /** whether a doc set just built for this filter in a segment of maxDoc docs is worth keeping */
@@ -110,7 +115,7 @@ export class FilterCache {
   }
 
   /** keeps the doc set (the caller no longer changes it) */
-  put(core: object, key: string, bits: FixedBitSet): void {
+  put(core: object, key: string, bits: FixedBitSet, cost: number): void {
     const bytes = bits.words.byteLength + ENTRY_OVERHEAD + key.length * 2;
     if (bytes > this.maxBytes) return;
     let id = this.coreIds.get(core);
@@ -121,7 +126,7 @@ export class FilterCache {
       this.entries.delete(k);
       this.bytes -= prev.bytes;
     }
-    this.entries.set(k, { bits, bytes });
+    this.entries.set(k, { bits, cost, bytes });
     this.bytes += bytes;
     this.evict();
   }

@@ -263,23 +263,24 @@ export class PointRangeQuery extends Query {
       this,
       boost,
       (ctx) => {
+        // (kept doc sets are of ranges of several values, whose slice was found when they were built)
+        const core = ctx.reader.coreCacheKey;
+        if (cache !== null && core !== undefined) {
+          const kept = cache.get(core, cacheKey);
+          if (kept !== null) return new BitSetIterator(kept.bits, kept.cost);
+        }
         const s = slice(ctx);
         if (!s || s[2] <= s[1]) return null;
         const [pa, from, to] = s;
         // one value: its docs are iterated in place (cheap to get); when every doc holds one value at most, as
         // they come (they ascend strictly: points are sorted by value, then doc)
         if (pa.value(from) === pa.value(to - 1)) return sliceIterator(pa, from, to, ctx.reader.maxDoc, ctx.reader.numericDocValues(field)?.singleValued === true);
-        const core = ctx.reader.coreCacheKey;
-        if (cache !== null && core !== undefined) {
-          const bits = cache.get(core, cacheKey);
-          if (bits !== null) return new BitSetIterator(bits, to - from);
-        }
         const inRange = (v: number): boolean => (includeLower ? v >= lower : v > lower) && (includeUpper ? v <= upper : v < upper);
         return new PointRangeIterator(
           () => {
             const it = sliceIterator(pa, from, to, ctx.reader.maxDoc)!;
             const bits = it.bitSet();
-            if (cache !== null && core !== undefined && bits !== null && cache.shouldCache(cacheKey, ctx.reader.maxDoc)) cache.put(core, cacheKey, bits);
+            if (cache !== null && core !== undefined && bits !== null && cache.shouldCache(cacheKey, ctx.reader.maxDoc)) cache.put(core, cacheKey, bits, to - from);
             return it;
           },
           to - from,
