@@ -43,7 +43,8 @@ writeFileSync(join(root, 'apps/host/dist/package.json'), '{ "type": "commonjs" }
 // write each output to a temp file and rename it: a host started concurrently never sees half a bundle
 for (const f of [...result.outputFiles, ...cli.outputFiles, ...workers.outputFiles]) {
   const tmp = `${f.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, f.contents, { mode: f.path.endsWith('strata.cjs') ? 0o755 : 0o644 });
+  const contents = f.path.endsWith('.map') ? f.contents : esbuildNode.withCheapNameHelper(f.text);
+  writeFileSync(tmp, contents, { mode: f.path.endsWith('strata.cjs') ? 0o755 : 0o644 });
   renameSync(tmp, f.path);
 }
 writeFileSync(join(root, 'apps/host/dist/meta.json'), JSON.stringify(result.metafile));
