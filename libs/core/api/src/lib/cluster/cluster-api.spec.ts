@@ -221,6 +221,11 @@ describe('cluster API', () => {
     expect(Object.keys(onlyIngest.body.nodes[id])).toEqual(['timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'ingest']);
     const rc = await get('/_nodes/stats/indices/request_cache?human');
     expect(rc.body.nodes[id].indices).toEqual({ request_cache: { memory_size: '0b', memory_size_in_bytes: 0, evictions: 0, hit_count: 9, miss_count: 0 } });
+    const merge = await get('/_nodes/stats/indices/merge');
+    expect(Object.keys(merge.body.nodes[id].indices)).toEqual(['merges']);
+    const merges = await get('/_nodes/stats/indices/merges');
+    expect(merges.status).toBe(400);
+    expect(merges.body.error.reason).toBe('request [/_nodes/stats/indices/merges] contains unrecognized index metric: [merges]');
     const bad = await get('/_nodes/stats/foo');
     expect(bad.status).toBe(400);
     expect(bad.body.error.reason).toBe('request [/_nodes/stats/foo] contains unrecognized metric: [foo]');
@@ -242,6 +247,14 @@ describe('cluster API', () => {
     expect(missing.body.error.type).toBe('index_not_found_exception');
     const badMetric = await get('/_stats/nope');
     expect(badMetric.status).toBe(400);
+    // the URL names the merge stats `merge` (Elasticsearch's rest name); the section is `merges`
+    const merge = await get('/logs/_stats/merge,refresh');
+    expect(merge.status).toBe(200);
+    expect(Object.keys(merge.body.indices.logs.primaries)).toEqual(['merges', 'refresh']);
+    expect(merge.body.indices.logs.primaries.merges.current).toBe(0);
+    const merges = await get('/logs/_stats/merges');
+    expect(merges.status).toBe(400);
+    expect(merges.body.error.reason).toBe('request [/logs/_stats/merges] contains unrecognized metric: [merges]');
   });
 
   it('_cat/indices text, v, h, s, bytes and json', async () => {

@@ -12,7 +12,7 @@ import {
 } from '@strata/core-common';
 import { ClusterView } from './cluster-view.js';
 import { humanize } from './human.js';
-import { addSections, INDEX_METRICS, indexSections } from './stats-sections.js';
+import { addSections, INDEX_METRICS, indexSections, sectionOfIndexMetric } from './stats-sections.js';
 
 /** `GET /_stats[/{metric}]` and `GET /{index}/_stats[/{metric}]`. */
 @injectable()
@@ -79,7 +79,10 @@ export class IndicesStatsRestHandler implements RestHandler {
       const sections: Record<string, unknown> = indexSections(health.shards, this.cluster.indexStats(name));
       for (const c of this.contributors) sections[c.metric] = c.indexStats(name, { human });
       const picked: Record<string, unknown> = {};
-      for (const m of metrics) if (sections[m] !== undefined) picked[m] = sections[m];
+      for (const m of metrics) {
+        const section = sectionOfIndexMetric(m);
+        if (sections[section] !== undefined) picked[section] = sections[section];
+      }
       all = addSections(all, picked);
       indices[name] = {
         uuid: meta.uuid,

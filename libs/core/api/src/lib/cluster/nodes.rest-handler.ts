@@ -18,7 +18,7 @@ import { EngineTokens, ThreadPool } from '@strata/core-engine';
 import { ClusterView } from './cluster-view.js';
 import { humanize } from './human.js';
 import { NODE_INFO, NODE_ROLES, NodeInfo, VERSION } from './node-info.js';
-import { addSections, indexSections } from './stats-sections.js';
+import { addSections, indexMetricOfSection, indexSections, sectionOfIndexMetric } from './stats-sections.js';
 
 function nodeMatches(node: NodeInfo, filter: string | undefined): boolean {
   if (filter === undefined || filter === '_all' || filter === '_local' || filter === '_master' || filter === '*') return true;
@@ -314,10 +314,11 @@ export class NodesStatsRestHandler implements RestHandler {
     if (indexMetrics && sections['indices']) {
       const filtered: Record<string, unknown> = {};
       for (const m of indexMetrics) {
-        if (sections['indices'][m] === undefined) {
+        const section = sectionOfIndexMetric(m);
+        if (indexMetricOfSection(section) !== m || sections['indices'][section] === undefined) {
           throw Errors.illegalArgument(`request [${req.path}] contains unrecognized index metric: [${m}]`);
         }
-        filtered[m] = sections['indices'][m];
+        filtered[section] = sections['indices'][section];
       }
       sections['indices'] = filtered;
     }

@@ -89,7 +89,22 @@ export function defaultSections(shards: number): Record<string, Record<string, u
   };
 }
 
-export const INDEX_METRICS = Object.keys(defaultSections(1));
+/**
+ * The section an index metric of a stats URL selects (`/_stats/merge`, `/_nodes/stats/indices/merge`): the
+ * metric names are Elasticsearch's CommonStatsFlags rest names, and only `merge` differs from its section
+ * (`merges`).
+ */
+export function sectionOfIndexMetric(metric: string): string {
+  return metric === 'merge' ? 'merges' : metric;
+}
+
+/** the index metric that selects a section (the inverse of sectionOfIndexMetric) */
+export function indexMetricOfSection(section: string): string {
+  return section === 'merges' ? 'merge' : section;
+}
+
+/** the index metrics a stats URL may name */
+export const INDEX_METRICS = Object.keys(defaultSections(1)).map(indexMetricOfSection);
 
 /** engine stats merged over the defaults */
 export function indexSections(shards: number, engine: EngineIndexStats | undefined): Record<string, Record<string, unknown>> {
