@@ -427,6 +427,40 @@ describe('fetch', () => {
   });
 });
 
+describe('field-sorted top hits', () => {
+  // ties on every key, missing values and multi-valued fields: the docs a full heap turns away without making
+  // their sort values must be exactly the ones the whole sorted list puts after its first k
+  const words = ['alpha', 'beta', 'gamma', 'délta', 'Beta'];
+  const docs: FakeDoc[] = Array.from({ length: 400 }, (_, i): FakeDoc => {
+    const keyword: Record<string, string | string[]> = {};
+    if (i % 11 !== 0) keyword['tag'] = i % 17 === 0 ? [words[i % 5]!, words[(i * 3) % 5]!] : words[(i * 7) % 5]!;
+    const num: Record<string, number> = { n: (i * 31) % 13 };
+    if (i % 9 !== 0) Object.assign(num, { price: ((i * 13) % 7) / 2, ts: (i * 7919) % 50 });
+    return { id: `d${i}`, keyword, num, deleted: i % 23 === 0 };
+  });
+  const reader = fakeReader([docs.slice(0, 150), docs.slice(150, 151), docs.slice(151)]);
+  it('the top k of every sort are the first k of the whole sorted match', () => {
+    const sorts = [
+      [{ tag: 'asc' }],
+      [{ tag: 'desc' }, { price: 'asc' }],
+      [{ tag: { order: 'asc', missing: '_first' } }, { n: 'desc' }, '_doc'],
+      [{ price: 'desc' }, { tag: 'asc' }],
+      [{ ts: { order: 'asc', missing: 7 } }],
+      [{ n: 'asc' }, { ts: 'desc' }],
+      ['_doc'],
+      [{ _doc: 'desc' }],
+    ];
+    for (const sort of sorts)
+      for (const size of [1, 3, 10, 40])
+        for (const query of [undefined, { range: { n: { gte: 2, lte: 10 } } }]) {
+          const all = run({ query, size: 1000, sort: parseSort(sort) }, reader);
+          const top = run({ query, size, sort: parseSort(sort) }, reader);
+          expect(top.hits.map((h) => [h.doc, h.sortValues])).toEqual(all.hits.slice(0, size).map((h) => [h.doc, h.sortValues]));
+          expect(top.totalHits).toEqual(all.totalHits);
+        }
+  });
+});
+
 describe('points-based sort shortcut', () => {
   const docs: FakeDoc[] = Array.from({ length: 300 }, (_, i) => ({
     id: `d${i}`,

@@ -496,9 +496,13 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
                 if (boundSkip && heap.full) kth = heap.top()!.score;
               }
             }
-          } else {
+          } else if (afterKeys !== null) {
             const keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
-            if (afterKeys === null || sortsAfter(sort, keys, afterKeys)) heap.offer({ doc: gdoc, score, keys });
+            if (sortsAfter(sort, keys, afterKeys)) heap.offer({ doc: gdoc, score, keys });
+          } else if (!heap.full || beatsTop(sort, keyFns!, doc, gdoc, shardDocBase, score, heap.top()!)) {
+            // (a doc that cannot enter the full top hits gets no sort values array and no hit: most docs of a
+            // large sorted match)
+            heap.offer({ doc: gdoc, score, keys: sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score) });
           }
         }
         if (terminateAfter > 0 && totalHits >= terminateAfter) {
@@ -599,6 +603,29 @@ function sortKeysOf(
     keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
   }
   return keys;
+}
+
+/**
+ * whether a doc ranks before the worst hit of a full heap (`top`), key by key as the heap compares them
+ * (TopHitsHeap#worse), computing only the keys needed to tell
+ */
+function beatsTop(
+  sort: readonly CompiledSortField[],
+  keyFns: readonly (LeafKeyFn | null)[],
+  doc: number,
+  gdoc: number,
+  shardDocBase: number,
+  score: number,
+  top: CollectedHit,
+): boolean {
+  const topKeys = top.keys!;
+  for (let i = 0; i < sort.length; i++) {
+    const f = sort[i]!;
+    const key = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
+    const c = compareKeys(f, topKeys[i]!, key);
+    if (c !== 0) return c > 0;
+  }
+  return top.doc > gdoc;
 }
 
 /** search_after: whether sort values come strictly after the `after` ones */
