@@ -459,6 +459,25 @@ describe('field-sorted top hits', () => {
           expect(top.totalHits).toEqual(all.totalHits);
         }
   });
+  it('collapsed: the best hit of each group is its first in the whole sorted match', () => {
+    const nOf = (doc: number) => docs[doc]!.num!['n'];
+    const sorts = [undefined, [{ tag: 'asc' }], [{ price: 'desc' }, { tag: 'asc' }], [{ ts: 'asc' }, '_doc'], [{ _doc: 'desc' }]];
+    for (const sort of sorts)
+      for (const query of [
+        { match_all: {} },
+        { range: { ts: { gte: 5, lte: 40 } } },
+        { term: { tag: 'beta' } },
+        // scores of 1, 2 and 3 (clauses matched)
+        { bool: { should: [{ term: { tag: 'beta' } }, { range: { ts: { gte: 5, lte: 40 } } }, { range: { n: { gte: 3, lte: 8 } } }] } },
+      ]) {
+        const sorted = sort ? { sort: parseSort(sort) } : {};
+        const all = run({ query, size: 1000, ...sorted }, reader);
+        const firsts = new Map<unknown, number>();
+        for (const h of all.hits) if (!firsts.has(nOf(h.doc))) firsts.set(nOf(h.doc), h.doc);
+        const collapsed = run({ query, size: 1000, ...sorted, collapse: { field: 'n' } }, reader);
+        expect(collapsed.hits.map((h) => h.doc)).toEqual([...firsts.values()]);
+      }
+  });
 });
 
 describe('points-based sort shortcut', () => {

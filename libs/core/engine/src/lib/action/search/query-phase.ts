@@ -475,17 +475,22 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
         if (needsScores && score > maxScore) maxScore = score;
         const gdoc = docBase + doc;
         if (groupOf !== null && k > 0) {
-          let keys: SortKey[] | null = null;
-          let accept = true;
-          if (byField) {
-            keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
-            if (afterKeys !== null) accept = sortsAfter(sort, keys, afterKeys);
-          }
-          if (accept) {
+          if (byField && afterKeys !== null) {
+            const keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
+            if (sortsAfter(sort, keys, afterKeys)) {
+              const [gk, gv] = groupOf(doc);
+              const hit = { doc: gdoc, score, keys, cv: gv };
+              const prev = groups!.get(gk);
+              if (!prev || compareHits(sort, hit, prev) < 0) groups!.set(gk, hit);
+            }
+          } else {
             const [gk, gv] = groupOf(doc);
-            const hit = { doc: gdoc, score, keys, cv: gv };
             const prev = groups!.get(gk);
-            if (!prev || compareHits(byField ? sort : null, hit, prev) < 0) groups!.set(gk, hit);
+            // (a doc that does not rank before its group's best so far gets no sort values and no hit)
+            const before =
+              prev === undefined ||
+              (byField ? ranksBefore(sort, keyFns!, doc, gdoc, shardDocBase, score, prev) : score !== prev.score ? score > prev.score : gdoc < prev.doc);
+            if (before) groups!.set(gk, { doc: gdoc, score, keys: byField ? sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score) : null, cv: gv });
           }
         } else if (k > 0) {
           if (!byField) {
@@ -499,7 +504,7 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
           } else if (afterKeys !== null) {
             const keys = sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score);
             if (sortsAfter(sort, keys, afterKeys)) heap.offer({ doc: gdoc, score, keys });
-          } else if (!heap.full || beatsTop(sort, keyFns!, doc, gdoc, shardDocBase, score, heap.top()!)) {
+          } else if (!heap.full || ranksBefore(sort, keyFns!, doc, gdoc, shardDocBase, score, heap.top()!)) {
             // (a doc that cannot enter the full top hits gets no sort values array and no hit: most docs of a
             // large sorted match)
             heap.offer({ doc: gdoc, score, keys: sortKeysOf(sort, keyFns!, doc, gdoc, shardDocBase, score) });
@@ -606,26 +611,26 @@ function sortKeysOf(
 }
 
 /**
- * whether a doc ranks before the worst hit of a full heap (`top`), key by key as the heap compares them
- * (TopHitsHeap#worse), computing only the keys needed to tell
+ * whether a doc ranks before a collected hit (the worst of a full heap, the best of a collapse group), key by key
+ * as compareHits compares them, computing only the keys needed to tell
  */
-function beatsTop(
+function ranksBefore(
   sort: readonly CompiledSortField[],
   keyFns: readonly (LeafKeyFn | null)[],
   doc: number,
   gdoc: number,
   shardDocBase: number,
   score: number,
-  top: CollectedHit,
+  other: CollectedHit,
 ): boolean {
-  const topKeys = top.keys!;
+  const otherKeys = other.keys!;
   for (let i = 0; i < sort.length; i++) {
     const f = sort[i]!;
     const key = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
-    const c = compareKeys(f, topKeys[i]!, key);
+    const c = compareKeys(f, otherKeys[i]!, key);
     if (c !== 0) return c > 0;
   }
-  return top.doc > gdoc;
+  return other.doc > gdoc;
 }
 
 /** search_after: whether sort values come strictly after the `after` ones */
