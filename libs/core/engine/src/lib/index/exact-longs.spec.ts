@@ -14,6 +14,7 @@ import { IndexSearcher } from '../search/index-searcher.js';
 import { NO_MORE_DOCS } from '../search/doc-id-set.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { fakeIndexMetadata } from '../search/testing/fake-index.js';
+import { compileSort, parseSort } from '../search/sort.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
 const meta: IndexMetadata = {
@@ -167,6 +168,27 @@ describe('exact long values: segments, merges and restarts', () => {
     const reader = shard.acquireReader();
     try {
       expect(reader.leaves).toHaveLength(1);
+    } finally {
+      reader.decRef();
+    }
+  });
+
+  it('unsigned_long sort keys: 0 and 2^64-1 tie with the missing values (Elasticsearch sorts shifted longs), others are exact', () => {
+    const docs: Record<string, string> = { zero: '{"u":0}', max: '{"u":18446744073709551615}', below: '{"u":18446744073709551614}', five: '{"u":5}', none: '{}' };
+    for (const [id, text] of Object.entries(docs)) shard.indexDoc({ id, opType: 'index', doc: parseBytes(Buffer.from(text), id) });
+    shard.refreshInternal('test');
+    const reader = shard.acquireReader();
+    try {
+      for (const [order, missing] of [['asc', '_last'], ['desc', '_first'], ['asc', '_first'], ['desc', '_last']] as const) {
+        const [f] = compileSort(parseSort([{ u: { order, missing } }]), (n) => svc.fieldType(meta, n), 'longs');
+        const keys: Record<string, unknown> = {};
+        for (const leaf of reader.leaves) {
+          const keyOf = f!.leaf(leaf);
+          for (let d = 0; d < leaf.reader.maxDoc; d++) keys[leaf.reader.id(d)] = keyOf(d);
+        }
+        const missingKey = (order === 'asc') === (missing === '_last') ? Infinity : -Infinity;
+        expect(keys).toEqual({ zero: -Infinity, max: Infinity, below: 18446744073709551614n, five: 5, none: missingKey });
+      }
     } finally {
       reader.decRef();
     }

@@ -47,8 +47,15 @@ describe('long sort values beyond 2^53 are written exactly', () => {
     expect(display([{ n: 'asc' }], -(2 ** 63))).toBe('[-9223372036854775808]');
     expect(compile([{ n: 'asc' }])[0]!.display(2 ** 60)).toBe(2 ** 60);
     expect(compile([{ n: 'asc' }])[0]!.display(42)).toBe(42);
-    // unsigned_long keeps its own rendering
-    expect(compile([{ nope: { order: 'asc', unmapped_type: 'unsigned_long' } }])[0]!.display(Infinity)).toBe(2 ** 63);
+  });
+
+  it('unsigned_long: the missing values render as the shifted longs Elasticsearch sorts by (2^64-1 and 0), and come back', () => {
+    const f = compile([{ nope: { order: 'asc', unmapped_type: 'unsigned_long' } }])[0]!;
+    expect(stringifyJson([f.display(Infinity), f.display(-Infinity)])).toBe('[18446744073709551615,0]');
+    expect(f.afterKey(new RawJson('18446744073709551615'))).toBe(Infinity);
+    expect(f.afterKey(0)).toBe(-Infinity);
+    expect(f.afterKey(new RawJson('18446744073709551614'))).toBe(18446744073709551614n);
+    expect(f.afterKey(5)).toBe(5);
   });
 
   it('search_after accepts the rendered values back', () => {

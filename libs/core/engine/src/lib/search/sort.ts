@@ -397,95 +397,108 @@ function compileOne(
   }
   const intOut = isInt || spec.numericType === 'long' || spec.numericType === 'date' || spec.numericType === 'date_nanos';
   const exactLong = typeName !== 'unsigned_long';
+  // unsigned_long sorts as Elasticsearch's shifted longs: the missing values' sentinels are 0 and 2^64-1, and
+  // the values 0 and 2^64-1 tie with them (their keys are the sentinels' ±Infinity), so sort values given back
+  // in search_after land exactly where they came from
+  const unsignedEnds = !exactLong && !spec.numericType;
+  const leafKeys = (ctx: LeafReaderContext): LeafKeyFn => {
+    const dv = ctx.reader.numericDocValues(field);
+    if (!dv) return () => missingKey;
+    const ex = !spec.numericType && !nestedDocs && (mode === 'min' || mode === 'max') ? ExactLongs.of(ctx.reader, field, typeName) : null;
+    if (ex) {
+      // a segment holding longs beyond 2^53: the key of such a value is exact (index/exact-longs.ts)
+      const rd = numericReader(dv);
+      return (doc) => {
+        const n = rd.advance(doc);
+        if (n === 0) return missingKey;
+        const v = rd.value(mode === 'min' ? 0 : n - 1);
+        const x = ex.exact(doc, v, mode === 'min' ? 0 : n);
+        // Long.MAX_VALUE / MIN_VALUE are the missing values' keys too (they tie, as in Elasticsearch)
+        if (exactLong && typeof x === 'bigint' && (x === LONG_MAX_EXACT || x === LONG_MIN_EXACT)) return x > 0n ? Infinity : -Infinity;
+        return x;
+      };
+    }
+    const vb = dv.valueBlocks;
+    if (vb && dv.singleValued && !nestedDocs) {
+      // one value per doc, on disk: read the block of the doc (cached), not the whole column
+      const shift = Math.log2(vb.blockSize);
+      const mask = vb.blockSize - 1;
+      let cb = -1;
+      let block: Float64Array | null = null;
+      return (doc) => {
+        const b = doc >>> shift;
+        if (b !== cb) {
+          block = vb.block(b);
+          cb = b;
+        }
+        let v = block![doc & mask]!;
+        if (scale) v = v / scale;
+        return conv(v);
+      };
+    }
+    const rd = numericReader(dv);
+    if (nestedDocs) {
+      // MultiValueMode over the values of every selected nested object
+      const docsOf = nestedDocs(ctx);
+      return (doc) => {
+        const all: number[] = [];
+        for (const c of docsOf(doc)) {
+          const n = rd.advance(c);
+          for (let i = 0; i < n; i++) all.push(rd.value(i));
+        }
+        if (all.length === 0) return missingKey;
+        let v: number;
+        if (mode === 'min') v = Math.min(...all);
+        else if (mode === 'max') v = Math.max(...all);
+        else if (mode === 'median') {
+          all.sort((a, b) => a - b);
+          v = medianOf(Float64Array.from(all), 0, all.length);
+        } else {
+          let sum = 0;
+          for (const x of all) sum += x;
+          v = mode === 'avg' ? sum / all.length : sum;
+          if (isInt && mode === 'avg') v = Math.round(v);
+        }
+        if (scale) v = v / scale;
+        return conv(v);
+      };
+    }
+    return (doc) => {
+      const n = rd.advance(doc);
+      if (n === 0) return missingKey;
+      let v: number;
+      // a doc's values are ascending
+      if (n === 1 || mode === 'min') v = rd.value(0);
+      else if (mode === 'max') v = rd.value(n - 1);
+      else if (mode === 'median') v = n % 2 === 1 ? rd.value(n >> 1) : (rd.value((n >> 1) - 1) + rd.value(n >> 1)) / 2;
+      else {
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += rd.value(i);
+        v = mode === 'avg' ? sum / n : sum;
+        if (isInt && mode === 'avg') v = Math.round(v);
+      }
+      if (scale) v = v / scale;
+      return conv(v);
+    };
+  };
   return {
     spec,
     kind: 'number',
     reverse,
     missingFirst: false,
     leaf(ctx) {
-      const dv = ctx.reader.numericDocValues(field);
-      if (!dv) return () => missingKey;
-      const ex = !spec.numericType && !nestedDocs && (mode === 'min' || mode === 'max') ? ExactLongs.of(ctx.reader, field, typeName) : null;
-      if (ex) {
-        // a segment holding longs beyond 2^53: the key of such a value is exact (index/exact-longs.ts)
-        const rd = numericReader(dv);
-        return (doc) => {
-          const n = rd.advance(doc);
-          if (n === 0) return missingKey;
-          const v = rd.value(mode === 'min' ? 0 : n - 1);
-          const x = ex.exact(doc, v, mode === 'min' ? 0 : n);
-          // Long.MAX_VALUE / MIN_VALUE are the missing values' keys too (they tie, as in Elasticsearch)
-          if (exactLong && typeof x === 'bigint' && (x === LONG_MAX_EXACT || x === LONG_MIN_EXACT)) return x > 0n ? Infinity : -Infinity;
-          return x;
-        };
-      }
-      const vb = dv.valueBlocks;
-      if (vb && dv.singleValued && !nestedDocs) {
-        // one value per doc, on disk: read the block of the doc (cached), not the whole column
-        const shift = Math.log2(vb.blockSize);
-        const mask = vb.blockSize - 1;
-        let cb = -1;
-        let block: Float64Array | null = null;
-        return (doc) => {
-          const b = doc >>> shift;
-          if (b !== cb) {
-            block = vb.block(b);
-            cb = b;
-          }
-          let v = block![doc & mask]!;
-          if (scale) v = v / scale;
-          return conv(v);
-        };
-      }
-      const rd = numericReader(dv);
-      if (nestedDocs) {
-        // MultiValueMode over the values of every selected nested object
-        const docsOf = nestedDocs(ctx);
-        return (doc) => {
-          const all: number[] = [];
-          for (const c of docsOf(doc)) {
-            const n = rd.advance(c);
-            for (let i = 0; i < n; i++) all.push(rd.value(i));
-          }
-          if (all.length === 0) return missingKey;
-          let v: number;
-          if (mode === 'min') v = Math.min(...all);
-          else if (mode === 'max') v = Math.max(...all);
-          else if (mode === 'median') {
-            all.sort((a, b) => a - b);
-            v = medianOf(Float64Array.from(all), 0, all.length);
-          } else {
-            let sum = 0;
-            for (const x of all) sum += x;
-            v = mode === 'avg' ? sum / all.length : sum;
-            if (isInt && mode === 'avg') v = Math.round(v);
-          }
-          if (scale) v = v / scale;
-          return conv(v);
-        };
-      }
+      const keyOf = leafKeys(ctx);
+      if (!unsignedEnds) return keyOf;
       return (doc) => {
-        const n = rd.advance(doc);
-        if (n === 0) return missingKey;
-        let v: number;
-        // a doc's values are ascending
-        if (n === 1 || mode === 'min') v = rd.value(0);
-        else if (mode === 'max') v = rd.value(n - 1);
-        else if (mode === 'median') v = n % 2 === 1 ? rd.value(n >> 1) : (rd.value((n >> 1) - 1) + rd.value(n >> 1)) / 2;
-        else {
-          let sum = 0;
-          for (let i = 0; i < n; i++) sum += rd.value(i);
-          v = mode === 'avg' ? sum / n : sum;
-          if (isInt && mode === 'avg') v = Math.round(v);
-        }
-        if (scale) v = v / scale;
-        return conv(v);
+        const k = keyOf(doc);
+        return k === 0 ? -Infinity : k === ULONG_MAX_EXACT ? Infinity : k;
       };
     },
     display(k) {
       if (typeof k === 'bigint') return integerJson(k);
       const n = k as number;
       if (n === Infinity || n === -Infinity) {
+        if (unsignedEnds) return n > 0 ? new RawJson('18446744073709551615') : 0;
         if (intOut) return exactLong ? longSortValue(n) : n > 0 ? LONG_MAX : -LONG_MAX;
         return n > 0 ? 'Infinity' : '-Infinity';
       }
@@ -505,10 +518,12 @@ function compileOne(
         // an integer beyond 2^53 given exactly (digits in a string) is an exact key
         // (the ends of the long range, and values beyond the type's range, stay the missing values' keys)
         const x = exactLongLiteral(v);
-        if (x !== undefined && (x > MAX_SAFE || x < -MAX_SAFE) && (exactLong ? x > LONG_MIN_EXACT && x < LONG_MAX_EXACT : x >= 0n && x <= ULONG_MAX_EXACT)) return x;
+        if (x !== undefined && (x > MAX_SAFE || x < -MAX_SAFE) && (exactLong ? x > LONG_MIN_EXACT && x < LONG_MAX_EXACT : x >= 0n && x < ULONG_MAX_EXACT)) return x;
+        if (unsignedEnds && x === ULONG_MAX_EXACT) return Infinity;
       }
       if (v instanceof RawJson) v = v.value();
       if (v === null || v === undefined) return missingKey;
+      if (unsignedEnds && (v === 0 || v === '0')) return -Infinity;
       if (typeof v === 'number') {
         if (v >= LONG_MAX) return intOut ? Infinity : v;
         if (v <= -LONG_MAX) return intOut ? -Infinity : v;
