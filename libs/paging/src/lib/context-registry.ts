@@ -23,6 +23,20 @@ export interface ScrollState {
   returned: number;
   /** `size` of each page */
   size: number;
+  /** hits of the last page returned (a full page means the next one is worth computing ahead) */
+  lastCount: number;
+  /** the next page, computed (or being computed) ahead of its request: at most one per scroll */
+  ahead?: ScrollAhead;
+}
+
+/** a scroll page computed ahead of its request (paging.service.ts); the registry releases it with the context */
+export interface ScrollAhead {
+  /** the `after` it continues from: it answers only the request that continues from there */
+  readonly from: unknown[] | undefined;
+  /** the page, or undefined when it was not kept (failed, over the memory budget, context gone) */
+  page: Promise<unknown>;
+  /** gives back the memory it holds; idempotent */
+  release(): void;
 }
 
 export interface ReaderContext {
@@ -108,6 +122,10 @@ export class ContextRegistry {
     const ctx = this.contexts.get(id);
     if (!ctx) return false;
     this.contexts.delete(id);
+    if (ctx.scroll?.ahead) {
+      ctx.scroll.ahead.release();
+      ctx.scroll.ahead = undefined;
+    }
     for (const r of ctx.readers.values()) r.decRef();
     ctx.readers.clear();
     this.listener?.freed(ctx, Math.max(0, now - ctx.openedAt));

@@ -1,17 +1,20 @@
 /**
  * Points in time and scrolls: reader contexts held across requests, the implicit `_shard_doc`
  * tiebreaker, and scroll pages as search_after continuations over the held readers, so the cost of a
- * page does not grow with its depth.
+ * page does not grow with its depth. A scroll's next page is computed while the client reads the current one.
  */
 import { inject, injectable, optional } from 'inversify';
 import {
   EsError,
   Errors,
+  RawJson,
+  RequestContexts,
   Tokens,
   formatTimeValue,
   nodeIdentityOf,
   parseTimeValue,
   sameOwner,
+  stringifyJson,
   type Clock,
   type Principal,
   type HostConfig,
@@ -24,6 +27,7 @@ import {
   TRACK_TOTAL_HITS_ACCURATE,
   TRACK_TOTAL_HITS_DISABLED,
   allShardsFailed,
+  type DeferredSearchPhase,
   type DirectoryReader,
   type IndicesOptions,
   type IndicesService,
@@ -35,9 +39,10 @@ import {
   type ShardTarget,
   type SortSpec,
 } from '@strata/core-engine';
-import { ContextRegistry, type ReaderContext, type ScrollState } from './context-registry.js';
+import { ContextRegistry, type ReaderContext, type ScrollAhead, type ScrollState } from './context-registry.js';
 import { decodePitId, decodeScrollId, encodePitId, encodeScrollId } from './context-id.js';
 import { DEFAULT_KEEP_ALIVE, MAX_KEEP_ALIVE, MAX_OPEN_SCROLL_CONTEXT } from './paging.settings.js';
+import { countDeferredPhases } from './paging.stats.js';
 
 export const PagingTokens = {
   ContextRegistry: Symbol.for('strata.paging.ContextRegistry'),
@@ -58,6 +63,29 @@ export interface PitSpec {
 const SHARD_DOC_ASC: SortSpec = { field: '_shard_doc', order: 'asc' };
 const TWO_32 = 4294967296;
 
+/**
+ * Scroll pages computed ahead of their request hold at most this many characters of rendered hits, over all
+ * scrolls (about 32-64 MB); a page that would go past it is not kept, and none is started while it is reached.
+ */
+export const AHEAD_BUDGET_CHARS = 32 * 1024 * 1024;
+/** scroll pages being computed ahead at the same time, over all scrolls */
+const MAX_AHEAD_IN_FLIGHT = 2;
+
+/** a scroll page as computed: the response (sort values as the user asked) and where the next page starts */
+interface ComputedPage {
+  res: SearchResponse;
+  /** sort values (with the internal tiebreaker) of its last hit, or the previous ones when it has none */
+  after: unknown[] | undefined;
+  count: number;
+}
+
+/** a scroll page computed ahead: its hits already rendered, its shard phases not counted yet */
+interface AheadPage extends ComputedPage {
+  phases: DeferredSearchPhase[];
+  /** cluster metadata version it was computed under: a mapping or index change since means computing it again */
+  metadataVersion: number;
+}
+
 function contextMissing(id: number): EsError {
   const missing = Errors.searchContextMissing(`No search context found for id [${id}]`);
   return allShardsFailed([{ shard: -1, index: null as unknown as string, node: '', reason: missing }]);
@@ -66,6 +94,9 @@ function contextMissing(id: number): EsError {
 @injectable()
 export class PagingService {
   private readonly node: string;
+  /** characters of rendered hits held by pages computed ahead (AHEAD_BUDGET_CHARS) */
+  private aheadChars = 0;
+  private aheadInFlight = 0;
 
   constructor(
     @inject(PagingTokens.ContextRegistry) readonly registry: ContextRegistry,
@@ -232,11 +263,13 @@ export class PagingService {
     const src = request.source;
     const unsorted = src.sort.length === 0;
     const state: ScrollState = {
-      request: { ...request, scroll: undefined, indices: undefined },
+      // `now` is the first page's for every page, as Elasticsearch keeps the parsed query of a scroll
+      request: { ...request, scroll: undefined, indices: undefined, nowMillis: request.nowMillis ?? this.clock.now() },
       userSortLength: src.sort.length,
       unsorted,
       returned: 0,
       size: src.size,
+      lastCount: 0,
     };
     let held: { readers: Map<string, DirectoryReader>; targets: ShardTarget[] } | undefined;
     const release = () => {
@@ -244,7 +277,7 @@ export class PagingService {
       held = undefined;
     };
     try {
-      const res = await this.page(state, (r, o) => next(r, o), true, request, {
+      const res = await this.firstPage(state, (r, o) => next(r, o), request, {
         ...options,
         retainReaders: (readers, targets) => {
           options.retainReaders?.(readers, targets);
@@ -283,11 +316,22 @@ export class PagingService {
       if (keepAliveMs !== undefined) this.registry.extend(ctx, keepAliveMs, now);
       const state = ctx.scroll;
       state.request = { ...state.request, restTotalHitsAsInt };
-      const res = await this.page(state, (r, o) => search.execute(r, o), false, undefined, {
-        readers: ctx.readers,
-        targets: ctx.targets,
-      });
-      return { _scroll_id: encodeScrollId(ctx.id, this.node), ...res.body };
+      let page: ComputedPage | undefined = await this.takeAhead(state);
+      if (!page) {
+        page = await this.computePage(state, state.after, (r, o) => search.execute(r, o), false, undefined, {
+          readers: ctx.readers,
+          targets: ctx.targets,
+        });
+      }
+      state.after = page.after;
+      state.returned += page.count;
+      state.lastCount = page.count;
+      const body = page.res.body;
+      const hits = body['hits'] as Record<string, unknown>;
+      body['hits'] = repeatedTotal(state, restTotalHitsAsInt, hits['max_score'], hits['hits']);
+      // the next page is computed once this response is out, while the client reads it
+      if (keepAliveMs !== undefined) this.scheduleAhead(ctx, search);
+      return { _scroll_id: encodeScrollId(ctx.id, this.node), ...body };
     } finally {
       ctx.inUse--;
       if (keepAliveMs === undefined) this.registry.free(ctx.id, this.clock.now());
@@ -313,17 +357,34 @@ export class PagingService {
   }
 
   /**
-   * One scroll page: the user's query and sort plus the `_shard_doc` tiebreaker, continued after the
-   * last hit returned. Only the first page computes aggregations and the (exact) total; later pages repeat
-   * the first total and skip counting, so the index-order fast path applies.
+   * The first scroll page: the user's query and sort plus the `_shard_doc` tiebreaker. Only the first page
+   * computes aggregations and the (exact) total; later pages repeat the first total and skip counting, so the
+   * index-order fast path applies.
    */
-  private async page(
+  private async firstPage(
     state: ScrollState,
+    next: (r: SearchRequest, o: SearchOptions) => Promise<SearchResponse>,
+    original: SearchRequest,
+    options: SearchOptions,
+  ): Promise<SearchResponse> {
+    const page = await this.computePage(state, undefined, next, true, original, options);
+    state.total = (page.res.body['hits'] as { total?: unknown }).total;
+    state.after = page.after;
+    state.returned += page.count;
+    state.lastCount = page.count;
+    state.request = { ...state.request, source: { ...state.request.source, aggs: undefined } };
+    return page.res;
+  }
+
+  /** one scroll page continuing after `after` (the sort values of the last hit returned); changes no state */
+  private async computePage(
+    state: ScrollState,
+    after: unknown[] | undefined,
     next: (r: SearchRequest, o: SearchOptions) => Promise<SearchResponse>,
     first: boolean,
     original: SearchRequest | undefined,
     options: SearchOptions,
-  ): Promise<SearchResponse> {
+  ): Promise<ComputedPage> {
     const base = state.request.source;
     const sort = scrollSort(base.sort);
     const source = {
@@ -339,29 +400,108 @@ export class PagingService {
           ? { trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE }
           : {}
         : { aggs: undefined, trackTotalHitsUpTo: TRACK_TOTAL_HITS_DISABLED }),
-      ...(state.after !== undefined ? { searchAfter: state.after } : {}),
+      ...(after !== undefined ? { searchAfter: after } : {}),
     };
     // the first page is validated by the core as a scroll request; later pages are plain continuations
     const req: SearchRequest = first
-      ? { ...original!, source }
+      ? { ...original!, nowMillis: state.request.nowMillis, source }
       : { ...state.request, source, scroll: undefined, requestCache: false };
     const res = await next(req, options);
-    const body = res.body;
-    const hits = body['hits'] as { total?: unknown; hits: Array<Record<string, unknown>> };
-    if (first) state.total = hits.total;
-    else if (state.total !== undefined) hits.total = state.request.restTotalHitsAsInt ? totalAsInt(state.total) : state.total;
-    const list = hits.hits;
-    if (list.length > 0) state.after = list[list.length - 1]!['sort'] as unknown[];
-    state.returned += list.length;
+    const list = (res.body['hits'] as { hits: Array<Record<string, unknown>> }).hits;
+    const last = list.length > 0 ? (list[list.length - 1]!['sort'] as unknown[]) : after;
     for (const h of list) {
       const sv = h['sort'] as unknown[] | undefined;
       if (!sv) continue;
       if (state.unsorted) delete h['sort'];
       else h['sort'] = userSortValues(base.sort, sv);
     }
-    if (first) state.request = { ...state.request, source: { ...base, aggs: undefined } };
-    return res;
+    return { res, after: last, count: list.length };
   }
+
+  // ------------------------------------------------------------------ scroll pages computed ahead
+
+  /**
+   * Computes the next page of a full scroll page once its response is out (the pipeline's afterResponse),
+   * while the client reads it; its request then only renders the top of the body. At most one page per
+   * scroll, on readers it holds itself (so clear-scroll or expiry meanwhile frees nothing under it), counted
+   * in the shards' search statistics only when it is asked for.
+   */
+  private scheduleAhead(ctx: ReaderContext, search: CoreSearch): void {
+    const state = ctx.scroll;
+    if (!state || state.ahead || state.size <= 0 || state.lastCount < state.size) return;
+    const start = (): void => this.computeAhead(ctx, search);
+    const afterResponse = RequestContexts.current()?.afterResponse;
+    if (afterResponse) afterResponse.push(start);
+    else setImmediate(start);
+  }
+
+  private computeAhead(ctx: ReaderContext, search: CoreSearch): void {
+    const state = ctx.scroll;
+    if (!state || state.ahead || this.registry.get(ctx.id) !== ctx) return;
+    if (this.aheadInFlight >= MAX_AHEAD_IN_FLIGHT || this.aheadChars >= AHEAD_BUDGET_CHARS) return;
+    const readers = new Map(ctx.readers);
+    for (const r of readers.values()) r.incRef();
+    this.aheadInFlight++;
+    const from = state.after;
+    const metadataVersion = this.metadata.current().version;
+    let held = 0;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.aheadChars -= held;
+      held = 0;
+    };
+    const self: ScrollAhead = { from, page: Promise.resolve(undefined), release };
+    state.ahead = self;
+    self.page = (async (): Promise<AheadPage | undefined> => {
+      try {
+        const phases: DeferredSearchPhase[] = [];
+        const out = await this.computePage(state, from, (r, o) => search.execute(r, o), false, undefined, {
+          readers,
+          targets: ctx.targets,
+          deferPhaseStats: phases,
+        });
+        // a shard failure is left for the request itself to meet
+        if ((out.res.body['_shards'] as { failed?: number } | undefined)?.failed) return undefined;
+        const hits = out.res.body['hits'] as Record<string, unknown>;
+        const rendered = new RawJson(stringifyJson(hits['hits']));
+        const chars = rendered.json.length;
+        if (released || state.ahead !== self || this.aheadChars + chars > AHEAD_BUDGET_CHARS) return undefined;
+        held = chars;
+        this.aheadChars += chars;
+        hits['hits'] = rendered;
+        return { ...out, phases, metadataVersion };
+      } catch {
+        return undefined; // the request computes the page itself and meets the error there
+      } finally {
+        this.aheadInFlight--;
+        for (const r of readers.values()) r.decRef();
+      }
+    })();
+  }
+
+  /** the page computed ahead for this request, if it continues where the scroll is and nothing changed since */
+  private async takeAhead(state: ScrollState): Promise<ComputedPage | undefined> {
+    const ahead = state.ahead;
+    if (!ahead) return undefined;
+    state.ahead = undefined;
+    const page = (await ahead.page) as AheadPage | undefined;
+    ahead.release();
+    if (!page || ahead.from !== state.after || page.metadataVersion !== this.metadata.current().version) return undefined;
+    countDeferredPhases(this.indices, page.phases);
+    return page;
+  }
+}
+
+/** `hits` of a later scroll page: the first page's total (as asked by this request), max_score, hits */
+function repeatedTotal(state: ScrollState, restTotalHitsAsInt: boolean, maxScore: unknown, hits: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (state.total !== undefined) out['total'] = restTotalHitsAsInt ? totalAsInt(state.total) : state.total;
+  else if (restTotalHitsAsInt) out['total'] = -1;
+  out['max_score'] = maxScore;
+  out['hits'] = hits;
+  return out;
 }
 
 function totalAsInt(total: unknown): unknown {

@@ -1,4 +1,4 @@
-import type { IndexShard, IndicesService } from '@strata/core-engine';
+import type { DeferredSearchPhase, IndexShard, IndicesService } from '@strata/core-engine';
 import type { ReaderContext, ReaderContextListener } from './context-registry.js';
 
 /**
@@ -10,12 +10,8 @@ export function shardContextStats(indices: IndicesService): ReaderContextListene
   const shardsOf = (ctx: ReaderContext): IndexShard[] => {
     const out: IndexShard[] = [];
     for (const t of ctx.targets) {
-      try {
-        const s = indices.shard ? indices.shard(t.index, t.shardId) : indices.shards(t.index).find((x) => x.shardId === t.shardId);
-        if (s) out.push(s);
-      } catch {
-        // the index was deleted or the shard is gone: nothing left to count on
-      }
+      const s = shardToCount(indices, t.index, t.shardId);
+      if (s) out.push(s);
     }
     return out;
   };
@@ -32,4 +28,22 @@ export function shardContextStats(indices: IndicesService): ReaderContextListene
       counted.delete(ctx);
     },
   };
+}
+
+/** the shard to count a context or a search phase on; undefined when the index was deleted or the shard is gone */
+export function shardToCount(indices: IndicesService, index: string, shardId: number): IndexShard | undefined {
+  try {
+    return indices.shard ? indices.shard(index, shardId) : indices.shards(index).find((x) => x.shardId === shardId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** counts shard search phases that ran earlier (a scroll page computed ahead, counted when it is asked for) */
+export function countDeferredPhases(indices: IndicesService, phases: readonly DeferredSearchPhase[]): void {
+  for (const p of phases) {
+    const shard = shardToCount(indices, p.index, p.shardId);
+    shard?.searchPhaseStarted?.(p.phase);
+    shard?.searchPhaseEnded?.(p.phase, p.nanos, p.completed);
+  }
 }

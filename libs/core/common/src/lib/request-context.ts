@@ -29,6 +29,11 @@ export interface RequestContext {
   memory?: RequestMemory;
   /** aborted when the client disconnects before the response is written (searches stop early) */
   signal?: AbortSignal;
+  /**
+   * run once the whole response has been handed to the connection (never if it was not: a failed write,
+   * a client gone); work a request leaves for later starts there, e.g. a scroll's next page
+   */
+  afterResponse?: Array<() => void>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

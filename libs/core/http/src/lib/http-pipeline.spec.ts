@@ -434,6 +434,21 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
     routes: [route('GET', '/_big', 'cluster:monitor/probe')],
     handle: async () => RestResponses.ok(bigBody),
   };
+  // work left for after the response: runs once the body is out, in order, and a failing one harms nothing
+  const later: string[] = [];
+  const laterProbe: RestHandler = {
+    name: 'later_probe',
+    routes: [route('GET', '/_later', 'cluster:monitor/probe')],
+    handle: () => {
+      const after = RequestContexts.current()!.afterResponse!;
+      after.push(() => {
+        throw new Error('after-response failure');
+      });
+      after.push(() => void later.push('ran'));
+      later.push('handled');
+      return RestResponses.ok(bigBody);
+    },
+  };
   const user: Authenticator = {
     name: 'fixed',
     order: 1,
@@ -446,6 +461,7 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
     const extra = new ContainerModule(({ bind }) => {
       bind(ExtensionPoints.RestHandler).toConstantValue(ctxProbe);
       bind(ExtensionPoints.RestHandler).toConstantValue(big);
+      bind(ExtensionPoints.RestHandler).toConstantValue(laterProbe);
       bind(ExtensionPoints.Authenticator).toConstantValue(user);
     });
     srv = await start(extra);
@@ -523,6 +539,18 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
       '299 Elasticsearch-8.17.0-2b6a7fed44faa321997703718f07ee0420804b41 "[ignore_throttled] parameter is deprecated because frozen indices have been deprecated. Consider cold or frozen tiers in place of frozen indices."',
     );
     expect((await raw(srv.url, '/_probe')).headers['warning']).toBeUndefined();
+  });
+
+  it('runs the afterResponse tasks of a request once its response is written, a failing one harming nothing', async () => {
+    later.length = 0;
+    const r = await raw(srv.url, '/_later', { 'Accept-Encoding': 'gzip' });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(gunzipSync(r.body).toString('utf8')).hits).toHaveLength(6000);
+    for (let i = 0; i < 100 && later.length < 2; i++) await new Promise((res) => setTimeout(res, 5));
+    expect(later).toEqual(['handled', 'ran']);
+    expect((await raw(srv.url, '/_later')).status).toBe(200);
+    for (let i = 0; i < 100 && later.length < 4; i++) await new Promise((res) => setTimeout(res, 5));
+    expect(later).toEqual(['handled', 'ran', 'handled', 'ran']);
   });
 
   it('runs each handler inside its request context (id, method, url, opaque id, principal)', async () => {

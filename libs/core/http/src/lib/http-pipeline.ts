@@ -198,6 +198,16 @@ export class HttpPipeline {
         if (!ctx.res.writableFinished) aborter.abort();
       };
       ctx.res.once('close', onClose);
+      const afterResponse: Array<() => void> = [];
+      ctx.res.once('finish', () => {
+        for (const fn of afterResponse.splice(0)) {
+          try {
+            fn();
+          } catch (err) {
+            this.logger?.error({ err }, 'after-response task failed');
+          }
+        }
+      });
       const rc: RequestContext = {
         id: `${this.idPrefix}-${(this.nextId++).toString(36)}`,
         method: ctx.method,
@@ -206,6 +216,7 @@ export class HttpPipeline {
         startedAt: Date.now(),
         warnings: [],
         signal: aborter.signal,
+        afterResponse,
         ...(this.breakers ? { memory: new RequestMemory(this.breakers) } : {}),
       };
       return RequestContexts.run(rc, () => handle(ctx, next, rc)).finally(() => rc.memory?.close());

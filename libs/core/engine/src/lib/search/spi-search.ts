@@ -163,6 +163,21 @@ export interface SearchOptions {
   retainReaders?(readers: Map<string, DirectoryReader>, targets: ShardTarget[]): void;
   /** the search's task (TaskManager): checked for cancellation between shards and before the fetch phase */
   task?: Task;
+  /**
+   * when set, the search's shard phases are recorded here instead of being counted in the shards' search
+   * statistics: a scroll page computed ahead of its request counts when the page is asked for (the paging
+   * library replays them with `searchPhaseStarted`/`searchPhaseEnded`), or not at all if it never is
+   */
+  deferPhaseStats?: DeferredSearchPhase[];
+}
+
+/** one shard search phase that ran, to be counted later (SearchOptions.deferPhaseStats) */
+export interface DeferredSearchPhase {
+  index: string;
+  shardId: number;
+  phase: 'query' | 'fetch' | 'suggest';
+  nanos: number;
+  completed: boolean;
 }
 
 export interface SearchResponse {

@@ -52,6 +52,7 @@ import {
 import {
   shardKey,
   type CoordinatorSearchInterceptor,
+  type DeferredSearchPhase,
   type SearchOptions,
   type SearchRequest,
   type SearchResponse,
@@ -420,12 +421,19 @@ export class SearchService {
    * Runs one search phase of one shard and counts it in the shard's search statistics (`_stats` /
    * `_nodes/stats` `indices.search`): `*_current` while it runs, `*_total` and `*_time_in_millis` once it completed.
    */
-  private async timedPhase<T>(t: { index: string; shardId: number }, phase: 'query' | 'fetch' | 'suggest', fn: () => T | Promise<T>): Promise<T> {
+  private async timedPhase<T>(
+    t: { index: string; shardId: number },
+    phase: 'query' | 'fetch' | 'suggest',
+    fn: () => T | Promise<T>,
+    defer?: DeferredSearchPhase[],
+  ): Promise<T> {
     let shard: IndexShard | undefined;
-    try {
-      shard = this.startedShard(t.index, t.shardId);
-    } catch {
-      shard = undefined; // the phase itself reports the unavailable shard
+    if (!defer) {
+      try {
+        shard = this.startedShard(t.index, t.shardId);
+      } catch {
+        shard = undefined; // the phase itself reports the unavailable shard
+      }
     }
     shard?.searchPhaseStarted?.(phase);
     const t0 = process.hrtime.bigint();
@@ -435,7 +443,9 @@ export class SearchService {
       completed = true;
       return r;
     } finally {
-      shard?.searchPhaseEnded?.(phase, Number(process.hrtime.bigint() - t0), completed);
+      const nanos = Number(process.hrtime.bigint() - t0);
+      if (defer) defer.push({ index: t.index, shardId: t.shardId, phase, nanos, completed });
+      else shard?.searchPhaseEnded?.(phase, nanos, completed);
     }
   }
 
@@ -794,7 +804,7 @@ export class SearchService {
           const shardReq = this.shardRequest(request, t, shardIndex, targets.length, nowMillis);
           if (dfs) shardReq.dfs = dfs;
           shardReq.nowUsed = plan.parse!.ctx.nowUsed;
-          const r = await this.timedPhase(t, onlySuggest ? 'suggest' : 'query', () => this.executeShardQuery(shardReq, reader, plan.meta!, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task));
+          const r = await this.timedPhase(t, onlySuggest ? 'suggest' : 'query', () => this.executeShardQuery(shardReq, reader, plan.meta!, plan.parse!, aggs.isEmpty ? undefined : aggs, options.task), options.deferPhaseStats);
           results.push(r);
           resultTargets.push(t);
         } catch (e) {
@@ -850,7 +860,7 @@ export class SearchService {
             innerHits: ctx.innerHits,
             nestedLookup: ctx.nestedLookup,
           },
-          ));
+          ), options.deferPhaseStats);
         } catch (e) {
           // a fetch failure (a script field, a runtime field in `fields`) fails that shard, as in Elasticsearch
           if (isRequestLevelError(e)) throw e;
