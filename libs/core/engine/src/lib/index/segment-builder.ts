@@ -378,13 +378,8 @@ export class SegmentBuilder {
     this.deleted.push(doc);
   }
 
-  private invert(
-    d: number,
-    name: string,
-    tokens: ReadonlyArray<{ term: string; position: number }>,
-    options: IndexOptions,
-    norms: boolean,
-  ): number {
+  /** the buffer of an inverted field (made on its first token), with a norms column when the field has norms */
+  private fieldBuffer(name: string, options: IndexOptions, norms: boolean): InvertedFieldBuffer {
     let fb = this.inverted.get(name);
     if (!fb) {
       fb = new InvertedFieldBuffer(options);
@@ -393,6 +388,28 @@ export class SegmentBuilder {
     if (norms && !fb.lengths) {
       fb.lengths = new IntColumn();
     }
+    return fb;
+  }
+
+  /** after a doc's tokens of a field: its last position (the next value's gap) and its length for the norms */
+  private endOfField(fb: InvertedFieldBuffer, d: number, maxPos: number, length: number): void {
+    fb.lastDoc = d;
+    fb.lastPos = maxPos;
+    const L = fb.lengths;
+    if (L) {
+      while (L.length <= d) L.push(-1);
+      L.data[d] = (L.data[d] < 0 ? 0 : L.data[d]) + length;
+    }
+  }
+
+  private invert(
+    d: number,
+    name: string,
+    tokens: ReadonlyArray<{ term: string; position: number }>,
+    options: IndexOptions,
+    norms: boolean,
+  ): number {
+    const fb = this.fieldBuffer(name, options, norms);
     const n = tokens.length;
     let posOffset = 0;
     const last = fb.lastDoc === d ? fb.lastPos : undefined;
@@ -424,26 +441,13 @@ export class SegmentBuilder {
       tokDoc.push(d);
       if (tokPos) tokPos.push(pos);
     }
-    fb.lastDoc = d;
-    fb.lastPos = maxPos;
-    const L = fb.lengths;
-    if (L) {
-      while (L.length <= d) L.push(-1);
-      L.data[d] = (L.data[d] < 0 ? 0 : L.data[d]) + length;
-    }
+    this.endOfField(fb, d, maxPos, length);
     return bytes;
   }
 
   /** `invert` of a packed field's tokens (`nTok` (term, position) pairs at `at` in the chunk's ints) */
   private invertPacked(d: number, name: string, chunk: PackedChunk, at: number, n: number, options: IndexOptions, norms: boolean): number {
-    let fb = this.inverted.get(name);
-    if (!fb) {
-      fb = new InvertedFieldBuffer(options);
-      this.inverted.set(name, fb);
-    }
-    if (norms && !fb.lengths) {
-      fb.lengths = new IntColumn();
-    }
+    const fb = this.fieldBuffer(name, options, norms);
     const ints = chunk.ints;
     let posOffset = 0;
     const last = fb.lastDoc === d ? fb.lastPos : undefined;
@@ -487,13 +491,7 @@ export class SegmentBuilder {
     fb.tokTerm.length = base + n;
     fb.tokDoc.length = base + n;
     if (fb.tokPos) fb.tokPos.length = base + n;
-    fb.lastDoc = d;
-    fb.lastPos = maxPos;
-    const L = fb.lengths;
-    if (L) {
-      while (L.length <= d) L.push(-1);
-      L.data[d] = (L.data[d] < 0 ? 0 : L.data[d]) + length;
-    }
+    this.endOfField(fb, d, maxPos, length);
     return bytes;
   }
 
