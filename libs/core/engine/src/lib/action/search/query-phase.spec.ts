@@ -37,6 +37,24 @@ const DOCS: FakeDoc[] = [
   { id: 'd', text: { body: 'red bird' }, keyword: { tag: 'w' }, num: { price: 2, ts: 2000 } },
 ];
 
+/** `n` docs of 1–9 words of a vocabulary of 8 with skewed frequencies (some words rare: high idf), `price` i % 13 */
+function skewedDocs(seed: number, n: number, deleted?: (i: number, rnd: () => number) => boolean): FakeDoc[] {
+  let s = seed;
+  const rnd = (): number => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 4294967296;
+  };
+  const vocab = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7'];
+  return Array.from({ length: n }, (_, i) => {
+    const words: string[] = [];
+    const len = 1 + Math.floor(rnd() * 9);
+    for (let j = 0; j < len; j++) words.push(vocab[Math.min(7, Math.floor(-Math.log2(1 - rnd() * 0.996)))]!);
+    const doc: FakeDoc = { id: `d${i}`, text: { body: words.join(' ') }, num: { price: i % 13 } };
+    if (deleted) doc.deleted = deleted(i, rnd);
+    return doc;
+  });
+}
+
 /** scorers answer canBatch() false until restored: the query phase goes doc by doc */
 function withoutBatches(): { restore(): void } {
   const spies = [TermScorer.prototype, DisjunctionSumScorer.prototype, ConjunctionScorer.prototype].map((p) => jest.spyOn(p, 'canBatch').mockReturnValue(false));
@@ -153,18 +171,7 @@ describe('query phase options', () => {
 
   it('a doc whose score bound cannot enter the full top hits is counted, not scored: same hits, scores, totals and max_score', () => {
     // random docs over a small vocabulary with skewed frequencies (some words rare: high idf), several segments
-    let seed = 12345;
-    const rnd = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 4294967296;
-    };
-    const vocab = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7'];
-    const docs: FakeDoc[] = Array.from({ length: 1200 }, (_, i) => {
-      const words: string[] = [];
-      const n = 1 + Math.floor(rnd() * 9);
-      for (let j = 0; j < n; j++) words.push(vocab[Math.min(7, Math.floor(-Math.log2(1 - rnd() * 0.996)))]!);
-      return { id: `d${i}`, text: { body: words.join(' ') }, num: { price: i % 13 } };
-    });
+    const docs = skewedDocs(12345, 1200);
     const reader = fakeReader([docs.slice(0, 500), docs.slice(500, 900), docs.slice(900)]);
     const scored = jest.spyOn(TermScorer.prototype, 'score');
     // (doc by doc: scorers that score in batches compute every score, the bound is not asked for)
@@ -204,18 +211,7 @@ describe('query phase options', () => {
   });
 
   it('scorers that score in batches: the same hits, scores, totals and max_score as doc by doc (deletes, several segments, track_total_hits)', () => {
-    let seed = 777;
-    const rnd = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 4294967296;
-    };
-    const vocab = ['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7'];
-    const docs: FakeDoc[] = Array.from({ length: 2400 }, (_, i) => {
-      const words: string[] = [];
-      const n = 1 + Math.floor(rnd() * 9);
-      for (let j = 0; j < n; j++) words.push(vocab[Math.min(7, Math.floor(-Math.log2(1 - rnd() * 0.996)))]!);
-      return { id: `d${i}`, text: { body: words.join(' ') }, num: { price: i % 13 }, deleted: i >= 1000 && rnd() < 0.15 };
-    });
+    const docs = skewedDocs(777, 2400, (i, rnd) => i >= 1000 && rnd() < 0.15);
     const reader = fakeReader([docs.slice(0, 1000), docs.slice(1000, 1900), docs.slice(1900)]);
     const queries: unknown[] = [
       { match: { body: 'w1' } },
@@ -615,6 +611,22 @@ describe('timeout', () => {
     expect(ok.timedOut).toBe(false);
     expect(ok.totalHits!.value).toBe(20000);
     expect(parseSearchSource({ timeout: '2s' }).timeoutMs).toBe(2000);
+  });
+  it('stops collecting a scorer that scores in batches too (the clock is read every 4,096 docs)', () => {
+    const docs: FakeDoc[] = Array.from({ length: 20000 }, (_, i) => ({ id: `d${i}`, text: { body: i % 3 === 0 ? 'red fox' : 'red' } }));
+    const reader = fakeReader([docs]);
+    const query = { match: { body: 'red fox' } };
+    const r = run({ query, timeoutMs: 0, trackTotalHitsUpTo: 2147483647 }, reader);
+    // (the doc at the 4,096th pause point is not counted, as doc by doc)
+    expect([r.timedOut, r.totalHits!.value]).toEqual([true, 4095]);
+    const off = withoutBatches();
+    try {
+      expect(run({ query, timeoutMs: 0, trackTotalHitsUpTo: 2147483647 }, reader)).toEqual(r);
+    } finally {
+      off.restore();
+    }
+    const ok = run({ query, timeoutMs: 60000, trackTotalHitsUpTo: 2147483647 }, reader);
+    expect([ok.timedOut, ok.totalHits!.value]).toEqual([false, 20000]);
   });
 });
 

@@ -303,6 +303,12 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
   let timedOut = false;
   const deadline = s.timeoutMs !== undefined && s.timeoutMs >= 0 ? performance.now() + s.timeoutMs : Infinity;
   let sinceCheck = 0;
+  // (asked at every pause point: the clock is read every 4,096 docs)
+  const pastDeadline = (): boolean => {
+    if (sinceCheck !== 4096) return false;
+    sinceCheck = 0;
+    return performance.now() > deadline;
+  };
   const shardDocBase = req.shardIndex * 4294967296;
 
   const shortcut =
@@ -424,12 +430,9 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
             if (live !== null && (live[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
             if ((++sinceCheck & 255) === 0) {
               yield;
-              if (sinceCheck === 4096) {
-                sinceCheck = 0;
-                if (performance.now() > deadline) {
-                  timedOut = true;
-                  break leaves;
-                }
+              if (pastDeadline()) {
+                timedOut = true;
+                break leaves;
               }
             }
             const score = batchScores[i]!;
@@ -452,12 +455,9 @@ function* queryPhaseSteps(req: ShardSearchRequest, deps: QueryPhaseDeps, prepare
         if ((++sinceCheck & 255) === 0) {
           // a pause point every 256 docs (a doc may cost milliseconds: scripts)
           yield;
-          if (sinceCheck === 4096) {
-            sinceCheck = 0;
-            if (performance.now() > deadline) {
-              timedOut = true;
-              break leaves;
-            }
+          if (pastDeadline()) {
+            timedOut = true;
+            break leaves;
           }
         }
         if (inSlice !== null && !inSlice(doc)) continue;
