@@ -176,6 +176,8 @@ export interface ShardFailureInfo {
   shardId: number;
   /** the failure, e.g. `CorruptIndexException: segment checksum mismatch` */
   reason: string;
+  /** its type as Elasticsearch names it, e.g. `corrupt_index_exception`, `index_format_too_old_exception` */
+  type: string;
   /** epoch millis of the last attempt */
   at: number;
   failedAttempts: number;

@@ -179,8 +179,7 @@ export class AllocationExplainRestHandler implements RestHandler {
 }
 
 function storeException(f: ShardFailureInfo): Record<string, unknown> {
-  const corrupt = /Corrupt|checksum/i.test(f.reason);
-  return { type: corrupt ? 'corrupt_index_exception' : 'exception', reason: f.reason };
+  return { type: f.type, reason: f.reason };
 }
 
 /**

@@ -503,6 +503,7 @@ class IndexFormatTooOld extends CorruptIndexException {
   constructor(resource: string, v: number) {
     super(`Format version is not supported (resource ${resource}): ${v} (needs to be between ${SEGMENT_MIN_VERSION} and ${SEGMENT_VERSION}). This version of Strata only supports segments written by its own or the previous format; reindex the data`);
     this.name = 'IndexFormatException';
+    this.esType = 'index_format_too_old_exception';
   }
 }
 

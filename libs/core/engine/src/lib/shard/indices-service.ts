@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { Errors, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
+import { Errors, EsError, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
 import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo } from '../services.js';
 import type { EngineEventListener } from '../spi.js';
@@ -318,7 +318,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     } catch (err) {
       const reason = failureReason(err);
       this.logger?.error({ index: meta.name, shard: i, err: reason }, 'failed to open shard; it stays unassigned and its files are kept');
-      return { index: meta.name, indexUuid: meta.uuid, shardId: i, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 };
+      return { index: meta.name, indexUuid: meta.uuid, shardId: i, reason, type: failureType(err), at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 };
     }
   }
 
@@ -336,7 +336,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
       this.safe(() => s.close(false));
       const reason = failureReason(err);
       this.logger?.error({ index: name, shard: shardId, err: reason }, 'shard failed: corrupt segment file; it stays unassigned and its files are kept');
-      e.failed.set(shardId, { index: name, indexUuid: uuid, shardId, reason, at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 });
+      e.failed.set(shardId, { index: name, indexUuid: uuid, shardId, reason, type: failureType(err), at: Date.now(), failedAttempts: (previous?.failedAttempts ?? 0) + 1 });
       return;
     }
   }
@@ -557,4 +557,11 @@ export function renderIndexStatsSections(s: ShardStats): Record<string, Record<s
 
 function failureReason(err: unknown): string {
   return err instanceof Error ? `${err.name === 'Error' ? 'Exception' : err.name}: ${err.message}` : String(err);
+}
+
+/** a shard failure's type as Elasticsearch names it (a store's exceptions carry theirs; anything else is `exception`) */
+export function failureType(err: unknown): string {
+  if (err instanceof EsError) return err.type;
+  const t = (err as { esType?: unknown } | null)?.esType;
+  return typeof t === 'string' ? t : 'exception';
 }

@@ -9,12 +9,12 @@ import * as path from 'node:path';
 import { EsError } from '@strata/core-common';
 import { FileMetadataStore } from '../cluster/metadata-store.js';
 import { FakeMapperService, indexMetadata } from '../action/document/testing/fakes.js';
-import { IndicesServiceImpl } from './indices-service.js';
+import { failureType, IndicesServiceImpl } from './indices-service.js';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes, simpleParse } from './testing/simple-parser.js';
 import { verifySegmentChecksum } from '../store/segment-codec.js';
 import { SEGMENT_VERSION, verifySegmentFiles } from '../index/disk-segment.js';
-import { CorruptIndexException } from '../store/codec-util.js';
+import { CorruptIndexException, IndexFormatException } from '../store/codec-util.js';
 
 const FIXTURE = path.join(__dirname, 'testing/legacy-crc-node');
 const LEGACY_UUID = 'KbJXyMPuEajEu0Nyr6sE8w';
@@ -122,7 +122,7 @@ describe('a shard that fails to open', () => {
     expect(Object.keys(store.current().indices)).toEqual(['t']);
     expect(svc.shards('t').map((s) => s.shardId)).toEqual([0]);
     expect(svc.shardFailures()).toEqual([
-      { index: 't', indexUuid: uuid, shardId: 1, reason, at: expect.any(Number), failedAttempts: 1 },
+      { index: 't', indexUuid: uuid, shardId: 1, reason, type: 'corrupt_index_exception', at: expect.any(Number), failedAttempts: 1 },
     ]);
     expect(errors).toEqual([[{ index: 't', shard: 1, err: reason }, 'failed to open shard; it stays unassigned and its files are kept']]);
     expect(svc.shard('t', 0).numDocs).toBe(10);
@@ -187,7 +187,7 @@ describe('a shard that fails to open', () => {
     expect(await svc.shard('t', 0).checksumVerification()).toBeNull();
     expect(shard.isClosed).toBe(true);
     expect(svc.shards('t').map((s) => s.shardId)).toEqual([0]);
-    expect(svc.shardFailures()).toEqual([{ index: 't', indexUuid: uuid, shardId: 1, reason, at: expect.any(Number), failedAttempts: 1 }]);
+    expect(svc.shardFailures()).toEqual([{ index: 't', indexUuid: uuid, shardId: 1, reason, type: 'corrupt_index_exception', at: expect.any(Number), failedAttempts: 1 }]);
     expect(errors).toEqual([[{ index: 't', shard: 1, err: reason }, 'shard failed: corrupt segment file; it stays unassigned and its files are kept']]);
     expect(() => svc!.shard('t', 1)).toThrow(`[t][1] shard failed to open: ${reason}`);
     // segment files untouched (opening rolls the translog generation and commit of both shards, as always)
@@ -245,6 +245,7 @@ describe('a segment of the single-file format 3 larger than 2 GiB', () => {
         }
         expect(err).toBeInstanceOf(CorruptIndexException);
         expect((err as Error).name).toBe('IndexFormatException');
+        expect(failureType(err)).toBe('index_format_too_old_exception');
         expect((err as Error).message).toBe(
           `Format version 3 segment is too large to migrate (resource ${seg}): ${len} bytes, over the 2147483647 bytes a format 3 segment can have: ` +
             'this format is read whole into memory to be rewritten in the current format. The file is left as it is; restore the index from a snapshot, ' +
@@ -263,5 +264,16 @@ describe('a segment of the single-file format 3 larger than 2 GiB', () => {
     expect(s.numDocs).toBe(3);
     expect(sourceOf(s, 'd2')).toEqual({ a: 2, kw: 'x', t: 'second doc' });
     s.close();
+  });
+});
+
+describe('shard failure types (allocation explain store_exception)', () => {
+  it('are the types Elasticsearch gives Lucene\'s exceptions, an EsError its own, anything else `exception`', () => {
+    expect(failureType(new CorruptIndexException('checksum failed'))).toBe('corrupt_index_exception');
+    expect(failureType(new IndexFormatException('f.seg', 9, 4, 6))).toBe('index_format_too_new_exception');
+    expect(failureType(new IndexFormatException('f.seg', 2, 4, 6))).toBe('index_format_too_old_exception');
+    expect(failureType(new EsError('illegal_state_exception', 500, 'x'))).toBe('illegal_state_exception');
+    expect(failureType(new Error('disk'))).toBe('exception');
+    expect(failureType('text')).toBe('exception');
   });
 });

@@ -9,6 +9,8 @@ import { storeFs } from './directory.js';
 import { crc32, crc32Zeros } from './crc32.js';
 
 export class CorruptIndexException extends Error {
+  /** the exception's type as Elasticsearch names Lucene's (allocation explain's `store_exception`) */
+  esType = 'corrupt_index_exception';
   constructor(msg: string) {
     super(msg);
     this.name = 'CorruptIndexException';
@@ -20,6 +22,7 @@ export class IndexFormatException extends CorruptIndexException {
   constructor(resource: string, version: number | string, min: number, max: number) {
     super(`Format version is not supported (resource ${resource}): ${version} (needs to be between ${min} and ${max})`);
     this.name = 'IndexFormatException';
+    this.esType = typeof version === 'number' && version > max ? 'index_format_too_new_exception' : 'index_format_too_old_exception';
   }
 }
 

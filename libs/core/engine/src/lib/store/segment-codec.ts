@@ -310,6 +310,7 @@ export class LegacySegmentTooLargeException extends CorruptIndexException {
         'The file is left as it is; restore the index from a snapshot, or reindex its documents from their source into a new index',
     );
     this.name = 'IndexFormatException';
+    this.esType = 'index_format_too_old_exception';
   }
 }
 
