@@ -429,7 +429,13 @@ export class PagingService {
   private scheduleAhead(ctx: ReaderContext, search: CoreSearch): void {
     const state = ctx.scroll;
     if (!state || state.ahead || state.size <= 0 || state.lastCount < state.size) return;
-    const start = (): void => this.computeAhead(ctx, search);
+    const start = (): void => {
+      try {
+        this.computeAhead(ctx, search);
+      } catch {
+        // nothing computed ahead: the request computes its page itself
+      }
+    };
     const afterResponse = RequestContexts.current()?.afterResponse;
     if (afterResponse) afterResponse.push(start);
     else setImmediate(start);
