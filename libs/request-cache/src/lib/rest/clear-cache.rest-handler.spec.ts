@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { Container } from 'inversify';
 import { Tokens } from '@strata/core-common';
 import { HttpPipeline, httpModule } from '@strata/core-http';
-import { DefaultIndexNameExpressionResolver, EngineTokens, InMemoryMetadataStore, type IndexMetadata } from '@strata/core-engine';
+import { DefaultIndexNameExpressionResolver, EngineTokens, FixedBitSet, InMemoryMetadataStore, NODE_FILTER_CACHE, type IndexMetadata } from '@strata/core-engine';
 import { requestCacheModule } from '../request-cache.module.js';
 import { RequestCacheService, type CacheableShardSearch } from '../request-cache.service.js';
 
@@ -103,6 +103,22 @@ describe('POST /_cache/clear', () => {
     expect(svc.cache.stats('metrics').memorySizeInBytes).toBeGreaterThan(0);
     await post('/metrics/_cache/clear?query=true&request=true');
     expect(svc.cache.stats('metrics').memorySizeInBytes).toBe(0);
+  });
+
+  it('clears the node\'s filter cache when query=true or no cache is named, and only then', async () => {
+    NODE_FILTER_CACHE.configure(1 << 20, 10);
+    const keep = () => NODE_FILTER_CACHE.put({}, 'range', new FixedBitSet(64), 1);
+    keep();
+    await post('/metrics/_cache/clear?request=true');
+    expect(NODE_FILTER_CACHE.size).toBe(1);
+    await post('/metrics/_cache/clear?fielddata=true');
+    expect(NODE_FILTER_CACHE.size).toBe(1);
+    await post('/metrics/_cache/clear?query=true');
+    expect(NODE_FILTER_CACHE.size).toBe(0);
+    keep();
+    await post('/_cache/clear');
+    expect(NODE_FILTER_CACHE.size).toBe(0);
+    NODE_FILTER_CACHE.configure(0, 0);
   });
 
   it('accepts comma lists and wildcards', async () => {

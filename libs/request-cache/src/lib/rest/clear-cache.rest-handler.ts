@@ -1,13 +1,15 @@
 /**
  * POST /_cache/clear and POST /{index}/_cache/clear (action indices:admin/cache/clear).
- * Only the request cache lives here; `query`, `fielddata` and `fields` are accepted for compatibility
- * (there is no query or fielddata cache to clear). As in Elasticsearch, the request cache is cleared when
- * `request=true`, or when no specific cache (query, fielddata, request, fields) was asked for.
+ * Clears the request cache and the node's filter (query) cache; `fielddata` and `fields` are accepted for
+ * compatibility (there is no fielddata cache to clear). As in Elasticsearch, the request cache is cleared when
+ * `request=true`, the query cache when `query=true`, and both when no specific cache (query, fielddata, request,
+ * fields) was asked for. The filter cache is kept per segment core, not per index: clearing it for any index
+ * clears it whole (it only costs the next searches a rebuild).
  * Response: `{"_shards":{"total":N,"successful":M,"failed":0}}` with N counting replica copies.
  */
 import { inject, injectable } from 'inversify';
 import { DEFAULT_INDICES_OPTIONS, indicesOptionsOf, route, type IndicesOptions, type RestHandler, type RestRequest, type RestResponse } from '@strata/core-common';
-import { EngineTokens, type IndexNameExpressionResolver, type MetadataStore } from '@strata/core-engine';
+import { EngineTokens, NODE_FILTER_CACHE, type IndexNameExpressionResolver, type MetadataStore } from '@strata/core-engine';
 import { RequestCacheService } from '../request-cache.service.js';
 
 export const CLEAR_CACHE_ACTION = 'indices:admin/cache/clear';
@@ -47,7 +49,9 @@ export class ClearCacheRestHandler implements RestHandler {
     const query = req.boolParam('query', false);
     const fielddata = req.boolParam('fielddata', false);
     const fields = req.listParam('fields', [])!.filter((f) => f !== '');
-    const clearRequest = request || (!query && !fielddata && fields.length === 0);
+    const clearAll = !request && !query && !fielddata && fields.length === 0;
+    const clearRequest = request || clearAll;
+    if ((query || clearAll) && names.length > 0) NODE_FILTER_CACHE.clear();
 
     let total = 0;
     let successful = 0;

@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { ExtensionPoints, SettingParsers, setting, type NodeStatsContributor } from '@strata/core-common';
-import { EngineTokens, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
+import { EngineTokens, FixedBitSet, NODE_FILTER_CACHE, type IndexMetadata, type MetadataStore } from '@strata/core-engine';
 import { createNode } from '../node.js';
 import { startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
@@ -221,6 +221,16 @@ describe('cluster API', () => {
     expect(Object.keys(onlyIngest.body.nodes[id])).toEqual(['timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'ingest']);
     const rc = await get('/_nodes/stats/indices/request_cache?human');
     expect(rc.body.nodes[id].indices).toEqual({ request_cache: { memory_size: '0b', memory_size_in_bytes: 0, evictions: 0, hit_count: 9, miss_count: 0 } });
+    // the filter cache is the node's: its own counters, not a sum over indices
+    NODE_FILTER_CACHE.configure(1 << 20, 10);
+    const core = {};
+    NODE_FILTER_CACHE.put(core, 'range', new FixedBitSet(64), 1);
+    NODE_FILTER_CACHE.get(core, 'range');
+    const qc = await get('/_nodes/stats/indices/query_cache');
+    expect(qc.body.nodes[id].indices).toEqual({ query_cache: NODE_FILTER_CACHE.stats() });
+    expect(qc.body.nodes[id].indices.query_cache).toMatchObject({ hit_count: 1, cache_size: 1, cache_count: 1 });
+    NODE_FILTER_CACHE.clear();
+    NODE_FILTER_CACHE.configure(0, 0);
     const merge = await get('/_nodes/stats/indices/merge');
     expect(Object.keys(merge.body.nodes[id].indices)).toEqual(['merges']);
     const merges = await get('/_nodes/stats/indices/merges');

@@ -14,7 +14,7 @@ import {
   type RestResponse,
   wildcardRegExp,
 } from '@strata/core-common';
-import { EngineTokens, ThreadPool } from '@strata/core-engine';
+import { EngineTokens, NODE_FILTER_CACHE, ThreadPool } from '@strata/core-engine';
 import { ClusterView } from './cluster-view.js';
 import { humanize } from './human.js';
 import { NODE_INFO, NODE_ROLES, NodeInfo, VERSION } from './node-info.js';
@@ -286,6 +286,8 @@ export class NodesStatsRestHandler implements RestHandler {
         indices = indexSections(0, undefined);
         delete indices['shard_stats'];
       }
+      // the filter cache is the node's (kept per segment core, not per index)
+      indices['query_cache'] = NODE_FILTER_CACHE.stats();
       sections['indices'] = indices;
     }
     if (metrics.includes('os')) sections['os'] = osStats();

@@ -56,6 +56,19 @@ describe('FilterCache', () => {
     c.put(core1, 'z', bitsOf(32 * 1000, 1), 1);
     expect([c.size, c.bytes]).toEqual([0, 0]);
   });
+
+  it('reports Elasticsearch\'s query_cache stats; clear drops the entries and keeps the counters', () => {
+    const c = new FilterCache({ maxBytes: 1 << 20, maxCount: 1 });
+    const core = {};
+    expect(c.get(core, 'a')).toBeNull();
+    c.put(core, 'a', bitsOf(64, 1), 1);
+    c.get(core, 'a');
+    c.put(core, 'b', bitsOf(64, 2), 1); // over the count: `a` goes
+    const bytes = bitsOf(64).words.byteLength + 120 + 2;
+    expect(c.stats()).toEqual({ memory_size_in_bytes: bytes, total_count: 2, hit_count: 1, miss_count: 1, cache_size: 1, cache_count: 2, evictions: 1 });
+    c.clear();
+    expect(c.stats()).toEqual({ memory_size_in_bytes: 0, total_count: 2, hit_count: 1, miss_count: 1, cache_size: 0, cache_count: 2, evictions: 1 });
+  });
 });
 
 describe('a range filter through the filter cache', () => {

@@ -32,6 +32,16 @@ interface Entry extends CachedDocSet {
   bytes: number;
 }
 
+export interface QueryCacheStats {
+  memory_size_in_bytes: number;
+  total_count: number;
+  hit_count: number;
+  miss_count: number;
+  cache_size: number;
+  cache_count: number;
+  evictions: number;
+}
+
 /** bytes charged per entry besides its bit set (key, map slots) */
 const ENTRY_OVERHEAD = 120;
 
@@ -54,6 +64,8 @@ export class FilterCache {
   hits = 0;
   misses = 0;
   evictions = 0;
+  /** doc sets ever kept */
+  puts = 0;
 
   constructor(options: FilterCacheOptions) {
     this.maxBytes = options.maxBytes;
@@ -128,12 +140,27 @@ export class FilterCache {
     }
     this.entries.set(k, { bits, cost, bytes });
     this.bytes += bytes;
+    this.puts++;
     this.evict();
   }
 
+  /** drops every kept doc set (`POST /_cache/clear?query=true`); the counters stay */
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
+  }
+
+  /** Elasticsearch's `query_cache` stats section */
+  stats(): QueryCacheStats {
+    return {
+      memory_size_in_bytes: this.bytes,
+      total_count: this.hits + this.misses,
+      hit_count: this.hits,
+      miss_count: this.misses,
+      cache_size: this.entries.size,
+      cache_count: this.puts,
+      evictions: this.evictions,
+    };
   }
 
   private evict(): void {

@@ -24,3 +24,4 @@ export * from './nested/block-join-query.js';
 export * from './inner-hits.js';
 export * from './nested/nested-inner-hits.js';
 export * from './profile.js';
+export * from './filter-cache.js';
