@@ -69,6 +69,27 @@ describe('FilterCache', () => {
     c.clear();
     expect(c.stats()).toEqual({ memory_size_in_bytes: 0, total_count: 2, hit_count: 1, miss_count: 1, cache_size: 0, cache_count: 2, evictions: 1 });
   });
+
+  it('counts per index through its view: entries and bytes by who kept them, hits and misses by who asked; a deleted index is forgotten', () => {
+    const one = bitsOf(64).words.byteLength + 120 + 2;
+    const c = new FilterCache({ maxBytes: 1 << 20, maxCount: 2 });
+    const [logs, metrics] = [c.forIndex('logs'), c.forIndex('metrics')];
+    expect(c.forIndex('logs')).toBe(logs);
+    const core1 = {};
+    const core2 = {};
+    expect(logs.get(core1, 'a')).toBeNull();
+    logs.put(core1, 'a', bitsOf(64, 1), 1);
+    expect(metrics.get(core1, 'a')!.bits.get(1)).toBe(true);
+    metrics.put(core2, 'b', bitsOf(64, 2), 1);
+    metrics.put(core2, 'c', bitsOf(64, 3), 1); // over the count: logs' `a` goes
+    expect(c.stats('logs')).toEqual({ memory_size_in_bytes: 0, total_count: 1, hit_count: 0, miss_count: 1, cache_size: 0, cache_count: 1, evictions: 1 });
+    expect(c.stats('metrics')).toEqual({ memory_size_in_bytes: 2 * one, total_count: 1, hit_count: 1, miss_count: 0, cache_size: 2, cache_count: 2, evictions: 0 });
+    expect(c.stats()).toMatchObject({ memory_size_in_bytes: 2 * one, cache_size: 2, hit_count: 1, miss_count: 1, cache_count: 3, evictions: 1 });
+    c.dropIndex('metrics');
+    expect([c.size, c.bytes]).toEqual([0, 0]);
+    expect(c.stats('metrics')).toEqual({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 });
+    expect(c.stats('nope').cache_size).toBe(0);
+  });
 });
 
 describe('a range filter through the filter cache', () => {

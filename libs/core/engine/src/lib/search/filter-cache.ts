@@ -30,7 +30,21 @@ export interface CachedDocSet {
 
 interface Entry extends CachedDocSet {
   bytes: number;
+  /** the index whose search kept it ('' when kept without one) */
+  owner: string;
 }
+
+/** one index's share of the cache and of its counters */
+interface OwnerCounters {
+  bytes: number;
+  entries: number;
+  hits: number;
+  misses: number;
+  puts: number;
+  evictions: number;
+}
+
+const noCounters = (): OwnerCounters => ({ bytes: 0, entries: 0, hits: 0, misses: 0, puts: 0, evictions: 0 });
 
 export interface QueryCacheStats {
   memory_size_in_bytes: number;
@@ -42,10 +56,18 @@ export interface QueryCacheStats {
   evictions: number;
 }
 
+/** what a search uses of a filter cache: the node's, or its view for one index (stats counted per index) */
+export interface FilterCacheView {
+  onUse(key: string): void;
+  get(core: object, key: string): CachedDocSet | null;
+  shouldCache(key: string, maxDoc: number): boolean;
+  put(core: object, key: string, bits: FixedBitSet, cost: number): void;
+}
+
 /** bytes charged per entry besides its bit set (key, map slots) */
 const ENTRY_OVERHEAD = 120;
 
-export class FilterCache {
+export class FilterCache implements FilterCacheView {
   private maxBytes: number;
   private maxCount: number;
   private readonly minUses: number;
@@ -66,6 +88,8 @@ export class FilterCache {
   evictions = 0;
   /** doc sets ever kept */
   puts = 0;
+  private readonly owners = new Map<string, OwnerCounters>();
+  private readonly views = new Map<string, FilterCacheView>();
 
   constructor(options: FilterCacheOptions) {
     this.maxBytes = options.maxBytes;
@@ -102,22 +126,20 @@ export class FilterCache {
   }
 
   /** the cached doc set of the filter in this segment core, if any */
-  get(core: object, key: string): CachedDocSet | null {
+  get(core: object, key: string, owner = ''): CachedDocSet | null {
     const id = this.coreIds.get(core);
-    if (id === undefined) {
-      this.misses++;
-      return null;
-    }
-    const k = id + '/' + key;
-    const e = this.entries.get(k);
+    const k = id === undefined ? '' : id + '/' + key;
+    const e = id === undefined ? undefined : this.entries.get(k);
     if (e === undefined) {
       this.misses++;
+      this.counters(owner).misses++;
       return null;
     }
     // most recently used last
     this.entries.delete(k);
     this.entries.set(k, e);
     this.hits++;
+    this.counters(owner).hits++;
     return e;
   }
 
@@ -127,48 +149,90 @@ export class FilterCache {
   }
 
   /** keeps the doc set (the caller no longer changes it) */
-  put(core: object, key: string, bits: FixedBitSet, cost: number): void {
+  put(core: object, key: string, bits: FixedBitSet, cost: number, owner = ''): void {
     const bytes = bits.words.byteLength + ENTRY_OVERHEAD + key.length * 2;
     if (bytes > this.maxBytes) return;
     let id = this.coreIds.get(core);
     if (id === undefined) this.coreIds.set(core, (id = this.nextCoreId++));
     const k = id + '/' + key;
     const prev = this.entries.get(k);
-    if (prev !== undefined) {
-      this.entries.delete(k);
-      this.bytes -= prev.bytes;
-    }
-    this.entries.set(k, { bits, cost, bytes });
+    if (prev !== undefined) this.remove(k, prev);
+    this.entries.set(k, { bits, cost, bytes, owner });
     this.bytes += bytes;
+    const c = this.counters(owner);
+    c.bytes += bytes;
+    c.entries++;
     this.puts++;
+    c.puts++;
     this.evict();
+  }
+
+  /** the cache as the searches of one index use it: the same entries, that index's counters */
+  forIndex(index: string): FilterCacheView {
+    let v = this.views.get(index);
+    if (v === undefined) {
+      v = {
+        onUse: (key) => this.onUse(key),
+        get: (core, key) => this.get(core, key, index),
+        shouldCache: (key, maxDoc) => this.shouldCache(key, maxDoc),
+        put: (core, key, bits, cost) => this.put(core, key, bits, cost, index),
+      };
+      this.views.set(index, v);
+    }
+    return v;
   }
 
   /** drops every kept doc set (`POST /_cache/clear?query=true`); the counters stay */
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
+    for (const c of this.owners.values()) {
+      c.bytes = 0;
+      c.entries = 0;
+    }
   }
 
-  /** Elasticsearch's `query_cache` stats section */
-  stats(): QueryCacheStats {
+  /** forgets a deleted index: its entries and counters */
+  dropIndex(index: string): void {
+    for (const [k, e] of this.entries) if (e.owner === index) this.remove(k, e);
+    this.owners.delete(index);
+    this.views.delete(index);
+  }
+
+  private counters(owner: string): OwnerCounters {
+    let c = this.owners.get(owner);
+    if (c === undefined) this.owners.set(owner, (c = noCounters()));
+    return c;
+  }
+
+  private remove(k: string, e: Entry): void {
+    this.entries.delete(k);
+    this.bytes -= e.bytes;
+    const c = this.counters(e.owner);
+    c.bytes -= e.bytes;
+    c.entries--;
+  }
+
+  /** Elasticsearch's `query_cache` stats section: the node's, or one index's share */
+  stats(index?: string): QueryCacheStats {
+    const c = index === undefined ? { bytes: this.bytes, entries: this.entries.size, hits: this.hits, misses: this.misses, puts: this.puts, evictions: this.evictions } : (this.owners.get(index) ?? noCounters());
     return {
-      memory_size_in_bytes: this.bytes,
-      total_count: this.hits + this.misses,
-      hit_count: this.hits,
-      miss_count: this.misses,
-      cache_size: this.entries.size,
-      cache_count: this.puts,
-      evictions: this.evictions,
+      memory_size_in_bytes: c.bytes,
+      total_count: c.hits + c.misses,
+      hit_count: c.hits,
+      miss_count: c.misses,
+      cache_size: c.entries,
+      cache_count: c.puts,
+      evictions: c.evictions,
     };
   }
 
   private evict(): void {
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.maxBytes && this.entries.size <= this.maxCount) break;
-      this.entries.delete(k);
-      this.bytes -= e.bytes;
+      this.remove(k, e);
       this.evictions++;
+      this.counters(e.owner).evictions++;
     }
   }
 }

@@ -3,7 +3,7 @@
  * (query_then_fetch: stats are per shard, summed over the segments) and weight creation.
  */
 import type { DirectoryReader, LeafReaderContext, Postings } from '../index/leaf-reader.js';
-import type { FilterCache } from './filter-cache.js';
+import type { FilterCacheView } from './filter-cache.js';
 import type { Query, Weight } from './query.js';
 
 export interface CollectionStatistics {
@@ -34,7 +34,7 @@ export class IndexSearcher {
     readonly reader: DirectoryReader,
     private readonly dfs?: DfsStats,
     /** where filters keep the doc sets they build per segment (null: built for every search) */
-    readonly filterCache: FilterCache | null = null,
+    readonly filterCache: FilterCacheView | null = null,
   ) {}
 
   get leaves(): readonly LeafReaderContext[] {

@@ -8,6 +8,7 @@ import { inject, injectable, multiInject, optional } from 'inversify';
 import { Errors, EsError, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
 import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo } from '../services.js';
+import { NODE_FILTER_CACHE } from '../search/filter-cache.js';
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
 import { IndexShardImpl, type IndexCommitRef, type ShardStats } from './index-shard.js';
@@ -245,6 +246,7 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
         if (left === 0) removeQuietly(dir);
         for (const s of entry.shards) this.safe(() => s.destroy(shardRemoved));
         this.open.delete(name);
+        NODE_FILTER_CACHE.dropIndex(name);
         for (const l of this.listeners) this.safe(() => l.onIndexDeleted?.(name, entry.uuid));
       } else if (meta.state === 'close') {
         for (const s of entry.shards) this.safe(() => s.close(true));
@@ -444,7 +446,8 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
   }
 
   indexStats(index: string): Record<string, Record<string, unknown>> {
-    return renderIndexStatsSections(this.indexStatsSummary(index).total);
+    // the filter cache is the node's; an index's share is what its searches kept and asked for
+    return { ...renderIndexStatsSections(this.indexStatsSummary(index).total), query_cache: { ...NODE_FILTER_CACHE.stats(index) } };
   }
 
   indexStatsSummary(index: string): IndexStatsSummary {

@@ -22,7 +22,7 @@ import { TopHitsHeap, compareHits, type CollectedHit } from '../../search/collec
 import { NO_MORE_DOCS } from '../../search/doc-id-set.js';
 import { shardTermSuggest, type ShardSuggest, type TermSuggestSpec } from '../../search/term-suggester.js';
 import { IndexSearcher } from '../../search/index-searcher.js';
-import type { FilterCache } from '../../search/filter-cache.js';
+import type { FilterCacheView } from '../../search/filter-cache.js';
 import type { QueryProfiler } from '../../search/profile.js';
 import { ConstantScoreWeight, type Query } from '../../search/query.js';
 import { compareKeys, compileSort, sortNeedsScores, type CompiledSortField, type LeafKeyFn, type SortKey } from '../../search/sort.js';
@@ -51,7 +51,7 @@ export interface QueryPhaseDeps {
   /** `"profile": true`: the main query's weights and scorers are timed into it */
   profiler?: QueryProfiler;
   /** where filters keep the doc sets they build per segment (absent or null: none) */
-  filterCache?: FilterCache | null;
+  filterCache?: FilterCacheView | null;
 }
 
 export function resultWindowError(from: number, size: number, max: number): Error {

@@ -596,7 +596,7 @@ export class SearchService {
           aggregations,
           maxBuckets: this.maxBuckets(),
           fieldType: (n) => prepared.ctx.fieldType(n),
-          filterCache: queriesCacheEnabled(meta.settings) ? NODE_FILTER_CACHE : null,
+          filterCache: queriesCacheEnabled(meta.settings) ? NODE_FILTER_CACHE.forIndex(meta.name) : null,
           ...(profiler ? { profiler } : {}),
         },
         prepared.prepared,
