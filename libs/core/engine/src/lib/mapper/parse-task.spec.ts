@@ -13,6 +13,7 @@ import { DefaultMapperService } from './mapper-service.js';
 import type { ParsedDocument, ParsedField } from './parsed-document.js';
 import type { FieldMapperType } from './field-mapper-type.js';
 import { runParseTask, type ParseTask } from './parse-task.js';
+import { seededRandom } from '../util/testing/seeded-random.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
 
@@ -49,18 +50,6 @@ const MAPPINGS = {
     noidx: { type: 'long', index: false },
   },
 };
-
-/** a small deterministic PRNG */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Timeout', 'checkout', 'refund', 'ÉCOLE', 'naïve', 'x', 'the', 'quick-brown', '42', 'fox_jumps'];
 
@@ -109,7 +98,7 @@ const withoutIdRouting = (fs: readonly ParsedField[]) =>
 describe('bulk documents parsed in a thread', () => {
   const meta = index(MAPPINGS, 'u-docs');
   const mapper = svc.documentMapper(meta);
-  const r = rng(7);
+  const r = seededRandom(7);
   const N = 1500;
   // a long beyond 2^53 as sent (the exact digits are read from the source text)
   const lines = Array.from({ length: N }, (_, i) => JSON.stringify(randomDoc(r, i)).replace('"BIG_LONG"', '9007199254740993'));

@@ -14,6 +14,7 @@ import { MemorySegment, SegmentReader } from '../index/segment.js';
 import { DiskSegment, writeSegment } from '../index/disk-segment.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { BlockCache } from '../store/block-cache.js';
+import { seededRandom } from '../util/testing/seeded-random.js';
 
 /** a scoring iterator over sorted docs whose score is a function of the doc (to check scores follow the doc) */
 class ArrayScorer extends ConstantScoreScorer {
@@ -23,17 +24,6 @@ class ArrayScorer extends ConstantScoreScorer {
   override score(): number {
     return (this.docID() % 7) + 1;
   }
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomDocs(r: () => number, maxDoc: number, density: number): number[] {
@@ -69,7 +59,7 @@ describe('ConjunctionScorer with bit-set filters (membership tests instead of ad
   ];
   for (const [lead, filter, other] of cases) {
     it(`same docs and scores as plain leapfrogging (densities ${lead} / ${filter} / ${other})`, () => {
-      const r = rng(Math.round(lead * 1000 + filter * 100 + other * 10));
+      const r = seededRandom(Math.round(lead * 1000 + filter * 100 + other * 10));
       const maxDoc = 5000;
       const a = randomDocs(r, maxDoc, lead);
       const f = randomDocs(r, maxDoc, filter);
@@ -101,7 +91,7 @@ describe('ConjunctionScorer with bit-set filters (membership tests instead of ad
   }
 
   it('two bit-set filters and one scoring clause', () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const maxDoc = 3000;
     const a = randomDocs(r, maxDoc, 0.1);
     const f1 = randomDocs(r, maxDoc, 0.4);
@@ -127,7 +117,7 @@ describe('ConjunctionScorer in bulk (the lead walks an array, the other clauses 
     [0.6, 0.01, 0],
   ] as const) {
     it(`same docs and scores as the doc-by-doc conjunction, with nextDoc and advance (densities ${lead} / ${filter} / ${filter2})`, () => {
-      const r = rng(Math.round(lead * 1000 + filter * 100 + filter2 * 10) + 1);
+      const r = seededRandom(Math.round(lead * 1000 + filter * 100 + filter2 * 10) + 1);
       const maxDoc = 20000;
       const a = randomDocs(r, maxDoc, lead);
       const f = randomDocs(r, maxDoc, filter);
@@ -372,7 +362,7 @@ describe('a range filter led by a far cheaper clause is checked on doc values (I
 
 describe('scoring in batches (nextBatch) gives the docs and scores of nextDoc/score', () => {
   // random text over a skewed vocabulary: words repeat in a doc (freq > 1) and lengths vary (norms)
-  const r = rng(4242);
+  const r = seededRandom(4242);
   const vocab = ['a', 'b', 'c', 'd', 'e'];
   const segment = (n: number, deleted: number): FakeDoc[] =>
     Array.from({ length: n }, (_, i) => {

@@ -12,19 +12,9 @@ import * as path from 'node:path';
 import { storeFs } from '../store/directory.js';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes } from './testing/simple-parser.js';
+import { seededRandom } from '../util/testing/seeded-random.js';
 
 type State = number | null; // the doc's `n`, or null when absent
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function errno(code: 'ENOSPC' | 'EIO'): NodeJS.ErrnoException {
   const e = new Error(`${code}: ${code === 'ENOSPC' ? 'no space left on device' : 'i/o error'}, write`) as NodeJS.ErrnoException;
@@ -186,12 +176,12 @@ describe('ENOSPC / EIO during writes and flushes', () => {
 
   it.each([1, 2, 3])('a full disk (ENOSPC at random writes, seed %i) loses nothing acknowledged across a crash and a restart', async (seed) => {
     const dir = path.join(root, 'shard');
-    const rand = prng(seed);
+    const rand = seededRandom(seed);
     const model = new Model();
     const counter = { n: 0 };
     let shard = openShard(dir);
     let full = false;
-    const restore = injectFaults({ rand: prng(seed * 7919), writeFailure: () => (full ? 0.35 : 0), fsyncFailure: () => 0, code: 'ENOSPC' });
+    const restore = injectFaults({ rand: seededRandom(seed * 7919), writeFailure: () => (full ? 0.35 : 0), fsyncFailure: () => 0, code: 'ENOSPC' });
     let failed = 0;
     let reopened = 0;
     try {
@@ -232,7 +222,7 @@ describe('ENOSPC / EIO during writes and flushes', () => {
 
   it('a failed fsync (EIO) fails the translog: later writes get translog_exception, nothing acknowledged is lost, a reopen recovers', async () => {
     const dir = path.join(root, 'shard');
-    const rand = prng(42);
+    const rand = seededRandom(42);
     const model = new Model();
     const counter = { n: 0 };
     let shard = openShard(dir);
