@@ -12,6 +12,7 @@
  * (added by the event loop, which knows the routing).
  */
 import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
+import { FloatColumn, IntColumn } from './growable-columns.js';
 
 /** a chunk of packed documents (plain data: typed arrays and one string array) */
 export interface PackedChunk {
@@ -44,40 +45,12 @@ export const F_OPTIONS_SHIFT = 5;
 
 export const INDEX_OPTIONS = ['docs', 'freqs', 'positions'] as const;
 
-/** growable Int32 stream */
-class Ints {
-  data = new Int32Array(4096);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) this.grow();
-    this.data[this.length++] = v;
-  }
-  private grow(): void {
-    const n = new Int32Array(this.data.length * 2);
-    n.set(this.data);
-    this.data = n;
-  }
-}
-
-class Floats {
-  data = new Float64Array(1024);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const n = new Float64Array(this.data.length * 2);
-      n.set(this.data);
-      this.data = n;
-    }
-    this.data[this.length++] = v;
-  }
-}
-
 /** packs parsed documents into one chunk (null: the document is not packed) */
 export class ChunkPacker {
   private readonly ids = new Map<string, number>();
   private readonly strings: string[] = [];
-  private readonly ints = new Ints();
-  private readonly nums = new Floats();
+  private readonly ints = new IntColumn(4096);
+  private readonly nums = new FloatColumn(1024);
   private readonly sources: Uint8Array[] = [];
   private srcBytes = 0;
   private readonly docAt: number[] = [];

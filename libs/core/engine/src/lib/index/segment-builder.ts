@@ -8,52 +8,10 @@ import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
 import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, type PackedChunk, type PackedRef } from './packed-documents.js';
+import { FloatColumn, IntColumn } from './growable-columns.js';
 
 const POSITION_INCREMENT_GAP = 100;
 type IndexOptions = 'docs' | 'freqs' | 'positions';
-
-/** growable Int32 column */
-class IntColumn {
-  data: Int32Array;
-  length = 0;
-  constructor(cap = 256) {
-    this.data = new Int32Array(cap);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const n = new Int32Array(this.data.length * 2);
-      n.set(this.data);
-      this.data = n;
-    }
-    this.data[this.length++] = v;
-  }
-  /** room for `n` more values: the array to write them to from `length` on (the caller moves `length`) */
-  reserve(n: number): Int32Array {
-    if (this.length + n > this.data.length) {
-      const g = new Int32Array(Math.max(this.data.length * 2, this.length + n));
-      g.set(this.data);
-      this.data = g;
-    }
-    return this.data;
-  }
-}
-
-/** growable Float64 column */
-class FloatColumn {
-  data: Float64Array;
-  length = 0;
-  constructor(cap = 256) {
-    this.data = new Float64Array(cap);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const n = new Float64Array(this.data.length * 2);
-      n.set(this.data);
-      this.data = n;
-    }
-    this.data[this.length++] = v;
-  }
-}
 
 class InvertedFieldBuffer {
   readonly termIds = new Map<string, number>();
