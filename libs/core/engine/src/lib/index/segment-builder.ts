@@ -184,13 +184,9 @@ export class SegmentBuilder {
         } else {
           for (let i = 0; i < kv.length; i++) {
             const v = kv[i];
-            let id = c.termIds.get(v);
-            if (id === undefined) {
-              id = c.terms.length;
-              c.termIds.set(v, id);
-              c.terms.push(v);
-              bytes += 48 + v.length * 2;
-            }
+            const n = c.terms.length;
+            const id = termIdOf(c, v);
+            if (c.terms.length > n) bytes += 48 + v.length * 2;
             c.docs.push(d);
             c.ids.push(id);
           }
@@ -299,13 +295,9 @@ export class SegmentBuilder {
             let id = cache[si] - 1;
             if (id < 0) {
               const v = strings[si];
-              const known = c.termIds.get(v);
-              if (known === undefined) {
-                id = c.terms.length;
-                c.termIds.set(v, id);
-                c.terms.push(v);
-                bytes += 48 + v.length * 2;
-              } else id = known;
+              const n = c.terms.length;
+              id = termIdOf(c, v);
+              if (c.terms.length > n) bytes += 48 + v.length * 2;
               cache[si] = id + 1;
             }
             c.docs.push(d);
@@ -378,7 +370,6 @@ export class SegmentBuilder {
     let length = 0;
     let prevPos = -1;
     let maxPos = last ?? -1;
-    const termIds = fb.termIds;
     const tokTerm = fb.tokTerm;
     const tokDoc = fb.tokDoc;
     const tokPos = fb.tokPos;
@@ -388,13 +379,9 @@ export class SegmentBuilder {
       if (pos !== prevPos) length++;
       prevPos = pos;
       if (pos > maxPos) maxPos = pos;
-      let id = termIds.get(t.term);
-      if (id === undefined) {
-        id = fb.terms.length;
-        termIds.set(t.term, id);
-        fb.terms.push(t.term);
-        bytes += 48 + t.term.length * 2;
-      }
+      const nt = fb.terms.length;
+      const id = termIdOf(fb, t.term);
+      if (fb.terms.length > nt) bytes += 48 + t.term.length * 2;
       tokTerm.push(id);
       tokDoc.push(d);
       if (tokPos) tokPos.push(pos);
@@ -418,7 +405,6 @@ export class SegmentBuilder {
     let maxPos = last ?? -1;
     let cache = this.packedInv.get(name);
     if (!cache) this.packedInv.set(name, (cache = new Int32Array(chunk.strings.length)));
-    const termIds = fb.termIds;
     // the columns are written in place (room made once for the field's tokens)
     const base = fb.tokTerm.length;
     const tokTerm = fb.tokTerm.reserve(n);
@@ -433,13 +419,9 @@ export class SegmentBuilder {
       let id = cache[si] - 1;
       if (id < 0) {
         const term = chunk.strings[si];
-        const known = termIds.get(term);
-        if (known === undefined) {
-          id = fb.terms.length;
-          termIds.set(term, id);
-          fb.terms.push(term);
-          bytes += 48 + term.length * 2;
-        } else id = known;
+        const nt = fb.terms.length;
+        id = termIdOf(fb, term);
+        if (fb.terms.length > nt) bytes += 48 + term.length * 2;
         cache[si] = id + 1;
       }
       tokTerm[base + i] = id;
@@ -638,6 +620,17 @@ export function buildSegmentData(snap: BufferSnapshot, name: string): SegmentDat
 }
 
 type SortedTerms = { sorted: string[]; ordOf: Uint32Array };
+
+/** the id of `term` in a field's dictionary of distinct terms (ids in first-seen order), added when new */
+function termIdOf(dict: { readonly termIds: Map<string, number>; readonly terms: string[] }, term: string): number {
+  let id = dict.termIds.get(term);
+  if (id === undefined) {
+    id = dict.terms.length;
+    dict.termIds.set(term, id);
+    dict.terms.push(term);
+  }
+  return id;
+}
 
 function termIdsOf(terms: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -872,14 +865,8 @@ export function freezeSortedSet(c: { docs: ArrayLike<number>; values: readonly s
   const col = new OrdinalColumn();
   for (let i = 0; i < c.docs.length; i++) {
     const v = c.values[i];
-    let id = col.termIds.get(v);
-    if (id === undefined) {
-      id = col.terms.length;
-      col.termIds.set(v, id);
-      col.terms.push(v);
-    }
     col.docs.push(c.docs[i]);
-    col.ids.push(id);
+    col.ids.push(termIdOf(col, v));
   }
   const snap = { field: '', shared: false, wasShared: false, terms: col.terms, termIds: col.termIds, docs: col.docs.data.subarray(0, col.docs.length), ids: col.ids.data.subarray(0, col.ids.length) };
   return freezeOrdinals(snap, null, maxDoc);
