@@ -603,11 +603,13 @@ function sortKeysOf(
   score: number,
 ): SortKey[] {
   const keys: SortKey[] = new Array(sort.length);
-  for (let i = 0; i < sort.length; i++) {
-    const f = sort[i]!;
-    keys[i] = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
-  }
+  for (let i = 0; i < sort.length; i++) keys[i] = sortKeyOf(sort[i]!, keyFns[i]!, doc, gdoc, shardDocBase, score);
   return keys;
+}
+
+/** one sort value of a doc: its score, `_doc`, `_shard_doc` or the field value of the leaf's key function */
+function sortKeyOf(f: CompiledSortField, keyFn: LeafKeyFn | null, doc: number, gdoc: number, shardDocBase: number, score: number): SortKey {
+  return f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFn!(doc);
 }
 
 /**
@@ -626,8 +628,7 @@ function ranksBefore(
   const otherKeys = other.keys!;
   for (let i = 0; i < sort.length; i++) {
     const f = sort[i]!;
-    const key = f.kind === 'score' ? score : f.kind === 'doc' ? gdoc : f.kind === 'shard_doc' ? shardDocBase + gdoc : keyFns[i]!(doc);
-    const c = compareKeys(f, otherKeys[i]!, key);
+    const c = compareKeys(f, otherKeys[i]!, sortKeyOf(f, keyFns[i]!, doc, gdoc, shardDocBase, score));
     if (c !== 0) return c > 0;
   }
   return other.doc > gdoc;
