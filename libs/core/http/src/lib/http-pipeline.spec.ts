@@ -19,7 +19,7 @@ import {
 } from '@strata/core-common';
 import { httpModule } from './http.module.js';
 import { HttpPipeline } from './http-pipeline.js';
-import { PARALLEL_CHUNK_BYTES } from './response-compression.js';
+import { MIN_COMPRESSED_BYTES, PARALLEL_CHUNK_BYTES } from './response-compression.js';
 
 const echo: RestHandler = {
   name: 'echo',
@@ -429,6 +429,13 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
   };
   // a body well over the chunked-compression threshold (a big search page)
   const bigBody = { hits: Array.from({ length: 6000 }, (_, i) => ({ _id: `doc-${i}`, _source: { n: i, msg: `event ${i * 7919} from host-${i % 13}` } })) };
+  // over MIN_COMPRESSED_BYTES, under PARALLEL_CHUNK_BYTES: compressed in place
+  const mediumBody = { hits: Array.from({ length: 600 }, (_, i) => ({ _id: `doc-${i}`, _source: { n: i } })) };
+  const medium: RestHandler = {
+    name: 'medium_probe',
+    routes: [route('GET', '/_medium', 'cluster:monitor/probe')],
+    handle: async () => RestResponses.ok(mediumBody),
+  };
   const big: RestHandler = {
     name: 'big_probe',
     routes: [route('GET', '/_big', 'cluster:monitor/probe')],
@@ -461,6 +468,7 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
     const extra = new ContainerModule(({ bind }) => {
       bind(ExtensionPoints.RestHandler).toConstantValue(ctxProbe);
       bind(ExtensionPoints.RestHandler).toConstantValue(big);
+      bind(ExtensionPoints.RestHandler).toConstantValue(medium);
       bind(ExtensionPoints.RestHandler).toConstantValue(laterProbe);
       bind(ExtensionPoints.Authenticator).toConstantValue(user);
     });
@@ -486,24 +494,40 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
   }
 
   it('gzips or deflates when Accept-Encoding allows it, keeps the content type, and not otherwise', async () => {
-    const plain = await raw(srv.url, '/');
+    const plain = await raw(srv.url, '/_medium');
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const gz = await raw(srv.url, '/', { 'Accept-Encoding': 'deflate, gzip' });
+    expect(plain.body.length).toBeGreaterThanOrEqual(MIN_COMPRESSED_BYTES);
+    expect(plain.body.length).toBeLessThan(PARALLEL_CHUNK_BYTES);
+    expect(JSON.parse(plain.body.toString())).toEqual(mediumBody);
+    const gz = await raw(srv.url, '/_medium', { 'Accept-Encoding': 'deflate, gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.headers['content-type']).toBe('application/json');
     expect(gz.headers['vary']).toContain('Accept-Encoding');
-    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual({ tagline: 'You Know, for Search', nested: { a: 1, b: 2 } });
-    const df = await raw(srv.url, '/_cat/x', { 'Accept-Encoding': 'deflate' });
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const df = await raw(srv.url, '/_medium', { 'Accept-Encoding': 'deflate' });
     expect(df.headers['content-encoding']).toBe('deflate');
-    expect(inflateSync(df.body).toString()).toBe('a b\n');
-    const refused = await raw(srv.url, '/', { 'Accept-Encoding': 'gzip;q=0' });
+    expect(inflateSync(df.body).equals(plain.body)).toBe(true);
+    const refused = await raw(srv.url, '/_medium', { 'Accept-Encoding': 'gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
-    const err = await raw(srv.url, '/_missing', { 'Accept-Encoding': 'gzip' });
-    expect(err.status).toBe(404);
-    expect(JSON.parse(gunzipSync(err.body).toString()).error.type).toBe('index_not_found_exception');
+    expect(refused.body.equals(plain.body)).toBe(true);
     const disabled = await raw(off.url, '/', { 'Accept-Encoding': 'gzip' });
     expect(disabled.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(disabled.body.toString()).tagline).toBe('You Know, for Search');
+  });
+
+  it('sends bodies under MIN_COMPRESSED_BYTES as they are (they fit in the initial TCP window), errors too', async () => {
+    for (const path of ['/', '/_cat/x']) {
+      const r = await raw(srv.url, path, { 'Accept-Encoding': 'gzip, deflate' });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.body.length).toBeLessThan(MIN_COMPRESSED_BYTES);
+    }
+    expect(JSON.parse((await raw(srv.url, '/', { 'Accept-Encoding': 'gzip' })).body.toString())).toEqual({ tagline: 'You Know, for Search', nested: { a: 1, b: 2 } });
+    expect((await raw(srv.url, '/_cat/x', { 'Accept-Encoding': 'deflate' })).body.toString()).toBe('a b\n');
+    const err = await raw(srv.url, '/_missing', { 'Accept-Encoding': 'gzip' });
+    expect(err.status).toBe(404);
+    expect(err.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(err.body.toString()).error.type).toBe('index_not_found_exception');
   });
 
   it('compresses a large body (over the chunked threshold) to the same bytes, gzip and deflate', async () => {

@@ -37,7 +37,7 @@ import { checkCompatibleVersions, checkContentType, PlainHttpError, responseJson
 import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
 import { prettyJson } from './x-content.js';
-import { compressBody } from './response-compression.js';
+import { compressBody, MIN_COMPRESSED_BYTES } from './response-compression.js';
 
 /** Query parameters every endpoint accepts. */
 export const GLOBAL_PARAMS: readonly string[] = [
@@ -333,8 +333,9 @@ export class HttpPipeline {
 
   /**
    * `http.compression`: a response body is gzip- or deflate-encoded when the client's Accept-Encoding
-   * allows it (gzip preferred), at `http.compression_level`, as Elasticsearch's HTTP layer does. Large
-   * bodies are compressed off the event loop (response-compression.ts).
+   * allows it (gzip preferred), at `http.compression_level`, as Elasticsearch's HTTP layer does, unless it
+   * is smaller than MIN_COMPRESSED_BYTES (it fits in TCP's initial window). Large bodies are compressed off
+   * the event loop (response-compression.ts).
    */
   private async compress(ctx: Koa.Context): Promise<void> {
     if (!this.compression || ctx.method === 'HEAD') return;
@@ -344,8 +345,8 @@ export class HttpPipeline {
     if (!accept) return;
     const encoding = pickEncoding(accept);
     if (!encoding) return;
+    if ((typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length) < MIN_COMPRESSED_BYTES) return;
     const raw = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    if (raw.length === 0) return;
     const type = ctx.response.get('Content-Type');
     ctx.body = await compressBody(raw, encoding, this.compressionLevel);
     if (type) ctx.set('Content-Type', type);

@@ -10,6 +10,14 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, crc32, deflate, deflateRaw, deflateSync, gzipSync, type ZlibOptions } from 'node:zlib';
 
+/**
+ * Bodies smaller than this are sent as they are, whatever the client accepts. A response this small fits in
+ * TCP's initial congestion window (10 segments of 1,460 bytes, RFC 6928) with its headers, so compressing it
+ * saves no round trip; it only costs CPU at both ends: measured on loopback against a 4.7 KB search response,
+ * about 0.15–0.2 ms of service CPU and 0.3–0.7 ms of latency per request with undici's fetch (which decodes
+ * on libuv's pool). Larger bodies are compressed as `http.compression` says.
+ */
+export const MIN_COMPRESSED_BYTES = 14 * 1024;
 /** bodies at least this large are compressed off the event loop, in chunks of at least this size */
 export const PARALLEL_CHUNK_BYTES = 128 * 1024;
 const CORES = Math.max(1, availableParallelism());
