@@ -13,6 +13,9 @@ import { buildSegmentData, type BufferSnapshot } from './segment-builder.js';
 import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
 import { runParseTask, type ParseTask, type ParseTaskResult } from '../mapper/parse-task.js';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
 
 export interface MergeTask {
   /** the shard directory: inputs are read from it and the merged segment is written into it */
@@ -87,9 +90,33 @@ export function runBuildTask(task: BuildTask): BuildTaskResult {
  */
 export function runWorkerTask(task: MergeTask | WriteTask | BuildTask | ParseTask): MergeTaskResult | WriteTaskResult | BuildTaskResult | ParseTaskResult {
   if ('kind' in task && task.kind === 'parse') return runParseTask(task);
+  yieldToEventLoop();
   if ('kind' in task && task.kind === 'write') return runWriteTask(task);
   if ('kind' in task && task.kind === 'build') return runBuildTask(task);
   return runMergeTask(task as MergeTask);
+}
+
+/** the nice value of a thread that merges, builds or writes segments (the event loop's is the process's) */
+export const BACKGROUND_THREAD_NICE = 10;
+let backgroundPriority = false;
+
+/**
+ * Lowers the priority of this worker thread, once, the first time it merges, builds or writes a segment: with
+ * more runnable threads than cores (the event loop, a parse thread, a merge thread, a build thread on two
+ * cores), the scheduler then gives the event loop, which answers searches and takes in bulks, its core
+ * first, and the background work the rest; it never waits for a core the loop leaves idle. Linux keeps a
+ * nice value per thread (setpriority on the thread's id); elsewhere, or when refused, the thread keeps the
+ * process's priority. Parse threads keep it: the bulk waits for them.
+ */
+function yieldToEventLoop(): void {
+  if (backgroundPriority || isMainThread) return;
+  backgroundPriority = true;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, BACKGROUND_THREAD_NICE);
+  } catch {
+    // not Linux or not allowed: the process's priority
+  }
 }
 
 export const MERGE_TASK_CACHE_BYTES = 16 * 1024 * 1024;

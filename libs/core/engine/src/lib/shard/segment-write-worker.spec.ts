@@ -10,7 +10,7 @@ import { simpleParse, parseBytes } from './testing/simple-parser.js';
 import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from './merge-pool.js';
 import { DiskSegment } from '../index/disk-segment.js';
 import { MemorySegment, type SegmentReader } from '../index/segment.js';
-import type { BuildTask, WriteTask } from '../index/merge-task.js';
+import { BACKGROUND_THREAD_NICE, type BuildTask, type WriteTask } from '../index/merge-task.js';
 import type { DirectoryReader } from '../index/leaf-reader.js';
 
 let dir: string;
@@ -268,6 +268,28 @@ describe('the merge and write pools', () => {
         const pp = (p as unknown as Record<string, { emit(e: string, x: unknown): boolean }>)[name]!;
         expect(() => pp.emit('error', late)).not.toThrow();
       }
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('run the threads that write segments at a lower priority than the event loop (nice)', async () => {
+    // the nice value of each thread of this process: /proc/self/task/<tid>/stat, field 19
+    const niceOf = (tid: string | number): number => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ').pop()!.split(' ')[16]);
+    const threads = (): number[] => fs.readdirSync('/proc/self/task').map(niceOf);
+    const own = niceOf(process.pid);
+    const background = Math.max(own, BACKGROUND_THREAD_NICE);
+    const before = threads().filter((n) => n === background).length;
+    const p = new MergeWorkerPool(1, mergeWorkerFile()!, 1);
+    try {
+      const s = newShard({ mergeExecutor: p });
+      for (let i = 0; i < 50; i++) idx(s, String(i), { n: i });
+      s.refreshInternal('t');
+      for (let i = 0; i < 200 && cores(s.acquireReader()).join() !== '_0:disk'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(docs(s.acquireReader()).size).toBe(50);
+      // the write thread lowered its own priority; the event loop's thread kept the process's
+      expect(threads().filter((n) => n === background).length).toBe(before + (background > own ? 1 : 0));
+      expect(niceOf(process.pid)).toBe(own);
     } finally {
       await p.close();
     }
