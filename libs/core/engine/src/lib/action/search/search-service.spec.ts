@@ -110,6 +110,19 @@ describe('SearchService', () => {
     expect(tasks.list()).toEqual([]);
   });
 
+  it('goes through a quick search without a turn of the event loop (other work waits), cancellable all the same', async () => {
+    const tasks = new TaskManager();
+    const { service, req } = setup({ tasks });
+    await service.search(req({ query: { match_all: {} } }, { indices: ['a'] }));
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const res = await service.search(req({ query: { match_all: {} } }, { indices: ['a'] }));
+    expect(res.body['_shards']).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    // both shards and the fetch ran before the immediate set before the search
+    expect(turned).toBe(false);
+    expect(tasks.list()).toEqual([]);
+  });
+
   it('stops at the next shard once the HTTP client has gone (task_cancelled_exception), releasing readers', async () => {
     const aborter = new AbortController();
     // the client disconnects while the first shard is searched

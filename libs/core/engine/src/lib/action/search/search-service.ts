@@ -222,14 +222,25 @@ function searchTaskDescription(request: SearchRequest): string {
   return `indices[${indices}], search_type[${request.searchType.toUpperCase()}]${source}`;
 }
 
+/** a search lets other requests run between its shards, and before its fetch, once it has run this long (ms) */
+const SEARCH_TURN_MS = 5;
+
 /**
- * Lets other requests run (a cancel among them), then stops a cancelled search with ES's
- * task_cancelled_exception. A no-op without a task.
+ * Stops a cancelled search with ES's task_cancelled_exception (a no-op without a task). Once the search has run
+ * SEARCH_TURN_MS since it started or last did so, it first lets other requests run (a cancel among them); a
+ * quick search goes on at once, so it is not held behind the slices of running bulks (a couple of
+ * milliseconds each) on every step.
  */
-async function checkCancelled(task: Task | undefined): Promise<void> {
-  if (!task) return;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  if (task.isCancelled()) throw new EsError('task_cancelled_exception', 400, `task cancelled [${task.cancelReason ?? 'by user request'}]`);
+function cancelCheck(task: Task | undefined): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (!task) return;
+    if (performance.now() - since >= SEARCH_TURN_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+    if (task.isCancelled()) throw new EsError('task_cancelled_exception', 400, `task cancelled [${task.cancelReason ?? 'by user request'}]`);
+  };
 }
 
 /** Elasticsearch's search_phase_execution_exception "all shards failed" with grouped failures */
@@ -722,6 +733,7 @@ export class SearchService {
       throw withAggPosition(e, request.rawBody);
     }
     const targets = options.targets ?? this.resolveTargets(request);
+    const checkCancelled = cancelCheck(options.task);
 
     // parse once per index; request-level errors (syntax) are thrown as is
     const plans = new Map<string, IndexPlan>();
@@ -795,7 +807,7 @@ export class SearchService {
       // a suggest-only request counts in suggest_*, not query_* (SearchContext#hasOnlySuggest)
       const onlySuggest = (source.suggest?.length ?? 0) > 0 && source.query === undefined && aggs.isEmpty && source.size === 0;
       for (let shardIndex = 0; shardIndex < targets.length; shardIndex++) {
-        if (shardIndex > 0) await checkCancelled(options.task);
+        if (shardIndex > 0) await checkCancelled();
         const t = targets[shardIndex]!;
         const plan = plans.get(t.index)!;
         try {
@@ -819,7 +831,7 @@ export class SearchService {
       if (failures.length > 0 && !request.allowPartialSearchResults) throw allShardsFailed(failures, 'query', 'Partial shards failure');
 
       // merge + fetch
-      await checkCancelled(options.task);
+      await checkCancelled();
       const from = source.from < 0 ? 0 : source.from;
       const merged = mergeTopDocs(results, { from, size: source.size, collapse: source.collapse !== undefined });
       let fetched: FetchedHit[] = new Array(merged.length);
