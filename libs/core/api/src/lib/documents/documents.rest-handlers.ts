@@ -331,7 +331,7 @@ export class BulkRestHandler implements RestHandler {
       fetchSource: src.fetch,
       sourceFilter: src.filter,
       // index/create sources are parsed when their item runs, or by a parse thread
-    }, 2, true);
+    }, undefined, true);
     const r = await this.docs.bulk(items, { refresh });
     return RestResponses.ok(r);
   }

@@ -5,6 +5,7 @@
 import { EsError, Errors, checkParsedJson, jsonParseError, locateJsonPath, positionOf } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
+import { nextWriteTurn, WRITE_SLICE_MS } from '../../util/write-turns.js';
 
 /** the fields of an update body (ES UpdateRequest's parser) */
 export const UPDATE_BODY_FIELDS: ReadonlySet<string> = new Set([
@@ -77,18 +78,19 @@ export function parseBulkLines(lines: readonly string[], defaults: BulkDefaults 
 }
 
 /**
- * The same, letting the event loop turn about every `sliceMs` of parsing: a bulk of thousands of documents
- * does not hold up the searches that arrive meanwhile. The whole body is still parsed and validated before
+ * The same, letting the event loop turn about every `sliceMs` of parsing (taking turns with the other writes,
+ * see write-turns.ts): a bulk of thousands of documents does not hold up the searches that arrive meanwhile.
+ * The whole body is still parsed and validated before
  * any item runs. `deferSources`: the source lines of index/create items are kept as sent (`sourcePending`) and
  * parsed when the item runs (`resolvePendingSource`) — or by a parse thread (DocumentService.bulk); their
  * errors are the items' own either way.
  */
-export async function parseBulkLinesSliced(lines: readonly string[], defaults: BulkDefaults = {}, sliceMs = 2, deferSources = false): Promise<ParsedBulkItem[]> {
+export async function parseBulkLinesSliced(lines: readonly string[], defaults: BulkDefaults = {}, sliceMs = WRITE_SLICE_MS, deferSources = false): Promise<ParsedBulkItem[]> {
   const it = parseBulkSteps(lines, defaults, sliceMs, deferSources);
   for (;;) {
     const r = it.next();
     if (r.done) return r.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextWriteTurn();
   }
 }
 

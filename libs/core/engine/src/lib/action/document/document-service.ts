@@ -32,6 +32,7 @@ import { BulkParseAhead, type ParsedAhead } from './bulk-parse-ahead.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
 import type { IndexingPressure } from '../../threadpool/indexing-pressure.js';
 import type { ThreadPool } from '../../threadpool/thread-pool.js';
+import { nextWriteTurn, WRITE_SLICE_MS } from '../../util/write-turns.js';
 
 /**
  * Item-level actions, as Elasticsearch authorizes each document of a write (TransportBulkAction#getAction):
@@ -1011,10 +1012,10 @@ export class DocumentService {
       : null;
     for (let ii = 0; ii < items.length; ii++) {
       const it = items[ii];
-      // a long bulk lets other requests in (searches, other bulks taking their write slots) every couple of
-      // milliseconds, so a search waits at most one slice of each running bulk per turn of the event loop
-      if (++n % BULK_CHECK_EVERY === 0 && performance.now() - sliceStart >= BULK_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      // a long bulk lets other requests in (searches, other bulks taking their write slots) every millisecond
+      // or so; running bulks take turns, a slice each per turn of the event loop, so a search waits for one
+      if (++n % BULK_CHECK_EVERY === 0 && performance.now() - sliceStart >= WRITE_SLICE_MS) {
+        await nextWriteTurn();
         sliceStart = performance.now();
       }
       let res: DocResult;
@@ -1202,8 +1203,6 @@ function sameMapping(ix: ParseTaskIndex, meta: IndexMetadata): boolean {
 /** a routing longer than this (UTF-16 units) could be an immense term: its document is parsed on the event loop */
 const MAX_ROUTING_CHARS_PACKED = Math.floor(MAX_TERM_LENGTH / 3);
 
-/** a bulk applies items for about this long (ms) before it lets the event loop turn */
-const BULK_SLICE_MS = 2;
 /** items applied between two looks at the clock */
 const BULK_CHECK_EVERY = 8;
 
