@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { Piscina } from 'piscina';
 import type { BuildTask, BuildTaskResult, MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
 import type { ParseTask, ParseTaskResult } from '../mapper/parse-task.js';
+import { snapshotTransferList } from '../index/segment-builder.js';
 
 /** runs merges (and the writes of refreshed segments) off the event loop (what a shard needs of the pool) */
 export interface MergeExecutor {
@@ -19,7 +20,8 @@ export interface MergeExecutor {
   write?(task: WriteTask): Promise<WriteTaskResult>;
   /**
    * builds a scheduled refresh's segment from the buffer's contents, writes and fsyncs its files (in the same
-   * thread as `write`); absent: scheduled refreshes build the segment on the event loop
+   * thread as `write`); absent: scheduled refreshes build the segment on the event loop. The task's snapshot
+   * may be moved to the thread (unusable by the caller afterwards).
    */
   build?(task: BuildTask): Promise<BuildTaskResult>;
 }
@@ -114,9 +116,10 @@ export class MergeWorkerPool implements MergeExecutor {
     return this.writes.run(task) as Promise<WriteTaskResult>;
   }
 
+  /** the task's buffer snapshot (a detached one) is moved to the thread, not copied: unusable here afterwards */
   build(task: BuildTask): Promise<BuildTaskResult> {
     if (this.closed) return Promise.reject(new Error('merge pool is closed'));
-    return this.writes.run(task) as Promise<BuildTaskResult>;
+    return this.writes.run(task, { transferList: snapshotTransferList(task.buffer) }) as Promise<BuildTaskResult>;
   }
 
   run(task: MergeTask): Promise<MergeTaskResult> {

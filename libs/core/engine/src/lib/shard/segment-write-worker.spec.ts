@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { IndexShardImpl, type ShardConfig } from './index-shard.js';
 import { simpleParse, parseBytes } from './testing/simple-parser.js';
 import { MergeWorkerPool, mergeWorkerFile, type MergeExecutor } from './merge-pool.js';
-import { DiskSegment } from '../index/disk-segment.js';
+import { DiskSegment, SEGMENT_VERSION } from '../index/disk-segment.js';
+import { SegmentBuilder, snapshotTransferList } from '../index/segment-builder.js';
 import { MemorySegment, type SegmentReader } from '../index/segment.js';
 import { BACKGROUND_THREAD_NICE, type BuildTask, type WriteTask } from '../index/merge-task.js';
 import type { DirectoryReader } from '../index/leaf-reader.js';
@@ -270,6 +271,27 @@ describe('the merge and write pools', () => {
       }
     } finally {
       await p.close();
+    }
+  });
+
+  it("move a build's buffer snapshot to the thread (its arrays are gone here), and the segment holds every doc", async () => {
+    const b = new SegmentBuilder();
+    for (let i = 0; i < 40; i++) b.add(simpleParse({ msg: `hello ${i}`, n: i }, `d${i}`), { seqNo: i, primaryTerm: 1, version: 1 });
+    const snap = b.snapshot(true);
+    const moved = snapshotTransferList(snap);
+    expect(moved.length).toBeGreaterThan(5);
+    const r = await pool.build({ kind: 'build', dir, name: '_7', buffer: snap, formatVersion: SEGMENT_VERSION });
+    expect(r.maxDoc).toBe(40);
+    expect(moved.every((a) => a.byteLength === 0)).toBe(true);
+    expect(snap.sourceBytes.byteLength).toBe(0);
+    // the buffer itself is untouched, and the files hold what it holds
+    expect(JSON.parse(Buffer.from(b.storedSource(39)!).toString())).toEqual({ msg: 'hello 39', n: 39 });
+    const seg = new DiskSegment(dir, '_7');
+    try {
+      expect(seg.maxDoc).toBe(40);
+      expect(JSON.parse(Buffer.from(seg.source(39)!).toString())).toEqual({ msg: 'hello 39', n: 39 });
+    } finally {
+      seg.close();
     }
   });
 
