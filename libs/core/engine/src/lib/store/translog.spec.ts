@@ -61,6 +61,33 @@ describe('translog', () => {
     expect(decodeOps(Buffer.concat([a, frame.subarray(0, frame.length - 1)])).ops.map((o) => o.id)).toEqual(['a']);
   });
 
+  it('encodes ops as they are appended: one frame per write, the bytes encodeFrame gives, sizes exact', () => {
+    const t = new Translog(dir);
+    t.open();
+    const file = path.join(dir, 'translog', 'translog-1.tlog');
+    // enough ops (and a large source) for the pending buffer to grow several times
+    const batch1 = Array.from({ length: 3000 }, (_, i) => ({ op: 'index' as const, seqNo: i, primaryTerm: 1, version: 1, id: `d${i}`, routing: i % 7 === 0 ? 'ü' : undefined, source: Buffer.from(`{"n":${i}}`) }));
+    batch1.push({ op: 'index', seqNo: 3000, primaryTerm: 1, version: 1, id: 'big', routing: undefined, source: Buffer.alloc(5 * 1024 * 1024, 120) });
+    const frame1 = encodeFrame(batch1);
+    for (const op of batch1) t.append(op);
+    // appended, not written: counted in the sizes as the frame's records
+    expect(t.sizeInBytes).toBe(frame1.length - 8);
+    expect(t.isSynced).toBe(false);
+    t.writePending();
+    expect(fs.readFileSync(file).equals(frame1)).toBe(true);
+    expect(t.sizeInBytes).toBe(frame1.length);
+    // a later batch is a frame of its own, after the first
+    const batch2 = [{ op: 'delete' as const, seqNo: 3001, primaryTerm: 2, version: 3, id: 'd1' }];
+    for (const op of batch2) t.append(op);
+    t.syncNow();
+    expect(t.isSynced).toBe(true);
+    expect(fs.readFileSync(file).equals(Buffer.concat([frame1, encodeFrame(batch2)]))).toBe(true);
+    t.close();
+    const back = new Translog(dir).readAll();
+    expect(back.ops.map((o) => o.id)).toEqual([...batch1.map((o) => o.id), 'd1']);
+    expect(back.ops[3000].source!.length).toBe(5 * 1024 * 1024);
+  });
+
   it('rolls generations and trims old ones', () => {
     const t = new Translog(dir);
     expect(t.open()).toBe(1);
