@@ -44,7 +44,7 @@ import {
   type TermPostings,
 } from './segment-core.js';
 import { StoredFieldsReader, StoredFieldsWriter } from './stored-fields.js';
-import { defaultBlockCache, nextCacheUid, type BlockCache } from '../store/block-cache.js';
+import { defaultBlockCache, LastBlock, nextCacheUid, type BlockCache } from '../store/block-cache.js';
 import {
   ByteReader,
   ByteWriter,
@@ -738,6 +738,7 @@ class DiskTerm implements StreamedTermPostings {
 
 class DiskTermsDict implements TermsDict {
   private index: TermIndex | null = null;
+  private readonly last = new LastBlock<TermBlock>();
   readonly size: number;
   constructor(
     private readonly seg: DiskSegment,
@@ -765,6 +766,14 @@ class DiskTermsDict implements TermsDict {
     return this.index;
   }
   private block(b: number): TermBlock {
+    const held = this.last.get(b);
+    if (held !== undefined) {
+      this.seg.cache.countHit();
+      return held;
+    }
+    return this.last.set(b, this.loadBlock(b));
+  }
+  private loadBlock(b: number): TermBlock {
     return this.seg.cache.get(`${this.seg.uid}t${this.m.id}:${b}`, () => {
       const ix = this.idx();
       const raw = this.seg.readChecked(ix.offs[b], ix.lens[b], ix.crcs[b], 'term block');
@@ -960,9 +969,15 @@ class DiskColumnBlocks<T extends Float64Array | Uint32Array> implements NumberBl
   max(b: number): number {
     return this.seg.colTable(this.key, this.c).maxs[b];
   }
+  private readonly last = new LastBlock<T>();
   block(b: number): T {
+    const held = this.last.get(b);
+    if (held !== undefined) {
+      this.seg.cache.countHit();
+      return held;
+    }
     if (b < 0 || b >= this.numBlocks) throw new RangeError(`block ${b} out of bounds [0, ${this.numBlocks})`);
-    return this.seg.colBlock(this.key, this.c, b, this.make);
+    return this.last.set(b, this.seg.colBlock(this.key, this.c, b, this.make));
   }
 }
 
@@ -1243,12 +1258,18 @@ export class DiskSegment implements SegmentCore {
     return s;
   }
 
-  /** one value of a per-doc column, through the cache (one block of 4096 values) */
+  /** one value of a per-doc column (`seq`, `term`, `ver`), through the cache (one block of 4096 values) */
   private colValue(key: string, c: ColRef, i: number): number {
     if (i < 0 || i >= c.n) throw new RangeError(`doc ${i} out of bounds [0, ${c.n})`);
     const b = Math.floor(i / COL_BLOCK);
-    return this.colBlock(key, c, b, f64)[i - b * COL_BLOCK];
+    let last = this.lastColBlocks.get(key);
+    if (!last) this.lastColBlocks.set(key, (last = new LastBlock<Float64Array>()));
+    let block = last.get(b);
+    if (block !== undefined) this.cache.countHit();
+    else block = last.set(b, this.colBlock(key, c, b, f64));
+    return block[i - b * COL_BLOCK];
   }
+  private readonly lastColBlocks = new Map<string, LastBlock<Float64Array>>();
 
   private offsetsOf(counts: ColRef | null, key: string): Uint32Array {
     if (!counts) return identityOffsets(this.maxDoc);

@@ -9,7 +9,7 @@
  * single-file segment (`SourceFile`); it is still read for segments of that format.
  */
 import * as zlib from 'node:zlib';
-import type { BlockCache } from '../store/block-cache.js';
+import { LastBlock, type BlockCache } from '../store/block-cache.js';
 import {
   ByteReader,
   ByteWriter,
@@ -150,6 +150,7 @@ export class StoredFieldsReader {
   private readonly offsets: Float64Array;
   private readonly end: number;
   readonly ramBytesUsed: number;
+  private readonly last = new LastBlock<DecodedBlock>();
 
   constructor(
     readonly path: string,
@@ -194,6 +195,15 @@ export class StoredFieldsReader {
   }
 
   private block(b: number): DecodedBlock {
+    const held = this.last.get(b);
+    if (held !== undefined) {
+      this.cache.countHit();
+      return held;
+    }
+    return this.last.set(b, this.decode(b));
+  }
+
+  private decode(b: number): DecodedBlock {
     return this.cache.get(`${this.uid}s${b}`, () => {
       const start = this.offsets[b];
       const end = b + 1 < this.offsets.length ? this.offsets[b + 1] : this.end;
