@@ -43,7 +43,7 @@ import {
   type StreamedTermPostings,
   type TermPostings,
 } from './segment-core.js';
-import { StoredFieldsReader, StoredFieldsWriter } from './stored-fields.js';
+import { StoredFieldsReader, StoredFieldsWriter, type StoredBlocks } from './stored-fields.js';
 import { defaultBlockCache, LastBlock, nextCacheUid, type BlockCache } from '../store/block-cache.js';
 import {
   ByteReader,
@@ -431,10 +431,14 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
   let srcBytes: number;
   let done = false;
   try {
-    for (let d = 0; d < maxDoc; d++) {
-      sw.add(src.id(d), src.routing(d), src.source(d));
-      if ((d & 2047) === 2047) yield;
+    if (src.writeStored) yield* src.writeStored(sw);
+    else {
+      for (let d = 0; d < maxDoc; d++) {
+        sw.add(src.id(d), src.routing(d), src.source(d));
+        if ((d & 2047) === 2047) yield;
+      }
     }
+    if (sw.numDocs !== maxDoc) throw new Error(`stored fields of ${sw.numDocs} docs written for a segment of ${maxDoc}`);
     srcBytes = sw.finish(opts.fsync ?? false);
     done = true;
   } finally {
@@ -1490,6 +1494,10 @@ export class DiskSegment implements SegmentCore {
   }
   source(doc: number): Uint8Array | null {
     return this.stored.source(doc);
+  }
+
+  storedBlocks(): StoredBlocks {
+    return this.stored;
   }
   seqNo(doc: number): number {
     return this.colValue('seq', this.meta.cols.seq, doc);

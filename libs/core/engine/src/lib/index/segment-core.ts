@@ -4,6 +4,7 @@
  * format, and tests). Readers, merges and the shard only use this interface.
  */
 import type { NumericDocValues, PointIndex, Postings, SortedSetDocValues, TermsDict } from './leaf-reader.js';
+import type { StoredBlocks, StoredFieldsWriter } from './stored-fields.js';
 
 /** what an inverted field records (the writer computes the statistics) */
 export interface InvertedFieldInfo {
@@ -161,6 +162,11 @@ export interface SegmentSource {
   seqNo(doc: number): number;
   primaryTerm(doc: number): number;
   version(doc: number): number;
+  /**
+   * optional: writes the stored fields (id, routing, source) of every doc, in order, itself — a merge copies
+   * whole compressed blocks of its inputs where it can — instead of the writer taking them doc by doc
+   */
+  writeStored?(out: StoredFieldsWriter): Generator<void, void, void>;
 }
 
 export interface SegmentCore extends SegmentSource {
@@ -176,6 +182,8 @@ export interface SegmentCore extends SegmentSource {
   fieldStats(field: string): InvertedFieldStats | null;
   /** fsyncs the segment's files (before a commit names them) */
   sync(): void;
+  /** optional: the stored fields block by block as written (segments on disk), for merges to copy */
+  storedBlocks?(): StoredBlocks | null;
   close(): void;
 }
 

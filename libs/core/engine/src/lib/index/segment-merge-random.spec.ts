@@ -2,6 +2,7 @@ import { SegmentBuilder } from './segment-builder.js';
 import { SegmentReader } from './segment.js';
 import { MergedSource, mergeSync } from './segment-merger.js';
 import { DiskSegment, writeSegment } from './disk-segment.js';
+import { StoredFieldsWriter, worthCopying } from './stored-fields.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { decodeSegment, encodeSegment } from '../store/segment-codec.js';
 import * as fs from 'node:fs';
@@ -224,6 +225,74 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
         m.close();
         for (const i of inputs) i.data.close();
       } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+/**
+ * A merge copies the stored fields blocks of its inputs as written where all their docs live on and they are
+ * full enough; the rest are re-packed. Every doc's id, routing and source read back the same, and the segment
+ * file (everything but the stored fields) is byte for byte the model's.
+ */
+describe('merged stored fields: whole blocks copied as written', () => {
+  for (const seed of [3, 99]) {
+    it(`seed ${seed}`, () => {
+      const rand = rng(seed);
+      const text = (n: number): string => Array.from({ length: n }, () => Math.floor(rand() * 36 ** 4).toString(36)).join(' ');
+      const docs = Array.from({ length: 5200 }, (_, i) =>
+        simpleParse({ msg: text(5 + Math.floor(rand() * 40)), n: i, ...(rand() < 0.1 ? { u: 'ü€😀' } : {}) }, rand() < 0.05 ? `ü-${i}` : `d${i}`, rand() < 0.2 ? `r${i % 5}` : undefined),
+      );
+      // inputs: 4000 docs none deleted (many blocks), 1100 with deletes in their first third only, 100 docs
+      const cuts = [0, 4000, 5100, 5200];
+      const deleted = new Set<number>();
+      for (let i = 4000; i < 4360; i++) if (rand() < 0.3) deleted.add(i);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merge-stored-'));
+      const copied = jest.spyOn(StoredFieldsWriter.prototype, 'addRawBlock');
+      try {
+        const inputs: Array<{ data: DiskSegment; liveDocs: Uint32Array | null }> = [];
+        for (let p = 0; p + 1 < cuts.length; p++) {
+          const b = new SegmentBuilder();
+          for (let i = cuts[p]; i < cuts[p + 1]; i++) {
+            const d = b.add(docs[i], { seqNo: i, primaryTerm: 1, version: 1 });
+            if (deleted.has(i)) b.delete(d);
+          }
+          const built = b.build(`_in${p}`);
+          writeSegment(dir, new MemorySegment(built.data));
+          inputs.push({ data: new DiskSegment(dir, `_in${p}`), liveDocs: built.liveDocs });
+        }
+        const blocksIn = inputs.map((i) => i.data.storedBlocks().numBlocks);
+        expect(blocksIn[0]).toBeGreaterThan(4);
+        writeSegment(dir, new MergedSource('_m', inputs));
+        // the first input's blocks but its last (partial) one, and the later all-live blocks of the second
+        expect(copied.mock.calls.length).toBeGreaterThanOrEqual(blocksIn[0] - 1);
+        const model = new SegmentBuilder();
+        docs.forEach((d, i) => {
+          if (!deleted.has(i)) model.add(d, { seqNo: i, primaryTerm: 1, version: 1 });
+        });
+        const mdir = path.join(dir, 'model');
+        fs.mkdirSync(mdir);
+        writeSegment(mdir, new MemorySegment(model.build('_m').data));
+        expect(fs.readFileSync(path.join(dir, '_m.seg')).equals(fs.readFileSync(path.join(mdir, '_m.seg')))).toBe(true);
+        const m = new DiskSegment(dir, '_m');
+        const live = docs.filter((_, i) => !deleted.has(i));
+        expect(m.maxDoc).toBe(live.length);
+        // read back out of order too (each block is found by its first doc)
+        const order = live.map((_, i) => i).sort(() => rand() - 0.5);
+        for (const d of [...live.keys(), ...order]) {
+          expect(m.id(d)).toBe(live[d].id);
+          expect(m.routing(d)).toBe(live[d].routing ?? null);
+          expect(Buffer.from(m.source(d)!).equals(Buffer.from(live[d].source!))).toBe(true);
+        }
+        // no block of the merged file is small but the ones that end an input's run
+        const blocks = m.storedBlocks();
+        const small = Array.from({ length: blocks.numBlocks }, (_, b) => blocks.rawBlock(b)).filter((r) => !worthCopying(r));
+        expect(small.length).toBeLessThanOrEqual(3);
+        m.close();
+        for (const i of inputs) i.data.close();
+      } finally {
+        copied.mockRestore();
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });

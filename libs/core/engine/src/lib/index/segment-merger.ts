@@ -11,6 +11,7 @@
  */
 import type { NumericDocValues, PointIndex, SortedSetDocValues, TermsDict } from './leaf-reader.js';
 import { isLiveBit } from './live-docs.js';
+import { STORED_BLOCK_TARGET, worthCopying, type StoredFieldsWriter } from './stored-fields.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { MemorySegment } from './segment.js';
 import {
@@ -129,6 +130,44 @@ export class MergedSource implements SegmentSource {
   source(doc: number): Uint8Array | null {
     const [c, d] = this.locate(doc);
     return c.source(d);
+  }
+
+  /**
+   * The stored fields of the merged docs, in order: a block of an input whose docs all live on is copied as
+   * written (no decompression, no compression: most of a merge's stored-fields cost) when it is full enough
+   * and the writer has no docs pending, or has enough pending to close a block of its own first; the other
+   * docs are re-packed one by one. The bytes of each doc are the same either way.
+   */
+  *writeStored(out: StoredFieldsWriter): Generator<void, void, void> {
+    for (let s = 0; s < this.inputs.length; s++) {
+      const core = this.inputs[s].data;
+      const m = this.docMaps[s];
+      const blocks = core.storedBlocks?.() ?? null;
+      if (!blocks) {
+        for (let d = 0; d < m.length; d++) {
+          if (m[d] >= 0) out.add(core.id(d), core.routing(d), core.source(d));
+          if ((d & 2047) === 2047) yield;
+        }
+        continue;
+      }
+      for (let b = 0; b < blocks.numBlocks; b++) {
+        const first = blocks.firstDoc(b);
+        const n = blocks.docsIn(b);
+        let allLive = true;
+        for (let d = first; d < first + n && allLive; d++) allLive = m[d] >= 0;
+        if (allLive && (out.pendingDocs === 0 || out.pendingBytes >= STORED_BLOCK_TARGET / 2)) {
+          const raw = blocks.rawBlock(b);
+          if (worthCopying(raw)) {
+            out.flush();
+            out.addRawBlock(raw);
+            yield;
+            continue;
+          }
+        }
+        for (let d = first; d < first + n; d++) if (m[d] >= 0) out.add(core.id(d), core.routing(d), core.source(d));
+        yield;
+      }
+    }
   }
   seqNo(doc: number): number {
     const [c, d] = this.locate(doc);

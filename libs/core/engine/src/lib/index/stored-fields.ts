@@ -84,6 +84,34 @@ export class StoredFieldsWriter {
     if (this.body.len >= BLOCK_TARGET || this.inBlock >= MAX_BLOCK_DOCS) this.flushBlock();
   }
 
+  /** docs added since the last block was written */
+  get pendingDocs(): number {
+    return this.inBlock;
+  }
+
+  /** bytes of the docs added since the last block was written, before compression */
+  get pendingBytes(): number {
+    return this.heads.len + this.body.len;
+  }
+
+  /** writes the docs added so far as a block of their own */
+  flush(): void {
+    this.flushBlock();
+  }
+
+  /**
+   * Appends a block of another stored fields file as it is (a merge of docs none of which were deleted): no
+   * decompression, no compression. Only between blocks: no doc may be pending.
+   */
+  addRawBlock(block: RawStoredBlock): void {
+    if (this.inBlock !== 0) throw new Error('a raw block cannot follow docs pending in a block');
+    this.firstDocs.push(this.docs);
+    this.offsets.push(this.out.offset);
+    this.out.write(block.bytes);
+    this.docs += block.docs;
+    this.rawBytes += block.rawLength;
+  }
+
   private flushBlock(): void {
     if (this.inBlock === 0) return;
     const raw = new ByteWriter(this.heads.len + this.body.len + 16);
@@ -127,6 +155,30 @@ export class StoredFieldsWriter {
   }
 }
 
+/** a block of a stored fields file as written (length, checksum, compressed docs), for a merge to copy */
+export interface RawStoredBlock {
+  docs: number;
+  /** bytes of the block decompressed */
+  rawLength: number;
+  bytes: Uint8Array;
+}
+
+/** a segment's stored fields block by block as written (segments on disk), for a merge to copy */
+export interface StoredBlocks {
+  readonly numBlocks: number;
+  firstDoc(b: number): number;
+  docsIn(b: number): number;
+  rawBlock(b: number): RawStoredBlock;
+}
+
+/** a merge copies a block as it is when it is at least this full (smaller ones are re-packed with their neighbours) */
+export function worthCopying(block: RawStoredBlock): boolean {
+  return block.rawLength >= BLOCK_TARGET / 2 || block.docs >= MAX_BLOCK_DOCS / 2;
+}
+
+/** a stored fields writer's block size target, in bytes before compression */
+export const STORED_BLOCK_TARGET = BLOCK_TARGET;
+
 interface DecodedBlock {
   first: number;
   n: number;
@@ -143,7 +195,7 @@ interface DecodedBlock {
 const utf8 = new TextDecoder();
 const utf16 = new TextDecoder('utf-16le');
 
-export class StoredFieldsReader {
+export class StoredFieldsReader implements StoredBlocks {
   private readonly file: RandomAccessFile;
   readonly maxDoc: number;
   private readonly firstDocs: Float64Array;
@@ -179,6 +231,32 @@ export class StoredFieldsReader {
       if (err instanceof SyntaxError) throw new CorruptIndexException(`unreadable stored fields metadata (resource ${path})`);
       throw err;
     }
+  }
+
+  get numBlocks(): number {
+    return this.firstDocs.length;
+  }
+
+  /** the first doc of block b */
+  firstDoc(b: number): number {
+    return this.firstDocs[b];
+  }
+
+  /** the number of docs of block b */
+  docsIn(b: number): number {
+    return (b + 1 < this.firstDocs.length ? this.firstDocs[b + 1] : this.maxDoc) - this.firstDocs[b];
+  }
+
+  /** block b as written (checked against its checksum, not decompressed), for a merge to copy */
+  rawBlock(b: number): RawStoredBlock {
+    const start = this.offsets[b];
+    const end = b + 1 < this.offsets.length ? this.offsets[b + 1] : this.end;
+    const bytes = this.file.read(start, end - start);
+    const r = new ByteReader(bytes);
+    const rawLength = r.vint();
+    const crc = r.u32();
+    if (crc32(bytes.subarray(r.pos)) !== crc) throw new CorruptIndexException(`checksum failed for stored fields block ${b} (resource ${this.path})`);
+    return { docs: this.docsIn(b), rawLength, bytes };
   }
 
   private blockOf(doc: number): number {
