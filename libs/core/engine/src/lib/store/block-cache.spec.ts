@@ -1,4 +1,4 @@
-import { BlockCache } from './block-cache.js';
+import { BlockCache, LastBlock } from './block-cache.js';
 
 /** loads `key` as a value of `bytes` (the cache adds 64 + 2 per key char to each entry) */
 function load(c: BlockCache, key: string, bytes: number, loads: string[], pool: 'data' | 'stored' = 'data'): string {
@@ -56,5 +56,18 @@ describe('BlockCache', () => {
     expect(loads).toEqual(['1a']);
     c.clear();
     expect(c.stats()).toMatchObject({ entries: 0, sizeInBytes: 0 });
+  });
+});
+
+describe('LastBlock', () => {
+  it('holds the block set last, for its own number only', () => {
+    const last = new LastBlock<{ v: number }>();
+    expect(last.get(0)).toBeUndefined();
+    const a = last.set(3, { v: 3 });
+    expect(last.get(3)).toBe(a);
+    expect(last.get(2)).toBeUndefined();
+    last.set(2, { v: 2 });
+    expect(last.get(3)).toBeUndefined();
+    expect(last.get(2)).toEqual({ v: 2 });
   });
 });
