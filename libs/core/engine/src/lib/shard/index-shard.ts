@@ -1038,7 +1038,13 @@ export class IndexShardImpl implements IndexShard {
 
   private afterWrite(): void {
     this.lastWrite = this.now();
-    if (this.buffer.ramBytesUsed > (this.cfg.indexBufferBytes ?? 128 * 1024 * 1024)) this.refreshInternal('buffer_full');
+    const limit = this.cfg.indexBufferBytes ?? 128 * 1024 * 1024;
+    if (this.buffer.ramBytesUsed > limit) {
+      // a full buffer goes to the write thread, as a scheduled refresh's does; it is built here, on the event
+      // loop, only when it cannot (no thread, recovery), or when the thread is still building the previous
+      // buffer and this one has grown to twice the limit (a refresh then builds both here)
+      if (this.building ? this.buffer.ramBytesUsed > 2 * limit : !this.startBackgroundBuild()) this.refreshInternal('buffer_full');
+    }
     const threshold = this.cfg.flushThresholdBytes ?? 512 * 1024 * 1024;
     if (!this.activeFlushPromise && this.translog.uncommittedBytes > threshold) {
       void this.flushAsync();

@@ -495,6 +495,40 @@ describe('scheduled refreshes whose segment the write thread builds', () => {
     expect(t.get('5').source && JSON.parse(Buffer.from(t.get('5').source!).toString())).toEqual({ n: -5 });
   });
 
+  it('a full indexing buffer goes to the thread too; while it builds, the next one grows to twice the limit before a refresh here', async () => {
+    const g = gated(undefined, 'build');
+    const limit = 64 * 1024;
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0, indexBufferBytes: limit });
+    const ram = (): number => (s as unknown as { buffer: { ramBytesUsed: number } }).buffer.ramBytesUsed;
+    let n = 0;
+    while (g.builds === 0 && n < 5000) idx(s, String(n), docOf(n++));
+    // handed to the thread, not built here: nothing published yet, nothing in memory
+    expect(g.builds).toBe(1);
+    const first = n;
+    expect(cores(s.acquireReader())).toEqual([]);
+    // the next buffer passes the limit, and stays with the event loop while the thread builds
+    while (ram() <= limit) idx(s, String(n), docOf(n++));
+    idx(s, String(n), docOf(n++));
+    expect(g.builds).toBe(1);
+    expect(cores(s.acquireReader())).toEqual([]);
+    // at twice the limit the event loop refreshes: the build it takes over and its own buffer, every doc
+    let before: number;
+    do {
+      before = ram();
+      idx(s, String(n), docOf(n++));
+    } while (ram() > before && n < 10000);
+    expect(before).toBeGreaterThan(limit);
+    expect(before).toBeLessThanOrEqual(2 * limit);
+    const r = s.acquireReader();
+    expect(docs(r).size).toBe(n);
+    expect(cores(r)).toEqual(['_1:memory', '_2:memory']);
+    expect(first).toBeLessThan(n / 2);
+    r.decRef();
+    await g.release();
+    await s.waitForSegmentWrites();
+    expect(s.stats().docsCount).toBe(n);
+  });
+
   it('refresh=wait_for waiters are released when the segment holding their docs is published', async () => {
     const g = gated(undefined, 'build');
     const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0, manualScheduling: false, refreshIntervalMs: 3_600_000, refreshIntervalExplicit: true });
