@@ -183,6 +183,30 @@ export interface ShardFailureInfo {
   failedAttempts: number;
 }
 
+/**
+ * One segment of a shard as the segments APIs list it (Elasticsearch's `Segment`): of the shard's current reader
+ * (`search`), of its last commit (`committed`), or both.
+ */
+export interface ShardSegment {
+  /** `_0`, `_1a`, … */
+  name: string;
+  /** the number in the name, base 36 */
+  generation: number;
+  /** live documents at Lucene level: hidden nested documents count */
+  numDocs: number;
+  deletedDocs: number;
+  /** the segment's files on disk; its size in memory while only in memory */
+  sizeInBytes: number;
+  committed: boolean;
+  search: boolean;
+}
+
+/** the segments of one started shard, by generation */
+export interface ShardSegments {
+  shardId: number;
+  segments: ShardSegment[];
+}
+
 export interface IndicesService {
   /** started shard handles of an open index (throws index_not_found_exception); failed shards are left out */
   shards(index: string): IndexShard[];
@@ -193,4 +217,6 @@ export interface IndicesService {
   shardFailures?(index?: string): ShardFailureInfo[];
   /** tries again to open failed shards; returns how many opened */
   retryFailedShards?(): number;
+  /** the segments of each started shard of an open index (read-only: refreshes nothing) */
+  indexSegments?(index: string): ShardSegments[];
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DirectoryReader, SortedSetDocValues } from '../index/leaf-reader.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
-import type { IndexShard } from '../services.js';
+import type { IndexShard, ShardSegment } from '../services.js';
 import { SegmentBuilder, buildSegmentData } from '../index/segment-builder.js';
 import { MemorySegment, SegmentReader, SourceFile, lookupIdIn, segmentHiddenDocs } from '../index/segment.js';
 import type { SegmentCore } from '../index/segment-core.js';
@@ -17,7 +17,7 @@ import { verifyFileChecksumInBackground } from '../store/codec-util.js';
 import { blockStart } from '../index/nested-blocks.js';
 import { ShardDirectoryReader } from '../index/directory-reader.js';
 import { termsOfDoc } from '../index/doc-values-reader.js';
-import { clearBit, countLiveIn, isLiveBit, newLiveDocs } from '../index/live-docs.js';
+import { clearBit, countLive, countLiveIn, isLiveBit, newLiveDocs } from '../index/live-docs.js';
 import { MergedSource, type MergeInput } from '../index/segment-merger.js';
 import { Translog, type TranslogOp } from '../store/translog.js';
 import { ensureDir, removeQuietly, writeFileAtomic, dirSize, fsyncDir } from '../store/directory.js';
@@ -180,6 +180,12 @@ interface PendingBuild {
  */
 const writesInFlight = new Set<string>();
 
+/** the generation of a segment named `_<base 36>` (Lucene's IndexFileNames.parseGeneration) */
+export function segmentGeneration(name: string): number {
+  const g = parseInt(name.slice(1), 36);
+  return Number.isFinite(g) ? g : -1;
+}
+
 export interface ShardStats {
   docsCount: number;
   docsDeleted: number;
@@ -337,6 +343,8 @@ export class IndexShardImpl implements IndexShard {
   private readonly inMemoryCores = new WeakSet<SegmentCore>();
   /** per segment entry and live-docs generation: how many of its hidden nested docs there are / are live */
   private readonly hiddenCounts = new WeakMap<SegmentEntry, { delGen: number; all: number; live: number }>();
+  /** deleted docs of committed segments that left the reader, by live-docs generation (`segmentsInfo`) */
+  private readonly committedDeleteCounts = new WeakMap<SegmentCore, { delGen: number; deleted: number }>();
   private readonly st: Omit<ShardStats, 'docsCount' | 'docsDeleted' | 'storeSizeInBytes' | 'segmentsCount' | 'segmentsMemoryInBytes' | 'translogOperations' | 'translogSizeInBytes' | 'translogUncommittedOperations' | 'translogUncommittedSizeInBytes' | 'maxSeqNo' | 'localCheckpoint' | 'generation' | 'mergesCurrent'> = {
     indexTotal: 0,
     indexTimeInMillis: 0,
@@ -1938,6 +1946,58 @@ export class IndexShardImpl implements IndexShard {
       localCheckpoint: this.maxSeqNo,
       generation: this.readerGeneration,
     };
+  }
+
+  /**
+   * The segments of the current reader and of the last commit, by generation (Elasticsearch's Engine#segments):
+   * a segment of the reader counts its docs as that reader sees them (hidden nested docs included); one only in
+   * the commit (merged away or dropped since) as the commit recorded them. Read-only: refreshes nothing.
+   */
+  segmentsInfo(): ShardSegment[] {
+    if (this.closed) return [];
+    const committed = new Map<string, number>();
+    for (const s of this.lastCommit?.segments ?? []) committed.set(s.name, s.delGen);
+    const out = new Map<string, ShardSegment>();
+    for (const r of this.current.segmentReaders) {
+      const d = r.data;
+      out.set(d.name, {
+        name: d.name,
+        generation: segmentGeneration(d.name),
+        numDocs: r.numDocs,
+        deletedDocs: r.maxDoc - r.numDocs,
+        sizeInBytes: d.sizeInBytes,
+        committed: committed.has(d.name),
+        search: true,
+      });
+    }
+    const cores = new Map<string, SegmentCore>();
+    for (const d of this.committedSegments) cores.set(d.name, d);
+    for (const [name, delGen] of committed) {
+      const d = cores.get(name);
+      if (out.has(name) || !d) continue;
+      const deleted = this.committedDeletes(d, delGen);
+      out.set(name, { name, generation: segmentGeneration(name), numDocs: d.maxDoc - deleted, deletedDocs: deleted, sizeInBytes: d.sizeInBytes, committed: true, search: false });
+    }
+    return [...out.values()].sort((a, b) => a.generation - b.generation);
+  }
+
+  /** deleted docs of a committed segment as of its commit (live-docs generation `delGen`; -1: none) */
+  private committedDeletes(d: SegmentCore, delGen: number): number {
+    if (delGen < 0) return 0;
+    const e = this.segments.find((x) => x.data === d);
+    if (e && e.delGen === delGen && e.committedDelGen === delGen) return e.numDeleted;
+    const known = this.committedDeleteCounts.get(d);
+    if (known?.delGen === delGen) return known.deleted;
+    let deleted: number;
+    try {
+      const live = decodeLiveDocs(fs.readFileSync(path.join(this.dir, `${d.name}_${delGen}.liv`))).bits;
+      deleted = d.maxDoc - countLive(live, d.maxDoc);
+    } catch (err) {
+      this.cfg.logger?.warn({ shard: this.shardName, segment: d.name, err: String(err) }, 'could not read the live docs of a committed segment');
+      return 0;
+    }
+    this.committedDeleteCounts.set(d, { delGen, deleted });
+    return deleted;
   }
 
   /** docs visible in the current reader (no refresh) */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import { Errors, EsError, ExtensionPoints, Tokens, type HostConfig, type LifecycleComponent, type Logger } from '@strata/core-common';
 import type { ClusterMetadata, IndexMetadata, MetadataStore } from '../cluster/metadata.js';
-import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo } from '../services.js';
+import { EngineTokens, type IndicesService, type MapperService, type ShardFailureInfo, type ShardSegments } from '../services.js';
 import { NODE_FILTER_CACHE } from '../search/filter-cache.js';
 import type { EngineEventListener } from '../spi.js';
 import type { ParsedDocument } from '../mapper/parsed-document.js';
@@ -99,6 +99,8 @@ export interface StorageIndicesService extends IndicesService {
   indexStats(index: string): Record<string, Record<string, unknown>>;
   /** raw per-shard and summed numbers */
   indexStatsSummary(index: string): IndexStatsSummary;
+  /** the segments of each started shard (reader and last commit; see IndexShardImpl.segmentsInfo) */
+  indexSegments(index: string): ShardSegments[];
   refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }>;
   flushIndex(index: string): { total: number; successful: number; failed: number };
   /** merges in the node's merge threads (see IndexShardImpl.forceMergeAsync), one shard after the other */
@@ -454,6 +456,10 @@ export class IndicesServiceImpl implements StorageIndicesService, LifecycleCompo
     const e = this.entry(index);
     const shards = e.shards.map((s) => s.stats());
     return { index, uuid: e.uuid, shards, total: sumShardStats(shards) };
+  }
+
+  indexSegments(index: string): ShardSegments[] {
+    return this.entry(index).shards.filter((s) => !s.isClosed).map((s) => ({ shardId: s.shardId, segments: s.segmentsInfo() }));
   }
 
   async refreshIndex(index: string): Promise<{ total: number; successful: number; failed: number }> {
