@@ -97,7 +97,7 @@ export class AllocationExplainRestHandler implements RestHandler {
   }
 
   private transportAddress(): string {
-    const host = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const host = this.node.ip;
     return `${host}:9300`;
   }
 

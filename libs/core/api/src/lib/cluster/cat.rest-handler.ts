@@ -310,7 +310,7 @@ export class CatShardsRestHandler implements RestHandler {
   handle(req: RestRequest): RestResponse {
     const names = this.cluster.resolve(req.optionalPathParam('index'), { expandWildcards: expandOptions(req) });
     const rows: CatRow[] = [];
-    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const ip = this.node.ip;
     for (const name of names) {
       const meta = this.cluster.indexMetadata(name);
       if (!meta || meta.state !== 'open') continue;
@@ -386,7 +386,7 @@ export class CatNodesRestHandler implements RestHandler {
     const total = os.totalmem();
     return renderCat(req, NODES_COLUMNS, [
       {
-        ip: this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host,
+        ip: this.node.ip,
         'heap.percent': Math.round((mem.heapUsed / Math.max(1, mem.heapTotal)) * 100),
         'ram.percent': Math.round(((total - os.freemem()) / total) * 100),
         cpu: Math.min(100, Math.round((l1 / Math.max(1, os.cpus().length)) * 100)),
@@ -446,7 +446,7 @@ export class CatNodeLevelRestHandler implements RestHandler {
   ) {}
 
   handle(req: RestRequest): RestResponse {
-    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const ip = this.node.ip;
     if (req.route.path === '/_cat/master') {
       return renderCat(req, MASTER_COLUMNS, [{ id: this.node.id, host: ip, ip, node: this.node.name }]);
     }
@@ -531,7 +531,7 @@ export class CatThreadPoolRestHandler implements RestHandler {
 
   handle(req: RestRequest): RestResponse {
     const patterns = (req.optionalPathParam('thread_pool_patterns') ?? '*').split(',').map((p) => wildcardRegExp(p));
-    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const ip = this.node.ip;
     const rows: CatRow[] = (this.pool ?? new ThreadPool())
       .rows()
       .filter((r) => patterns.some((re) => re.test(r.name)))

@@ -53,7 +53,7 @@ export class ClusterStateRestHandler implements RestHandler {
     const store = this.cluster.metadataStore();
     const md = store?.current();
     const body: Record<string, unknown> = { cluster_name: this.node.clusterName, cluster_uuid: this.cluster.clusterUuid() };
-    const ip = this.node.host === '0.0.0.0' ? '127.0.0.1' : this.node.host;
+    const ip = this.node.ip;
     if (metrics.includes('version')) {
       body['version'] = md?.version ?? 0;
       body['state_uuid'] = `${this.cluster.clusterUuid().slice(0, 16)}${String(md?.version ?? 0).padStart(6, '0')}`;

@@ -14,6 +14,11 @@ export class NodeInfo {
     readonly clusterName: string,
     readonly host: string,
   ) {}
+
+  /** the address the monitoring APIs show for the node (127.0.0.1 when bound to every interface) */
+  get ip(): string {
+    return this.host === '0.0.0.0' ? '127.0.0.1' : this.host;
+  }
 }
 
 export const NODE_INFO = Symbol.for('strata.api.NodeInfo');
