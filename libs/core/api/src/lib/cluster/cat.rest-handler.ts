@@ -16,7 +16,8 @@ import { EngineTokens, ThreadPool, type SearchService } from '@strata/core-engin
 import { buildSearchRequest } from '../search/search-request-builder.js';
 import { ClusterView, worse, type Health } from './cluster-view.js';
 import { CAT_PARAMS, renderCat, type CatColumn, type CatRow } from './cat-table.js';
-import { NODE_INFO, NodeInfo } from './node-info.js';
+import { NODE_INFO, NodeInfo, VERSION } from './node-info.js';
+import { listSegments } from './segments.rest-handler.js';
 
 function hms(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
@@ -36,7 +37,7 @@ export class CatRestHandler implements RestHandler {
   handle(): RestResponse {
     return RestResponses.text(
       200,
-      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}', '/_cat/master', '/_cat/plugins', '/_cat/allocation', '/_cat/thread_pool', '/_cat/thread_pool/{thread_pools}'].join('\n') + '\n',
+      ['=^.^=', '/_cat/aliases', '/_cat/aliases/{alias}', '/_cat/count', '/_cat/count/{index}', '/_cat/health', '/_cat/indices', '/_cat/indices/{index}', '/_cat/nodes', '/_cat/shards', '/_cat/shards/{index}', '/_cat/segments', '/_cat/segments/{index}', '/_cat/master', '/_cat/plugins', '/_cat/allocation', '/_cat/thread_pool', '/_cat/thread_pool/{thread_pools}'].join('\n') + '\n',
     );
   }
 }
@@ -352,6 +353,71 @@ export class CatShardsRestHandler implements RestHandler {
       }
     }
     return renderCat(req, SHARDS_COLUMNS, rows);
+  }
+}
+
+const SEGMENTS_COLUMNS: CatColumn[] = [
+  { name: 'index', aliases: ['i', 'idx'], desc: 'index name' },
+  { name: 'shard', aliases: ['s', 'sh'], desc: 'shard name' },
+  { name: 'prirep', aliases: ['p', 'pr', 'primaryOrReplica'], desc: 'primary or replica' },
+  { name: 'ip', desc: 'ip of node where it lives' },
+  { name: 'id', default: false, desc: 'unique id of node where it lives' },
+  { name: 'segment', aliases: ['seg'], desc: 'segment name' },
+  { name: 'generation', aliases: ['g', 'gen'], numeric: true, desc: 'segment generation' },
+  { name: 'docs.count', aliases: ['dc', 'docsCount'], numeric: true, desc: 'number of docs in segment' },
+  { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], numeric: true, desc: 'number of deleted docs in segment' },
+  { name: 'size', aliases: ['si'], numeric: true, bytes: true, desc: 'segment size in bytes' },
+  { name: 'size.memory', aliases: ['sm', 'sizeMemory'], numeric: true, desc: 'segment memory in bytes' },
+  { name: 'committed', aliases: ['ic', 'isCommitted'], desc: 'is segment committed' },
+  { name: 'searchable', aliases: ['is', 'isSearchable'], desc: 'is segment searched' },
+  { name: 'version', aliases: ['v', 'ver'], desc: 'version' },
+  { name: 'compound', aliases: ['ico', 'isCompound'], desc: 'is segment compound' },
+];
+
+/**
+ * `GET /_cat/segments[/{index}]`: one row per segment of each started shard, as `_segments` lists them
+ * (`size.memory` is 0, as Elasticsearch 8 reports it)
+ */
+@injectable()
+export class CatSegmentsRestHandler implements RestHandler {
+  readonly name = 'cat_segments_action';
+  readonly routes = [
+    route('GET', '/_cat/segments', 'indices:monitor/segments'),
+    route('GET', '/_cat/segments/{index}', 'indices:monitor/segments'),
+  ];
+  readonly params = CAT_PARAMS;
+
+  constructor(
+    @inject(ClusterView) private readonly cluster: ClusterView,
+    @inject(NODE_INFO) private readonly node: NodeInfo,
+  ) {}
+
+  handle(req: RestRequest): RestResponse {
+    const rows: CatRow[] = [];
+    for (const l of listSegments(this.cluster, req)) {
+      for (const s of l.shards) {
+        for (const g of s.segments) {
+          rows.push({
+            index: l.index,
+            shard: s.shardId,
+            prirep: 'p',
+            ip: this.node.ip,
+            id: this.node.id,
+            segment: g.name,
+            generation: g.generation,
+            'docs.count': g.numDocs,
+            'docs.deleted': g.deletedDocs,
+            size: g.sizeInBytes,
+            'size.memory': 0,
+            committed: String(g.committed),
+            searchable: String(g.search),
+            version: VERSION.lucene_version,
+            compound: 'false',
+          });
+        }
+      }
+    }
+    return renderCat(req, SEGMENTS_COLUMNS, rows);
   }
 }
 

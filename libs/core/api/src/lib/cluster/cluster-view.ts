@@ -1,6 +1,6 @@
 import { inject, injectable, optional } from 'inversify';
 import { DEFAULT_INDICES_OPTIONS, Errors, wildcardRegExp } from '@strata/core-common';
-import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore, ShardFailureInfo } from '@strata/core-engine';
+import type { IndexMetadata, IndexNameExpressionResolver, IndicesOptions, IndicesService, MetadataStore, ShardFailureInfo, ShardSegments } from '@strata/core-engine';
 import { EngineTokens } from '@strata/core-engine';
 
 export type Health = 'green' | 'yellow' | 'red';
@@ -136,6 +136,11 @@ export class ClusterView {
       unassignedPrimary: failed,
       failures,
     };
+  }
+
+  /** the segments of each started shard of an open index, or undefined if the engine does not list them */
+  indexSegments(name: string): ShardSegments[] | undefined {
+    return this.indices?.indexSegments?.(name);
   }
 
   /** engine statistics of an index, or undefined if the engine does not report them */

@@ -9,6 +9,7 @@ import {
   CatThreadPoolRestHandler,
   CatNodesRestHandler,
   CatRestHandler,
+  CatSegmentsRestHandler,
   CatShardsRestHandler,
 } from './cat.rest-handler.js';
 import { AllocationExplainRestHandler, ClusterRerouteRestHandler } from './allocation.rest-handlers.js';
@@ -20,6 +21,7 @@ import { ClusterView } from './cluster-view.js';
 import { COMPAT_CLUSTER_SETTINGS } from './compat-settings.js';
 import { IndicesStatsRestHandler } from './index-stats.rest-handler.js';
 import { MainRestHandler } from './main.rest-handler.js';
+import { IndicesSegmentsRestHandler } from './segments.rest-handler.js';
 import { ByQueryActions, CancelTaskRestHandler, DeleteByQueryRestHandler, GetTaskRestHandler, ListTasksRestHandler, ReindexRestHandler, RethrottleRestHandler, UpdateByQueryRestHandler } from '../scripts/by-query.rest-handlers.js';
 import { DeleteStoredScriptRestHandler, GetStoredScriptRestHandler, PutStoredScriptRestHandler } from '../scripts/stored-scripts.rest-handlers.js';
 import { NodesInfoRestHandler, NodesStatsRestHandler } from './nodes.rest-handler.js';
@@ -63,12 +65,14 @@ export const clusterApiModule = new ContainerModule(({ bind }) => {
     NodesInfoRestHandler,
     NodesStatsRestHandler,
     IndicesStatsRestHandler,
+    IndicesSegmentsRestHandler,
     CatRestHandler,
     CatIndicesRestHandler,
     CatHealthRestHandler,
     CatCountRestHandler,
     CatAliasesRestHandler,
     CatShardsRestHandler,
+    CatSegmentsRestHandler,
     CatNodesRestHandler,
     CatNodeLevelRestHandler,
     CatThreadPoolRestHandler,
