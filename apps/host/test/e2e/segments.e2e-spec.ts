@@ -1,5 +1,5 @@
 import { Client } from '@elastic/elasticsearch';
-import { http, startE2eHost, type E2eHost } from './helpers.js';
+import { ELASTIC_AUTH, http, startE2eHost, type E2eHost } from './helpers.js';
 
 const ATTRIBUTES = { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' };
 
@@ -263,5 +263,35 @@ describe('segments APIs through @elastic/elasticsearch', () => {
     const text = await client.cat.segments({ index: 'logs', h: 'segment,docs.count' });
     expect(text).toBe(`${name} 29\n`);
     await expect(client.indices.segments({ index: 'missing' })).rejects.toMatchObject({ meta: { statusCode: 404 } });
+  });
+});
+
+/** With security on: the `monitor` index privilege, and only on the indices the caller may see. */
+describe('segments APIs with security', () => {
+  let host: E2eHost;
+  const watcher = { Authorization: 'Basic ' + Buffer.from('watcher:watcher-password').toString('base64') };
+  const call = (path: string, headers: Record<string, string>, method = 'GET', body?: unknown) =>
+    http(host.url + path, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+  beforeAll(async () => {
+    host = await startE2eHost({ 'xpack.security.enabled': true });
+    for (const index of ['mine', 'theirs']) {
+      expect((await call(`/${index}`, ELASTIC_AUTH, 'PUT', { settings: { number_of_shards: 1, number_of_replicas: 0 } })).status).toBe(200);
+      expect((await call(`/${index}/_doc/1?refresh=true`, ELASTIC_AUTH, 'PUT', { v: 1 })).status).toBe(201);
+    }
+    expect((await call('/_security/role/watcher', ELASTIC_AUTH, 'PUT', { indices: [{ names: ['mine'], privileges: ['monitor'] }] })).status).toBe(200);
+    expect((await call('/_security/user/watcher', ELASTIC_AUTH, 'PUT', { password: 'watcher-password', roles: ['watcher'] })).status).toBe(200);
+  });
+  afterAll(() => host.close());
+
+  it('lists the indices the caller may monitor and refuses the others', async () => {
+    expect(Object.keys((await call('/mine/_segments', watcher)).json.indices)).toEqual(['mine']);
+    const denied = await call('/theirs/_segments', watcher);
+    expect([denied.status, denied.json.error.type]).toEqual([403, 'security_exception']);
+    expect(Object.keys((await call('/_segments', watcher)).json.indices)).toEqual(['mine']);
+    expect((await call('/_cat/segments?h=index', watcher)).text).toBe('mine\n');
+    expect((await call('/_cat/segments/theirs', watcher)).status).toBe(403);
+    expect(Object.keys((await call('/_segments', ELASTIC_AUTH)).json.indices).sort()).toEqual(['mine', 'theirs']);
+    expect((await call('/_segments', {})).status).toBe(401);
   });
 });
