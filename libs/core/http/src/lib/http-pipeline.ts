@@ -38,6 +38,7 @@ import { HttpRestRequest } from './rest-request.js';
 import { RouteRegistry } from './route-registry.js';
 import { prettyJson } from './x-content.js';
 import { compressBody, MIN_COMPRESSED_BYTES } from './response-compression.js';
+import { hasLargeArray, stringifySliced } from './sliced-json.js';
 
 /** Query parameters every endpoint accepts. */
 export const GLOBAL_PARAMS: readonly string[] = [
@@ -311,7 +312,7 @@ export class HttpPipeline {
         for (const p of names) if (DEPRECATED_PARAMS[p]) addDeprecationWarning(DEPRECATED_PARAMS[p]);
         const resp = await match.route.handler.handle(req);
         if (resp.prettyByDefault && ctx.query['pretty'] === undefined) pretty = true;
-        this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'], format: last(ctx.query['format']) });
+        await this.render(ctx, resp, { pretty, jsonType, filterPath: ctx.query['filter_path'], format: last(ctx.query['format']) });
       } catch (err) {
         this.renderError(ctx, err, pretty, errorTrace);
       }
@@ -426,11 +427,11 @@ export class HttpPipeline {
     );
   }
 
-  private render(
+  private async render(
     ctx: Koa.Context,
     resp: RestResponse,
     opts: { pretty: boolean; jsonType: string; filterPath: string | string[] | undefined; format?: string },
-  ): void {
+  ): Promise<void> {
     ctx.status = resp.status;
     if (resp.headers) for (const [k, v] of Object.entries(resp.headers)) ctx.set(k, v);
     if (resp.text !== undefined) {
@@ -450,7 +451,8 @@ export class HttpPipeline {
       return;
     }
     ctx.set('Content-Type', resp.contentType ?? opts.jsonType);
-    ctx.body = opts.pretty ? prettyJson(filtered) : stringifyJson(filtered);
+    // a large bulk response or page of hits is made in slices, letting other requests in between (sliced-json.ts)
+    ctx.body = opts.pretty ? prettyJson(filtered) : hasLargeArray(filtered) ? await stringifySliced(filtered) : stringifyJson(filtered);
   }
 
   private renderError(ctx: Koa.Context, err: unknown, pretty: boolean, errorTrace: boolean): void {
