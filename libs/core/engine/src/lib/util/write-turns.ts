@@ -6,7 +6,7 @@
  * its own, all running bulks would take their slices, one after the other, before the loop polled again.
  */
 /** how long (ms) a slice of a write's work runs before it waits for its next turn */
-export const WRITE_SLICE_MS = 1;
+export const WRITE_SLICE_MS = 0.5;
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
