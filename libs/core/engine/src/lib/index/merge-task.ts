@@ -14,7 +14,7 @@ import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
 import { runParseTask, type ParseTask, type ParseTaskResult } from '../mapper/parse-task.js';
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 
 export interface MergeTask {
@@ -113,7 +113,8 @@ function yieldToEventLoop(): void {
   backgroundPriority = true;
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, BACKGROUND_THREAD_NICE);
+    // only ever lower it: a process already run at a lower priority keeps its own
+    if (Number.isInteger(tid) && tid > 0 && getPriority(tid) < BACKGROUND_THREAD_NICE) setPriority(tid, BACKGROUND_THREAD_NICE);
   } catch {
     // not Linux or not allowed: the process's priority
   }
