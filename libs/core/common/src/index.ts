@@ -26,3 +26,4 @@ export * from './lib/date/math.js';
 export * from './lib/breakers.js';
 export * from './lib/indices-options.js';
 export * from './lib/json-position.js';
+export * from './lib/seeded-random.js';

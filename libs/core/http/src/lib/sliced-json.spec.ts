@@ -1,15 +1,8 @@
-import { RawJson, stringifyJson } from '@strata/core-common';
+import { RawJson, seededRandom, stringifyJson } from '@strata/core-common';
 import { hasLargeArray, SLICE_ELEMENTS, SLICED_ARRAY_MIN, stringifySliced } from './sliced-json.js';
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
-}
-
 describe('stringifySliced', () => {
-  const rand = rng(11);
+  const rand = seededRandom(11);
   const text = (): string => ['a', 'é', '"q"', '\u0000array-x\u0000', '😀', '\\', ''][Math.floor(rand() * 7)] + String(Math.floor(rand() * 1e6));
   const item = (i: number): Record<string, unknown> =>
     rand() < 0.2

@@ -5,6 +5,7 @@
  * ignore_malformed, failing items, routing, versions, conflicts, deletes, updates) — and give the same bulk
  * responses, mappings, realtime gets and search answers.
  */
+import { seededRandom } from '@strata/core-common';
 import { EngineTokens } from '@strata/core-engine';
 import { NDJSON, startApiTestNode, type ApiTestNode } from '../testing/api-test-node.js';
 
@@ -27,20 +28,9 @@ const MAPPINGS = {
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Timeout', 'checkout', 'refund', 'ÉCOLE', 'naïve', 'quick-brown'];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** the NDJSON of a bulk of `n` varied items */
 function bulkBody(seed: number, n: number, base: number): string {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
   const words = (k: number) => Array.from({ length: k }, () => pick(WORDS)).join(' ');
   const lines: string[] = [];

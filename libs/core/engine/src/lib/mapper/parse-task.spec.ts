@@ -4,6 +4,7 @@
  * same buffer contents and the same built segment; what the thread cannot do alone (dynamic mapping updates,
  * failing documents) is left to the event loop.
  */
+import { seededRandom } from '@strata/core-common';
 import * as v8 from 'node:v8';
 import { DefaultAnalysisRegistry } from '../analysis/analysis-registry.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
@@ -13,7 +14,6 @@ import { DefaultMapperService } from './mapper-service.js';
 import type { ParsedDocument, ParsedField } from './parsed-document.js';
 import type { FieldMapperType } from './field-mapper-type.js';
 import { runParseTask, type ParseTask } from './parse-task.js';
-import { seededRandom } from '../util/testing/seeded-random.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
 

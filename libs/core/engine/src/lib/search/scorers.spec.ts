@@ -1,3 +1,4 @@
+import { seededRandom } from '@strata/core-common';
 import { BitSetIterator, FixedBitSet, NO_MORE_DOCS, SortedArrayIterator, type DocIdSetIterator } from './doc-id-set.js';
 import { IndexSearcher } from './index-searcher.js';
 import { PointRangeQuery } from './point-range-query.js';
@@ -14,7 +15,6 @@ import { MemorySegment, SegmentReader } from '../index/segment.js';
 import { DiskSegment, writeSegment } from '../index/disk-segment.js';
 import { simpleParse } from '../shard/testing/simple-parser.js';
 import { BlockCache } from '../store/block-cache.js';
-import { seededRandom } from '../util/testing/seeded-random.js';
 
 /** a scoring iterator over sorted docs whose score is a function of the doc (to check scores follow the doc) */
 class ArrayScorer extends ConstantScoreScorer {

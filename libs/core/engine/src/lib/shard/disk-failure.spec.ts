@@ -6,13 +6,13 @@
  * operation must be there unless a later operation on the same id replaced it; an unacknowledged one may be
  * there or not, nothing else.
  */
+import { seededRandom } from '@strata/core-common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { storeFs } from '../store/directory.js';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes } from './testing/simple-parser.js';
-import { seededRandom } from '../util/testing/seeded-random.js';
 
 type State = number | null; // the doc's `n`, or null when absent
 
