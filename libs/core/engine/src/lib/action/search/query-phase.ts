@@ -592,7 +592,6 @@ const BATCH = 256;
 
 const singleValuedCache = new WeakMap<object, boolean>();
 
-/** true when every doc has at most one value (cached per doc-values instance) */
 /** a hit's sort values: its score, `_doc`, `_shard_doc` or the field value of the leaf's key function */
 function sortKeysOf(
   sort: readonly CompiledSortField[],
@@ -643,6 +642,7 @@ function sortsAfter(sort: readonly CompiledSortField[], keys: readonly SortKey[]
   return false;
 }
 
+/** true when every doc has at most one value (cached per doc-values instance) */
 function isSingleValued(offsets: Uint32Array): boolean {
   let r = singleValuedCache.get(offsets);
   if (r === undefined) {
