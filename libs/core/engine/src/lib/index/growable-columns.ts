@@ -1,4 +1,4 @@
-/** Growable typed columns: the indexing buffer's per-token and per-doc columns, and a packed chunk's streams. */
+/** Growable typed columns (the indexing buffer's per-token and per-doc columns, a packed chunk's streams) and distinct-value ids. */
 
 /** growable Int32 column */
 export class IntColumn {
@@ -41,4 +41,18 @@ export class FloatColumn {
     }
     this.data[this.length++] = v;
   }
+}
+
+/**
+ * The id of `value` among distinct values numbered in first-seen order (`values[id]`, `ids.get(value)`), added
+ * when new: a field's term dictionary in the indexing buffer, a packed chunk's strings.
+ */
+export function distinctId(ids: Map<string, number>, values: string[], value: string): number {
+  let id = ids.get(value);
+  if (id === undefined) {
+    id = values.length;
+    ids.set(value, id);
+    values.push(value);
+  }
+  return id;
 }

@@ -12,7 +12,7 @@
  * (added by the event loop, which knows the routing).
  */
 import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
-import { FloatColumn, IntColumn } from './growable-columns.js';
+import { distinctId, FloatColumn, IntColumn } from './growable-columns.js';
 
 /** a chunk of packed documents (plain data: typed arrays and one string array) */
 export interface PackedChunk {
@@ -56,13 +56,7 @@ export class ChunkPacker {
   private readonly docAt: number[] = [];
 
   private str(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.ids.set(s, id);
-      this.strings.push(s);
-    }
-    return id;
+    return distinctId(this.ids, this.strings, s);
   }
 
   skip(): void {

@@ -8,7 +8,7 @@ import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
 import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, type PackedChunk, type PackedRef } from './packed-documents.js';
-import { FloatColumn, IntColumn } from './growable-columns.js';
+import { distinctId, FloatColumn, IntColumn } from './growable-columns.js';
 
 const POSITION_INCREMENT_GAP = 100;
 type IndexOptions = 'docs' | 'freqs' | 'positions';
@@ -641,13 +641,7 @@ type SortedTerms = { sorted: string[]; ordOf: Uint32Array };
 
 /** the id of `term` in a field's dictionary of distinct terms (ids in first-seen order), added when new */
 function termIdOf(dict: { readonly termIds: Map<string, number>; readonly terms: string[] }, term: string): number {
-  let id = dict.termIds.get(term);
-  if (id === undefined) {
-    id = dict.terms.length;
-    dict.termIds.set(term, id);
-    dict.terms.push(term);
-  }
-  return id;
+  return distinctId(dict.termIds, dict.terms, term);
 }
 
 function termIdsOf(terms: readonly string[]): Map<string, number> {
