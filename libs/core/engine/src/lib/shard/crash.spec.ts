@@ -2,43 +2,15 @@
  * Crash test: a child process indexes with fsync per request; the parent kill -9's it after some
  * acknowledgements, then recovers the shard and finds every acknowledged operation.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IndexShardImpl } from './index-shard.js';
 import { parseBytes } from './testing/simple-parser.js';
-import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
+import { bundleCrashChild, runChildUntilKilled } from './testing/child-bundle.js';
 
 jest.setTimeout(60_000);
 
-
-/**
- * Runs the crash child until `onLine` says kill: the child is kill -9'ed then and the promise resolves once it
- * is gone (an earlier exit fails the test).
- */
-function runChildUntilKilled(args: string[], onLine: (line: string) => boolean): Promise<void> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
-  let buf = '';
-  return new Promise<void>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`child exited early: ${code} ${signal}`));
-    });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (onLine(line) && !child.killed) {
-          child.kill('SIGKILL');
-          child.once('exit', () => resolve());
-        }
-      }
-    });
-  });
-}
 
 describe('crash recovery (kill -9)', () => {
   let dir: string;

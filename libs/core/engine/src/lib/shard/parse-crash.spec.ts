@@ -4,12 +4,11 @@
  * translog replayed through the event loop's mapper) and finds every acknowledged operation, with its source,
  * and the segments answer term queries on the packed fields as a shard fed by the event loop's parse does.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IndexShardImpl } from './index-shard.js';
-import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
+import { bundleCrashChild, runChildUntilKilled } from './testing/child-bundle.js';
 import { parseCrashBytes, parseCrashSource } from './testing/parse-crash-model.js';
 
 jest.setTimeout(90_000);
@@ -27,27 +26,16 @@ describe('crash recovery of documents parsed in a thread (kill -9)', () => {
     const data = path.join(dir, 'shard');
     let acked = 0;
     let parsing = 0;
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [bundle, data, '200'], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
-      let buf = '';
-      child.on('error', reject);
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited early: ${code} ${signal}`))));
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          const m = /^([A-Z]+) (\d+)$/.exec(line);
-          if (!m) continue;
-          if (m[1] === 'ACK') acked = Number(m[2]);
-          // kill right after a chunk went to the thread, once enough was acknowledged
-          else if (m[1] === 'PARSING' && acked >= 6000 && !child.killed) {
-            parsing = Number(m[2]);
-            child.kill('SIGKILL');
-          }
-        }
-      });
+    await runChildUntilKilled([bundle, data, '200'], (line) => {
+      const m = /^([A-Z]+) (\d+)$/.exec(line);
+      if (!m) return false;
+      if (m[1] === 'ACK') acked = Number(m[2]);
+      // kill right after a chunk went to the thread, once enough was acknowledged
+      else if (m[1] === 'PARSING' && acked >= 6000) {
+        parsing = Number(m[2]);
+        return true;
+      }
+      return false;
     });
     expect(parsing).toBeGreaterThan(30);
     const shard = new IndexShardImpl({ index: 'pcrash', indexUuid: 'pcrash-uuid', shardId: 0, dir: data, parse: parseCrashBytes, manualScheduling: true });

@@ -3,6 +3,7 @@
  * bundled from the sources into one file in a temp dir. piscina stays out of the bundle (it starts its own
  * worker.js beside its code), so the child loads it from the repository's node_modules through `childEnv`.
  */
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -24,4 +25,31 @@ export function bundleCrashChild(entry: string, outDir: string): string {
     logLevel: 'silent',
   });
   return outfile;
+}
+
+/**
+ * Runs the crash child until `onLine` says kill: the child is kill -9'ed then and the promise resolves once it
+ * is gone (an earlier exit fails the test).
+ */
+export function runChildUntilKilled(args: string[], onLine: (line: string) => boolean): Promise<void> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
+  let buf = '';
+  return new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL') reject(new Error(`child exited early: ${code} ${signal}`));
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (onLine(line) && !child.killed) {
+          child.kill('SIGKILL');
+          child.once('exit', () => resolve());
+        }
+      }
+    });
+  });
 }
