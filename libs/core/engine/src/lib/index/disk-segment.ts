@@ -742,13 +742,14 @@ class DiskTerm implements StreamedTermPostings {
 
 class DiskTermsDict implements TermsDict {
   private index: TermIndex | null = null;
-  private readonly last = new LastBlock<TermBlock>();
+  private readonly last: LastBlock<TermBlock>;
   readonly size: number;
   constructor(
     private readonly seg: DiskSegment,
     readonly m: InvMeta,
   ) {
     this.size = m.nTerms;
+    this.last = new LastBlock(seg.cache, (b) => this.loadBlock(b));
   }
   private idx(): TermIndex {
     if (!this.index) {
@@ -770,12 +771,7 @@ class DiskTermsDict implements TermsDict {
     return this.index;
   }
   private block(b: number): TermBlock {
-    const held = this.last.get(b);
-    if (held !== undefined) {
-      this.seg.cache.countHit();
-      return held;
-    }
-    return this.last.set(b, this.loadBlock(b));
+    return this.last.get(b);
   }
   private loadBlock(b: number): TermBlock {
     return this.seg.cache.get(`${this.seg.uid}t${this.m.id}:${b}`, () => {
@@ -962,10 +958,11 @@ class DiskColumnBlocks<T extends Float64Array | Uint32Array> implements NumberBl
     private readonly seg: DiskSegment,
     private readonly key: string,
     private readonly c: ColRef,
-    private readonly make: (n: number) => T,
+    make: (n: number) => T,
   ) {
     this.size = c.n;
     this.numBlocks = Math.ceil(c.n / COL_BLOCK);
+    this.last = new LastBlock(seg.cache, (b) => seg.colBlock(key, c, b, make));
   }
   min(b: number): number {
     return this.seg.colTable(this.key, this.c).mins[b];
@@ -973,15 +970,10 @@ class DiskColumnBlocks<T extends Float64Array | Uint32Array> implements NumberBl
   max(b: number): number {
     return this.seg.colTable(this.key, this.c).maxs[b];
   }
-  private readonly last = new LastBlock<T>();
+  private readonly last: LastBlock<T>;
   block(b: number): T {
-    const held = this.last.get(b);
-    if (held !== undefined) {
-      this.seg.cache.countHit();
-      return held;
-    }
     if (b < 0 || b >= this.numBlocks) throw new RangeError(`block ${b} out of bounds [0, ${this.numBlocks})`);
-    return this.last.set(b, this.seg.colBlock(this.key, this.c, b, this.make));
+    return this.last.get(b);
   }
 }
 
@@ -1267,11 +1259,8 @@ export class DiskSegment implements SegmentCore {
     if (i < 0 || i >= c.n) throw new RangeError(`doc ${i} out of bounds [0, ${c.n})`);
     const b = Math.floor(i / COL_BLOCK);
     let last = this.lastColBlocks.get(key);
-    if (!last) this.lastColBlocks.set(key, (last = new LastBlock<Float64Array>()));
-    let block = last.get(b);
-    if (block !== undefined) this.cache.countHit();
-    else block = last.set(b, this.colBlock(key, c, b, f64));
-    return block[i - b * COL_BLOCK];
+    if (!last) this.lastColBlocks.set(key, (last = new LastBlock(this.cache, (x) => this.colBlock(key, c, x, f64))));
+    return last.get(b)[i - b * COL_BLOCK];
   }
   private readonly lastColBlocks = new Map<string, LastBlock<Float64Array>>();
 

@@ -202,13 +202,14 @@ export class StoredFieldsReader implements StoredBlocks {
   private readonly offsets: Float64Array;
   private readonly end: number;
   readonly ramBytesUsed: number;
-  private readonly last = new LastBlock<DecodedBlock>();
+  private readonly last: LastBlock<DecodedBlock>;
 
   constructor(
     readonly path: string,
     private readonly cache: BlockCache,
     private readonly uid: string,
   ) {
+    this.last = new LastBlock(cache, (b) => this.decode(b));
     this.file = new RandomAccessFile(path);
     try {
       const len = this.file.length;
@@ -273,12 +274,7 @@ export class StoredFieldsReader implements StoredBlocks {
   }
 
   private block(b: number): DecodedBlock {
-    const held = this.last.get(b);
-    if (held !== undefined) {
-      this.cache.countHit();
-      return held;
-    }
-    return this.last.set(b, this.decode(b));
+    return this.last.get(b);
   }
 
   private decode(b: number): DecodedBlock {

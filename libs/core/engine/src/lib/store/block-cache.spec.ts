@@ -60,14 +60,17 @@ describe('BlockCache', () => {
 });
 
 describe('LastBlock', () => {
-  it('holds the block set last, for its own number only', () => {
-    const last = new LastBlock<{ v: number }>();
-    expect(last.get(0)).toBeUndefined();
-    const a = last.set(3, { v: 3 });
+  it('holds the block it got last, for its own number only, and counts what it serves as cache hits', () => {
+    const c = new BlockCache(8000);
+    const loads: number[] = [];
+    const last = new LastBlock(c, (b) => (loads.push(b), { v: b }));
+    const a = last.get(3);
     expect(last.get(3)).toBe(a);
-    expect(last.get(2)).toBeUndefined();
-    last.set(2, { v: 2 });
-    expect(last.get(3)).toBeUndefined();
+    expect(loads).toEqual([3]);
+    expect(c.stats().hits).toBe(1);
     expect(last.get(2)).toEqual({ v: 2 });
+    expect(last.get(3)).not.toBe(a);
+    expect(loads).toEqual([3, 2, 3]);
+    expect(c.stats().hits).toBe(1);
   });
 });

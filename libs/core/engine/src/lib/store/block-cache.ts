@@ -151,12 +151,22 @@ export class LastBlock<T extends object> {
   private b = -1;
   private ref: WeakRef<T> | null = null;
 
-  /** the block `b` when it is the one held and still alive */
-  get(b: number): T | undefined {
-    return b === this.b ? this.ref!.deref() : undefined;
-  }
+  /** `load` gets a block (through `cache`, which counts the hits served from here) */
+  constructor(
+    private readonly cache: BlockCache,
+    private readonly load: (b: number) => T,
+  ) {}
 
-  set(b: number, value: T): T {
+  /** block `b`: the one held when it is that one and still alive (a hit of the cache), else `load`'s, held from now on */
+  get(b: number): T {
+    if (b === this.b) {
+      const held = this.ref!.deref();
+      if (held !== undefined) {
+        this.cache.countHit();
+        return held;
+      }
+    }
+    const value = this.load(b);
     this.b = b;
     this.ref = new WeakRef(value);
     return value;
