@@ -80,7 +80,8 @@ describe('bulk documents parsed in threads answer as parsed on the event loop', 
 
   beforeAll(async () => {
     plain = await startApiTestNode({ prefix: 'strata-bulkparse0-', settings: { 'thread_pool.bulk_parse.size': 0 } });
-    threads = await startApiTestNode({ prefix: 'strata-bulkparse1-', settings: { 'thread_pool.bulk_parse.size': 1 } });
+    // two threads: chunks of two string tables (mapper/parse-task.ts) in one buffer
+    threads = await startApiTestNode({ prefix: 'strata-bulkparse1-', settings: { 'thread_pool.bulk_parse.size': 2 } });
   }, 60_000);
   afterAll(async () => {
     await plain?.close();
@@ -115,8 +116,10 @@ describe('bulk documents parsed in threads answer as parsed on the event loop', 
         expect(g1.body).toEqual(g0.body);
       }
     }
-    const pool = threads.node.container.get<{ mergePool: { parsedDocs: number } | null }>(EngineTokens.IndicesService).mergePool;
+    const pool = threads.node.container.get<{ mergePool: { parsedDocs: number; parseStrings: { unresolved: number } } | null }>(EngineTokens.IndicesService).mergePool;
     expect(pool?.parsedDocs).toBeGreaterThan(1500);
+    // every chunk was read with its thread's table
+    expect(pool?.parseStrings.unresolved).toBe(0);
     const [m0, m1] = await both('GET', '/docs/_mapping');
     expect(m1.body).toEqual(m0.body);
     expect(Object.keys(m0.body.docs.mappings.properties)).toContain('dyn_1');

@@ -12,7 +12,7 @@ import { MemorySegment, type SegmentData } from './segment.js';
 import { buildSegmentData, type BufferSnapshot } from './segment-builder.js';
 import { BlockCache } from '../store/block-cache.js';
 import { fsyncDir } from '../store/directory.js';
-import { runParseTask, type ParseTask, type ParseTaskResult } from '../mapper/parse-task.js';
+import { runParseTask, type ParseTask, type ParseTaskOutput } from '../mapper/parse-task.js';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
@@ -88,7 +88,7 @@ export function runBuildTask(task: BuildTask): BuildTaskResult {
  * what a worker thread of the node's pools runs: a merge, a refreshed segment's write, a refresh's build or a
  * chunk of a bulk's documents to parse
  */
-export function runWorkerTask(task: MergeTask | WriteTask | BuildTask | ParseTask): MergeTaskResult | WriteTaskResult | BuildTaskResult | ParseTaskResult {
+export function runWorkerTask(task: MergeTask | WriteTask | BuildTask | ParseTask): MergeTaskResult | WriteTaskResult | BuildTaskResult | ParseTaskOutput {
   if ('kind' in task && task.kind === 'parse') return runParseTask(task);
   yieldToEventLoop();
   if ('kind' in task && task.kind === 'write') return runWriteTask(task);

@@ -1,12 +1,16 @@
 /**
  * Parsed documents in a packed, structured-clone-cheap form: what a parse thread hands back to the event loop
- * for a chunk of a bulk's documents (see mapper/parse-task.ts). One table of the chunk's distinct strings (terms,
- * keyword values, field names), one Int32 stream of the documents' fields, one Float64 stream of their numeric and
- * point values, one byte array of their sources — a handful of arrays instead of an object per field and per token.
+ * for a chunk of a bulk's documents (see mapper/parse-task.ts). The strings of its documents (terms, keyword
+ * values, field names) as ids in the thread's string table, one Int32 stream of the documents' fields, one
+ * Float64 stream of their numeric and point values, one byte array of their sources — a handful of arrays instead
+ * of an object per field and per token.
  *
- * The indexing buffer reads a packed document directly (`SegmentBuilder.add` of a ParsedDocument with `packed`):
- * it resolves each distinct string of the chunk once per field into its own term id instead of hashing every
- * token, and fills the same columns `add` fills from a ParsedDocument — the same buffer either way.
+ * The string table lives on in the thread from chunk to chunk (`StringTable`): a chunk carries only the strings
+ * new to it, and the event loop keeps a copy of each thread's table (`StringTableMirror`), so a word has the same
+ * id in every chunk of a thread. The indexing buffer reads a packed document directly (`SegmentBuilder.add` of a
+ * ParsedDocument with `packed`): it resolves each string of a table once per field into its own term id (an array
+ * read afterwards, in every chunk) instead of hashing every token, and fills the same columns `add` fills from a
+ * ParsedDocument — the same buffer either way.
  *
  * Not packed: `_id` fields (the buffer indexes ids from its stored ids) — the event loop knows the id; `_routing`
  * (added by the event loop, which knows the routing).
@@ -14,10 +18,15 @@
 import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
 import { distinctId, FloatColumn, IntColumn } from './growable-columns.js';
 
-/** a chunk of packed documents (plain data: typed arrays and one string array) */
-export interface PackedChunk {
-  /** the chunk's distinct strings */
-  strings: string[];
+/** what a parse thread hands back: a chunk of packed documents (plain data: typed arrays and one string array) */
+export interface PackedChunkData {
+  /** the thread's string table the chunk's string ids are of (`StringTable.thread`, `generation`) */
+  thread: number;
+  generation: number;
+  /** the table's strings before the chunk's (the id of `added[0]`) */
+  base: number;
+  /** the strings the chunk added to the table */
+  added: string[];
   /** the documents' fields (layout: see `packDocument`) */
   ints: Int32Array;
   /** numeric doc values and point values */
@@ -26,6 +35,15 @@ export interface PackedChunk {
   src: Uint8Array;
   /** per document: its offset in `ints`, or -1 when it was not packed (it is parsed on the event loop) */
   docAt: Int32Array;
+}
+
+/** a chunk of packed documents as the event loop reads it (`StringTableMirror.resolve`) */
+export interface PackedChunk extends PackedChunkData {
+  /**
+   * the thread's string table (at least up to the chunk's strings: the same array grows with later chunks of the
+   * same table), indexed by the chunk's string ids; one array per table and generation
+   */
+  strings: readonly string[];
 }
 
 /** a packed document of a chunk (`ParsedDocument.packed`) */
@@ -45,18 +63,119 @@ export const F_OPTIONS_SHIFT = 5;
 
 export const INDEX_OPTIONS = ['docs', 'freqs', 'positions'] as const;
 
-/** packs parsed documents into one chunk (null: the document is not packed) */
+/** strings a thread's table holds at most: it starts a new generation (empty) before a chunk when it has more */
+export const STRING_TABLE_MAX_STRINGS = 1 << 16;
+/** characters (UTF-16 units) a thread's table holds at most (same) */
+export const STRING_TABLE_MAX_CHARS = 1 << 22;
+
+/**
+ * A parse thread's string table: the distinct strings of the chunks it packed, numbered in first-seen order, kept
+ * from chunk to chunk up to the limits above (memory follows them, not the data), then started afresh as a new
+ * generation. `thread` is unique to the table's thread in the process (a thread replaced after a crash has a new
+ * one and an empty table).
+ */
+export class StringTable {
+  generation = 0;
+  private ids = new Map<string, number>();
+  private strings: string[] = [];
+  private chars = 0;
+
+  /** `maxStrings`, `maxChars`: the limits (smaller ones in tests) */
+  constructor(
+    readonly thread: number,
+    private readonly maxStrings = STRING_TABLE_MAX_STRINGS,
+    private readonly maxChars = STRING_TABLE_MAX_CHARS,
+  ) {}
+
+  get size(): number {
+    return this.strings.length;
+  }
+
+  id(s: string): number {
+    const n = this.strings.length;
+    const id = distinctId(this.ids, this.strings, s);
+    if (this.strings.length > n) this.chars += s.length;
+    return id;
+  }
+
+  /** the strings from `from` on */
+  since(from: number): string[] {
+    return this.strings.slice(from);
+  }
+
+  /** before a chunk: a new generation when the table is full (or `force`: its event-loop copy was lost) */
+  startChunk(force = false): void {
+    if (!force && this.strings.length < this.maxStrings && this.chars < this.maxChars) return;
+    this.generation++;
+    this.ids = new Map();
+    this.strings = [];
+    this.chars = 0;
+  }
+}
+
+/** event-loop copies of the string tables of a pool's threads, at most this many (the least recently used goes) */
+const MIRRORED_TABLES_PER_THREAD = 2;
+
+/**
+ * The event loop's copies of its parse threads' string tables, one array per thread and generation, filled with
+ * each chunk's new strings as the chunk's result arrives (a thread's results arrive in the order it packed them;
+ * whether or when its documents are applied does not matter).
+ */
+export class StringTableMirror {
+  private readonly tables = new Map<number, { generation: number; strings: string[] }>();
+  /** threads whose table the copy lost track of (a chunk that did not arrive): told to start a new generation */
+  private readonly lost = new Set<number>();
+  /** chunks that could not be read (a table out of step): their documents are parsed on the event loop */
+  unresolved = 0;
+
+  constructor(private readonly threads: number) {}
+
+  /**
+   * the chunk with its thread's table (its new strings registered), or null when the copy is not the table the
+   * chunk's ids are of (never read with another table: the caller parses the documents on the event loop)
+   */
+  resolve(data: PackedChunkData): PackedChunk | null {
+    let t = this.tables.get(data.thread);
+    this.tables.delete(data.thread);
+    // the first chunk of a generation: a new array (chunks of the previous one keep theirs)
+    if (data.base === 0) t = { generation: data.generation, strings: [] };
+    if (!t || t.generation !== data.generation || t.strings.length !== data.base) {
+      this.unresolved++;
+      this.lost.add(data.thread);
+      // (a thread that ended before it heard: forgotten in the end)
+      if (this.lost.size > this.threads * MIRRORED_TABLES_PER_THREAD) this.lost.delete(this.lost.values().next().value as number);
+      return null;
+    }
+    this.lost.delete(data.thread);
+    // most recently used last; the least recently used beyond the limit go (threads that ended)
+    this.tables.set(data.thread, t);
+    if (this.tables.size > this.threads * MIRRORED_TABLES_PER_THREAD) this.tables.delete(this.tables.keys().next().value as number);
+    for (const s of data.added) t.strings.push(s);
+    return { ...data, strings: t.strings };
+  }
+
+  /** the threads to start a new generation (see `lost`), for the next task */
+  lostThreads(): number[] {
+    return [...this.lost];
+  }
+}
+
+/** packs parsed documents into one chunk (null: the document is not packed), its strings in a thread's table */
 export class ChunkPacker {
-  private readonly ids = new Map<string, number>();
-  private readonly strings: string[] = [];
+  private readonly base: number;
   private readonly ints = new IntColumn(4096);
   private readonly nums = new FloatColumn(1024);
   private readonly sources: Uint8Array[] = [];
   private srcBytes = 0;
   private readonly docAt: number[] = [];
 
+  /** `table`: the thread's (a table of its own when absent) */
+  constructor(private readonly table = new StringTable(0)) {
+    this.base = table.size;
+  }
+
   private str(s: string): number {
-    return distinctId(this.ids, this.strings, s);
+    return this.table.id(s);
   }
 
   skip(): void {
@@ -125,15 +244,19 @@ export class ChunkPacker {
     ints.data[countAt] = count;
   }
 
-  finish(): PackedChunk {
+  finish(): PackedChunkData {
     const src = new Uint8Array(this.srcBytes);
     let off = 0;
     for (const s of this.sources) {
       src.set(s, off);
       off += s.length;
     }
+    const t = this.table;
     return {
-      strings: this.strings,
+      thread: t.thread,
+      generation: t.generation,
+      base: this.base,
+      added: t.since(this.base),
       ints: this.ints.data.slice(0, this.ints.length),
       nums: this.nums.data.slice(0, this.nums.length),
       src,

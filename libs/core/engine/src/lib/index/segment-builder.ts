@@ -7,7 +7,7 @@ import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
 import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
-import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, type PackedChunk, type PackedRef } from './packed-documents.js';
+import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, STRING_TABLE_MAX_STRINGS, type PackedChunk, type PackedRef } from './packed-documents.js';
 import { distinctId, FloatColumn, IntColumn } from './growable-columns.js';
 
 const POSITION_INCREMENT_GAP = 100;
@@ -88,12 +88,15 @@ export class SegmentBuilder {
   /** root doc → first doc of its block, for roots with nested documents */
   private blockFirst: Map<number, number> | null = null;
   /**
-   * the packed chunk last read and, per field, its strings' term ids in this buffer (id + 1; 0: not looked up
-   * yet): each distinct string of a chunk is hashed once per field instead of once per token
+   * per parse thread (`PackedChunk.thread`) of the packed chunks read, most recently used last: the string table
+   * (`PackedChunk.strings`) of its last chunk, and per field the table's strings' term ids in this buffer (id + 1;
+   * 0: not looked up yet), so each string of a table is hashed once per field and buffer instead of once per token
+   * (or per chunk)
    */
+  private packedTables = new Map<number, PackedTermIds>();
+  /** the entry of the packed chunk last read */
   private packedChunk: PackedChunk | null = null;
-  private packedInv = new Map<string, Int32Array>();
-  private packedOrd = new Map<string, Int32Array>();
+  private packed: PackedTermIds | null = null;
 
   get numDocs(): number {
     return this.ids.length;
@@ -212,8 +215,14 @@ export class SegmentBuilder {
     const chunk = ref.chunk;
     if (this.packedChunk !== chunk) {
       this.packedChunk = chunk;
-      this.packedInv = new Map();
-      this.packedOrd = new Map();
+      const tables = this.packedTables;
+      let t = tables.get(chunk.thread);
+      tables.delete(chunk.thread);
+      // another table of the thread (a new generation): its ids are other strings
+      if (!t || t.strings !== chunk.strings) t = { strings: chunk.strings, inv: new Map(), ord: new Map() };
+      tables.set(chunk.thread, t);
+      if (tables.size > MAX_PACKED_TABLES) tables.delete(tables.keys().next().value as number);
+      this.packed = t;
     }
     const ints = chunk.ints;
     const cur = { p: ref.at, q: ints[ref.at - 1] };
@@ -288,8 +297,7 @@ export class SegmentBuilder {
             c.ids.push(col.data[base + i]);
           }
         } else {
-          let cache = this.packedOrd.get(name);
-          if (!cache) this.packedOrd.set(name, (cache = new Int32Array(strings.length)));
+          const cache = packedTermIds(this.packed!.ord, name, strings.length);
           for (let i = 0; i < nk; i++) {
             const si = ints[kvAt + i];
             let id = cache[si] - 1;
@@ -403,8 +411,7 @@ export class SegmentBuilder {
     let length = 0;
     let prevPos = -1;
     let maxPos = last ?? -1;
-    let cache = this.packedInv.get(name);
-    if (!cache) this.packedInv.set(name, (cache = new Int32Array(chunk.strings.length)));
+    const cache = packedTermIds(this.packed!.inv, name, chunk.strings.length);
     // the columns are written in place (room made once for the field's tokens)
     const base = fb.tokTerm.length;
     const tokTerm = fb.tokTerm.reserve(n);
@@ -638,6 +645,29 @@ export function buildSegmentData(snap: BufferSnapshot, name: string): SegmentDat
 }
 
 type SortedTerms = { sorted: string[]; ordOf: Uint32Array };
+
+/** per field of a buffer: a parse thread's table's string ids → term ids in the buffer + 1 (0: not looked up yet) */
+interface PackedTermIds {
+  strings: readonly string[];
+  inv: Map<string, Int32Array>;
+  ord: Map<string, Int32Array>;
+}
+
+/**
+ * parse threads whose table's term ids a buffer keeps (beyond: the least recently read is dropped, and looked up
+ * afresh if it comes back; threads replaced by new ones)
+ */
+const MAX_PACKED_TABLES = 8;
+
+/** the field's term ids of a table with `n` strings (grown when the table has grown since) */
+function packedTermIds(m: Map<string, Int32Array>, field: string, n: number): Int32Array {
+  const a = m.get(field);
+  if (a && a.length >= n) return a;
+  const g = new Int32Array(Math.max(n, a ? Math.min(a.length * 2, STRING_TABLE_MAX_STRINGS) : 0));
+  if (a) g.set(a);
+  m.set(field, g);
+  return g;
+}
 
 /** the id of `term` in a field's dictionary of distinct terms (ids in first-seen order), added when new */
 function termIdOf(dict: { readonly termIds: Map<string, number>; readonly terms: string[] }, term: string): number {

@@ -9,11 +9,11 @@ import * as v8 from 'node:v8';
 import { DefaultAnalysisRegistry } from '../analysis/analysis-registry.js';
 import type { IndexMetadata } from '../cluster/metadata.js';
 import { buildSegmentData, SegmentBuilder } from '../index/segment-builder.js';
-import { packedDocument, unpackFields } from '../index/packed-documents.js';
+import { packedDocument, StringTable, StringTableMirror, unpackFields, type PackedChunk } from '../index/packed-documents.js';
 import { DefaultMapperService } from './mapper-service.js';
 import type { ParsedDocument, ParsedField } from './parsed-document.js';
 import type { FieldMapperType } from './field-mapper-type.js';
-import { runParseTask, type ParseTask } from './parse-task.js';
+import { runParseTask, type ParseTask, type ParseTaskOutput } from './parse-task.js';
 
 const svc = new DefaultMapperService(new DefaultAnalysisRegistry(), []);
 
@@ -89,6 +89,17 @@ function randomDoc(r: () => number, i: number): Record<string, unknown> {
   return d;
 }
 
+/** what a parse thread with `table` gives for `task` (a structured clone each way) */
+const inThread = (task: ParseTask, table: StringTable): ParseTaskOutput =>
+  v8.deserialize(v8.serialize(runParseTask(v8.deserialize(v8.serialize(task)) as ParseTask, table))) as ParseTaskOutput;
+
+const taskOf = (meta: IndexMetadata, sources: string[], resetTables?: number[]): ParseTask => ({
+  kind: 'parse',
+  index: { name: meta.name, uuid: meta.uuid, mappingVersion: meta.mappingVersion, settingsVersion: meta.settingsVersion, mappings: meta.mappings as Record<string, unknown>, settings: meta.settings },
+  sources,
+  ...(resetTables ? { resetTables } : {}),
+});
+
 /** what the indexing buffer reads of the event loop's fields (a token's term and position; norms or not) */
 const withoutIdRouting = (fs: readonly ParsedField[]) =>
   fs
@@ -103,16 +114,10 @@ describe('bulk documents parsed in a thread', () => {
   // a long beyond 2^53 as sent (the exact digits are read from the source text)
   const lines = Array.from({ length: N }, (_, i) => JSON.stringify(randomDoc(r, i)).replace('"BIG_LONG"', '9007199254740993'));
   const CH = 128;
-  const chunks = [] as Array<ReturnType<typeof runParseTask>>;
-  for (let i = 0; i < N; i += CH) {
-    const task: ParseTask = {
-      kind: 'parse',
-      index: { name: meta.name, uuid: meta.uuid, mappingVersion: meta.mappingVersion, settingsVersion: meta.settingsVersion, mappings: meta.mappings as Record<string, unknown>, settings: meta.settings },
-      sources: lines.slice(i, i + CH),
-    };
-    // what the thread gets and gives: a structured clone each way
-    chunks.push(v8.deserialize(v8.serialize(runParseTask(v8.deserialize(v8.serialize(task))))));
-  }
+  const table = new StringTable(1);
+  const mirror = new StringTableMirror(1);
+  const chunks: PackedChunk[] = [];
+  for (let i = 0; i < N; i += CH) chunks.push(mirror.resolve(inThread(taskOf(meta, lines.slice(i, i + CH)), table).chunk!)!);
   /** the event loop's parse (null: it throws) */
   const mainParse = (i: number, routing?: string) => {
     try {
@@ -121,7 +126,7 @@ describe('bulk documents parsed in a thread', () => {
       return null;
     }
   };
-  const packedOf = (i: number, routing?: string) => packedDocument(chunks[Math.floor(i / CH)].chunk!, i % CH, `id-${i}`, routing);
+  const packedOf = (i: number, routing?: string) => packedDocument(chunks[Math.floor(i / CH)], i % CH, `id-${i}`, routing);
 
   it('packs each document into the fields and source of the event loop parse, and leaves out what needs the event loop', () => {
     let packed = 0;
@@ -193,7 +198,7 @@ describe('bulk documents parsed in a thread', () => {
       index: { name: m.name, uuid: 'u-r', mappingVersion: 1, settingsVersion: 1, mappings: m.mappings as Record<string, unknown>, settings: {} },
       sources: ['{"k":"v"}'],
     };
-    const chunk = runParseTask(task).chunk!;
+    const chunk = new StringTableMirror(1).resolve(runParseTask(task, new StringTable(2)).chunk!)!;
     const p = packedDocument(chunk, 0, 'a', 'r1')!;
     const main = svc.documentMapper(m).parse({ k: 'v' }, 'a', 'r1', '{"k":"v"}');
     const a = new SegmentBuilder();
@@ -201,5 +206,115 @@ describe('bulk documents parsed in a thread', () => {
     a.add(main.doc, { seqNo: 0, primaryTerm: 1, version: 1 });
     b.add(p, { seqNo: 0, primaryTerm: 1, version: 1 });
     expect(b.snapshot(true)).toEqual(a.snapshot(true));
+  });
+});
+
+describe("a parse thread's string table, kept from chunk to chunk, and its copy on the event loop", () => {
+  const meta = index(MAPPINGS, 'u-tables');
+  const mapper = svc.documentMapper(meta);
+
+  it('a chunk carries only the strings new to its thread: a string has one id in every chunk of a table', () => {
+    const table = new StringTable(5);
+    const mirror = new StringTableMirror(1);
+    const c1 = inThread(taskOf(meta, ['{"tags":"alpha","user":{"name":"beta"}}']), table).chunk!;
+    const c2 = inThread(taskOf(meta, ['{"tags":["beta","gamma"]}', '{"user":{"name":"alpha"}}']), table).chunk!;
+    expect(c1).toMatchObject({ thread: 5, generation: 0, base: 0 });
+    expect(c1.added).toEqual(['tags', 'alpha', 'user.name', 'beta']);
+    expect(c2).toMatchObject({ thread: 5, generation: 0, base: 4, added: ['gamma'] });
+    const r1 = mirror.resolve(c1)!;
+    const r2 = mirror.resolve(c2)!;
+    // one array for the table, grown by each chunk
+    expect(r2.strings).toBe(r1.strings);
+    expect(r1.strings).toEqual(['tags', 'alpha', 'user.name', 'beta', 'gamma']);
+    expect(unpackFields(packedDocument(r2, 0, 'a', undefined)!.packed!).root).toEqual(withoutIdRouting(mapper.parse({ tags: ['beta', 'gamma'] }, 'a', undefined).doc.fields));
+    expect(unpackFields(packedDocument(r2, 1, 'b', undefined)!.packed!).root).toEqual(withoutIdRouting(mapper.parse({ user: { name: 'alpha' } }, 'b', undefined).doc.fields));
+  });
+
+  it('two threads, new generations, chunks applied out of order or not at all, a refresh in between: the buffers of the event loop parse', () => {
+    const r = seededRandom(11);
+    const N = 1600;
+    const CH = 50;
+    const lines = Array.from({ length: N }, (_, i) => JSON.stringify(randomDoc(r, i)).replace('"BIG_LONG"', '9007199254740993'));
+    // small tables: a new generation every few chunks
+    const tables = [new StringTable(21, 60, 4000), new StringTable(22, 60, 4000)];
+    const mirror = new StringTableMirror(2);
+    const nChunks = N / CH;
+    // chunk k is parsed by thread k % 2; a thread's results arrive in the order it parsed them, the threads' interleaved
+    const out: ParseTaskOutput[] = [];
+    for (let k = 0; k < nChunks; k++) out.push(inThread(taskOf(meta, lines.slice(k * CH, (k + 1) * CH)), tables[k % 2]));
+    const arrival = [...Array(nChunks).keys()].filter((k) => k % 2 === 1).concat([...Array(nChunks).keys()].filter((k) => k % 2 === 0));
+    const resolved: PackedChunk[] = [];
+    for (const k of arrival) resolved[k] = mirror.resolve(out[k].chunk!)!;
+    expect(mirror.unresolved).toBe(0);
+    expect(resolved.every((c) => c !== null)).toBe(true);
+    expect(tables[0].generation).toBeGreaterThan(3);
+    expect(tables[1].generation).toBeGreaterThan(3);
+    // applied in another order (bulks of different requests), chunk 7 never (its items failed or the mapping changed)
+    const applied = [...Array(nChunks).keys()].filter((k) => k !== 7);
+    for (let i = applied.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [applied[i], applied[j]] = [applied[j], applied[i]];
+    }
+    let a = new SegmentBuilder();
+    let b = new SegmentBuilder();
+    let packed = 0;
+    let seq = 0;
+    const same = () => {
+      expect(b.ramBytesUsed).toBe(a.ramBytesUsed);
+      const sa = a.snapshot(true);
+      const sb = b.snapshot(true);
+      expect(sb.inverted.length).toBeGreaterThan(5);
+      expect(Buffer.compare(v8.serialize(sb), v8.serialize(sa))).toBe(0);
+      expect(Buffer.compare(v8.serialize(buildSegmentData(sb, 's0')), v8.serialize(buildSegmentData(sa, 's0')))).toBe(0);
+    };
+    for (const [n, k] of applied.entries()) {
+      if (n === Math.floor(applied.length / 2)) {
+        // a refresh: a new buffer, whose term ids are its own
+        same();
+        a = new SegmentBuilder();
+        b = new SegmentBuilder();
+      }
+      for (let s = 0; s < CH; s++) {
+        const i = k * CH + s;
+        let main;
+        try {
+          main = mapper.parse(JSON.parse(lines[i]), `id-${i}`, undefined, lines[i]);
+        } catch {
+          continue;
+        }
+        if (main.dynamicMappingUpdate) continue;
+        const m = { seqNo: seq++, primaryTerm: 1, version: 1 };
+        a.add(main.doc, m);
+        const p = packedDocument(resolved[k], s, `id-${i}`, undefined);
+        if (p) packed++;
+        b.add(p ?? main.doc, m);
+      }
+    }
+    same();
+    expect(packed).toBeGreaterThan(N * 0.8);
+  });
+
+  it('a chunk out of step with the copy is not read; the thread is told to start a new generation', () => {
+    const table = new StringTable(31);
+    const mirror = new StringTableMirror(1);
+    const c1 = inThread(taskOf(meta, ['{"tags":"alpha"}']), table).chunk!;
+    const c2 = inThread(taskOf(meta, ['{"tags":"beta"}']), table).chunk!;
+    const c3 = inThread(taskOf(meta, ['{"tags":"gamma"}']), table).chunk!;
+    expect(mirror.resolve(c1)).not.toBeNull();
+    // c2 never arrived (its task failed): c3's ids cannot be read with the copy
+    expect(mirror.resolve(c3)).toBeNull();
+    expect(mirror.unresolved).toBe(1);
+    expect(mirror.lostThreads()).toEqual([31]);
+    // nor with a table of another generation of the thread, whatever its length
+    expect(mirror.resolve({ ...c2, generation: c2.generation + 1 })).toBeNull();
+    expect(mirror.unresolved).toBe(2);
+    // a task telling the thread: a new generation, and the copy follows again
+    const c4 = inThread(taskOf(meta, ['{"tags":"delta"}', '{"tags":"alpha"}'], mirror.lostThreads()), table).chunk!;
+    expect(c4).toMatchObject({ thread: 31, generation: 1, base: 0 });
+    const r4 = mirror.resolve(c4)!;
+    expect(mirror.lostThreads()).toEqual([]);
+    const c5 = inThread(taskOf(meta, ['{"tags":"alpha"}']), table).chunk!;
+    expect(c5).toMatchObject({ generation: 1, base: r4.strings.length, added: [] });
+    expect(unpackFields(packedDocument(mirror.resolve(c5)!, 0, 'x', undefined)!.packed!).root).toEqual(withoutIdRouting(mapper.parse({ tags: 'alpha' }, 'x', undefined).doc.fields));
   });
 });

@@ -13,7 +13,8 @@
 import { checkParsedJson } from '@strata/core-common';
 import { DefaultAnalysisRegistry } from '../analysis/analysis-registry.js';
 import { checkImmenseTerms } from '../index/immense-terms.js';
-import { ChunkPacker, type PackedChunk } from '../index/packed-documents.js';
+import { threadId } from 'node:worker_threads';
+import { ChunkPacker, StringTable, type PackedChunk, type PackedChunkData } from '../index/packed-documents.js';
 import { DefaultDocumentMapper } from './document-parser.js';
 import { compileMapping, type Json, type MappingContext } from './mapping.js';
 
@@ -32,10 +33,19 @@ export interface ParseTask {
   index: ParseTaskIndex;
   /** the source lines as sent, each a JSON object */
   sources: string[];
+  /** threads (`StringTable.thread`) whose string table the event loop lost track of: they start a new generation */
+  resetTables?: number[];
 }
 
-export interface ParseTaskResult {
+/** what the thread hands back */
+export interface ParseTaskOutput {
   /** null: this index's documents cannot be parsed in a thread */
+  chunk: PackedChunkData | null;
+}
+
+/** the same as the event loop reads it (its chunk's strings resolved with the thread's table: `StringTableMirror`) */
+export interface ParseTaskResult {
+  /** null: this index's documents cannot be parsed in a thread (or the chunk could not be read) */
   chunk: PackedChunk | null;
 }
 
@@ -49,6 +59,8 @@ interface CachedMapper {
 const mappers = new Map<string, CachedMapper>();
 const MAX_CACHED_MAPPERS = 16;
 let registry: DefaultAnalysisRegistry | null = null;
+/** per thread: the string table of its chunks (thread ids are not reused in a process) */
+const threadStrings = new StringTable(threadId);
 
 function mapperFor(ix: ParseTaskIndex): DefaultDocumentMapper | null {
   const hit = mappers.get(ix.uuid);
@@ -73,10 +85,12 @@ function mapperFor(ix: ParseTaskIndex): DefaultDocumentMapper | null {
   return mapper;
 }
 
-export function runParseTask(task: ParseTask): ParseTaskResult {
+/** `table`: the thread's own unless given (tests) */
+export function runParseTask(task: ParseTask, table = threadStrings): ParseTaskOutput {
   const mapper = mapperFor(task.index);
   if (!mapper) return { chunk: null };
-  const packer = new ChunkPacker();
+  table.startChunk(task.resetTables?.includes(table.thread));
+  const packer = new ChunkPacker(table);
   for (const raw of task.sources) {
     try {
       const body = JSON.parse(raw) as unknown;

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
 import type { BuildTask, BuildTaskResult, MergeTask, MergeTaskResult, WriteTask, WriteTaskResult } from '../index/merge-task.js';
-import type { ParseTask, ParseTaskResult } from '../mapper/parse-task.js';
+import type { ParseTask, ParseTaskOutput, ParseTaskResult } from '../mapper/parse-task.js';
+import { StringTableMirror } from '../index/packed-documents.js';
 import { snapshotTransferList } from '../index/segment-builder.js';
 
 /** runs merges (and the writes of refreshed segments) off the event loop (what a shard needs of the pool) */
@@ -62,6 +63,8 @@ export class MergeWorkerPool implements MergeExecutor {
   private closed = false;
   /** documents the parse threads packed (for tests and stats) */
   parsedDocs = 0;
+  /** the parse threads' string tables, as their chunks arrive */
+  readonly parseStrings: StringTableMirror;
 
   constructor(
     readonly size: number,
@@ -88,6 +91,7 @@ export class MergeWorkerPool implements MergeExecutor {
         ? new Piscina({ filename, minThreads: 0, maxThreads: parseThreads, idleTimeout: 30_000, maxQueue: parseThreads * PARSE_QUEUE_PER_THREAD })
         : null;
     this.parses?.on('error', ignorePoolError);
+    this.parseStrings = new StringTableMirror(Math.max(1, parseThreads));
   }
 
   /** whether bulk documents can be parsed in threads */
@@ -102,10 +106,15 @@ export class MergeWorkerPool implements MergeExecutor {
   parse(task: ParseTask): Promise<ParseTaskResult | null> {
     const parses = this.parses;
     if (this.closed || !parses || parses.queueSize >= this.parseThreads * PARSE_QUEUE_PER_THREAD) return Promise.resolve(null);
-    return (parses.run(task) as Promise<ParseTaskResult>).then(
-      (r) => {
-        if (r.chunk) for (const at of r.chunk.docAt) if (at >= 0) this.parsedDocs++;
-        return r;
+    const lost = this.parseStrings.lostThreads();
+    const sent = lost.length ? { ...task, resetTables: lost } : task;
+    // a thread's results arrive in the order it packed them: each chunk's new strings join the thread's table
+    // here, whether its documents are applied or not
+    return (parses.run(sent) as Promise<ParseTaskOutput>).then(
+      (r): ParseTaskResult => {
+        const chunk = r.chunk ? this.parseStrings.resolve(r.chunk) : null;
+        if (chunk) for (const at of chunk.docAt) if (at >= 0) this.parsedDocs++;
+        return { chunk };
       },
       () => null,
     );
