@@ -301,7 +301,16 @@ export class IndexShardImpl implements IndexShard {
 
   private segments: SegmentEntry[] = [];
   private buffer = new SegmentBuilder();
+  /**
+   * The live version map (ES's LiveVersionMap): the latest version of each id written since the last refresh, by
+   * buffer generation, so a refresh drops a whole generation at once instead of visiting every entry on the
+   * event loop. `versionMap`: the ids written into the current buffer (entries point at it) and the deletes
+   * since it became current; `asideVersions`: the same for the buffer set aside while the write thread builds
+   * its segment (its docs are not searchable yet). Deletes are also in `tombstones` from the moment they are
+   * made (kept for index.gc_deletes).
+   */
   private versionMap = new Map<string, VersionValue>();
+  private asideVersions: Map<string, VersionValue> | null = null;
   private tombstones = new Map<string, VersionValue>();
   private segmentCounter = 0;
   private maxSeqNo = -1;
@@ -650,21 +659,14 @@ export class IndexShardImpl implements IndexShard {
   }
 
   /**
-   * after a refresh moved buffered docs into segments: drops the version map entries that point at no buffer
-   * being indexed into any more (tombstones stay), and publishes a new reader when anything changed
+   * after a refresh moved buffered docs into segments: drops the version map generations of buffers no longer
+   * indexed into (their docs are found in the segments now, their deletes in the tombstones), and publishes a
+   * new reader when anything changed
    */
   private publishRefresh(changed: boolean, t0: number): void {
-    if (this.versionMap.size > 0) {
-      // docs indexed into the buffer after a set-aside one keep their entries
-      const keep = this.buffer.numDocs > 0 ? this.buffer : null;
-      for (const [id, v] of this.versionMap) {
-        if (v.deleted) {
-          this.tombstones.set(id, { ...v, loc: null });
-          if (keep) this.versionMap.delete(id);
-        } else if (keep && !(v.loc?.kind === 'buffer' && v.loc.buf === keep)) this.versionMap.delete(id);
-      }
-      if (!keep) this.versionMap.clear();
-    }
+    if (!this.building) this.asideVersions = null;
+    // an empty current buffer: the generation holds deletes only, which are tombstones already
+    if (this.buffer.numDocs === 0 && this.versionMap.size > 0) this.versionMap = new Map();
     this.pruneTombstones();
     if (changed) {
       // drop fully deleted segments
@@ -699,6 +701,9 @@ export class IndexShardImpl implements IndexShard {
     this.refreshWaiters = [];
     this.buffer = new SegmentBuilder();
     this.building = b;
+    // the set-aside buffer's ids stay visible to lookups (realtime gets, version checks) until it is published
+    this.asideVersions = this.versionMap;
+    this.versionMap = new Map();
     writesInFlight.add(key);
     let task: Promise<unknown>;
     try {
@@ -869,7 +874,7 @@ export class IndexShardImpl implements IndexShard {
   // ------------------------------------------------------------------ lookups
 
   private lookup(id: string): VersionValue | null {
-    const v = this.versionMap.get(id);
+    const v = this.versionMap.get(id) ?? this.asideVersions?.get(id);
     if (v) return v;
     const found = this.findInSegments(id);
     if (found) {
@@ -1032,6 +1037,7 @@ export class IndexShardImpl implements IndexShard {
     if (found && cur.loc) this.markDeleted(cur.loc);
     const tomb: VersionValue = { version, seqNo, primaryTerm: term, deleted: true, loc: null, time: this.now() };
     this.versionMap.set(id, tomb);
+    this.tombstones.set(id, tomb);
     return found;
   }
 

@@ -467,6 +467,45 @@ describe('scheduled refreshes whose segment the write thread builds', () => {
     expect(reopenedDocs()).toEqual(expected);
   });
 
+  it('versions across two builds: ids of the set-aside buffer, the current one and tombstones of both resolve right after each publish', async () => {
+    const g = gated(undefined, 'build');
+    const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0 });
+    const v = (id: string): number => s.get(id).version;
+    for (const id of ['a', 'b', 'c']) idx(s, id, { n: 1 });
+    s.scheduledRefresh();
+    expect(g.builds).toBe(1);
+    // while the thread builds: an update and a delete of set-aside docs, a new doc in the current buffer
+    expect(idx(s, 'a', { n: 2 }).version).toBe(2);
+    expect(s.deleteDoc({ id: 'b' }).version).toBe(2);
+    expect(idx(s, 'd', { n: 1 }).version).toBe(1);
+    expect([v('a'), s.get('b').found, v('c'), v('d')]).toEqual([2, false, 1, 1]);
+    await g.release();
+    // published: 'c' is read from the segment, 'a' and 'd' from the current buffer, 'b' from its tombstone
+    expect([v('a'), s.get('b').found, v('c'), v('d')]).toEqual([2, false, 1, 1]);
+    expect(() => s.indexDoc({ id: 'c', opType: 'create', doc: simpleParse({ n: 9 }, 'c') })).toThrow(/version conflict/);
+    expect(idx(s, 'b', { n: 3 }).version).toBe(3);
+    expect(idx(s, 'd', { n: 2 }).version).toBe(2);
+    expect(s.indexDoc({ id: 'a', opType: 'index', doc: simpleParse({ n: 3 }, 'a'), ifSeqNo: s.get('a').seqNo, ifPrimaryTerm: 1 }).version).toBe(3);
+    // a second build: the generation that was current is set aside in its turn
+    s.scheduledRefresh();
+    expect(g.builds).toBe(2);
+    expect(s.deleteDoc({ id: 'd' }).version).toBe(3);
+    expect(s.deleteDoc({ id: 'c' }).version).toBe(2);
+    expect([v('a'), v('b'), s.get('c').found, s.get('d').found]).toEqual([3, 3, false, false]);
+    await g.release();
+    expect([v('a'), v('b'), s.get('c').found, s.get('d').found]).toEqual([3, 3, false, false]);
+    expect(idx(s, 'd', { n: 4 }).version).toBe(4);
+    s.refreshInternal('t');
+    expect([v('a'), v('b'), s.get('c').found, v('d')]).toEqual([3, 3, false, 4]);
+    expect(s.deleteDoc({ id: 'c' }).result).toBe('not_found');
+    const r = s.acquireReader();
+    expect(docs(r)).toEqual(new Map([['a', { n: 3 }], ['b', { n: 3 }], ['d', { n: 4 }]]));
+    r.decRef();
+    await s.waitForSegmentWrites();
+    s.close();
+    expect(reopenedDocs()).toEqual(new Map([['a', { n: 3 }], ['b', { n: 3 }], ['d', { n: 4 }]]));
+  });
+
   it('a synchronous refresh while the thread builds builds the same docs here, in order; the thread files go', async () => {
     const g = gated(undefined, 'build');
     const s = newShard({ mergeExecutor: g.exec, backgroundBuildMinBytes: 0 });
