@@ -4,7 +4,7 @@
 // per wall second during the load (> 1.0 means more than one core busy). The queried index does not change,
 // so every response is still checked exactly.
 import fs from 'node:fs';
-import { createGenerator } from '../generate.mjs';
+import { Worker } from 'node:worker_threads';
 import { readCpuSeconds } from '../lib/service.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { assert } from './checks.mjs';
@@ -54,24 +54,26 @@ async function run(ctx) {
   await ctx.client.request('DELETE', `/${LOAD_INDEX}`);
   const put = await ctx.client.request('PUT', `/${LOAD_INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings });
   assert(put.status === 200, `PUT /${LOAD_INDEX} -> HTTP ${put.status} ${put.text.slice(0, 200)}`);
-  const gen = createGenerator({ seed: 4242, docs: 50_000_000 });
   const bulkDocs = Math.min(ctx.opts.bulk, 5000);
-  let stop = false;
+  // the loaders run in a thread of their own (bulk-loader-worker.mjs): their generating and response parsing
+  // must not delay the timing of the searches on this thread
   let loaded = 0;
   let failure = null;
-  async function loader() {
-    while (!stop && !failure) {
-      const body = gen.nextBulk(bulkDocs);
-      const res = await ctx.client.request('POST', `/${LOAD_INDEX}/_bulk`, Buffer.from(body), { contentType: 'application/x-ndjson' });
-      if (res.status === 429) continue;
-      if (res.status !== 200 || res.json?.errors !== false) {
-        failure = new Error(`_bulk -> HTTP ${res.status} ${res.text.slice(0, 300)}`);
-        return;
-      }
-      loaded += res.json.items.length;
-    }
-  }
-  const loaders = Array.from({ length: ctx.opts.clients }, loader);
+  const worker = new Worker(new URL('./bulk-loader-worker.mjs', import.meta.url), {
+    workerData: { baseUrl: ctx.client.baseUrl, index: LOAD_INDEX, clients: ctx.opts.clients, bulkDocs, seed: 4242 },
+  });
+  const finished = new Promise((resolve) => {
+    worker.on('message', (m) => {
+      if (m.loaded !== undefined) loaded = m.loaded;
+      if (m.failure) failure = new Error(m.failure);
+      if (m.done) resolve();
+    });
+    worker.on('error', (e) => {
+      failure ??= e;
+      resolve();
+    });
+    worker.on('exit', () => resolve());
+  });
   // let the load reach its steady state (refreshes, the first merges) before measuring
   await new Promise((r) => setTimeout(r, 3000));
   const cpu0 = ctx.pid ? readCpuSeconds(ctx.pid) : null;
@@ -81,15 +83,16 @@ async function run(ctx) {
   try {
     busy = await rounds(ctx, qctx, defs, n);
   } finally {
-    stop = true;
+    worker.postMessage('stop');
   }
   const seconds = (Date.now() - t0) / 1000;
   const cpu = cpu0 !== null ? readCpuSeconds(ctx.pid) - cpu0 : null;
   const docsPerSecond = (loaded - docs0) / seconds;
-  await Promise.all(loaders);
+  await finished;
+  await worker.terminate();
   const load = loadAverage();
   // what the load index cost the service meanwhile: refreshes (segment builds, on the event loop) and merges
-  const st = (await ctx.client.request('GET', `/${LOAD_INDEX}/_stats/refresh,merges`)).json?._all?.primaries;
+  const st = (await ctx.client.request('GET', `/${LOAD_INDEX}/_stats/refresh,merge`)).json?._all?.primaries;
   const refreshes = st ? `${st.refresh.total} refreshes (${Math.round(st.refresh.total_time_in_millis / Math.max(1, st.refresh.total))} ms each)` : 'n/a';
   const merges = st ? `${st.merges.total} merges (${st.merges.total_time_in_millis} ms)` : 'n/a';
   await ctx.client.request('DELETE', `/${LOAD_INDEX}`);
