@@ -140,11 +140,11 @@ export class PipelineIndexInterceptor implements IndexRequestInterceptor {
     return s;
   }
 
-  async intercept(request: IndexRequest, ctx: IndexRequestContext): Promise<InterceptResult> {
+  intercept(request: IndexRequest, ctx: IndexRequestContext): InterceptResult {
     return this.run(request, ctx);
   }
 
-  /** synchronous core (exposed for tests and the benchmark) */
+  /** the pipelines run synchronously (`intercept`; the name kept for tests and the benchmark) */
   run(request: IndexRequest, ctx: IndexRequestContext): InterceptResult {
     if (request.attributes['ingest.executed'] === true) return { kind: 'continue', request };
     const requested = request.pipeline;

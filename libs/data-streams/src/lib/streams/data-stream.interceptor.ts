@@ -16,11 +16,12 @@ import {
   type IndexRequestContext,
   type IndexRequestInterceptor,
   type InterceptResult,
+  type ClusterMetadata,
   type MetadataIndexService,
   type MetadataStore,
 } from '@strata/core-engine';
 import { isObj } from '../util.js';
-import { TIMESTAMP_FIELD, dataStreams, parentDataStream, writeIndexOf } from './data-stream-metadata.js';
+import { TIMESTAMP_FIELD, dataStreams, parentDataStream, writeIndexOf, type DataStreamMetadata } from './data-stream-metadata.js';
 import { DataStreamService } from './data-stream-service.js';
 import { RolloverService } from '../rollover/rollover-service.js';
 
@@ -51,39 +52,48 @@ export class DataStreamIndexInterceptor implements IndexRequestInterceptor {
     @inject(EngineTokens.MetadataIndexService) private readonly mis: MetadataIndexService,
   ) {}
 
-  async intercept(req: IndexRequest, ctx: IndexRequestContext): Promise<InterceptResult> {
-    let md = this.store.current();
-    let ds = dataStreams(md)[req.index];
-    if (!ds) {
-      if (md.indices[req.index]) {
-        const parent = parentDataStream(md, req.index);
-        if (parent) return this.backingIndexWrite(req, parent.name);
-        if (req.requireDataStream) return fail(this.notADataStream(req.index));
-        return { kind: 'continue', request: req };
-      }
-      if (ctx.exists(req.index)) {
-        if (req.requireDataStream) return fail(this.notADataStream(req.index));
-        return { kind: 'continue', request: req };
-      }
-      const tname = findV2Template(md, req.index, false);
-      const tpl = tname ? templateSection(md, TemplateSections.INDEX)[tname] : undefined;
-      if (tpl && tpl['allow_auto_create'] === false) {
-        return fail(
-          new EsError('index_not_found_exception', 404, `no such index [${req.index}] and composable template [${tname}] forbids index auto creation`, {
-            metadata: { 'resource.type': 'index_expression', 'resource.id': req.index, index_uuid: '_na_', index: req.index },
-          }),
-        );
-      }
-      if (!tpl || !isObj(tpl['data_stream'])) {
-        if (req.requireDataStream) return fail(this.notADataStream(req.index));
-        if (tpl && tpl['allow_auto_create'] === true) await this.createIndex(req.index);
-        return { kind: 'continue', request: req };
-      }
-      await this.streams.autoCreate(req.index);
-      md = this.store.current();
-      ds = dataStreams(md)[req.index];
-      if (!ds) return fail(Errors.indexNotFound(req.index));
+  /** synchronous unless something has to be created or rolled over first */
+  intercept(req: IndexRequest, ctx: IndexRequestContext): InterceptResult | Promise<InterceptResult> {
+    const md = this.store.current();
+    const ds = dataStreams(md)[req.index];
+    if (ds) return this.streamWrite(req, ds);
+    if (md.indices[req.index]) {
+      const parent = parentDataStream(md, req.index);
+      if (parent) return this.backingIndexWrite(req, parent.name);
+      if (req.requireDataStream) return fail(this.notADataStream(req.index));
+      return { kind: 'continue', request: req };
     }
+    if (ctx.exists(req.index)) {
+      if (req.requireDataStream) return fail(this.notADataStream(req.index));
+      return { kind: 'continue', request: req };
+    }
+    return this.missingTarget(req, md);
+  }
+
+  /** a target that does not exist: a data stream or an index made from the matching template, or a refusal */
+  private async missingTarget(req: IndexRequest, md: ClusterMetadata): Promise<InterceptResult> {
+    const tname = findV2Template(md, req.index, false);
+    const tpl = tname ? templateSection(md, TemplateSections.INDEX)[tname] : undefined;
+    if (tpl && tpl['allow_auto_create'] === false) {
+      return fail(
+        new EsError('index_not_found_exception', 404, `no such index [${req.index}] and composable template [${tname}] forbids index auto creation`, {
+          metadata: { 'resource.type': 'index_expression', 'resource.id': req.index, index_uuid: '_na_', index: req.index },
+        }),
+      );
+    }
+    if (!tpl || !isObj(tpl['data_stream'])) {
+      if (req.requireDataStream) return fail(this.notADataStream(req.index));
+      if (tpl && tpl['allow_auto_create'] === true) await this.createIndex(req.index);
+      return { kind: 'continue', request: req };
+    }
+    await this.streams.autoCreate(req.index);
+    const ds = dataStreams(this.store.current())[req.index];
+    if (!ds) return fail(Errors.indexNotFound(req.index));
+    return this.streamWrite(req, ds);
+  }
+
+  /** a write to data stream `ds`: checked, then pointed at its write index (rolled over first when asked) */
+  private streamWrite(req: IndexRequest, ds: DataStreamMetadata): InterceptResult | Promise<InterceptResult> {
     if (req.opType !== 'create') return fail(Errors.illegalArgument('only write ops with an op_type of create are allowed in data streams'));
     const tsError = this.checkTimestamp(req);
     if (tsError) return fail(tsError);
@@ -94,12 +104,15 @@ export class DataStreamIndexInterceptor implements IndexRequestInterceptor {
         ),
       );
     }
-    if (ds.rollover_on_write) {
-      await this.rollovers.rollover({ target: ds.name });
-      ds = dataStreams(this.store.current())[ds.name] ?? ds;
-    }
+    if (ds.rollover_on_write) return this.rolloverThenWrite(req, ds);
     // the same request object, pointed at the write index (its source bytes are kept as sent)
     req.index = writeIndexOf(ds);
+    return { kind: 'continue', request: req };
+  }
+
+  private async rolloverThenWrite(req: IndexRequest, ds: DataStreamMetadata): Promise<InterceptResult> {
+    await this.rollovers.rollover({ target: ds.name });
+    req.index = writeIndexOf(dataStreams(this.store.current())[ds.name] ?? ds);
     return { kind: 'continue', request: req };
   }
 

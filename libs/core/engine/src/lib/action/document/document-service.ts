@@ -27,7 +27,7 @@ import { UPDATE_BODY_FIELDS, resolvePendingSource } from './bulk-parser.js';
 import { checkImmenseTerms, MAX_TERM_LENGTH } from '../../index/immense-terms.js';
 import { packedDocument } from '../../index/packed-documents.js';
 import type { ParsedDocument } from '../../mapper/parsed-document.js';
-import type { ParseTaskIndex } from '../../mapper/parse-task.js';
+import type { ParseTaskIndex, ParseTaskResult } from '../../mapper/parse-task.js';
 import { BulkParseAhead, type ParsedAhead } from './bulk-parse-ahead.js';
 import { filterSource, hasFilter, type SourceFilter } from './source-filter.js';
 import type { IndexingPressure } from '../../threadpool/indexing-pressure.js';
@@ -329,9 +329,15 @@ export class DocumentService {
   }
 
   /** concrete index for a write; auto-creates a missing index when allowed */
-  private async writeIndexFor(target: string, batch: WriteBatch | null, requireAlias: boolean, cause: string): Promise<string> {
+  /** the concrete index a write to `target` went to earlier in the same batch, if it still exists */
+  private cachedWriteIndex(target: string, batch: WriteBatch | null): string | undefined {
     const cached = batch?.writeIndexCache.get(target);
-    if (cached && this.store.current().indices[cached]) return cached;
+    return cached && this.store.current().indices[cached] ? cached : undefined;
+  }
+
+  private async writeIndexFor(target: string, batch: WriteBatch | null, requireAlias: boolean, cause: string): Promise<string> {
+    const cached = this.cachedWriteIndex(target, batch);
+    if (cached) return cached;
     if (requireAlias && !this.isAlias(target)) {
       throw new EsError('index_not_found_exception', 404, `no such index [${target}] and [require_alias] request flag is [true] and [${target}] is not an alias`, {
         metadata: { 'resource.type': 'index_or_alias', 'resource.id': target, index_uuid: '_na_', index: target },
@@ -456,6 +462,8 @@ export class DocumentService {
     rawSource?: string | Uint8Array,
     ingest?: IngestTiming,
     ahead?: ParsedAhead,
+    /** `ahead`'s result when the caller waited for it already */
+    aheadResult?: ParseTaskResult | null,
   ): Promise<DocResult> {
     const errors = validateWriteConditions(reqIn, reqIn.opType);
     if (errors.length) throw Errors.actionRequestValidation(errors);
@@ -466,7 +474,8 @@ export class DocumentService {
       const t0 = process.hrtime.bigint();
       try {
         for (const ic of this.interceptors) {
-          const r = await ic.intercept(req, ctx);
+          const answer = ic.intercept(req, ctx);
+          const r = answer instanceof Promise ? await answer : answer;
           if (r.kind === 'drop') {
             return {
               status: 200,
@@ -489,7 +498,7 @@ export class DocumentService {
         }
       }
     }
-    const concrete = await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(bulk api)');
+    const concrete = this.cachedWriteIndex(req.index, batch) ?? (await this.writeIndexFor(req.index, batch, !!req.requireAlias, 'auto(bulk api)'));
     let meta = this.meta(concrete);
     const autoId = req.id === undefined || req.id === null;
     const id = autoId ? this.ids.next() : (req.id as string);
@@ -502,7 +511,7 @@ export class DocumentService {
     const t0 = slow ? process.hrtime.bigint() : 0n;
     // parsed ahead in a parse thread: used when the request is the one sent and the mapping the one parsed with
     if (ahead && raw !== undefined && req.attributes[INGEST_PIPELINE_RAN] !== true && (routing === undefined || routing.length <= MAX_ROUTING_CHARS_PACKED)) {
-      const r = await ahead.result;
+      const r = aheadResult !== undefined ? aheadResult : await ahead.result;
       // the index as it is now (the wait let other requests in)
       meta = this.meta(concrete);
       const packed = r?.chunk && sameMapping(ahead.index, meta) ? packedDocument(r.chunk, ahead.slot, id, routing) : null;
@@ -1024,9 +1033,10 @@ export class DocumentService {
       const parsedAhead = ahead?.item(ii);
       // a source a parse thread packed is a valid JSON object: parsed here only if something reads it
       let lazy = false;
+      let aheadResult: ParseTaskResult | null | undefined;
       if (it.sourcePending) {
-        const r = parsedAhead ? await parsedAhead.result : null;
-        if (r?.chunk && r.chunk.docAt[parsedAhead!.slot] >= 0) lazy = true;
+        aheadResult = parsedAhead ? await parsedAhead.result : null;
+        if (aheadResult?.chunk && aheadResult.chunk.docAt[parsedAhead!.slot] >= 0) lazy = true;
         else resolvePendingSource(it);
       }
       try {
@@ -1035,7 +1045,7 @@ export class DocumentService {
         switch (it.op) {
           case 'index':
           case 'create': {
-            res = await this.indexOne(lazy ? lazySourceRequest(it, indexName) : bulkIndexRequest(it, indexName, it.body ?? {}), batch, it.rawSource, ingest, parsedAhead);
+            res = await this.indexOne(lazy ? lazySourceRequest(it, indexName) : bulkIndexRequest(it, indexName, it.body ?? {}), batch, it.rawSource, ingest, parsedAhead, aheadResult);
             break;
           }
           case 'delete':
