@@ -53,6 +53,23 @@ describe('segment files of the current format', () => {
     expect(verifySegmentFiles(dir, '_0')).toEqual({ version: SEGMENT_VERSION, files: ['_0.seg', '_0.src'] });
   });
 
+  it('keep ids and terms with unpaired surrogates as they were indexed (written as UTF-16, read back unchanged)', () => {
+    const b = new SegmentBuilder();
+    const odd = ['lone\ud800high', 'lone\udfffLow', 'pair\ud83d\ude00ok', 'plain'];
+    odd.forEach((v, i) => b.add(simpleParse({ k: v, msg: `word ${v}` }, `id-${v}`), { seqNo: i, primaryTerm: 1, version: 1 }));
+    writeSegment(dir, new MemorySegment({ ...b.build('_0').data, name: '_0' }));
+    const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });
+    const r = new SegmentReader(s, null, 0);
+    odd.forEach((v, i) => {
+      expect(r.id(i)).toBe(`id-${v}`);
+      expect(r.lookupId(`id-${v}`)).toBe(i);
+      expect(Array.from(r.postings('k.keyword', v)!.docs)).toEqual([i]);
+    });
+    const terms = s.terms('k.keyword')!;
+    expect(Array.from({ length: terms.size }, (_, o) => terms.term(o)).sort()).toEqual([...odd].sort());
+    s.close();
+  });
+
   it('look sorted terms up in one walk (ordsOfSorted) exactly as one seek per term (ord)', () => {
     writeDocs('_0', 5000);
     const s = new DiskSegment(dir, '_0', { cache: new BlockCache(1 << 20) });

@@ -14,6 +14,11 @@ export interface Postings {
   readonly freqs: Uint32Array | null;
   /** positions of entry i (not doc id!): a view; null when positions are not indexed */
   positions(i: number): Uint32Array | null;
+  /**
+   * the positions of every entry, entry after entry, as one view (a segment that holds them so); absent =
+   * `positions(i)` entry by entry
+   */
+  allPositions?(): Uint32Array | null;
   /** sum of freqs (total term frequency) */
   readonly totalTermFreq: number;
 }

@@ -192,7 +192,9 @@ export function* termsOf(dict: TermsDict, info: InvertedFieldInfo): Generator<Te
   for (let o = 0; o < dict.size; o++) {
     const p = dict.postings(o);
     let positions: Uint32Array | null = null;
-    if (info.positions && p.freqs) {
+    if (info.positions && p.freqs && p.allPositions) positions = p.allPositions();
+    else if (info.positions && p.freqs) {
+      // entry by entry into one array (a view per entry: what `allPositions` spares a segment in memory)
       let total = 0;
       for (let i = 0; i < p.docFreq; i++) total += p.freqs[i];
       positions = new Uint32Array(total);

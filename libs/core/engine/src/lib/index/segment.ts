@@ -217,6 +217,12 @@ class SegmentPostings implements Postings {
     this.curOff = off;
     return f.positions.subarray(off, off + freqs[i]);
   }
+  allPositions(): Uint32Array | null {
+    const f = this.f;
+    if (!f.posStarts || !f.positions || !this.freqs) return null;
+    const start = f.posStarts[this.ord];
+    return f.positions.subarray(start, start + this.totalTermFreq);
+  }
   get totalTermFreq(): number {
     if (this.ttf < 0) this.ttf = totalTermFreqOf(this.freqs, this.docFreq);
     return this.ttf;

@@ -18,6 +18,7 @@ import {
   FOOTER_LENGTH,
   RandomAccessFile,
   checkHeader,
+  decodeUtf16,
   encodeUtf8,
   parseFooter,
   readHeader,
@@ -193,7 +194,6 @@ interface DecodedBlock {
 }
 
 const utf8 = new TextDecoder();
-const utf16 = new TextDecoder('utf-16le');
 
 export class StoredFieldsReader implements StoredBlocks {
   private readonly file: RandomAccessFile;
@@ -335,7 +335,7 @@ export class StoredFieldsReader implements StoredBlocks {
   id(doc: number): string {
     const { blk, i } = this.at(doc);
     const b = blk.data.subarray(blk.idStart[i], blk.idStart[i] + blk.idLen[i]);
-    return blk.flags[i] & F_ID16 ? utf16.decode(b) : utf8.decode(b);
+    return blk.flags[i] & F_ID16 ? decodeUtf16(b) : utf8.decode(b);
   }
 
   routing(doc: number): string | null {

@@ -85,6 +85,27 @@ export class ByteWriter {
     this.buf.set(b, this.len);
     this.len += b.length;
   }
+  /**
+   * `s` from char `from` on as UTF-8, after its byte length (vint): an ASCII string is copied char by char,
+   * without the substring and the encoded array a term would otherwise cost
+   */
+  utf8From(s: string, from: number): void {
+    const n = s.length;
+    let i = from;
+    while (i < n && s.charCodeAt(i) < 0x80) i++;
+    if (i < n) {
+      const bytes = enc.encode(from === 0 ? s : s.slice(from));
+      this.vint(bytes.length);
+      this.bytes(bytes);
+      return;
+    }
+    this.vint(n - from);
+    this.grow(n - from);
+    const b = this.buf;
+    let at = this.len;
+    for (let j = from; j < n; j++) b[at++] = s.charCodeAt(j);
+    this.len = at;
+  }
   reset(): void {
     this.len = 0;
   }
@@ -332,7 +353,6 @@ export function readInts(inp: ByteReader, dst: Uint32Array, at: number, n: numbe
 // ------------------------------------------------------------------ strings
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-const utf16 = new TextDecoder('utf-16le');
 const enc = new TextEncoder();
 
 function wellFormed(s: string): boolean {
@@ -358,11 +378,12 @@ export function writeStringBlock(out: ByteWriter, s: readonly string[], from: nu
       const c = t.charCodeAt(p - 1);
       if (c >= 0xd800 && c <= 0xdbff) p--;
     }
-    const suffix = t.slice(p);
-    const bytes = wide ? Buffer.from(suffix, 'utf16le') : enc.encode(suffix);
     out.vint(p);
-    out.vint(bytes.length);
-    out.bytes(bytes);
+    if (wide) {
+      const bytes = Buffer.from(t.slice(p), 'utf16le');
+      out.vint(bytes.length);
+      out.bytes(bytes);
+    } else out.utf8From(t, p);
     prev = t;
   }
 }
@@ -375,12 +396,20 @@ export function readStringBlock(inp: ByteReader, dst: string[]): number {
     const p = inp.vint();
     const len = inp.vint();
     const b = inp.bytes(len);
-    const suffix = len === 0 ? '' : wide ? utf16.decode(b) : utf8.decode(b);
+    const suffix = len === 0 ? '' : wide ? decodeUtf16(b) : utf8.decode(b);
     const t = p === 0 ? suffix : prev.slice(0, p) + suffix;
     dst.push(t);
     prev = t;
   }
   return n;
+}
+
+/**
+ * UTF-16LE bytes as the string they were made from, unpaired surrogates included (what the writers use UTF-16
+ * for; a TextDecoder would turn those into U+FFFD)
+ */
+export function decodeUtf16(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf16le');
 }
 
 export function encodeUtf8(s: string): Uint8Array {
