@@ -97,6 +97,18 @@ export class SegmentBuilder {
   /** the entry of the packed chunk last read */
   private packedChunk: PackedChunk | null = null;
   private packed: PackedTermIds | null = null;
+  /** bytes of the term id arrays in `packedTables` (at most `packedTermIdsMaxBytes`) */
+  private packedBytes = 0;
+  /** times those arrays were dropped for the budget */
+  packedTermIdResets = 0;
+
+  /** `packedTermIdsMaxBytes`: the budget of the term id arrays of packed chunks (smaller in tests) */
+  constructor(private readonly packedTermIdsMaxBytes = PACKED_TERM_IDS_MAX_BYTES) {}
+
+  /** bytes held in the term id arrays of packed chunks' string tables */
+  get packedTermIdBytes(): number {
+    return this.packedBytes;
+  }
 
   get numDocs(): number {
     return this.ids.length;
@@ -219,9 +231,16 @@ export class SegmentBuilder {
       let t = tables.get(chunk.thread);
       tables.delete(chunk.thread);
       // another table of the thread (a new generation): its ids are other strings
-      if (!t || t.strings !== chunk.strings) t = { strings: chunk.strings, inv: new Map(), ord: new Map() };
+      if (!t || t.strings !== chunk.strings) {
+        if (t) this.packedBytes -= termIdsBytes(t);
+        t = { strings: chunk.strings, inv: new Map(), ord: new Map() };
+      }
       tables.set(chunk.thread, t);
-      if (tables.size > MAX_PACKED_TABLES) tables.delete(tables.keys().next().value as number);
+      if (tables.size > MAX_PACKED_TABLES) {
+        const oldest = tables.keys().next().value as number;
+        this.packedBytes -= termIdsBytes(tables.get(oldest)!);
+        tables.delete(oldest);
+      }
       this.packed = t;
     }
     const ints = chunk.ints;
@@ -297,7 +316,7 @@ export class SegmentBuilder {
             c.ids.push(col.data[base + i]);
           }
         } else {
-          const cache = packedTermIds(this.packed!.ord, name, strings.length);
+          const cache = this.packedTermIds(this.packed!.ord, name, strings.length);
           for (let i = 0; i < nk; i++) {
             const si = ints[kvAt + i];
             let id = cache[si] - 1;
@@ -398,6 +417,31 @@ export class SegmentBuilder {
     return bytes;
   }
 
+  /** the field's term ids of a table with `n` strings (grown when the table has grown since) */
+  private packedTermIds(m: Map<string, Int32Array>, field: string, n: number): Int32Array {
+    const a = m.get(field);
+    if (a && a.length >= n) return a;
+    const len = Math.max(n, a ? Math.min(a.length * 2, STRING_TABLE_MAX_STRINGS) : 0);
+    if (this.packedBytes + 4 * (len - (a ? a.length : 0)) > this.packedTermIdsMaxBytes) {
+      // over the budget: every table's arrays go (the caller's map included), this one starts afresh
+      for (const t of this.packedTables.values()) {
+        t.inv.clear();
+        t.ord.clear();
+      }
+      this.packedBytes = 0;
+      this.packedTermIdResets++;
+      const g = new Int32Array(n);
+      m.set(field, g);
+      this.packedBytes += 4 * n;
+      return g;
+    }
+    const g = new Int32Array(len);
+    if (a) g.set(a);
+    m.set(field, g);
+    this.packedBytes += 4 * (len - (a ? a.length : 0));
+    return g;
+  }
+
   /** `invert` of a packed field's tokens (`nTok` (term, position) pairs at `at` in the chunk's ints) */
   private invertPacked(d: number, name: string, chunk: PackedChunk, at: number, n: number, options: IndexOptions, norms: boolean): number {
     const fb = this.fieldBuffer(name, options, norms);
@@ -411,7 +455,7 @@ export class SegmentBuilder {
     let length = 0;
     let prevPos = -1;
     let maxPos = last ?? -1;
-    const cache = packedTermIds(this.packed!.inv, name, chunk.strings.length);
+    const cache = this.packedTermIds(this.packed!.inv, name, chunk.strings.length);
     // the columns are written in place (room made once for the field's tokens)
     const base = fb.tokTerm.length;
     const tokTerm = fb.tokTerm.reserve(n);
@@ -659,14 +703,18 @@ interface PackedTermIds {
  */
 const MAX_PACKED_TABLES = 8;
 
-/** the field's term ids of a table with `n` strings (grown when the table has grown since) */
-function packedTermIds(m: Map<string, Int32Array>, field: string, n: number): Int32Array {
-  const a = m.get(field);
-  if (a && a.length >= n) return a;
-  const g = new Int32Array(Math.max(n, a ? Math.min(a.length * 2, STRING_TABLE_MAX_STRINGS) : 0));
-  if (a) g.set(a);
-  m.set(field, g);
-  return g;
+/**
+ * the most a buffer keeps in term id arrays (each up to STRING_TABLE_MAX_STRINGS ids, per field and parse
+ * thread): a mapping of many fields would otherwise hold one such array per field and thread (hundreds of MB
+ * at the fields limit); past it the arrays are dropped and filled again as the next chunks are read
+ */
+const PACKED_TERM_IDS_MAX_BYTES = 8 * 1024 * 1024;
+
+function termIdsBytes(t: PackedTermIds): number {
+  let n = 0;
+  for (const a of t.inv.values()) n += a.byteLength;
+  for (const a of t.ord.values()) n += a.byteLength;
+  return n;
 }
 
 /** the id of `term` in a field's dictionary of distinct terms (ids in first-seen order), added when new */

@@ -294,6 +294,36 @@ describe("a parse thread's string table, kept from chunk to chunk, and its copy 
     expect(packed).toBeGreaterThan(N * 0.8);
   });
 
+  it('a buffer keeps its term id arrays within its budget (dropped and filled again), and still fills as the event loop parse does', () => {
+    const r = seededRandom(12);
+    const N = 600;
+    const CH = 40;
+    const lines = Array.from({ length: N }, (_, i) => JSON.stringify(randomDoc(r, i)).replace('"BIG_LONG"', '9007199254740993'));
+    const table = new StringTable(31);
+    const mirror = new StringTableMirror(1);
+    const chunks: PackedChunk[] = [];
+    for (let k = 0; k < N / CH; k++) chunks.push(mirror.resolve(inThread(taskOf(meta, lines.slice(k * CH, (k + 1) * CH)), table).chunk!)!);
+    const budget = 2048;
+    const a = new SegmentBuilder();
+    const b = new SegmentBuilder(budget);
+    let seq = 0;
+    for (let i = 0; i < N; i++) {
+      let main;
+      try {
+        main = mapper.parse(JSON.parse(lines[i]), `id-${i}`, undefined, lines[i]);
+      } catch {
+        continue;
+      }
+      if (main.dynamicMappingUpdate) continue;
+      const m = { seqNo: seq++, primaryTerm: 1, version: 1 };
+      a.add(main.doc, m);
+      b.add(packedDocument(chunks[Math.floor(i / CH)], i % CH, `id-${i}`, undefined) ?? main.doc, m);
+      expect(b.packedTermIdBytes).toBeLessThanOrEqual(budget);
+    }
+    expect(b.packedTermIdResets).toBeGreaterThan(3);
+    expect(Buffer.compare(v8.serialize(b.snapshot(true)), v8.serialize(a.snapshot(true)))).toBe(0);
+  });
+
   it('a chunk out of step with the copy is not read; the thread is told to start a new generation', () => {
     const table = new StringTable(31);
     const mirror = new StringTableMirror(1);
