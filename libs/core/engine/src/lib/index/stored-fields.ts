@@ -250,14 +250,21 @@ export class StoredFieldsReader implements StoredBlocks {
 
   /** block b as written (checked against its checksum, not decompressed), for a merge to copy */
   rawBlock(b: number): RawStoredBlock {
+    const { bytes, rawLength } = this.readBlock(b);
+    return { docs: this.docsIn(b), rawLength, bytes };
+  }
+
+  /** block b as written, its checksum checked: the whole block, its uncompressed length and compressed bytes */
+  private readBlock(b: number): { bytes: Uint8Array; rawLength: number; comp: Uint8Array } {
     const start = this.offsets[b];
     const end = b + 1 < this.offsets.length ? this.offsets[b + 1] : this.end;
     const bytes = this.file.read(start, end - start);
     const r = new ByteReader(bytes);
     const rawLength = r.vint();
     const crc = r.u32();
-    if (crc32(bytes.subarray(r.pos)) !== crc) throw new CorruptIndexException(`checksum failed for stored fields block ${b} (resource ${this.path})`);
-    return { docs: this.docsIn(b), rawLength, bytes };
+    const comp = bytes.subarray(r.pos);
+    if (crc32(comp) !== crc) throw new CorruptIndexException(`checksum failed for stored fields block ${b} (resource ${this.path})`);
+    return { bytes, rawLength, comp };
   }
 
   private blockOf(doc: number): number {
@@ -279,14 +286,7 @@ export class StoredFieldsReader implements StoredBlocks {
 
   private decode(b: number): DecodedBlock {
     return this.cache.get(`${this.uid}s${b}`, () => {
-      const start = this.offsets[b];
-      const end = b + 1 < this.offsets.length ? this.offsets[b + 1] : this.end;
-      const raw = this.file.read(start, end - start);
-      const r = new ByteReader(raw);
-      const rawLen = r.vint();
-      const crc = r.u32();
-      const comp = raw.subarray(r.pos);
-      if (crc32(comp) !== crc) throw new CorruptIndexException(`checksum failed for stored fields block ${b} (resource ${this.path})`);
+      const { bytes: raw, rawLength: rawLen, comp } = this.readBlock(b);
       let data: Uint8Array;
       try {
         data = zlib.inflateRawSync(comp);
