@@ -3,13 +3,12 @@
  * included) and is kill -9'ed; after recovery (commit + translog replay) every acknowledged operation is there,
  * every block is whole, and the same holds after a graceful restart.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IndexShardImpl } from './index-shard.js';
 import { checkBlocks, nestedCrashModel, parseNestedBytes } from './testing/nested-model.js';
-import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
+import { bundleCrashChild, runChildUntilKilled } from './testing/child-bundle.js';
 
 jest.setTimeout(60_000);
 
@@ -34,27 +33,11 @@ describe('nested blocks: crash (kill -9) and graceful restart', () => {
 
   it('every acknowledged operation survives with whole blocks', async () => {
     const data = path.join(dir, 'shard');
-    const child = spawn(process.execPath, [bundle, data], { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv });
     let acked = 0;
-    let buf = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('exit', (code, signal) => {
-        if (signal !== 'SIGKILL') reject(new Error(`child exited early: ${code} ${signal}`));
-      });
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let i;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const m = /^ACK (\d+)$/.exec(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-          if (m) acked = Number(m[1]);
-          if (acked >= 3000 && !child.killed) {
-            child.kill('SIGKILL');
-            child.once('exit', () => resolve());
-          }
-        }
-      });
+    await runChildUntilKilled([bundle, data], (line) => {
+      const m = /^ACK (\d+)$/.exec(line);
+      if (m) acked = Number(m[1]);
+      return acked >= 3000;
     });
     expect(fs.readdirSync(data).some((f) => f.endsWith('.seg'))).toBe(true);
     let shard = new IndexShardImpl({ index: 'nested', indexUuid: 'nested-uuid', shardId: 0, dir: data, parse: parseNestedBytes, manualScheduling: true });
