@@ -212,6 +212,15 @@ describe('bulk documents parsed in a thread', () => {
 describe("a parse thread's string table, kept from chunk to chunk, and its copy on the event loop", () => {
   const meta = index(MAPPINGS, 'u-tables');
   const mapper = svc.documentMapper(meta);
+  /** the event loop's parse of a line (null: it fails or needs a mapping update, and no buffer gets it) */
+  const loopParse = (line: string, i: number): ParsedDocument | null => {
+    try {
+      const main = mapper.parse(JSON.parse(line), `id-${i}`, undefined, line);
+      return main.dynamicMappingUpdate ? null : main.doc;
+    } catch {
+      return null;
+    }
+  };
 
   it('a chunk carries only the strings new to its thread: a string has one id in every chunk of a table', () => {
     const table = new StringTable(5);
@@ -276,18 +285,13 @@ describe("a parse thread's string table, kept from chunk to chunk, and its copy 
       }
       for (let s = 0; s < CH; s++) {
         const i = k * CH + s;
-        let main;
-        try {
-          main = mapper.parse(JSON.parse(lines[i]), `id-${i}`, undefined, lines[i]);
-        } catch {
-          continue;
-        }
-        if (main.dynamicMappingUpdate) continue;
+        const doc = loopParse(lines[i], i);
+        if (!doc) continue;
         const m = { seqNo: seq++, primaryTerm: 1, version: 1 };
-        a.add(main.doc, m);
+        a.add(doc, m);
         const p = packedDocument(resolved[k], s, `id-${i}`, undefined);
         if (p) packed++;
-        b.add(p ?? main.doc, m);
+        b.add(p ?? doc, m);
       }
     }
     same();
@@ -308,16 +312,11 @@ describe("a parse thread's string table, kept from chunk to chunk, and its copy 
     const b = new SegmentBuilder(budget);
     let seq = 0;
     for (let i = 0; i < N; i++) {
-      let main;
-      try {
-        main = mapper.parse(JSON.parse(lines[i]), `id-${i}`, undefined, lines[i]);
-      } catch {
-        continue;
-      }
-      if (main.dynamicMappingUpdate) continue;
+      const doc = loopParse(lines[i], i);
+      if (!doc) continue;
       const m = { seqNo: seq++, primaryTerm: 1, version: 1 };
-      a.add(main.doc, m);
-      b.add(packedDocument(chunks[Math.floor(i / CH)], i % CH, `id-${i}`, undefined) ?? main.doc, m);
+      a.add(doc, m);
+      b.add(packedDocument(chunks[Math.floor(i / CH)], i % CH, `id-${i}`, undefined) ?? doc, m);
       expect(b.packedTermIdBytes).toBeLessThanOrEqual(budget);
     }
     expect(b.packedTermIdResets).toBeGreaterThan(3);
