@@ -3,26 +3,16 @@
  * on the same seeded random events: event queries, sequences (by, maxspan, until, runs, missing events) and
  * samples.
  */
+import { seededRandom } from '@strata/core-common';
 import { createTestHost, type TestHost } from '@strata/core-testing';
 import { eql } from '../index.js';
 import { eqlFeature } from '../lib/eql.module.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CATEGORIES = ['process', 'network', 'file'];
 const NAMES = ['cmd.exe', 'powershell.exe', 'net.exe', 'svchost.exe'];
 
 function makeEvents(seed: number, n: number): Array<Record<string, unknown>> {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out: Array<Record<string, unknown>> = [];
   let ts = Date.UTC(2026, 0, 1);
   for (let i = 0; i < n; i++) {

@@ -3,20 +3,13 @@
  * throw, every aggregation answers exactly as over the whole columns (in memory) — the numeric ones, and the
  * terms-like ones (terms, multi_terms, rare_terms, significant_terms, composite, missing, ip_range, top_hits).
  */
+import { seededRandom } from '@strata/core-common';
 import { runShards, type Doc, type Mapping } from './test-support.js';
-
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 const mapping: Mapping = { n: 'long', x: 'double', w: 'long', ts: 'date', k: 'keyword', k1: 'keyword', ip: 'ip' };
 
 function docs(count: number, seed: number): Doc[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out: Doc[] = [];
   for (let i = 0; i < count; i++) {
     const d: Doc = { ts: Date.UTC(2026, 0, 1) + Math.floor(r() * 20 * 86_400_000), w: 1 + Math.floor(r() * 5), k1: `v${Math.floor(r() * 7)}` };

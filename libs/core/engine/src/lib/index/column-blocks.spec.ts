@@ -3,6 +3,7 @@
  * doc values read block by block with resident per-block bounds, range queries decoding only the blocks they
  * touch, corrupt blocks refused, and merges streaming the columns block by block.
  */
+import { seededRandom } from '@strata/core-common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -24,19 +25,10 @@ let dir: string;
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'col-blocks-'))));
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** a deterministic pseudo-random sequence */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
-
 const N = 20_000;
 
 function build(name: string, n: number, seed: number, base = 0): MemorySegment {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const b = new SegmentBuilder();
   for (let i = 0; i < n; i++) {
     const src: Record<string, unknown> = { t: Math.floor(r() * 1_000_000), d: Math.round(r() * 1e6) / 100, k: `k${Math.floor(r() * 50)}` };
@@ -70,7 +62,7 @@ describe.each([SEGMENT_VERSION, 4])('number columns of format %i, block by block
         expect(pa.value(i)).toBe(want.values[i]);
         expect(pa.doc(i)).toBe(want.docs[i]);
       }
-      const r = rng(7);
+      const r = seededRandom(7);
       for (let q = 0; q < 300; q++) {
         const v = q % 3 === 0 ? want.values[Math.floor(r() * want.values.length)]! : (r() - 0.2) * 1.3e6;
         for (const strict of [false, true]) expect(pa.lowerBound(v, strict)).toBe(lowerBoundIn(want.values, v, strict));
@@ -100,7 +92,7 @@ describe.each([SEGMENT_VERSION, 4])('number columns of format %i, block by block
     writeSegment(dir, mem, { formatVersion: version });
     const cache = new BlockCache(64 << 20);
     const s = new DiskSegment(dir, '_0', { cache });
-    const r = rng(11);
+    const r = seededRandom(11);
     const order = Array.from({ length: 3000 }, () => Math.floor(r() * N));
     for (const f of ['t', 'd', 'm']) {
       const want = mem.numeric(f)!;

@@ -4,6 +4,7 @@
  * against the model (found or not, its source, and the postings of a term in most documents), and nothing
  * but the commit's files is left once the shard is open.
  */
+import { seededRandom } from '@strata/core-common';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,13 +15,6 @@ import { bundleCrashChild, childEnv } from './testing/child-bundle.js';
 
 jest.setTimeout(120_000);
 
-
-function rng(seed: number) {
-  return () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
-}
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
 const N = 24_000;
@@ -76,7 +70,7 @@ describe('kill -9 during a large merge', () => {
 
   it('every document is back after the kill, after the merge is redone, and after a graceful restart', async () => {
     const data = path.join(dir, 'shard');
-    const rand = rng(99);
+    const rand = seededRandom(99);
     const model = new Map<string, string | null>();
     // four committed segments whose `common` postings each span several 64 KB chunks, with deletes
     let shard = open(data);
