@@ -198,7 +198,8 @@ class SegWriter {
    * An inverted field, term by term: each term's postings go to the file as they are read, in passes of
    * bounded blocks (doc deltas, then freqs, then positions: the layout a reader expects), so a term with
    * millions of docs costs one block of each, not its whole postings. Per block of 64 terms the term block
-   * (terms, doc freqs, byte lengths) follows their postings; norms are copied chunk by chunk.
+   * (terms, doc freqs, byte lengths) follows their postings; norms are copied chunk by chunk. A field none of
+   * whose terms has a doc (in a merge: only deleted docs had it) is not written (null), unless `keepEmpty`.
    */
   *inverted(
     id: number,
@@ -206,7 +207,8 @@ class SegWriter {
     terms: Iterable<TermPostings | StreamedTermPostings>,
     maxDoc: number,
     norms: Uint8Array | Iterable<Uint8Array> | null,
-  ): Generator<void, InvMeta, void> {
+    keepEmpty: boolean,
+  ): Generator<void, InvMeta | null, void> {
     const firsts: string[] = [];
     const offs: number[] = [];
     const lens: number[] = [];
@@ -331,6 +333,8 @@ class SegWriter {
       }
     }
     flush();
+    // nothing of the field was written: a term without docs writes nothing
+    if (nTerms === 0 && !keepEmpty) return null;
     const iw = new ByteWriter(firsts.length * 16 + 16);
     iw.vint(firsts.length);
     writeNumberList(iw, offs);
@@ -413,6 +417,11 @@ export interface WriteSegmentOptions {
   fsync?: boolean;
   formatVersion?: number;
   holeBytes?: number;
+  /**
+   * (tests) the fields as writers before the name order wrote them: in the order the source lists them, fields
+   * without docs included; readers must read both forms
+   */
+  sourceFieldOrder?: boolean;
 }
 
 export function writeSegment(dir: string, src: SegmentSource, opts: WriteSegmentOptions = {}): WrittenSegment {
@@ -421,6 +430,17 @@ export function writeSegment(dir: string, src: SegmentSource, opts: WriteSegment
     const r = it.next();
     if (r.done) return r.value;
   }
+}
+
+/**
+ * The order a segment's fields are written in (sections, ids, meta): by name, so that a merge writes the bytes
+ * a build of the same live docs writes. A source lists its fields in the order their first token or value
+ * arrived, deleted docs included (a builder), or the union of its inputs' orders (a merge). Readers look
+ * fields up by name and never depended on the order. Likewise a field no doc has a term or value of (in a merge:
+ * one only deleted docs had) is not written at all: a build of the live docs would not have it.
+ */
+function fieldOrder(names: string[]): string[] {
+  return [...names].sort();
 }
 
 /** the same, yielding between slices of work (merges on the event loop) */
@@ -445,6 +465,8 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
     if (!done) sw.abort();
   }
   const w = new SegWriter(path.join(dir, `${name}.seg`), opts.formatVersion ?? SEGMENT_VERSION, opts.holeBytes);
+  const legacy = opts.sourceFieldOrder ?? false;
+  const order = legacy ? (names: string[]): string[] => names : fieldOrder;
   done = false;
   try {
     let id = 0;
@@ -454,28 +476,39 @@ export function* writeSegmentSteps(dir: string, src: SegmentSource, opts: WriteS
       ver: yield* w.column(new DocColumnCursor(maxDoc, (d) => src.version(d))),
     };
     const inv: Record<string, InvMeta> = {};
-    for (const f of src.invertedFields()) {
+    for (const f of order(src.invertedFields())) {
       const info = src.fieldInfo(f);
       if (!info) continue;
-      inv[f] = yield* w.inverted(id++, info, src.termIterator(f), maxDoc, src.normsChunks ? src.normsChunks(f) : src.norms(f));
+      // every segment has `_id` (a builder makes it even for no docs); another field is written if a doc has it
+      const m = yield* w.inverted(id, info, src.termIterator(f), maxDoc, src.normsChunks ? src.normsChunks(f) : src.norms(f), legacy || f === '_id');
+      if (m) {
+        inv[f] = m;
+        id++;
+      }
     }
     const num: SegMeta['num'] = {};
-    for (const f of src.numericFields()) {
+    for (const f of order(src.numericFields())) {
       const dv = numericColumnsOf(src, f);
       if (!dv) continue;
-      num[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, values: yield* w.column(dv.values()) };
+      const values = dv.values();
+      if (values.size === 0 && !legacy) continue;
+      num[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, values: yield* w.column(values) };
     }
     const pts: SegMeta['pts'] = {};
-    for (const f of src.pointFields()) {
+    for (const f of order(src.pointFields())) {
       const p = pointColumnsOf(src, f);
       if (!p) continue;
-      pts[f] = { id: id++, values: yield* w.column(p.values()), docs: yield* w.column(p.docs()) };
+      const values = p.values();
+      if (values.size === 0 && !legacy) continue;
+      pts[f] = { id: id++, values: yield* w.column(values), docs: yield* w.column(p.docs()) };
     }
     const ss: SegMeta['ss'] = {};
-    for (const f of src.sortedSetFields()) {
+    for (const f of order(src.sortedSetFields())) {
       const dv = sortedSetColumnsOf(src, f);
       if (!dv) continue;
-      ss[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, ords: yield* w.column(dv.ords()), terms: w.strings(dv.termBlocks()) };
+      const ords = dv.ords();
+      if (ords.size === 0 && !legacy) continue;
+      ss[f] = { id: id++, counts: dv.counts ? yield* w.column(dv.counts()) : null, ords: yield* w.column(ords), terms: w.strings(dv.termBlocks()) };
       yield;
     }
     const meta: SegMeta = { name, maxDoc, maxSeqNo: src.maxSeqNo, hasRouting: src.hasRouting, cols, inv, num, pts, ss };

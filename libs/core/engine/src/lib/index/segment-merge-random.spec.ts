@@ -1,3 +1,4 @@
+import { seededRandom } from '@strata/core-common';
 import { SegmentBuilder } from './segment-builder.js';
 import { SegmentReader } from './segment.js';
 import { MergedSource, mergeSync } from './segment-merger.js';
@@ -16,17 +17,10 @@ import type { ParsedDocument } from '../mapper/parsed-document.js';
 const readInto = RandomAccessFile.prototype.readInto;
 const read = RandomAccessFile.prototype.read;
 
-function rng(seed: number) {
-  return () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
-}
-
 describe('merge keeps results identical (randomised)', () => {
   for (const seed of [1, 7, 42]) {
     it(`seed ${seed}`, () => {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
       const docs = Array.from({ length: 300 }, (_, i) => {
         const src: Record<string, unknown> = {
@@ -128,7 +122,7 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
     [2026, true],
   ] as const) {
     it(`seed ${seed}${big ? ' (terms over many blocks and chunks)' : ''}`, () => {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const docs = generate(rand, big ? 9000 : 1500, big);
       const deleted = new Set(docs.map((_, i) => i).filter(() => rand() < 0.25));
       // inputs: consecutive runs of documents, 2 to 5 of them, the first the largest
@@ -232,6 +226,115 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
 });
 
 /**
+ * What a merge writes depends on the live docs alone, as a build of them: fields in name order whatever order
+ * they first came in (deleted docs included, one input's order or another's); a field only deleted docs had
+ * not written at all (terms, norms, doc values, points, keyword doc values); a doc-values field whose live
+ * docs have one value each without counts, whatever the deleted docs had. Inputs written in the previous
+ * form (fields in the order they came, fields without docs kept) are read and merged the same.
+ */
+describe('merge = the build of the live docs, whatever the deleted docs had', () => {
+  // [source, deleted]; two inputs: the first four docs, then the rest
+  const spec: Array<[Record<string, unknown>, boolean]> = [
+    [{ zeta: 'gone soon', gone: 'only deleted docs', g: 5, n: [1, 2], m: 9 }, true],
+    [{ zeta: 'first live', n: 1, msg: 'a b' }, false],
+    [{ msg: 'b c', n: 2, o: { k: 'x', v: 1 } }, false],
+    [{ n: 3, msg: 'c', zeta: 'z' }, true],
+    [{ hidden: 'deleted too', msg: 'c d', m: [1, 2] }, true],
+    [{ beta: 'second input first', n: 4, m: 7 }, false],
+    [{ msg: 'd', n: 5, o: { v: 2 } }, false],
+  ];
+  const docs = spec.map(([src], i) => simpleParse(src, `d${i}`));
+  const cuts = [0, 4, spec.length];
+  const meta = (i: number) => ({ seqNo: i, primaryTerm: 1, version: 1 });
+
+  function build(d: string, legacy: boolean): { inputs: Array<{ data: DiskSegment; liveDocs: Uint32Array | null }>; mem: Array<{ data: MemorySegment; liveDocs: Uint32Array | null }> } {
+    const inputs: Array<{ data: DiskSegment; liveDocs: Uint32Array | null }> = [];
+    const mem: Array<{ data: MemorySegment; liveDocs: Uint32Array | null }> = [];
+    for (let p = 0; p + 1 < cuts.length; p++) {
+      const b = new SegmentBuilder();
+      for (let i = cuts[p]; i < cuts[p + 1]; i++) {
+        const doc = b.add(docs[i], meta(i));
+        if (spec[i][1]) b.delete(doc);
+      }
+      const built = b.build(`_in${p}`);
+      writeSegment(d, new MemorySegment(built.data), { sourceFieldOrder: legacy });
+      inputs.push({ data: new DiskSegment(d, `_in${p}`), liveDocs: built.liveDocs });
+      mem.push({ data: new MemorySegment(built.data), liveDocs: built.liveDocs });
+    }
+    return { inputs, mem };
+  }
+  const fieldsOf = (s: DiskSegment): string[][] => [s.invertedFields(), s.numericFields(), s.pointFields(), s.sortedSetFields()];
+  const files = (d: string, name: string): Buffer[] => ['seg', 'src'].map((e) => fs.readFileSync(path.join(d, `${name}.${e}`)));
+
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merge-live-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  for (const legacy of [false, true]) {
+    it(`inputs written ${legacy ? 'in the previous form' : 'as now'}: the same bytes as the build of the live docs`, () => {
+      const { inputs, mem } = build(dir, legacy);
+      // the inputs list their fields in the order they came (previous form) or by name (now)
+      const came = ['zeta', 'zeta.keyword', 'gone', 'gone.keyword', 'msg', 'msg.keyword', 'o.k', 'o.k.keyword', '_id'];
+      expect(inputs[0].data.invertedFields()).toEqual(legacy ? came : [...came].sort());
+      expect(inputs[0].data.numericFields()).toEqual(legacy ? ['g', 'n', 'm', 'o.v'] : ['g', 'm', 'n', 'o.v']);
+      writeSegment(dir, new MergedSource('_m', inputs));
+      const model = new SegmentBuilder();
+      docs.forEach((d, i) => {
+        if (!spec[i][1]) model.add(d, meta(i));
+      });
+      const mdir = path.join(dir, 'model');
+      fs.mkdirSync(mdir);
+      writeSegment(mdir, new MemorySegment({ ...model.build('_m').data, maxSeqNo: spec.length - 1 }));
+      const idir = path.join(dir, 'mem');
+      fs.mkdirSync(idir);
+      writeSegment(idir, mergeSync('_m', mem).data);
+      const [merged, expected, inMem] = [files(dir, '_m'), files(mdir, '_m'), files(idir, '_m')];
+      expect(merged[0].equals(expected[0])).toBe(true);
+      expect(merged[1].equals(expected[1])).toBe(true);
+      expect(inMem[0].equals(expected[0])).toBe(true);
+      expect(inMem[1].equals(expected[1])).toBe(true);
+      const m = new DiskSegment(dir, '_m');
+      // by name; no field only deleted docs had (gone, hidden, g); n single-valued over the live docs
+      expect(fieldsOf(m)).toEqual([
+        ['_id', 'beta', 'beta.keyword', 'msg', 'msg.keyword', 'o.k', 'o.k.keyword', 'zeta', 'zeta.keyword'],
+        ['m', 'n', 'o.v'],
+        ['m', 'n', 'o.v'],
+        ['beta.keyword', 'msg.keyword', 'o.k.keyword', 'zeta.keyword'],
+      ]);
+      expect(m.numeric('n')!.singleValued).toBe(true);
+      expect(m.numeric('m')!.singleValued).toBe(false);
+      expect(m.numeric('o.v')!.singleValued).toBe(false);
+      const dumpOf = (r: SegmentReader) => dump(r, ['n', 'm', 'o.v'], ['beta.keyword', 'msg.keyword', 'o.k.keyword', 'zeta.keyword']);
+      const want = dumpOf(new SegmentReader(m, null, 0));
+      expect(Object.keys(want)).toEqual(['d1', 'd2', 'd5', 'd6']);
+      if (legacy) {
+        // a merged segment of the previous form (the fields of deleted docs kept, empty): read the same
+        writeSegment(dir, new MergedSource('_old', inputs), { sourceFieldOrder: true });
+        const old = new DiskSegment(dir, '_old');
+        expect(old.invertedFields()).toEqual([...came, 'hidden', 'hidden.keyword', 'beta', 'beta.keyword']);
+        expect(old.fieldStats('gone')).toEqual({ docCount: 0, sumTotalTermFreq: 0, sumDocFreq: 0 });
+        expect(old.terms('gone')!.size).toBe(0);
+        // the same docs, with the norms of the empty fields: 0, as for any doc without a field
+        const withEmpty = Object.fromEntries(
+          Object.entries(want).map(([id, d]) => [id, { ...(d as object), inv: { ...(d as { inv: object }).inv, 'gone#norm': 0, 'hidden#norm': 0 } }]),
+        );
+        expect(dumpOf(new SegmentReader(old, null, 0))).toEqual(withEmpty);
+        // and merged again, it is written as the build of its docs
+        const adir = path.join(dir, 'again');
+        fs.mkdirSync(adir);
+        writeSegment(adir, new MergedSource('_m', [{ data: old, liveDocs: null }]));
+        const again = files(adir, '_m');
+        expect(again[0].equals(expected[0])).toBe(true);
+        expect(again[1].equals(expected[1])).toBe(true);
+        old.close();
+      }
+      m.close();
+      for (const i of inputs) i.data.close();
+    });
+  }
+});
+
+/**
  * A merge copies the stored fields blocks of its inputs as written where all their docs live on and they are
  * full enough; the rest are re-packed. Every doc's id, routing and source read back the same, and the segment
  * file (everything but the stored fields) is byte for byte the model's.
@@ -239,7 +342,7 @@ describe('streamed merge of segments on disk = the model, byte for byte (randomi
 describe('merged stored fields: whole blocks copied as written', () => {
   for (const seed of [3, 99]) {
     it(`seed ${seed}`, () => {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const text = (n: number): string => Array.from({ length: n }, () => Math.floor(rand() * 36 ** 4).toString(36)).join(' ');
       const docs = Array.from({ length: 5200 }, (_, i) =>
         simpleParse({ msg: text(5 + Math.floor(rand() * 40)), n: i, ...(rand() < 0.1 ? { u: 'ü€😀' } : {}) }, rand() < 0.05 ? `ü-${i}` : `d${i}`, rand() < 0.2 ? `r${i % 5}` : undefined),

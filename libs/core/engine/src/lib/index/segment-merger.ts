@@ -298,25 +298,29 @@ export class MergedSource implements SegmentSource {
     return ins.every((c) => !c) ? null : this.valueColumns(ins, null);
   }
 
-  /** counts and values of a doc-values field over the live docs of the inputs (ords mapped by `map`) */
+  /**
+   * counts and values of a doc-values field over the live docs of the inputs (ords mapped by `map`): without
+   * counts when every live doc has one value, as a build of the live docs alone writes it, even where a
+   * deleted doc (or an input's doc without the field) had none or several
+   */
   private valueColumns(ins: ReadonlyArray<NumericColumns | null>, map: ((s: number, v: number) => number) | null): NumericColumns {
-    const single = ins.every((c, s) => (c ? c.counts === null : this.docMaps[s].length === 0));
-    let total = -1;
+    let single = ins.every((c, s) => (c ? c.counts === null : this.docMaps[s].length === 0));
+    let total = this.maxDoc;
     const counts = (): NumberCursor => new MergedCounts(ins, this.docMaps, this.maxDoc);
-    const values = (): NumberCursor => {
-      if (total < 0) {
-        // the number of values of live docs (a first pass over the counts)
-        if (single) total = this.maxDoc;
-        else {
-          const c = counts();
-          let t = 0;
-          for (let d = 0; d < c.size; d++) t += c.next();
-          total = t;
-        }
+    if (!single) {
+      // the number of values of live docs, and whether each has exactly one (a first pass over the counts)
+      const c = counts();
+      let t = 0;
+      let ones = true;
+      for (let d = 0; d < c.size; d++) {
+        const n = c.next();
+        t += n;
+        if (n !== 1) ones = false;
       }
-      return new MergedValues(ins, this.docMaps, total, map);
-    };
-    return { counts: single ? null : counts, values };
+      total = t;
+      single = ones;
+    }
+    return { counts: single ? null : counts, values: () => new MergedValues(ins, this.docMaps, total, map) };
   }
 
   /**

@@ -5,7 +5,8 @@ import type { SegmentReader } from '../../index/segment.js';
 export function dumpSegment(r: SegmentReader, numericFields = ['n', 'm'], keywordFields = ['tag.keyword', 'msg.keyword']): Record<string, unknown> {
   const out: Record<string, Record<string, unknown>> = {};
   for (let d = 0; d < r.maxDoc; d++) if (r.isLive(d)) out[r.id(d)] = { src: Buffer.from(r.source(d)!).toString(), seq: r.seqNo(d), ver: r.version(d), inv: {}, num: {}, pts: {}, ss: {} };
-  for (const f of r.fieldNames()) {
+  // by name: the order of a segment's fields is no part of what it stores (an in-memory segment lists them as they came)
+  for (const f of [...r.fieldNames()].sort()) {
     const t = r.terms(f)!;
     for (let o = 0; o < t.size; o++) {
       const p = t.postings(o);
