@@ -6,6 +6,7 @@
 import { IndexShardImpl } from '../index-shard.js';
 import { mergeFieldsOp } from './merge-fields-model.js';
 import { parseBytes, simpleParse } from './simple-parser.js';
+import { runAckedOps } from './acked-ops.js';
 
 async function main(): Promise<void> {
   const shard = new IndexShardImpl({
@@ -20,17 +21,10 @@ async function main(): Promise<void> {
     durability: 'request',
     mergePolicy: { segsPerTier: 3, floorSegmentDocs: 20 },
   });
-  let n = 0;
-  for (;;) {
-    for (let i = 0; i < 40; i++) {
-      const op = mergeFieldsOp(n++);
-      if (op.source) shard.indexDoc({ id: op.id, opType: 'index', doc: simpleParse(op.source, op.id) });
-      else shard.deleteDoc({ id: op.id });
-    }
-    await shard.sync();
-    process.stdout.write(`ACK ${n}\n`);
-    await new Promise<void>((r) => setImmediate(r));
-  }
+  await runAckedOps(shard, (n) => {
+    const op = mergeFieldsOp(n);
+    return { id: op.id, doc: op.source ? simpleParse(op.source, op.id) : null };
+  });
 }
 
 void main();

@@ -4,6 +4,7 @@
  */
 import { IndexShardImpl } from '../index-shard.js';
 import { nestedCrashOp, parseNested, parseNestedBytes } from './nested-model.js';
+import { runAckedOps } from './acked-ops.js';
 
 async function main(): Promise<void> {
   const shard = new IndexShardImpl({
@@ -18,17 +19,10 @@ async function main(): Promise<void> {
     durability: 'request',
     mergePolicy: { segsPerTier: 3, floorSegmentDocs: 20 },
   });
-  let n = 0;
-  for (;;) {
-    for (let i = 0; i < 40; i++) {
-      const op = nestedCrashOp(n++);
-      if (op.source) shard.indexDoc({ id: op.id, opType: 'index', doc: parseNested(op.source, op.id) });
-      else shard.deleteDoc({ id: op.id });
-    }
-    await shard.sync();
-    process.stdout.write(`ACK ${n}\n`);
-    await new Promise<void>((r) => setImmediate(r));
-  }
+  await runAckedOps(shard, (n) => {
+    const op = nestedCrashOp(n);
+    return { id: op.id, doc: op.source ? parseNested(op.source, op.id) : null };
+  });
 }
 
 void main();
