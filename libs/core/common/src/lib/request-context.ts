@@ -27,8 +27,13 @@ export interface RequestContext {
   readonly warnings: string[];
   /** the memory this request holds in the circuit breakers (released by the pipeline when it ends) */
   memory?: RequestMemory;
-  /** aborted when the client disconnects before the response is written (searches stop early) */
-  signal?: AbortSignal;
+  /** aborted when the client disconnects before the response is written (made when first read) */
+  readonly signal?: AbortSignal;
+  /**
+   * `fn` runs once when the client disconnects before the response is written (at once if it has); returns
+   * what removes it. Cheaper than a listener on `signal` (searches stop early through it).
+   */
+  onClientGone?(fn: () => void): () => void;
   /**
    * run once the whole response has been handed to the connection (never if it was not: a failed write,
    * a client gone); work a request leaves for later starts there, e.g. a scroll's next page
@@ -76,3 +81,25 @@ export const PRODUCT_VERSION = {
   number: '8.17.0',
   buildHash: '2b6a7fed44faa321997703718f07ee0420804b41',
 } as const;
+
+function nothingToRemove(): void {
+  // no listener was added
+}
+
+/**
+ * Runs `fn` once if the client of request `rc` disconnects before its response is written (at once if it has),
+ * through `rc.onClientGone`, else a listener on `rc.signal` (a context made elsewhere, e.g. in tests); returns
+ * what removes it. Without a request (or a way to tell) nothing is added.
+ */
+export function onClientGone(rc: RequestContext | undefined, fn: () => void): () => void {
+  if (!rc) return nothingToRemove;
+  if (rc.onClientGone) return rc.onClientGone(fn);
+  const signal = rc.signal;
+  if (!signal) return nothingToRemove;
+  if (signal.aborted) {
+    fn();
+    return nothingToRemove;
+  }
+  signal.addEventListener('abort', fn, { once: true });
+  return () => signal.removeEventListener('abort', fn);
+}

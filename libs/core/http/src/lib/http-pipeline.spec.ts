@@ -593,3 +593,81 @@ describe('HttpPipeline: compression, YAML, deprecation warnings, request context
     expect(RequestContexts.current()).toBeUndefined();
   });
 });
+
+describe('HttpPipeline: a client gone before its response', () => {
+  // the handler holds its response until released; it records what the request context told it
+  const seen: Array<{ gone: number; signalAborted: () => boolean }> = [];
+  let release: (() => void) | null = null;
+  const hold: RestHandler = {
+    name: 'hold',
+    routes: [route('GET', '/_hold', 'cluster:monitor/hold')],
+    params: ['read_signal', 'remove'],
+    async handle(req) {
+      const rc = RequestContexts.current()!;
+      const rec = { gone: 0, signalAborted: () => false };
+      seen.push(rec);
+      const remove = rc.onClientGone!(() => rec.gone++);
+      if (req.boolParam('read_signal', false)) {
+        const signal = rc.signal!;
+        rec.signalAborted = () => signal.aborted;
+      }
+      if (req.boolParam('remove', false)) remove();
+      await new Promise<void>((r) => (release = r));
+      // a listener added after the client went away runs at once
+      rc.onClientGone!(() => rec.gone++);
+      return RestResponses.ok({ ok: true });
+    },
+  };
+  let srv: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    srv = await start(new ContainerModule(({ bind }) => void bind(ExtensionPoints.RestHandler).toConstantValue(hold)));
+  });
+  afterAll(() => srv.close());
+
+  async function waitFor(cond: () => boolean): Promise<void> {
+    for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /** sends GET path, waits for the handler to hold it, destroys the connection, releases the handler */
+  async function disconnect(path: string): Promise<(typeof seen)[number]> {
+    const before = seen.length;
+    const req = http.get(srv.url + path);
+    req.on('error', () => undefined);
+    await waitFor(() => seen.length > before && release !== null);
+    const rec = seen[before];
+    req.destroy();
+    await waitFor(() => rec.gone > 0);
+    const r = release!;
+    release = null;
+    r();
+    await new Promise((res) => setTimeout(res, 20));
+    return rec;
+  }
+
+  it('tells listeners once, and the signal (made when read) is aborted', async () => {
+    const rec = await disconnect('/_hold?read_signal=true');
+    // once on the disconnect, once more for the listener added afterwards
+    expect(rec.gone).toBe(2);
+    expect(rec.signalAborted()).toBe(true);
+  });
+
+  it('a removed listener is not told', async () => {
+    const rec = await disconnect('/_hold?remove=true');
+    // only the listener added after the disconnect ran
+    expect(rec.gone).toBe(1);
+  });
+
+  it('a request answered in full tells no one and aborts nothing', async () => {
+    const before = seen.length;
+    const p = fetch(srv.url + '/_hold?read_signal=true');
+    await waitFor(() => seen.length > before && release !== null);
+    const r = release!;
+    release = null;
+    r();
+    const res = await p;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(seen[before].gone).toBe(0);
+    expect(seen[before].signalAborted()).toBe(false);
+  });
+});

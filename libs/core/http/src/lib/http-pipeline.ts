@@ -194,9 +194,9 @@ export class HttpPipeline {
     return (ctx, next) => {
       const opaqueId = ctx.get('X-Opaque-Id') || undefined;
       // a client that disconnects before its response is written aborts the work done for it
-      const aborter = new AbortController();
+      const channel = new ClientChannel();
       const onClose = (): void => {
-        if (!ctx.res.writableFinished) aborter.abort();
+        if (!ctx.res.writableFinished) channel.close();
       };
       ctx.res.once('close', onClose);
       const afterResponse: Array<() => void> = [];
@@ -216,7 +216,10 @@ export class HttpPipeline {
         ...(opaqueId ? { opaqueId } : {}),
         startedAt: Date.now(),
         warnings: [],
-        signal: aborter.signal,
+        get signal() {
+          return channel.signal;
+        },
+        onClientGone: (fn) => channel.onGone(fn),
         afterResponse,
         ...(this.breakers ? { memory: new RequestMemory(this.breakers) } : {}),
       };
@@ -547,4 +550,49 @@ function pickEncoding(accept: string): 'gzip' | 'deflate' | undefined {
     if (q !== undefined && q > 0) return enc;
   }
   return undefined;
+}
+
+function noop(): void {
+  // nothing to remove
+}
+
+/**
+ * Whether a request's client went away before its response was written, told to listeners; the AbortSignal
+ * is made only when something reads it (an AbortController and a listener on it cost several microseconds, on
+ * every request, and most requests never look).
+ */
+class ClientChannel {
+  private gone = false;
+  private listeners: Array<() => void> | null = null;
+  private aborter: AbortController | null = null;
+
+  close(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.aborter?.abort();
+    const l = this.listeners;
+    this.listeners = null;
+    if (l) for (const fn of l) fn();
+  }
+
+  get signal(): AbortSignal {
+    if (!this.aborter) {
+      this.aborter = new AbortController();
+      if (this.gone) this.aborter.abort();
+    }
+    return this.aborter.signal;
+  }
+
+  onGone(fn: () => void): () => void {
+    if (this.gone) {
+      fn();
+      return noop;
+    }
+    (this.listeners ??= []).push(fn);
+    return () => {
+      const l = this.listeners;
+      const i = l ? l.indexOf(fn) : -1;
+      if (i >= 0) l!.splice(i, 1);
+    };
+  }
 }

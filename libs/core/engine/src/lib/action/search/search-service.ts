@@ -14,6 +14,7 @@ import {
   locateKey,
   positionOf,
   RequestContexts,
+  onClientGone,
   Tokens,
   type Clock,
   type HostConfig,
@@ -362,14 +363,11 @@ export class SearchService {
     if (!this.tasks || options.task) return run(0, request, options);
     const task = this.tasks.register('indices:data/read/search', searchTaskDescription(request), { cancellable: true });
     // a client that disconnects cancels its search the way POST /_tasks/{id}/_cancel does
-    const signal = RequestContexts.current()?.signal;
-    const onClientGone = (): void => void this.tasks?.cancel(task.id, 'http channel closed');
-    if (signal?.aborted) onClientGone();
-    else signal?.addEventListener('abort', onClientGone, { once: true });
+    const stopListening = onClientGone(RequestContexts.current(), () => void this.tasks?.cancel(task.id, 'http channel closed'));
     try {
       return await run(0, request, { ...options, task });
     } finally {
-      signal?.removeEventListener('abort', onClientGone);
+      stopListening();
       this.tasks.unregister(task);
     }
   }
