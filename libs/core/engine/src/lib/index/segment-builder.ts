@@ -21,6 +21,11 @@ class InvertedFieldBuffer {
   readonly tokPos: IntColumn | null;
   /** field length per doc (token count, overlaps discounted) when norms are on */
   lengths: IntColumn | null = null;
+  /**
+   * a doc indexed the field without norms (its mapping had them disabled): the segment has none for it, as
+   * Lucene omits a field's norms in a segment once one doc omits them
+   */
+  omitNorms = false;
   /** last doc that added tokens, and its highest position (multi-valued position gaps) */
   lastDoc = -1;
   lastPos = -1;
@@ -362,9 +367,10 @@ export class SegmentBuilder {
       fb = new InvertedFieldBuffer(options);
       this.inverted.set(name, fb);
     }
-    if (norms && !fb.lengths) {
-      fb.lengths = new IntColumn();
-    }
+    if (!norms) {
+      fb.omitNorms = true;
+      fb.lengths = null;
+    } else if (!fb.lengths && !fb.omitNorms) fb.lengths = new IntColumn();
     return fb;
   }
 

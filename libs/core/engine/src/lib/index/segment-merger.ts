@@ -196,7 +196,8 @@ export class MergedSource implements SegmentSource {
     for (const i of this.inputs) {
       const f = i.data.fieldInfo(field);
       if (!f) continue;
-      info = info ? { freqs: info.freqs || f.freqs, positions: info.positions || f.positions, norms: info.norms || f.norms } : { ...f };
+      // norms only when every input that has the field has them (Lucene: omitting norms is sticky)
+      info = info ? { freqs: info.freqs || f.freqs, positions: info.positions || f.positions, norms: info.norms && f.norms } : { ...f };
     }
     return info;
   }
@@ -214,10 +215,11 @@ export class MergedSource implements SegmentSource {
 
   /**
    * the merged norms in chunks of at most NORMS_CHUNK docs: each input's norms read in chunks (from its file
-   * when on disk), deleted docs dropped; zeros for the docs of inputs without norms for the field
+   * when on disk), deleted docs dropped; zeros for the docs of inputs without the field. None when an input
+   * has the field without norms (its norms were disabled): the merged segment has none for it.
    */
   normsChunks(field: string): Iterable<Uint8Array> | null {
-    if (!this.inputs.some((inp) => inp.data.fieldInfo(field)?.norms)) return null;
+    if (!this.fieldInfo(field)?.norms) return null;
     return this.mergedNorms(field);
   }
 

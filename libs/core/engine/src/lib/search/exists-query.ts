@@ -1,6 +1,7 @@
 /**
- * exists: docs that have a value for the field. Uses, in order: `_field_names` postings, doc values
- * (presence), norms (text fields), points, or the union of the field's postings.
+ * exists: docs that have a value for the field. Uses, in order: `_field_names` postings (with the field's
+ * postings where norms were dropped, see below), doc values (presence), norms (text fields), points, or the
+ * union of the field's postings.
  */
 import type { LeafReader } from '../index/leaf-reader.js';
 import { pointAccess } from '../index/point-access.js';
@@ -11,8 +12,19 @@ import { ConstantScoreWeight, Query, type Weight } from './query.js';
 
 export function existsIterator(reader: LeafReader, field: string): DocIdSetIterator | null {
   const fn = reader.postings('_field_names', field);
-  if (fn && fn.docFreq > 0) return new SortedArrayIterator(fn.docs);
   const maxDoc = reader.maxDoc;
+  if (fn && fn.docFreq > 0) {
+    // fewer docs in `_field_names` than have terms of the field: a segment whose norms of the field were
+    // dropped (disabled in the mapping, then buffered or merged with docs indexed without them) holds docs
+    // indexed with norms, which have no `_field_names` term: those are found through the field's postings
+    const st = reader.fieldStats(field);
+    const dict = st && st.docCount > fn.docFreq ? reader.terms(field) : null;
+    if (!dict) return new SortedArrayIterator(fn.docs);
+    const b = new DocIdSetBuilder(maxDoc);
+    b.addAll(fn.docs);
+    for (let o = 0; o < dict.size; o++) b.addAll(dict.postings(o).docs);
+    return b.build();
+  }
   // presence in doc values, read block by block (segments on disk)
   const presence = (rd: DocValuesReader<Float64Array | Uint32Array>): DocIdSetIterator | null => {
     const b = new DocIdSetBuilder(maxDoc);
