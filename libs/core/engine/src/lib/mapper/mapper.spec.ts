@@ -56,6 +56,44 @@ describe('mapping validation', () => {
   });
 });
 
+describe('norms updates (Elasticsearch: true → false allowed, false → true refused)', () => {
+  const conflict = (f: string) => `Mapper for [${f}] conflicts with existing mapper:\n\tCannot update parameter [norms] from [false] to [true]`;
+  it('disables norms on text, search_as_you_type, a multi-field and a keyword that had them', () => {
+    const m0 = svc.parseMappings({ properties: { t: { type: 'text', fields: { k: { type: 'keyword', norms: true } } }, s: { type: 'search_as_you_type' }, k: { type: 'keyword', norms: true } } }, {});
+    const m1 = svc.merge(m0, { properties: { t: { type: 'text', norms: false, fields: { k: { type: 'keyword', norms: false } } }, s: { type: 'search_as_you_type', norms: false }, k: { type: 'keyword', norms: 'false' } } }, {});
+    expect(m1['properties']).toEqual({
+      t: { type: 'text', norms: false, fields: { k: { type: 'keyword', norms: false } } },
+      s: { type: 'search_as_you_type', norms: false },
+      k: { type: 'keyword', norms: false },
+    });
+    // the same value again, or the default of a keyword (no norms), is no change
+    expect(svc.merge(m1, { properties: { t: { type: 'text', norms: false }, k: { type: 'keyword' } } }, {})['properties']).toEqual(m1['properties']);
+    // explicitly true on a text field that has them by default is no change either
+    expect(svc.merge(m0, { properties: { t: { type: 'text', norms: true } } }, {})['properties']).toMatchObject({ t: { type: 'text', norms: true } });
+  });
+  it('refuses to enable them again, explicitly or by leaving the parameter out (its default), with Elasticsearch\'s error', () => {
+    const m = svc.parseMappings({ properties: { t: { type: 'text', norms: false }, k: { type: 'keyword' }, a: { type: 'annotated_text', norms: false } } }, {});
+    expect(err(() => svc.merge(m, { properties: { t: { type: 'text', norms: true } } }, {}))).toEqual(['illegal_argument_exception', conflict('t')]);
+    expect(err(() => svc.merge(m, { properties: { t: { type: 'text' } } }, {}))).toEqual(['illegal_argument_exception', conflict('t')]);
+    expect(err(() => svc.merge(m, { properties: { k: { type: 'keyword', norms: true } } }, {}))).toEqual(['illegal_argument_exception', conflict('k')]);
+    expect(err(() => svc.merge(m, { properties: { a: { type: 'annotated_text' } } }, {}))).toEqual(['illegal_argument_exception', conflict('a')]);
+    // with another conflict: both listed, in the order of the parameters
+    expect(err(() => svc.merge(m, { properties: { t: { type: 'text', norms: true, analyzer: 'simple' } } }, {}))?.[1]).toBe(
+      'Mapper for [t] conflicts with existing mapper:\n\tCannot update parameter [norms] from [false] to [true]\n\tCannot update parameter [analyzer] from [default] to [simple]',
+    );
+  });
+  it('a mapping compiled after the update indexes the field without norms', () => {
+    const m0 = index({ properties: { t: { type: 'text' }, k: { type: 'keyword', norms: true } } });
+    expect(byName(svc.documentMapper(m0).parse({ t: 'a b', k: 'x' }, '1').doc.fields, 't')[0].norms).toBe(true);
+    const m1 = { ...m0, mappingVersion: 2, mappings: svc.merge(m0.mappings, { properties: { t: { type: 'text', norms: false }, k: { type: 'keyword', norms: false } } }, {}) };
+    const doc = svc.documentMapper(m1).parse({ t: 'a b', k: 'x' }, '1').doc;
+    expect(byName(doc.fields, 't')[0].norms).toBe(false);
+    expect(byName(doc.fields, 'k')[0].norms).toBeUndefined();
+    // without norms (and, for the keyword, with doc values) exists finds the text field through _field_names
+    expect(byName(doc.fields, '_field_names').flatMap((f) => f.tokens!.map((t) => t.term))).toEqual(['t']);
+  });
+});
+
 describe('mapping merge', () => {
   const base = svc.parseMappings({ properties: { n: { type: 'long' }, t: { type: 'text', analyzer: 'standard' }, k: { type: 'keyword', ignore_above: 10 }, o: { properties: { x: { type: 'keyword' } } } } }, {});
   it('adds fields and multi-fields, updates updatable params', () => {

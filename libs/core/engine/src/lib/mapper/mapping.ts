@@ -440,7 +440,8 @@ function defaultOf(type: string, param: string): unknown {
     case 'store':
       return false;
     case 'norms':
-      return type === 'text';
+      // text-like fields have norms unless told otherwise (match_only_text has none), keyword-like ones do not
+      return TEXT_LIKE_TYPES.has(type) && type !== 'match_only_text';
     case 'analyzer':
       return 'default';
     case 'index_options':
@@ -491,6 +492,16 @@ export function mergeField(name: string, existing: Json, update: Json, ctx: Mapp
     if (UPDATABLE.has(k)) {
       if (uv !== undefined) out[k] = uv;
       else if (k === 'copy_to' && ev !== undefined) out[k] = ev;
+      continue;
+    }
+    if (k === 'norms') {
+      // norms may be disabled on an existing field (true → false), never enabled again (Elasticsearch's
+      // TextParams.norms merge validator); the segments written before keep theirs until merged away
+      const e2 = ev === undefined ? defaultOf(et, k) : ev;
+      const u2 = uv === undefined ? defaultOf(et, k) : uv;
+      if (e2 !== u2 && !(e2 === true && u2 === false)) conflicts.push(`Cannot update parameter [norms] from [${javaString(e2)}] to [${javaString(u2)}]`);
+      else if (uv !== undefined) out[k] = uv;
+      else if (ev !== undefined) out[k] = ev;
       continue;
     }
     if (k === 'value' && et === 'constant_keyword') {
