@@ -59,6 +59,40 @@ describe('hostile input', () => {
     expect(ms.json.responses[0].error.reason).toMatch(DEPTH_REASON);
   });
 
+  it('bytes that are not UTF-8 are refused as Jackson refuses them, never stored as U+FFFD', async () => {
+    const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => Buffer.from(p as string)));
+    const send = (path: string, body: Buffer, method = 'POST', ct = 'application/json') => http(host.url + path, { method, headers: { 'content-type': ct }, body: new Uint8Array(body) });
+    // a document: 400, nothing indexed
+    const doc = await send('/h/_doc/u1', bytes('{"t":"caf', [0xe9], '"}'), 'PUT');
+    expect([doc.status, doc.json.error.type, doc.json.error.reason]).toEqual([400, 'x_content_parse_exception', '[1:11] Invalid UTF-8 middle byte 0x22']);
+    expect(doc.json.error.caused_by).toEqual({ type: 'json_parse_exception', reason: 'Invalid UTF-8 middle byte 0x22\n at [Source: (byte[])"..."; line: 1, column: 11]' });
+    expect((await http(host.url + '/h/_doc/u1')).status).toBe(404);
+    // a search body
+    const search = await send('/h/_search', bytes('{"query":{"match":{"t":"', [0xff], '"}}}'));
+    expect([search.status, search.json.error.reason]).toEqual([400, '[1:25] Invalid UTF-8 start byte 0xff']);
+    // a bulk: the item whose source is Latin-1 fails, the others are indexed with their bytes as sent
+    const bulk = await send(
+      '/_bulk?refresh=true',
+      bytes('{"index":{"_index":"h","_id":"u2"}}\n{"t":"café"}\n{"index":{"_index":"h","_id":"u3"}}\n{"t":"caf', [0xe9], '"}\n{"create":{"_index":"h","_id":"u4"}}\n{"t":"ok"}\n'),
+      'POST',
+      'application/x-ndjson',
+    );
+    expect(bulk.status).toBe(200);
+    expect(bulk.json.errors).toBe(true);
+    expect(bulk.json.items.map((i: Record<string, { status: number }>) => Object.values(i)[0].status)).toEqual([201, 400, 201]);
+    expect(bulk.json.items[1].index.error).toEqual({
+      type: 'document_parsing_exception',
+      reason: '[1:11] failed to parse: Invalid UTF-8 middle byte 0x22',
+      caused_by: { type: 'json_parse_exception', reason: 'Invalid UTF-8 middle byte 0x22\n at [Source: (byte[])"..."; line: 1, column: 11]' },
+    });
+    expect((await http(host.url + '/h/_doc/u2')).json._source).toEqual({ t: 'café' });
+    expect((await http(host.url + '/h/_doc/u3')).status).toBe(404);
+    // an action line that is not UTF-8 fails the whole bulk: nothing of it is indexed
+    const bad = await send('/_bulk?refresh=true', bytes('{"index":{"_index":"h","_id":"u5"}}\n{"t":"a"}\n{"index":{"_index":"h', [0xff], '"}}\n{"t":"b"}\n'), 'POST', 'application/x-ndjson');
+    expect([bad.status, bad.json.error.type, bad.json.error.reason]).toEqual([400, 'x_content_parse_exception', '[3:22] Invalid UTF-8 start byte 0xff']);
+    expect((await http(host.url + '/h/_doc/u5')).status).toBe(404);
+  });
+
   it('within the limits deep structures work: arrays 998 deep in a document, a disabled object, script params', async () => {
     const doc = await post('/h/_doc/deep?refresh=true', '{"n":' + nest(998, '[', ']', '7') + ',"o":' + nest(990, '{"a":', '}', '1') + '}', 'PUT');
     expect(doc.status).toBe(201);

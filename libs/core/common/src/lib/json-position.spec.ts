@@ -1,5 +1,7 @@
 import type { EsError } from './errors.js';
-import { jsonSyntaxError, locateJsonPath, locateKey, positionOf } from './json-position.js';
+import { isUtf8 } from 'node:buffer';
+import { invalidUtf8, jsonSyntaxError, locateJsonPath, locateKey, positionOf } from './json-position.js';
+import { seededRandom } from './seeded-random.js';
 
 describe('locateJsonPath', () => {
   const raw = '{"size":1,"aggs":{"a":{"terms":{"field":"t","size":"x"}}}}';
@@ -59,5 +61,42 @@ describe('jsonSyntaxError', () => {
     expect(e.rootCauses?.map((r) => [r.type, r.reason])).toEqual([['x_content_parse_exception', "[2:7] Unrecognized token 'tru'"]]);
     expect((e.cause as EsError).type).toBe('json_parse_exception');
     expect((e.cause as EsError).reason).toBe('Unrecognized token \'tru\'\n at [Source: (byte[])"..."; line: 2, column: 7]');
+  });
+});
+
+describe('invalidUtf8', () => {
+  const b = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+
+  it('is null for well-formed UTF-8 of every length', () => {
+    expect(invalidUtf8(b('{"a":"ascii é € 😀"}'))).toBeNull();
+    expect(invalidUtf8(b(''))).toBeNull();
+  });
+
+  it('names the first bad byte with Jackson’s message and its offset', () => {
+    expect(invalidUtf8(b('ab', [0xff], 'c'))).toEqual({ offset: 2, message: 'Invalid UTF-8 start byte 0xff' });
+    // a continuation byte where a character starts
+    expect(invalidUtf8(b('é', [0x80]))).toEqual({ offset: 2, message: 'Invalid UTF-8 start byte 0x80' });
+    // Latin-1 é followed by a space: a 3-byte start whose next byte is no continuation
+    expect(invalidUtf8(b('x', [0xe9], ' y'))).toEqual({ offset: 2, message: 'Invalid UTF-8 middle byte 0x20' });
+    expect(invalidUtf8(b('x', [0xf0, 0x9f, 0x98]))).toEqual({ offset: 4, message: 'Unexpected end-of-input in the middle of a UTF-8 character' });
+  });
+
+  it('refuses sequences that encode no character: overlong, surrogates, beyond U+10FFFF', () => {
+    expect(invalidUtf8(b([0xc0, 0xaf]))).toEqual({ offset: 0, message: 'Invalid UTF-8 start byte 0xc0' });
+    expect(invalidUtf8(b([0xe0, 0x80, 0xaf]))).toEqual({ offset: 1, message: 'Invalid UTF-8 middle byte 0x80' });
+    expect(invalidUtf8(b([0xed, 0xa0, 0x80]))).toEqual({ offset: 1, message: 'Invalid UTF-8 middle byte 0xa0' });
+    expect(invalidUtf8(b([0xf4, 0x90, 0x80, 0x80]))).toEqual({ offset: 1, message: 'Invalid UTF-8 middle byte 0x90' });
+    expect(invalidUtf8(b([0xf5, 0x80, 0x80, 0x80]))).toEqual({ offset: 0, message: 'Invalid UTF-8 start byte 0xf5' });
+  });
+
+  it('looks only at the given range, and agrees with Node’s validator', () => {
+    const buf = b([0xff], 'ok', [0xff]);
+    expect(invalidUtf8(buf, 1, 3)).toBeNull();
+    expect(invalidUtf8(buf, 1)).toEqual({ offset: 3, message: 'Invalid UTF-8 start byte 0xff' });
+    const rand = seededRandom(7);
+    for (let n = 0; n < 2000; n++) {
+      const bytes = Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 6) }, () => Math.floor(rand() * 256)));
+      expect(invalidUtf8(bytes) === null).toBe(isUtf8(bytes));
+    }
   });
 });

@@ -133,3 +133,34 @@ export function locateJsonPath(raw: string, path: readonly string[]): { key: num
   ws();
   return keyAt < 0 ? undefined : { key: keyAt, value: i };
 }
+
+/**
+ * The first byte of `bytes[from, to)` that is not well-formed UTF-8, with the message Jackson's byte parser
+ * gives there (Elasticsearch refuses such JSON; decoding it as a string would replace the bytes with U+FFFD
+ * silently): an invalid start byte, a continuation byte missing or wrong, or a sequence that encodes no
+ * character (overlong, a surrogate, beyond U+10FFFF). Null when all of it is well-formed.
+ */
+export function invalidUtf8(bytes: Uint8Array, from = 0, to = bytes.length): { offset: number; message: string } | null {
+  const hex = (b: number): string => `0x${b.toString(16)}`;
+  let i = from;
+  while (i < to) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    if (n === 0) return { offset: i, message: `Invalid UTF-8 start byte ${hex(c)}` };
+    let cp = c & (n === 1 ? 0x1f : n === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= n; k++) {
+      if (i + k >= to) return { offset: i + k, message: 'Unexpected end-of-input in the middle of a UTF-8 character' };
+      const d = bytes[i + k]!;
+      if ((d & 0xc0) !== 0x80) return { offset: i + k, message: `Invalid UTF-8 middle byte ${hex(d)}` };
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    const min = n === 1 ? 0x80 : n === 2 ? 0x800 : 0x10000;
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return { offset: i + 1, message: `Invalid UTF-8 middle byte ${hex(bytes[i + 1]!)}` };
+    i += n + 1;
+  }
+  return null;
+}

@@ -68,6 +68,12 @@ export interface RestRequest {
   objectBody(required?: boolean): Record<string, unknown> | undefined;
   /** NDJSON lines (for _bulk, _msearch); empty lines dropped */
   ndjsonLines(): string[];
+  /**
+   * the lines of `ndjsonLines()` (by index) whose bytes are not well-formed UTF-8 (decoded, they hold U+FFFD
+   * instead): where in the line (1-based column of the decoded line) and Jackson's message; undefined when the
+   * whole body is well-formed
+   */
+  invalidUtf8Lines?(): ReadonlyMap<number, { col: number; message: string }> | undefined;
   /** authenticated principal (set by the authenticator chain), if any */
   principal?: Principal;
   /** the caller's index-level access (set by the authorizer when security restricts it; see access.ts) */

@@ -40,7 +40,11 @@ const echo: RestHandler = {
 const bulk: RestHandler = {
   name: 'bulk',
   routes: [route('POST', '/_bulk', 'indices:data/write/bulk')],
-  handle: (req) => RestResponses.ok({ lines: req.ndjsonLines() }),
+  handle: (req) => {
+    const lines = req.ndjsonLines();
+    const bad = req.invalidUtf8Lines?.();
+    return RestResponses.ok(bad ? { lines, invalidUtf8: Object.fromEntries(bad) } : { lines });
+  },
 };
 const boom: RestHandler = {
   name: 'boom',
@@ -250,6 +254,40 @@ describe('HttpPipeline', () => {
       const r = await call('/_bulk', { method: 'POST', headers: { 'Content-Type': ct }, body: '{"index":{}}\r\n{"a":1}\n\n' });
       expect(await js(r)).toEqual({ lines: ['{"index":{}}', '{"a":1}'] });
     }
+  });
+
+  it('refuses a JSON body that is not UTF-8 as Jackson does (the bytes are not read as U+FFFD)', async () => {
+    const body = Buffer.concat([Buffer.from('{"a":\n "x'), Buffer.from([0xff]), Buffer.from('"}')]);
+    const r = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(r.status).toBe(400);
+    expect(await js(r)).toEqual({
+      error: {
+        root_cause: [{ type: 'x_content_parse_exception', reason: '[2:4] Invalid UTF-8 start byte 0xff' }],
+        type: 'x_content_parse_exception',
+        reason: '[2:4] Invalid UTF-8 start byte 0xff',
+        caused_by: { type: 'json_parse_exception', reason: 'Invalid UTF-8 start byte 0xff\n at [Source: (byte[])"..."; line: 2, column: 4]' },
+      },
+      status: 400,
+    });
+    // well-formed multi-byte characters are fine
+    const ok = await call('/i/_echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{"a":"é€😀"}') });
+    expect((await js(ok)).body).toEqual({ a: 'é€😀' });
+  });
+
+  it('tells which NDJSON lines are not UTF-8, and where', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"index":{}}\r\n\n{"a":"ok é"}\n{"b":"'),
+      Buffer.from([0xe9, 0x20]),
+      Buffer.from('x"}\n{"c":1}\n'),
+      Buffer.from([0xc3]),
+      Buffer.from('\n'),
+    ]);
+    const r = await call('/_bulk', { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body });
+    expect(await js(r)).toEqual({
+      lines: ['{"index":{}}', '{"a":"ok é"}', '{"b":"\ufffd x"}', '{"c":1}', '\ufffd'],
+      // the column of the offending byte in the decoded line (U+FFFD stands for the broken start byte)
+      invalidUtf8: { 2: { col: 8, message: 'Invalid UTF-8 middle byte 0x20' }, 4: { col: 2, message: 'Unexpected end-of-input in the middle of a UTF-8 character' } },
+    });
   });
 
   it('accepts gzip-encoded bodies', async () => {

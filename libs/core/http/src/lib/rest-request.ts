@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import {
   EsError,
   Errors,
   checkParsedJson,
+  invalidUtf8,
   jsonSyntaxError,
   parseTimeValue,
   type HttpMethod,
@@ -62,6 +64,8 @@ export class HttpRestRequest implements RestRequest {
   private body: Buffer;
   private text?: string;
   private json?: { value: unknown };
+  /** set by ndjsonLines(): null until it ran */
+  private badLines: ReadonlyMap<number, { col: number; message: string }> | undefined | null = null;
 
   constructor(init: RestRequestInit) {
     this.method = init.method;
@@ -161,7 +165,14 @@ export class HttpRestRequest implements RestRequest {
     if (!this.json) {
       const text = this.rawBody();
       if (text.trim().length === 0) this.json = { value: undefined };
-      else this.json = { value: parseJsonText(text) };
+      else {
+        // bytes that are not UTF-8 fail the parse, as in Jackson (decoded, they would be U+FFFD silently)
+        if (!isUtf8(this.body)) {
+          const bad = invalidUtf8(this.body)!;
+          throw jsonSyntaxError(text, this.body.subarray(0, bad.offset).toString('utf8').length, bad.message);
+        }
+        this.json = { value: parseJsonText(text) };
+      }
     }
     return this.json.value;
   }
@@ -183,10 +194,35 @@ export class HttpRestRequest implements RestRequest {
   ndjsonLines(): string[] {
     const text = this.rawBody();
     const out: string[] = [];
+    // the bytes' lines match the decoded ones one to one: a newline byte is never part of a UTF-8 sequence,
+    // and the decoder keeps it when it ends a broken one
+    const body = this.body;
+    const bad = isUtf8(body) ? null : new Map<number, { col: number; message: string }>();
+    let at = 0;
     for (const raw of text.split('\n')) {
+      const end = bad ? nextNewline(body, at) : 0;
       const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (line.trim().length > 0) out.push(line);
+      if (line.trim().length > 0) {
+        if (bad) {
+          const e = invalidUtf8(body, at, end);
+          if (e) bad.set(out.length, { col: body.subarray(at, e.offset).toString('utf8').length + 1, message: e.message });
+        }
+        out.push(line);
+      }
+      at = end + 1;
     }
+    this.badLines = bad && bad.size > 0 ? bad : undefined;
     return out;
   }
+
+  invalidUtf8Lines(): ReadonlyMap<number, { col: number; message: string }> | undefined {
+    if (this.badLines === null) this.ndjsonLines();
+    return this.badLines ?? undefined;
+  }
+}
+
+/** the offset of the next newline byte at or after `from`, or the length */
+function nextNewline(b: Buffer, from: number): number {
+  const i = b.indexOf(10, from);
+  return i < 0 ? b.length : i;
 }

@@ -323,8 +323,11 @@ export class BulkRestHandler implements RestHandler {
     const src = sourceParams(req);
     if (!req.hasBody()) throw new EsError('parse_exception', 400, 'request body is required');
     requireTerminatingNewline(req.rawBody());
-    const items = await parseBulkLinesSliced(req.ndjsonLines(), {
+    const lines = req.ndjsonLines();
+    const invalidUtf8 = req.invalidUtf8Lines?.();
+    const items = await parseBulkLinesSliced(lines, {
       index: req.optionalPathParam('index'),
+      ...(invalidUtf8 ? { invalidUtf8 } : {}),
       routing: req.param('routing') || undefined,
       pipeline: req.param('pipeline'),
       requireAlias: req.hasParam('require_alias') ? req.boolParam('require_alias', false) : undefined,

@@ -122,6 +122,13 @@ function parseIndexSource(item: BulkItemRequest, srcLine: string): void {
   item.rawSource = srcLine;
 }
 
+/** a whole-request failure for a line of the bulk that is not well-formed UTF-8 */
+function utf8LineError(bad: { col: number; message: string }, lineNo: number): EsError {
+  // as jsonSyntaxError: the x_content_parse_exception is the root cause, Jackson's exception its cause
+  const root = Errors.xContentParse(bad.message, lineNo, bad.col);
+  return new EsError(root.type, root.status, root.reason, { cause: jsonParseError(bad.message, { line: lineNo, col: bad.col }), rootCauses: [root] });
+}
+
 /** parses the source line of an item whose parse was deferred (`parseBulkLinesSliced`'s `deferSources`) */
 export function resolvePendingSource(item: BulkItemRequest): void {
   if (!item.sourcePending) return;
@@ -142,6 +149,8 @@ function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, slice
       sliceStart = performance.now();
     }
     const lineNo = i + 1;
+    const notUtf8 = defaults.invalidUtf8?.get(i);
+    if (notUtf8) throw utf8LineError(notUtf8, lineNo);
     const raw = lines[i++];
     let action: unknown;
     try {
@@ -254,7 +263,17 @@ function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, slice
     if (i >= lines.length) {
       throw Errors.illegalArgument('The bulk request must be terminated by a newline [\\n]');
     }
+    const badSource = defaults.invalidUtf8?.get(i);
     const srcLine = lines[i++];
+    if (badSource && op === 'update') throw utf8LineError(badSource, lineNo + 1);
+    if (badSource) {
+      // the item fails as a source Jackson cannot read does; the others go on
+      const cause = jsonParseError(badSource.message, { line: 1, col: badSource.col });
+      const root = Errors.documentParsing(`[1:${badSource.col}] failed to parse: ${badSource.message}`);
+      item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+      items.push(item);
+      continue;
+    }
     if (op !== 'update') {
       if (deferSources) {
         item.rawSource = srcLine;

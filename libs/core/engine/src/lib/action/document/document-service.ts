@@ -123,6 +123,11 @@ export interface BulkDefaults {
   requireAlias?: boolean;
   fetchSource?: boolean;
   sourceFilter?: SourceFilter;
+  /**
+   * lines (index into the bulk's lines) whose bytes were not well-formed UTF-8 (RestRequest.invalidUtf8Lines):
+   * a source line among them fails its item, an action or update line the request, as Jackson's parse does
+   */
+  invalidUtf8?: ReadonlyMap<number, { col: number; message: string }>;
 }
 
 export interface BulkItemRequest {
