@@ -91,6 +91,14 @@ describe('hostile input', () => {
     const bad = await send('/_bulk?refresh=true', bytes('{"index":{"_index":"h","_id":"u5"}}\n{"t":"a"}\n{"index":{"_index":"h', [0xff], '"}}\n{"t":"b"}\n'), 'POST', 'application/x-ndjson');
     expect([bad.status, bad.json.error.type, bad.json.error.reason]).toEqual([400, 'x_content_parse_exception', '[3:22] Invalid UTF-8 start byte 0xff']);
     expect((await http(host.url + '/h/_doc/u5')).status).toBe(404);
+    // msearch: a body line fails its search, the others answer; a header line fails the request
+    const ms = await send('/_msearch', bytes('{"index":"h"}\n{"query":{"match":{"t":"', [0xff], '"}}}\n{"index":"h"}\n{"size":0}\n'), 'POST', 'application/x-ndjson');
+    expect(ms.status).toBe(200);
+    expect(ms.json.responses.map((r: { status: number }) => r.status)).toEqual([400, 200]);
+    expect(ms.json.responses[0].error.root_cause).toEqual([{ type: 'x_content_parse_exception', reason: '[1:25] Invalid UTF-8 start byte 0xff' }]);
+    expect(ms.json.responses[1].hits.total.value).toBeGreaterThan(0);
+    const msh = await send('/_msearch', bytes('{"index":"h', [0xc3], '"}\n{"size":0}\n'), 'POST', 'application/x-ndjson');
+    expect([msh.status, msh.json.error.type, msh.json.error.reason]).toEqual([400, 'x_content_parse_exception', '[1:13] Invalid UTF-8 middle byte 0x22']);
   });
 
   it('within the limits deep structures work: arrays 998 deep in a document, a disabled object, script params', async () => {

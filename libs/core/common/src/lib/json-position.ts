@@ -34,7 +34,11 @@ export function jsonParseError(message: string, at: JsonPosition): EsError {
  * exception is not an ElasticsearchException, so it only shows up under caused_by).
  */
 export function jsonSyntaxError(raw: string, offset: number, message: string): EsError {
-  const at = positionOf(raw, offset);
+  return jsonSyntaxErrorAt(positionOf(raw, offset), message);
+}
+
+/** jsonSyntaxError at a known position (a line of an NDJSON body, bytes that are not UTF-8) */
+export function jsonSyntaxErrorAt(at: JsonPosition, message: string): EsError {
   const root = Errors.xContentParse(message, at.line, at.col);
   return new EsError(root.type, root.status, root.reason, { cause: jsonParseError(message, at), rootCauses: [root] });
 }

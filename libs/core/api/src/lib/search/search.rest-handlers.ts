@@ -1,6 +1,6 @@
 /** REST handlers of the search APIs: _search, _count, _msearch, _field_caps, _validate/query. */
 import { inject, injectable } from 'inversify';
-import { EsError, Errors, RestResponses, indicesOptionsFromParams, indicesOptionsOf, checkIndicesAccess, checkParsedJson, route, toEsError, withExactSearchIntegers, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
+import { EsError, Errors, RestResponses, jsonSyntaxErrorAt, indicesOptionsFromParams, indicesOptionsOf, checkIndicesAccess, checkParsedJson, route, toEsError, withExactSearchIntegers, type RestHandler, type RestRequest, type RestResponse, wildcardRegExp } from '@strata/core-common';
 import {
   EngineTokens,
   SearchService,
@@ -154,7 +154,11 @@ export class MultiSearchRestHandler implements RestHandler {
     }
     const defaultIndices = indicesOf(req);
     const responses: unknown[] = [];
+    // lines that are not UTF-8: a header fails the request, a body its search (as a line Jackson cannot read)
+    const notUtf8 = req.invalidUtf8Lines?.();
     for (let i = 0; i < lines.length; i += 2) {
+      const badHeaderBytes = notUtf8?.get(i);
+      if (badHeaderBytes) throw jsonSyntaxErrorAt({ line: 1, col: badHeaderBytes.col }, badHeaderBytes.message);
       let header: Record<string, unknown>;
       try {
         header = JSON.parse(lines[i]!) as Record<string, unknown>;
@@ -167,6 +171,8 @@ export class MultiSearchRestHandler implements RestHandler {
       const bodyLine = lines[i + 1];
       if (bodyLine === undefined) throw Errors.illegalArgument('The msearch request must be terminated by a newline [\\n]');
       try {
+        const badBodyBytes = notUtf8?.get(i + 1);
+        if (badBodyBytes) throw jsonSyntaxErrorAt({ line: 1, col: badBodyBytes.col }, badBodyBytes.message);
         let b: unknown;
         try {
           b = JSON.parse(bodyLine);

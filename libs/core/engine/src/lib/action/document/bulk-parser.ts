@@ -2,7 +2,7 @@
  * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
  * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
  */
-import { EsError, Errors, checkParsedJson, jsonParseError, locateJsonPath, positionOf } from '@strata/core-common';
+import { EsError, Errors, checkParsedJson, jsonParseError, jsonSyntaxErrorAt, locateJsonPath, positionOf } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
 import { nextWriteTurn, WRITE_SLICE_MS } from '../../util/write-turns.js';
@@ -124,9 +124,7 @@ function parseIndexSource(item: BulkItemRequest, srcLine: string): void {
 
 /** a whole-request failure for a line of the bulk that is not well-formed UTF-8 */
 function utf8LineError(bad: { col: number; message: string }, lineNo: number): EsError {
-  // as jsonSyntaxError: the x_content_parse_exception is the root cause, Jackson's exception its cause
-  const root = Errors.xContentParse(bad.message, lineNo, bad.col);
-  return new EsError(root.type, root.status, root.reason, { cause: jsonParseError(bad.message, { line: lineNo, col: bad.col }), rootCauses: [root] });
+  return jsonSyntaxErrorAt({ line: lineNo, col: bad.col }, bad.message);
 }
 
 /** parses the source line of an item whose parse was deferred (`parseBulkLinesSliced`'s `deferSources`) */
