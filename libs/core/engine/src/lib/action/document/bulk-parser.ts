@@ -2,7 +2,7 @@
  * Parses `_bulk` NDJSON lines into BulkItemRequests, leniently like Elasticsearch 8: null metadata values
  * count as absent; extra top-level keys after the action object are ignored; malformed lines give ES's errors.
  */
-import { EsError, Errors, checkParsedJson, jsonParseError, jsonSyntaxErrorAt, locateJsonPath, positionOf } from '@strata/core-common';
+import { EsError, Errors, checkParsedJson, jsonParseError, jsonSyntaxErrorAt, locateJsonPath, positionOf, type JsonPosition } from '@strata/core-common';
 import type { BulkDefaults, BulkItemRequest, BulkOp } from './document-service.js';
 import type { VersionType } from '../../shard/versioning.js';
 import { nextWriteTurn, WRITE_SLICE_MS } from '../../util/write-turns.js';
@@ -113,18 +113,17 @@ function parseIndexSource(item: BulkItemRequest, srcLine: string): void {
   const bad = checkParsedJson(srcLine, body);
   if (bad) {
     // Jackson's STRICT_DUPLICATE_DETECTION and nesting limit: the item fails
-    const cause = jsonParseError(bad.message, positionOf(srcLine, bad.offset));
-    const root = Errors.documentParsing(`[1:${bad.offset + 1}] failed to parse: ${bad.message}`);
-    item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+    item.bodyError = sourceParseError(bad.message, positionOf(srcLine, bad.offset));
     return;
   }
   item.body = body as Record<string, unknown>;
   item.rawSource = srcLine;
 }
 
-/** a whole-request failure for a line of the bulk that is not well-formed UTF-8 */
-function utf8LineError(bad: { col: number; message: string }, lineNo: number): EsError {
-  return jsonSyntaxErrorAt({ line: lineNo, col: bad.col }, bad.message);
+/** an item's failure for a source line Jackson cannot read: document_parsing_exception, caused by Jackson's exception */
+function sourceParseError(message: string, at: JsonPosition): EsError {
+  const root = Errors.documentParsing(`[${at.line}:${at.col}] failed to parse: ${message}`);
+  return new EsError(root.type, root.status, root.reason, { cause: jsonParseError(message, at), rootCauses: [root] });
 }
 
 /** parses the source line of an item whose parse was deferred (`parseBulkLinesSliced`'s `deferSources`) */
@@ -148,7 +147,7 @@ function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, slice
     }
     const lineNo = i + 1;
     const notUtf8 = defaults.invalidUtf8?.get(i);
-    if (notUtf8) throw utf8LineError(notUtf8, lineNo);
+    if (notUtf8) throw jsonSyntaxErrorAt({ line: lineNo, col: notUtf8.col }, notUtf8.message);
     const raw = lines[i++];
     let action: unknown;
     try {
@@ -263,12 +262,10 @@ function* parseBulkSteps(lines: readonly string[], defaults: BulkDefaults, slice
     }
     const badSource = defaults.invalidUtf8?.get(i);
     const srcLine = lines[i++];
-    if (badSource && op === 'update') throw utf8LineError(badSource, lineNo + 1);
+    if (badSource && op === 'update') throw jsonSyntaxErrorAt({ line: lineNo + 1, col: badSource.col }, badSource.message);
     if (badSource) {
       // the item fails as a source Jackson cannot read does; the others go on
-      const cause = jsonParseError(badSource.message, { line: 1, col: badSource.col });
-      const root = Errors.documentParsing(`[1:${badSource.col}] failed to parse: ${badSource.message}`);
-      item.bodyError = new EsError(root.type, root.status, root.reason, { cause, rootCauses: [root] });
+      item.bodyError = sourceParseError(badSource.message, { line: 1, col: badSource.col });
       items.push(item);
       continue;
     }
