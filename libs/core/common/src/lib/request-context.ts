@@ -103,3 +103,45 @@ export function onClientGone(rc: RequestContext | undefined, fn: () => void): ()
   signal.addEventListener('abort', fn, { once: true });
   return () => signal.removeEventListener('abort', fn);
 }
+
+/**
+ * Whether a request's client went away before its response was written, told to listeners (what the HTTP
+ * pipeline puts behind `RequestContext.onClientGone` and `signal`); the AbortSignal is made only when something
+ * reads it (an AbortController and a listener on it cost several microseconds, on every request, and most
+ * requests never look).
+ */
+export class ClientChannel {
+  private gone = false;
+  private listeners: Array<() => void> | null = null;
+  private aborter: AbortController | null = null;
+
+  close(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.aborter?.abort();
+    const l = this.listeners;
+    this.listeners = null;
+    if (l) for (const fn of l) fn();
+  }
+
+  get signal(): AbortSignal {
+    if (!this.aborter) {
+      this.aborter = new AbortController();
+      if (this.gone) this.aborter.abort();
+    }
+    return this.aborter.signal;
+  }
+
+  onGone(fn: () => void): () => void {
+    if (this.gone) {
+      fn();
+      return nothingToRemove;
+    }
+    (this.listeners ??= []).push(fn);
+    return () => {
+      const l = this.listeners;
+      const i = l ? l.indexOf(fn) : -1;
+      if (i >= 0) l!.splice(i, 1);
+    };
+  }
+}

@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import { inject, injectable, optional } from 'inversify';
 import {
   BreakerNames,
+  ClientChannel,
   EsError,
   Errors,
   PRODUCT_VERSION,
@@ -550,49 +551,4 @@ function pickEncoding(accept: string): 'gzip' | 'deflate' | undefined {
     if (q !== undefined && q > 0) return enc;
   }
   return undefined;
-}
-
-function noop(): void {
-  // nothing to remove
-}
-
-/**
- * Whether a request's client went away before its response was written, told to listeners; the AbortSignal
- * is made only when something reads it (an AbortController and a listener on it cost several microseconds, on
- * every request, and most requests never look).
- */
-class ClientChannel {
-  private gone = false;
-  private listeners: Array<() => void> | null = null;
-  private aborter: AbortController | null = null;
-
-  close(): void {
-    if (this.gone) return;
-    this.gone = true;
-    this.aborter?.abort();
-    const l = this.listeners;
-    this.listeners = null;
-    if (l) for (const fn of l) fn();
-  }
-
-  get signal(): AbortSignal {
-    if (!this.aborter) {
-      this.aborter = new AbortController();
-      if (this.gone) this.aborter.abort();
-    }
-    return this.aborter.signal;
-  }
-
-  onGone(fn: () => void): () => void {
-    if (this.gone) {
-      fn();
-      return noop;
-    }
-    (this.listeners ??= []).push(fn);
-    return () => {
-      const l = this.listeners;
-      const i = l ? l.indexOf(fn) : -1;
-      if (i >= 0) l!.splice(i, 1);
-    };
-  }
 }
