@@ -380,6 +380,16 @@ describe('scoring in batches (nextBatch) gives the docs and scores of nextDoc/sc
     ['three terms', new BooleanQuery(['a', 'd', 'e'].map((t) => ({ occur: 'should' as const, query: term(t) })))],
     ['a term and a range filter', new BooleanQuery([{ occur: 'must', query: term('c') }, { occur: 'filter', query: new PointRangeQuery('n', 3, 6) }])],
     ['filters only', new BooleanQuery([{ occur: 'filter', query: term('d') }, { occur: 'filter', query: new PointRangeQuery('n', 2, 8) }])],
+    // sparse: the term's docs that pass are far apart (the lead's index is found by galloping)
+    ['a common term and a narrow range filter', new BooleanQuery([{ occur: 'must', query: term('a') }, { occur: 'filter', query: new PointRangeQuery('n', 6, 7) }])],
+    [
+      'a common term and two range filters',
+      new BooleanQuery([
+        { occur: 'must', query: term('a') },
+        { occur: 'filter', query: new PointRangeQuery('n', 1, 8) },
+        { occur: 'filter', query: new PointRangeQuery('n', 4, 9) },
+      ]),
+    ],
   ];
   for (const [name, q] of queries) {
     it(`${name}: batches of several sizes mixed with nextDoc and advance`, () => {

@@ -15,6 +15,38 @@ import { TermScorer } from './term-query.js';
  * docs and every other clause is such a test, the lead's docs are filtered chunk by chunk in tight loops (the
  * doc-values tests in bulk), not doc by doc through the iterators.
  */
+/** the docs of `docs[from..to)` whose bit is set in `words`, into `out` (may be `docs` itself when `from` is 0); their count */
+function filterByBits(docs: Uint32Array, from: number, to: number, words: Uint32Array, out: Uint32Array): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = docs[i]!;
+    if ((words[d >>> 5]! & (1 << (d & 31))) !== 0) out[n++] = d;
+  }
+  return n;
+}
+
+/**
+ * the first index at or after `p` whose doc is `d` or more, in docs ascending (`docs[p] < d`, and such an index
+ * exists): galloping, then a binary search, so a sparse walk costs the log of the gap, not the gap
+ */
+function gallop(docs: Uint32Array, p: number, d: number): number {
+  let lo = p + 1;
+  let step = 1;
+  let hi = lo;
+  while (hi < docs.length && docs[hi]! < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > docs.length) hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class ConjunctionScorer extends Scorer {
   private readonly lead: DocIdSetIterator;
   private readonly others: DocIdSetIterator[];
@@ -135,17 +167,8 @@ export class ConjunctionScorer extends Scorer {
       if (bits.length === 0) {
         n = this.bulkChecks.length > 0 ? this.bulkChecks[0]!(docs, from, to, buf) : copyInto(docs, from, to, buf);
       } else {
-        for (let i = from; i < to; i++) {
-          const d = docs[i]!;
-          let ok = true;
-          for (let j = 0; j < bits.length; j++) {
-            if ((bits[j]![d >>> 5]! & (1 << (d & 31))) === 0) {
-              ok = false;
-              break;
-            }
-          }
-          if (ok) buf[n++] = d;
-        }
+        n = filterByBits(docs, from, to, bits[0]!, buf);
+        for (let j = 1; j < bits.length && n > 0; j++) n = filterByBits(buf, 0, n, bits[j]!, buf);
         if (this.bulkChecks.length > 0) n = this.bulkChecks[0]!(buf, 0, n, buf);
       }
       for (let j = 1; j < this.bulkChecks.length; j++) n = this.bulkChecks[j]!(buf, 0, n, buf);
@@ -233,7 +256,7 @@ export class ConjunctionScorer extends Scorer {
         const d = buf[j]!;
         docs[n] = d;
         if (src !== null) {
-          while (src[p]! < d) p++;
+          if (src[p]! < d) p = gallop(src, p, d);
           scores[n++] = Math.fround(0 + term!.scoreAt(p, ones, d));
         } else scores[n++] = 0;
       }
