@@ -343,6 +343,14 @@ export class SegmentBuilder {
     return bytes;
   }
 
+  /** the id, version, seq_no and primary term a buffered doc was written with */
+  docId(doc: number): string {
+    return this.ids[doc]!;
+  }
+  docVersion(doc: number): { version: number; seqNo: number; primaryTerm: number } {
+    return { version: this.versions.data[doc]!, seqNo: this.seqNos.data[doc]!, primaryTerm: this.terms.data[doc]! };
+  }
+
   /** stored fields of a buffered doc (realtime get) */
   storedSource(doc: number): Uint8Array | null {
     return this.sources[doc] ?? null;
