@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock, createTestHost, type TestHost } from '@strata/core-testing';
+import { EngineTokens } from '@strata/core-engine';
 import { dataStreamsFeature } from '../data-streams.module.js';
 
 const DAY = 86_400_000;
@@ -363,4 +364,40 @@ describe('data streams persist across restarts', () => {
       rmSync(dataPath, { recursive: true, force: true });
     }
   });
+});
+
+describe('data streams and bulk documents parsed in threads', () => {
+  it('a large bulk into a data stream: each document is read (its @timestamp) from the packed source line, as on the event loop', async () => {
+    const host = await createTestHost({ features: [dataStreamsFeature], settings: { 'thread_pool.bulk_parse.size': 1 } });
+    try {
+      await template(host, 'logs', ['logs-*'], { template: { mappings: { properties: { msg: { type: 'keyword' }, n: { type: 'long' } } } } });
+      // the stream exists before the bulk: its write index is known when the bulk's documents are sent ahead
+      expect((await host.request('PUT', '/_data_stream/logs-bulk')).status).toBe(200);
+      const lines: string[] = [];
+      for (let i = 0; i < 400; i++) {
+        lines.push(JSON.stringify({ create: {} }));
+        // every 50th without a timestamp: the item fails as the interceptor finds none
+        lines.push(JSON.stringify(i % 50 === 7 ? { msg: `m${i}`, n: i } : { '@timestamp': `2024-05-17T10:${String(i % 60).padStart(2, '0')}:00Z`, msg: `m${i}`, n: i }));
+      }
+      const r = await host.request('POST', '/logs-bulk/_bulk?refresh=true', lines.join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
+      expect(r.status).toBe(200);
+      const items = r.body.items as Array<{ create: { status: number; _index: string; _id: string; error?: { type: string; reason: string } } }>;
+      const failed = items.map((it, i) => [i, it.create] as const).filter(([, c]) => c.status !== 201);
+      expect(failed.map(([i]) => i)).toEqual([7, 57, 107, 157, 207, 257, 307, 357]);
+      expect(failed[0]![1].error?.type).toBe('document_parsing_exception');
+      expect(failed[0]![1].error?.reason).toContain('data stream timestamp field [@timestamp] is missing');
+      const ok = items[8]!.create;
+      expect(ok._index).toMatch(/^\.ds-logs-bulk-/);
+      const got = await host.request('GET', `/${ok._index}/_doc/${ok._id}`);
+      expect(got.body._source).toEqual({ '@timestamp': '2024-05-17T10:08:00Z', msg: 'm8', n: 8 });
+      const count = await host.request('GET', '/logs-bulk/_count?q=msg:m399');
+      expect(count.body.count).toBe(1);
+      expect((await host.request('GET', '/logs-bulk/_count')).body.count).toBe(392);
+      // the documents went through a parse thread
+      const pool = host.node.container.get<{ mergePool: { parsedDocs: number } | null }>(EngineTokens.IndicesService).mergePool;
+      expect(pool?.parsedDocs).toBeGreaterThanOrEqual(392);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
 });

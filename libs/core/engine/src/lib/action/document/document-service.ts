@@ -1171,28 +1171,45 @@ function bulkIndexRequest(it: BulkItemRequest, index: string, source: Record<str
   };
 }
 
+/** the bulk item whose source line a lazy request's `source` parses (see `lazySourceRequest`) */
+const LAZY_ITEM = Symbol('lazySourceItem');
+
+/** turns a lazy request's `source` into a plain property holding `value` */
+function settleSource(req: IndexRequest, value: Record<string, unknown>): void {
+  Object.defineProperty(req, 'source', { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * `source` of every lazy request: one getter and setter shared by all (a literal with accessors of its own is
+ * a dictionary-mode object of about 1 KB, made for each bulk document), enumerable, so a copy of the request
+ * (`{ ...req }`) reads it
+ */
+const LAZY_SOURCE: PropertyDescriptor = {
+  get(this: IndexRequest & { [LAZY_ITEM]: BulkItemRequest }): Record<string, unknown> {
+    const it = this[LAZY_ITEM];
+    resolvePendingSource(it);
+    if (it.bodyError) throw it.bodyError;
+    const value = it.body ?? {};
+    settleSource(this, value);
+    return value;
+  },
+  set(this: IndexRequest, value: Record<string, unknown>): void {
+    settleSource(this, value);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /**
  * the same, its `source` parsed from the item's source line (valid: a parse thread packed it) when first read —
  * by an interceptor, or the event loop's parse after all; a write replaces it
  */
 function lazySourceRequest(it: BulkItemRequest, index: string): IndexRequest {
-  let source: Record<string, unknown> | undefined;
-  return {
+  const req = {
     index,
     id: it.id,
     routing: it.routing,
     opType: it.op === 'create' ? 'create' : 'index',
-    get source(): Record<string, unknown> {
-      if (source === undefined) {
-        resolvePendingSource(it);
-        if (it.bodyError) throw it.bodyError;
-        source = it.body ?? {};
-      }
-      return source;
-    },
-    set source(v: Record<string, unknown>) {
-      source = v;
-    },
     pipeline: it.pipeline,
     version: it.version,
     versionType: it.versionType,
@@ -1201,7 +1218,10 @@ function lazySourceRequest(it: BulkItemRequest, index: string): IndexRequest {
     requireAlias: it.requireAlias,
     requireDataStream: it.requireDataStream,
     attributes: {},
-  };
+    [LAZY_ITEM]: it,
+  } as unknown as IndexRequest;
+  Object.defineProperty(req, 'source', LAZY_SOURCE);
+  return req;
 }
 
 /** whether a chunk was parsed with the index's current mapping and settings */
