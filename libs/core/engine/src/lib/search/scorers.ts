@@ -162,7 +162,7 @@ export class ConjunctionScorer extends Scorer {
       const from = this.pos;
       const to = Math.min(docs.length, from + BULK_CHUNK);
       this.pos = to;
-      let n = 0;
+      let n: number;
       const bits = this.bits;
       if (bits.length === 0) {
         n = this.bulkChecks.length > 0 ? this.bulkChecks[0]!(docs, from, to, buf) : copyInto(docs, from, to, buf);
