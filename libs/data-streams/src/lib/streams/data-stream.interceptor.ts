@@ -21,23 +21,12 @@ import {
   type MetadataStore,
 } from '@strata/core-engine';
 import { isObj } from '../util.js';
-import { TIMESTAMP_FIELD, dataStreams, parentDataStream, writeIndexOf, type DataStreamMetadata } from './data-stream-metadata.js';
+import { dataStreams, parentDataStream, writeIndexOf, type DataStreamMetadata } from './data-stream-metadata.js';
 import { DataStreamService } from './data-stream-service.js';
 import { RolloverService } from '../rollover/rollover-service.js';
 
 function fail(error: EsError): InterceptResult {
   return { kind: 'fail', error };
-}
-
-/** ES DataStreamTimestampFieldMapper: a document parsing failure caused by the timestamp check */
-function timestampError(req: IndexRequest, message: string): EsError {
-  const text = JSON.stringify(req.source);
-  const reason = `[1:${text.length + 1}] failed to parse: ${message}`;
-  // the illegal argument is a plain Java exception in ES: the root cause is the parsing exception itself
-  return new EsError('document_parsing_exception', 400, reason, {
-    cause: Errors.illegalArgument(message),
-    rootCauses: [new EsError('document_parsing_exception', 400, reason)],
-  });
 }
 
 @injectable()
@@ -95,8 +84,8 @@ export class DataStreamIndexInterceptor implements IndexRequestInterceptor {
   /** a write to data stream `ds`: checked, then pointed at its write index (rolled over first when asked) */
   private streamWrite(req: IndexRequest, ds: DataStreamMetadata): InterceptResult | Promise<InterceptResult> {
     if (req.opType !== 'create') return fail(Errors.illegalArgument('only write ops with an op_type of create are allowed in data streams'));
-    const tsError = this.checkTimestamp(req);
-    if (tsError) return fail(tsError);
+    // the `@timestamp` of the document is checked by the backing index's mapping (`_data_stream_timestamp`) as
+    // the document is parsed: the source is not read here (a parse thread may have packed it)
     if (req.routing !== undefined && req.routing !== null && !ds.allow_custom_routing) {
       return fail(
         Errors.illegalArgument(
@@ -127,18 +116,7 @@ export class DataStreamIndexInterceptor implements IndexRequestInterceptor {
         ),
       );
     }
-    const tsError = this.checkTimestamp(req);
-    return tsError ? fail(tsError) : { kind: 'continue', request: req };
-  }
-
-  private checkTimestamp(req: IndexRequest): EsError | undefined {
-    const v = req.source[TIMESTAMP_FIELD];
-    if (v === undefined || v === null) return timestampError(req, `data stream timestamp field [${TIMESTAMP_FIELD}] is missing`);
-    if (Array.isArray(v)) {
-      if (v.length === 0) return timestampError(req, `data stream timestamp field [${TIMESTAMP_FIELD}] is missing`);
-      if (v.length > 1) return timestampError(req, `data stream timestamp field [${TIMESTAMP_FIELD}] encountered multiple values`);
-    }
-    return undefined;
+    return { kind: 'continue', request: req };
   }
 
   private notADataStream(name: string): EsError {

@@ -16,6 +16,7 @@ import type { MappedFieldType } from './mapped-field-type.js';
 import { DateFormatter } from '@strata/core-common';
 import { DateFieldType, KeywordFieldType, parseBoolean, parseNumber } from './field-types.js';
 import { encodeIp } from './ip.js';
+import { DATA_STREAM_TIMESTAMP_FIELD } from '../cluster/templates.js';
 import { filterSearchSource } from '../action/search/source-filter.js';
 import {
   ACCEPT_ONLY_TYPES,
@@ -106,6 +107,7 @@ export class DefaultDocumentMapper implements DocumentMapper {
     root.fields.push({ name: ID_FIELD, tokens: [{ term: id, position: 0 }], indexOptions: 'docs' });
     if (routing !== undefined && routing !== null) root.fields.push({ name: ROUTING_FIELD, tokens: [{ term: routing, position: 0 }], indexOptions: 'docs' });
     this.parseObject(source, this.mapping.root, '', this.mapping.dynamic, st);
+    if (this.mapping.dataStreamTimestamp) checkDataStreamTimestamp(source);
     addFieldNames(root);
     if (st.ignored.size) {
       // indexed keyword with doc values (ES >= 8.15): searchable (exists / term) and returned in GET and hits
@@ -797,4 +799,18 @@ function javaParsesAsDouble(s: string): boolean {
   while (a < b && s.charCodeAt(a) <= 32) a++;
   while (b > a && s.charCodeAt(b - 1) <= 32) b--;
   return JAVA_DOUBLE.test(s.slice(a, b));
+}
+
+/**
+ * ES DataStreamTimestampFieldMapper (`_data_stream_timestamp` enabled: a data stream's backing index): a
+ * document without one `@timestamp` fails to parse; the location is the end of the document
+ */
+function checkDataStreamTimestamp(source: Record<string, unknown>): void {
+  const v = source[DATA_STREAM_TIMESTAMP_FIELD];
+  let message: string | undefined;
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) message = `data stream timestamp field [${DATA_STREAM_TIMESTAMP_FIELD}] is missing`;
+  else if (Array.isArray(v) && v.length > 1) message = `data stream timestamp field [${DATA_STREAM_TIMESTAMP_FIELD}] encountered multiple values`;
+  if (message === undefined) return;
+  // the illegal argument is a plain Java exception in ES: it stays the cause, the parsing exception is the root cause
+  throw Errors.documentParsing(`[1:${JSON.stringify(source).length + 1}] failed to parse: ${message}`, plainCause(Errors.illegalArgument(message)));
 }

@@ -686,6 +686,11 @@ export interface CompiledMapping {
   readonly sourceIncludes: string[];
   readonly sourceExcludes: string[];
   readonly routingRequired: boolean;
+  /**
+   * `_data_stream_timestamp.enabled` (a data stream's backing indices): every document holds one `@timestamp`
+   * (ES DataStreamTimestampFieldMapper)
+   */
+  readonly dataStreamTimestamp: boolean;
   /** every searchable field type by full name (leaves, multi-fields, aliases, extension extras) */
   readonly fieldTypes: Map<string, MappedFieldType>;
   /** leaf mappers by full path (for copy_to) */
@@ -928,6 +933,7 @@ export function compileMapping(json: Json, ctx: MappingContext): CompiledMapping
     sourceIncludes: (src['includes'] as string[] | undefined) ?? [],
     sourceExcludes: (src['excludes'] as string[] | undefined) ?? [],
     routingRequired: ((json['_routing'] as Json | undefined) ?? {})['required'] === true,
+    dataStreamTimestamp: ((json['_data_stream_timestamp'] as Json | undefined) ?? {})['enabled'] === true,
     fieldTypes: new Map(),
     leaves: new Map(),
     flattened: new Map(),
