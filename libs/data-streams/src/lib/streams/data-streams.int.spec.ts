@@ -101,6 +101,9 @@ describe('data streams over HTTP', () => {
     const items = bulk.body.items as Array<Record<string, any>>;
     expect(items[0].create.status).toBe(400);
     expect(items[0].create.error.type).toBe('document_parsing_exception');
+    // failed at the backing index, under the id the node generated (as Elasticsearch answers)
+    expect(items[0].create._index).toBe('.ds-logs-app-2024.05.17-000001');
+    expect(items[0].create._id).toMatch(/^[A-Za-z0-9_-]{20}$/);
     expect(items[0].create.error.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'data stream timestamp field [@timestamp] is missing' });
     expect(items[1].create.error.caused_by.reason).toBe('data stream timestamp field [@timestamp] encountered multiple values');
     expect(items[2].index.error.reason).toBe('only write ops with an op_type of create are allowed in data streams');

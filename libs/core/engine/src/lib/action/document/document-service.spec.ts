@@ -314,6 +314,36 @@ describe('DocumentService', () => {
     expect(g.body['found']).toBe(true);
   });
 
+  it('bulk item failures name the concrete index and the generated id once the write reached them (as shard failures in ES)', async () => {
+    await store.update((d) => {
+      d.indices['conc'] = indexMetadata('conc', { aliases: { wa: { is_write_index: true } } });
+      d.persistentSettings['action.auto_create_index'] = 'false';
+    });
+    await docs.index({ index: 'wa', id: 'x', opType: 'index', source: { n: 1 }, attributes: {} });
+    const res = await docs.bulk(
+      parseBulkLines([
+        '{"index":{"_index":"wa"}}',
+        '{"n":"not a number"}',
+        '{"create":{"_index":"wa","_id":"x"}}',
+        '{"n":2}',
+        '{"index":{"_index":"missing"}}',
+        '{"n":3}',
+        '{"index":{"_index":"wa"}}',
+        '{"n":4}',
+      ]),
+      {},
+    );
+    const [bad, conflict, missing, ok] = res.items.map((it) => Object.values(it)[0]!);
+    // a mapping failure: written under the alias's write index and a generated id
+    expect(bad).toMatchObject({ _index: 'conc', status: 400, error: { type: 'document_parsing_exception' } });
+    expect(bad['_id']).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(conflict).toMatchObject({ _index: 'conc', _id: 'x', status: 409, error: { type: 'version_conflict_engine_exception' } });
+    // no index to write to: the target as given, no id yet
+    expect(missing).toMatchObject({ _index: 'missing', _id: null, status: 404, error: { type: 'index_not_found_exception' } });
+    expect(ok).toMatchObject({ _index: 'conc', result: 'created', status: 201 });
+    expect(ok['_id']).not.toBe(bad['_id']);
+  });
+
   it('applies an alias index_routing to writes and gets through the alias', async () => {
     await store.update((d) => {
       d.indices['ar'] = indexMetadata('ar', { numberOfShards: 4, primaryTerms: [1, 1, 1, 1], aliases: { ra: { index_routing: 'k1', is_write_index: true } } });

@@ -507,31 +507,37 @@ export class DocumentService {
     let meta = this.meta(concrete);
     const autoId = req.id === undefined || req.id === null;
     const id = autoId ? this.ids.next() : (req.id as string);
-    const routing = this.aliasRouting(req.index, meta, req.routing ?? undefined);
-    if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
-    // the source as sent is stored verbatim (like ES) unless an interceptor replaced the request
-    const raw = req === reqIn ? rawSource : undefined;
-    // the indexing slow log times the parse and the shard write, only when the index sets a threshold
-    const slow = slowLogThresholds(meta.settings, 'index') !== undefined;
-    const t0 = slow ? process.hrtime.bigint() : 0n;
-    // parsed ahead in a parse thread: used when the request is the one sent and the mapping the one parsed with
-    if (ahead && raw !== undefined && req.attributes[INGEST_PIPELINE_RAN] !== true && (routing === undefined || routing.length <= MAX_ROUTING_CHARS_PACKED)) {
-      const r = aheadResult !== undefined ? aheadResult : await ahead.result;
-      // the index as it is now (the wait let other requests in)
-      meta = this.meta(concrete);
-      const packed = r?.chunk && sameMapping(ahead.index, meta) ? packedDocument(r.chunk, ahead.slot, id, routing) : null;
-      if (packed) return this.indexParsed(req, concrete, meta, id, routing, autoId, packed, batch, slow, t0);
-    }
-    let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
-    if (parsed.dynamicMappingUpdate) {
-      await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
-      const updated = this.meta(concrete);
-      if (updated.mappingVersion !== meta.mappingVersion) {
-        meta = updated;
-        parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
+    try {
+      const routing = this.aliasRouting(req.index, meta, req.routing ?? undefined);
+      if (routing === undefined && this.routingRequired(meta)) throw routingMissing(concrete, id);
+      // the source as sent is stored verbatim (like ES) unless an interceptor replaced the request
+      const raw = req === reqIn ? rawSource : undefined;
+      // the indexing slow log times the parse and the shard write, only when the index sets a threshold
+      const slow = slowLogThresholds(meta.settings, 'index') !== undefined;
+      const t0 = slow ? process.hrtime.bigint() : 0n;
+      // parsed ahead in a parse thread: used when the request is the one sent and the mapping the one parsed with
+      if (ahead && raw !== undefined && req.attributes[INGEST_PIPELINE_RAN] !== true && (routing === undefined || routing.length <= MAX_ROUTING_CHARS_PACKED)) {
+        const r = aheadResult !== undefined ? aheadResult : await ahead.result;
+        // the index as it is now (the wait let other requests in)
+        meta = this.meta(concrete);
+        const packed = r?.chunk && sameMapping(ahead.index, meta) ? packedDocument(r.chunk, ahead.slot, id, routing) : null;
+        if (packed) return this.indexParsed(req, concrete, meta, id, routing, autoId, packed, batch, slow, t0);
       }
+      let parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
+      if (parsed.dynamicMappingUpdate) {
+        await this.metadataIndex.putMapping([concrete], parsed.dynamicMappingUpdate);
+        const updated = this.meta(concrete);
+        if (updated.mappingVersion !== meta.mappingVersion) {
+          meta = updated;
+          parsed = this.mappers.documentMapper(meta).parse(req.source, id, routing, raw);
+        }
+      }
+      return this.indexParsed(req, concrete, meta, id, routing, autoId, parsed.doc, batch, slow, t0);
+    } catch (err) {
+      // a bulk item's failure names the concrete index and the id (generated or not) it was written under
+      if (err !== null && typeof err === 'object') FAILED_WRITE_TARGET.set(err, { index: concrete, id });
+      throw err;
     }
-    return this.indexParsed(req, concrete, meta, id, routing, autoId, parsed.doc, batch, slow, t0);
   }
 
   /** the shard write of a parsed document (the event loop's parse or a parse thread's) */
@@ -1078,8 +1084,9 @@ export class DocumentService {
       } catch (err) {
         errors = true;
         const e = toEsError(err);
-        const idx = (e.metadata['index'] as string | undefined) ?? indexName;
-        out.push({ [it.op]: { _index: idx, _id: id, status: e.status, error: e.toObject() } });
+        const at = err !== null && typeof err === 'object' ? FAILED_WRITE_TARGET.get(err) : undefined;
+        const idx = (e.metadata['index'] as string | undefined) ?? at?.index ?? indexName;
+        out.push({ [it.op]: { _index: idx, _id: at?.id ?? id, status: e.status, error: e.toObject() } });
       }
     }
     // the write slot covers applying the items; the translog fsync is shared by whoever waits for it
@@ -1170,6 +1177,13 @@ function bulkIndexRequest(it: BulkItemRequest, index: string, source: Record<str
     attributes: {},
   };
 }
+
+/**
+ * the concrete index and id of a write that failed once they were known (a mapping or parse error, a version
+ * conflict): a `_bulk` item's failure names them, as Elasticsearch's shard-level failures do — the backing index of
+ * a data stream, the id the node generated
+ */
+const FAILED_WRITE_TARGET = new WeakMap<object, { index: string; id: string }>();
 
 /** the bulk item whose source line a lazy request's `source` parses (see `lazySourceRequest`) */
 const LAZY_ITEM = Symbol('lazySourceItem');
