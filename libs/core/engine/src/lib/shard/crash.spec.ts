@@ -59,12 +59,14 @@ describe('crash recovery (kill -9)', () => {
     ['a merged segment', 'MERGING', 'MERGED', 'shard-merge', ''],
     ['a refreshed segment', 'WRITING', 'WRITTEN', 'shard-write', ''],
     ['the segment of a scheduled refresh (built there)', 'BUILDING', 'BUILT', 'shard-build', 'build'],
+    // appended without version map entries: each delete finds its doc in the buffer or the set-aside one
+    ['the segment of a scheduled refresh, documents appended under generated ids', 'BUILDING', 'BUILT', 'shard-build-append', 'build append-only'],
   ])('kill -9 while a worker thread writes %s: every acknowledged doc is back, with its source', async (_what, startMark, doneMark, sub, mode) => {
     const data = path.join(dir, sub);
     let acked = 0;
     let finished = 0;
     let startedAtKill = 0;
-    await runChildUntilKilled([bundle, data, '40', 'merge-worker', ...(mode ? [mode] : [])], (line) => {
+    await runChildUntilKilled([bundle, data, '40', 'merge-worker', ...(mode ? mode.split(' ') : [])], (line) => {
       const m = /^([A-Z]+) (\d+)$/.exec(line);
       if (!m) return false;
       if (m[1] === 'ACK') acked = Number(m[2]);
