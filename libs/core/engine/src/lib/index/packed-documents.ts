@@ -16,7 +16,7 @@
  * (added by the event loop, which knows the routing).
  */
 import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
-import { FloatColumn, IntColumn } from './growable-columns.js';
+import { FloatColumn, IntColumn, StringIds } from './growable-columns.js';
 
 /** what a parse thread hands back: a chunk of packed documents (plain data: typed arrays and one string array) */
 export interface PackedChunkData {
@@ -76,14 +76,7 @@ export const STRING_TABLE_MAX_CHARS = 1 << 22;
  */
 export class StringTable {
   generation = 0;
-  private strings: string[] = [];
-  /**
-   * open addressing, linear probing: per slot the string's hash and its id + 1 (0: empty), side by side so a
-   * probe reads one cache line; a string is compared only when its hash matches. A `Map` of ~50,000 strings
-   * made each lookup several cache misses (bucket, chain entries, their keys): a third of a parse thread's time.
-   */
-  private slots = new Int32Array(2 * INITIAL_SLOTS);
-  private mask = INITIAL_SLOTS - 1;
+  private readonly ids = new StringIds(1024);
   private chars = 0;
 
   /** `maxStrings`, `maxChars`: the limits (smaller ones in tests) */
@@ -94,67 +87,29 @@ export class StringTable {
   ) {}
 
   get size(): number {
-    return this.strings.length;
+    return this.ids.size;
   }
 
   id(s: string): number {
-    const h = stringHash(s);
-    const slots = this.slots;
-    const mask = this.mask;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1];
-      if (e === 0) break;
-      if (slots[2 * i] === h && this.strings[e - 1] === s) return e - 1;
-    }
-    const id = this.strings.length;
-    this.strings.push(s);
-    this.chars += s.length;
-    if (2 * this.strings.length > mask + 1) this.grow();
-    else this.put(h, id);
+    const ids = this.ids;
+    const n = ids.strings.length;
+    const id = ids.id(s);
+    if (id === n) this.chars += s.length;
     return id;
-  }
-
-  private put(h: number, id: number): void {
-    const slots = this.slots;
-    const mask = this.mask;
-    let i = h & mask;
-    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
-    slots[2 * i] = h;
-    slots[2 * i + 1] = id + 1;
-  }
-
-  /** twice the slots, every string put again (at most half of the slots are taken) */
-  private grow(): void {
-    const n = 2 * (this.mask + 1);
-    this.slots = new Int32Array(2 * n);
-    this.mask = n - 1;
-    const strings = this.strings;
-    for (let id = 0; id < strings.length; id++) this.put(stringHash(strings[id]), id);
   }
 
   /** the strings from `from` on */
   since(from: number): string[] {
-    return this.strings.slice(from);
+    return this.ids.strings.slice(from);
   }
 
   /** before a chunk: a new generation when the table is full (or `force`: its event-loop copy was lost) */
   startChunk(force = false): void {
-    if (!force && this.strings.length < this.maxStrings && this.chars < this.maxChars) return;
+    if (!force && this.ids.size < this.maxStrings && this.chars < this.maxChars) return;
     this.generation++;
-    this.strings = [];
-    this.slots.fill(0);
+    this.ids.clear();
     this.chars = 0;
   }
-}
-
-/** slots a string table starts with (it doubles as it fills) */
-const INITIAL_SLOTS = 1024;
-
-/** FNV-1a of the UTF-16 units, its high bits folded in (the table's index is its low bits) */
-export function stringHash(s: string): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h ^ (h >>> 16);
 }
 
 /** event-loop copies of the string tables of a pool's threads, at most this many (the least recently used goes) */

@@ -8,14 +8,15 @@ import { encodeNorm } from '../util/small-float.js';
 import type { InvertedFieldData, SegmentData } from './segment.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
 import { F_KEYWORDS, F_NORMS, F_NUMERIC, F_OPTIONS_SHIFT, F_POINTS, F_TOKENS, INDEX_OPTIONS, STRING_TABLE_MAX_STRINGS, type PackedChunk, type PackedRef } from './packed-documents.js';
-import { distinctId, FloatColumn, IntColumn } from './growable-columns.js';
+import { FloatColumn, IntColumn, StringIds } from './growable-columns.js';
 
 const POSITION_INCREMENT_GAP = 100;
 type IndexOptions = 'docs' | 'freqs' | 'positions';
 
 class InvertedFieldBuffer {
-  readonly termIds = new Map<string, number>();
-  readonly terms: string[] = [];
+  /** the field's distinct terms (`terms`: term id → term) */
+  readonly termIds = new StringIds();
+  readonly terms: string[] = this.termIds.strings;
   readonly tokTerm = new IntColumn();
   readonly tokDoc = new IntColumn();
   readonly tokPos: IntColumn | null;
@@ -40,8 +41,9 @@ class NumericColumn {
 }
 
 class OrdinalColumn {
-  termIds = new Map<string, number>();
-  terms: string[] = [];
+  /** the column's distinct values (`terms`: term id → value) */
+  termIds = new StringIds();
+  terms: string[] = this.termIds.strings;
   readonly docs = new IntColumn();
   readonly ids = new IntColumn();
   /**
@@ -56,8 +58,8 @@ class OrdinalColumn {
 /** a keyword column stops sharing the inverted field's term ids: it gets a dictionary of its own */
 function unshare(c: OrdinalColumn): void {
   const sh = c.shared!;
-  c.termIds = new Map(sh.termIds);
-  c.terms = sh.terms.slice();
+  c.termIds = sh.termIds.clone();
+  c.terms = c.termIds.strings;
   c.shared = null;
   c.wasShared = true;
 }
@@ -610,7 +612,7 @@ export interface BufferSnapshot {
     /** term id → term */
     terms: string[];
     /** term → term id (rebuilt from `terms` when absent) */
-    termIds: Map<string, number> | null;
+    termIds: StringIds | null;
     tokTerm: Int32Array;
     tokDoc: Int32Array;
     tokPos: Int32Array | null;
@@ -626,7 +628,7 @@ export interface BufferSnapshot {
     /** was shared once: its dictionary may hold terms no doc value uses (dropped at build) */
     wasShared: boolean;
     terms: string[];
-    termIds: Map<string, number> | null;
+    termIds: StringIds | null;
     docs: Int32Array;
     ids: Int32Array;
   }>;
@@ -650,7 +652,7 @@ export function buildSegmentData(snap: BufferSnapshot, name: string): SegmentDat
   const sortedDicts = new Map<string, SortedTerms>();
   let size = 0;
   for (const fb of snap.inverted) {
-    const dict = sortTerms(fb.terms, fb.termIds ?? termIdsOf(fb.terms));
+    const dict = sortTerms(fb.terms, fb.termIds ?? StringIds.of(fb.terms));
     sortedDicts.set(fb.field, dict);
     const f = freezeInverted(fb, dict, maxDoc);
     size += f.docs.byteLength + (f.freqs?.byteLength ?? 0) + (f.positions?.byteLength ?? 0) + (f.posStarts?.byteLength ?? 0);
@@ -732,21 +734,15 @@ function termIdsBytes(t: PackedTermIds): number {
 }
 
 /** the id of `term` in a field's dictionary of distinct terms (ids in first-seen order), added when new */
-function termIdOf(dict: { readonly termIds: Map<string, number>; readonly terms: string[] }, term: string): number {
-  return distinctId(dict.termIds, dict.terms, term);
+function termIdOf(dict: { readonly termIds: StringIds }, term: string): number {
+  return dict.termIds.id(term);
 }
 
-function termIdsOf(terms: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (let i = 0; i < terms.length; i++) m.set(terms[i], i);
-  return m;
-}
-
-/** term id → ordinal in sorted order (native string sort, then one map lookup per unique term) */
-function sortTerms(terms: string[], termIds: Map<string, number>): SortedTerms {
+/** term id → ordinal in sorted order (native string sort, then one lookup per unique term) */
+function sortTerms(terms: string[], termIds: StringIds): SortedTerms {
   const sorted = terms.slice().sort();
   const ordOf = new Uint32Array(terms.length);
-  for (let o = 0; o < sorted.length; o++) ordOf[termIds.get(sorted[o]) as number] = o;
+  for (let o = 0; o < sorted.length; o++) ordOf[termIds.get(sorted[o])] = o;
   return { sorted, ordOf };
 }
 
@@ -911,7 +907,7 @@ export function freezePoints(docsIn: ArrayLike<number>, valuesIn: ArrayLike<numb
 /** `sharedDict`: the sorted dictionary of the inverted field whose term ids the column shares */
 function freezeOrdinals(c: BufferSnapshot['sorted'][number], sharedDict: SortedTerms | null, maxDoc: number): { offsets: Uint32Array; ords: Uint32Array; terms: string[] } {
   if (c.wasShared) compactOrdinals(c);
-  const { sorted: terms, ordOf } = sharedDict ?? sortTerms(c.terms, c.termIds ?? termIdsOf(c.terms));
+  const { sorted: terms, ordOf } = sharedDict ?? sortTerms(c.terms, c.termIds ?? StringIds.of(c.terms));
   const n = c.docs.length;
   const docs = c.docs;
   const ids = c.ids;
@@ -947,17 +943,11 @@ function compactOrdinals(c: BufferSnapshot['sorted'][number]): void {
   for (let j = 0; j < c.ids.length; j++) used[ids[j]] = 1;
   if (used.every((u) => u === 1)) return;
   const remap = new Int32Array(c.terms.length).fill(-1);
-  const terms: string[] = [];
-  const termIds = new Map<string, number>();
-  for (let i = 0; i < c.terms.length; i++) {
-    if (!used[i]) continue;
-    remap[i] = terms.length;
-    termIds.set(c.terms[i], terms.length);
-    terms.push(c.terms[i]);
-  }
+  const dict = new StringIds();
+  for (let i = 0; i < c.terms.length; i++) if (used[i]) remap[i] = dict.id(c.terms[i]);
   for (let j = 0; j < c.ids.length; j++) ids[j] = remap[ids[j]];
-  c.terms = terms;
-  c.termIds = termIds;
+  c.terms = dict.strings;
+  c.termIds = dict;
 }
 
 /** builds sorted-set doc values from (doc, term) pairs grouped by doc (used by tests and tools) */
