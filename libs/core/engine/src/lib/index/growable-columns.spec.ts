@@ -56,8 +56,11 @@ describe('StringIds', () => {
     const m = new ModelTable();
     for (const [a, b] of pairs) {
       expect(stringHash(a)).toBe(stringHash(b));
+      expect(t.id(a)).toBe(m.id(a));
+      // its twin of equal hash is not found in its place
       expect(t.get(b)).toBe(-1);
-      for (const s of [a, b, a, b]) expect(t.id(s)).toBe(m.id(s));
+      for (const s of [b, a, b]) expect(t.id(s)).toBe(m.id(s));
+      expect([t.get(a), t.get(b)]).toEqual([m.ids.get(a), m.ids.get(b)]);
     }
     expect(t.size).toBe(6);
   });
