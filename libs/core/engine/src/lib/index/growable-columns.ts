@@ -78,13 +78,8 @@ export class StringIds {
   /** the id of `s`, added when new */
   id(s: string): number {
     const h = stringHash(s);
-    const slots = this.slots;
-    const mask = this.mask;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1]!;
-      if (e === 0) break;
-      if (slots[2 * i] === h && this.strings[e - 1] === s) return e - 1;
-    }
+    const found = this.find(s, h);
+    if (found >= 0) return found;
     const id = this.strings.length;
     this.strings.push(s);
     if (2 * this.strings.length > this.mask + 1) this.grow();
@@ -94,14 +89,7 @@ export class StringIds {
 
   /** the id of `s`, or -1 */
   get(s: string): number {
-    const h = stringHash(s);
-    const slots = this.slots;
-    const mask = this.mask;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1]!;
-      if (e === 0) return -1;
-      if (slots[2 * i] === h && this.strings[e - 1] === s) return e - 1;
-    }
+    return this.find(s, stringHash(s));
   }
 
   /** no strings (the slots are kept) */
@@ -115,6 +103,17 @@ export class StringIds {
     t.slots.set(this.slots);
     for (const s of this.strings) t.strings.push(s);
     return t;
+  }
+
+  /** the id of `s` (its hash `h`), or -1 */
+  private find(s: string, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const e = slots[2 * i + 1]!;
+      if (e === 0) return -1;
+      if (slots[2 * i] === h && this.strings[e - 1] === s) return e - 1;
+    }
   }
 
   private put(h: number, id: number): void {

@@ -74,9 +74,8 @@ export const STRING_TABLE_MAX_CHARS = 1 << 22;
  * generation. `thread` is unique to the table's thread in the process (a thread replaced after a crash has a new
  * one and an empty table).
  */
-export class StringTable {
+export class StringTable extends StringIds {
   generation = 0;
-  private readonly ids = new StringIds(1024);
   private chars = 0;
 
   /** `maxStrings`, `maxChars`: the limits (smaller ones in tests) */
@@ -84,30 +83,27 @@ export class StringTable {
     readonly thread: number,
     private readonly maxStrings = STRING_TABLE_MAX_STRINGS,
     private readonly maxChars = STRING_TABLE_MAX_CHARS,
-  ) {}
-
-  get size(): number {
-    return this.ids.size;
+  ) {
+    super(1024);
   }
 
-  id(s: string): number {
-    const ids = this.ids;
-    const n = ids.strings.length;
-    const id = ids.id(s);
+  override id(s: string): number {
+    const n = this.strings.length;
+    const id = super.id(s);
     if (id === n) this.chars += s.length;
     return id;
   }
 
   /** the strings from `from` on */
   since(from: number): string[] {
-    return this.ids.strings.slice(from);
+    return this.strings.slice(from);
   }
 
   /** before a chunk: a new generation when the table is full (or `force`: its event-loop copy was lost) */
   startChunk(force = false): void {
-    if (!force && this.ids.size < this.maxStrings && this.chars < this.maxChars) return;
+    if (!force && this.strings.length < this.maxStrings && this.chars < this.maxChars) return;
     this.generation++;
-    this.ids.clear();
+    this.clear();
     this.chars = 0;
   }
 }
