@@ -4,23 +4,18 @@
  * merged (Lucene: omitting norms is sticky). `exists` still finds the docs indexed with norms in a segment that
  * lost them (they have no `_field_names` term), and a segment without norms scores as one written without.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { SegmentModes } from './testing/segment-modes.js';
 import { SegmentBuilder } from './segment-builder.js';
-import { MemorySegment, SegmentReader, type SegmentData } from './segment.js';
+import { SegmentReader } from './segment.js';
 import { mergeSync } from './segment-merger.js';
 import type { SegmentCore } from './segment-core.js';
-import { DiskSegment, writeSegment } from './disk-segment.js';
 import type { ParsedDocument, ParsedField } from '../mapper/parsed-document.js';
 import { encodeNorm } from '../util/small-float.js';
 import { existsIterator } from '../search/exists-query.js';
 import { newLiveDocs, clearBit } from './live-docs.js';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'norms-spec-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-let counter = 0;
-let MODE: 'memory' | 'disk' = 'memory';
+const segs = new SegmentModes('norms-spec-', '_n');
+afterAll(() => segs.remove());
 
 /** a doc with text field `t` (norms as its mapping says: without them it gets a `_field_names` term, as the parser does) */
 function doc(id: string, text: string | null, norms: boolean): ParsedDocument {
@@ -34,23 +29,15 @@ function doc(id: string, text: string | null, norms: boolean): ParsedDocument {
   return { id, source: new TextEncoder().encode(JSON.stringify({ id, t: text })), fields };
 }
 
-function core(data: SegmentData): SegmentCore {
-  const mem = new MemorySegment(data);
-  if (MODE === 'memory') return mem;
-  const name = `_n${counter++}`;
-  writeSegment(tmp, new MemorySegment({ ...data, name }));
-  return new DiskSegment(tmp, name);
-}
-
 function build(docs: ParsedDocument[]): SegmentCore {
   const b = new SegmentBuilder();
   docs.forEach((d, i) => b.add(d, { seqNo: i, primaryTerm: 1, version: 1 }));
-  return core(b.build(`_b${counter++}`).data);
+  return segs.core(b.build(segs.name('_b')).data);
 }
 
 function merge(...inputs: Array<[SegmentCore, Uint32Array | null] | SegmentCore>): SegmentCore {
   const ins = inputs.map((x) => (Array.isArray(x) ? { data: x[0], liveDocs: x[1] } : { data: x, liveDocs: null }));
-  return core(mergeSync(`_m${counter++}`, ins).data.data);
+  return segs.core(mergeSync(segs.name('_m'), ins).data.data);
 }
 
 /** ids of the live docs `exists` finds for `t` */
@@ -66,7 +53,7 @@ const withNorms = [doc('a1', 'x y z', true), doc('a2', 'x', true), doc('a3', nul
 const without = [doc('b1', 'x y', false), doc('b2', 'y y y y', false), doc('b3', null, false)];
 
 describe.each(['memory', 'disk'] as const)('norms disabled on an existing field (%s)', (mode) => {
-  beforeAll(() => (MODE = mode));
+  beforeAll(() => (segs.mode = mode));
 
   it('a segment built with norms keeps them; one built without has none; a buffer that mixed both has none', () => {
     const a = build(withNorms);

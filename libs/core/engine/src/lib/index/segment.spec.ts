@@ -1,8 +1,6 @@
+import { SegmentModes } from './testing/segment-modes.js';
 import { SegmentBuilder } from './segment-builder.js';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { MemorySegment, SegmentReader, type SegmentData } from './segment.js';
+import { MemorySegment, SegmentReader } from './segment.js';
 import { MergedSource, mergeSync } from './segment-merger.js';
 import type { SegmentCore } from './segment-core.js';
 import { DiskSegment, writeSegment } from './disk-segment.js';
@@ -11,19 +9,8 @@ import { encodeNorm } from '../util/small-float.js';
 import { encodeSegment, decodeSegment, CorruptIndexException } from '../store/segment-codec.js';
 import { newLiveDocs, clearBit, countLive, isLiveBit } from './live-docs.js';
 
-let MODE: 'memory' | 'disk' = 'memory';
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'seg-spec-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-let counter = 0;
-
-/** the built segment as the reader sees it: in memory, or written in the current format and reopened */
-function core(data: SegmentData): SegmentCore {
-  const mem = new MemorySegment(data);
-  if (MODE === 'memory') return mem;
-  const name = `_x${counter++}`;
-  writeSegment(tmp, new MemorySegment({ ...data, name }));
-  return new DiskSegment(tmp, name);
-}
+const segs = new SegmentModes('seg-spec-', '_x');
+afterAll(() => segs.remove());
 
 function build(docs: Array<Record<string, unknown>>, deleted: number[] = []) {
   const b = new SegmentBuilder();
@@ -33,7 +20,7 @@ function build(docs: Array<Record<string, unknown>>, deleted: number[] = []) {
 }
 
 describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', (mode) => {
-  beforeAll(() => (MODE = mode));
+  beforeAll(() => (segs.mode = mode));
   const docs = [
     { msg: 'the quick brown fox', n: 5, tag: ['b', 'a'] },
     { msg: 'quick quick dog', n: 3 },
@@ -42,7 +29,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 
   it('builds sorted term dictionaries with postings, freqs and positions', () => {
     const { data } = build(docs);
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     expect(r.maxDoc).toBe(3);
     expect(r.numDocs).toBe(3);
     const t = r.terms('msg')!;
@@ -69,7 +56,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 
   it('records norms and keyword postings without freqs', () => {
     const { data } = build(docs);
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     expect(Array.from(r.norms('msg')!)).toEqual([encodeNorm(4), encodeNorm(3), encodeNorm(2)]);
     expect(r.norms('msg.keyword')).toBeNull();
     const k = r.postings('tag.keyword', 'a')!;
@@ -80,7 +67,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 
   it('builds numeric doc values, points and sorted-set doc values', () => {
     const { data } = build(docs);
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     const dv = r.numericDocValues('n')!;
     expect(Array.from(dv.offsets)).toEqual([0, 1, 2, 3]);
     expect(Array.from(dv.values)).toEqual([5, 3, 5]);
@@ -95,7 +82,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 
   it('stores _id, routing, _source, seq_no, term and version', () => {
     const { data } = build(docs);
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     expect(r.id(2)).toBe('id2');
     expect(r.routing(1)).toBe('r1');
     expect(r.routing(0)).toBeUndefined();
@@ -109,7 +96,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 
   it('applies buffered deletes as initial live docs', () => {
     const { data, liveDocs } = build(docs, [1]);
-    const r = new SegmentReader(core(data), liveDocs, 1);
+    const r = new SegmentReader(segs.core(data), liveDocs, 1);
     expect(r.numDocs).toBe(2);
     expect(r.isLive(1)).toBe(false);
     expect(r.isLive(0)).toBe(true);
@@ -126,7 +113,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
       { seqNo: 0, primaryTerm: 1, version: 1 },
     );
     const { data } = b.build('_1');
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     expect(Array.from(r.postings('f', 'c')!.positions(0)!)).toEqual([102]);
     expect(r.norms('f')![0]).toBe(encodeNorm(3));
     expect(r.source(0)).toBeNull();
@@ -134,7 +121,7 @@ describe.each(['memory', 'disk'] as const)('segment building and reading (%s)', 
 });
 
 describe.each(['memory', 'disk'] as const)('keyword doc values sharing the term dictionary (%s)', (mode) => {
-  beforeAll(() => (MODE = mode));
+  beforeAll(() => (segs.mode = mode));
   it('shares while values equal the terms and splits when a doc differs', () => {
     const b = new SegmentBuilder();
     const kw = (id: string, term: string, value: string) =>
@@ -144,7 +131,7 @@ describe.each(['memory', 'disk'] as const)('keyword doc values sharing the term 
     kw('2', 'b', 'B');
     kw('3', 'x', 'x');
     const { data } = b.build('_s');
-    const r = new SegmentReader(core(data), null, 0);
+    const r = new SegmentReader(segs.core(data), null, 0);
     expect(r.terms('k')!.size).toBe(3);
     expect(Array.from(r.postings('k', 'x')!.docs)).toEqual([0, 3]);
     const ss = r.sortedSetDocValues('k')!;
@@ -152,7 +139,7 @@ describe.each(['memory', 'disk'] as const)('keyword doc values sharing the term 
     expect(Array.from(ss.ords)).toEqual([2, 1, 0, 2]);
     const b2 = new SegmentBuilder();
     b2.add({ id: '0', source: null, fields: [{ name: 'k', tokens: [{ term: 'q', position: 0 }, { term: 'p', position: 1 }], keywordValues: ['q', 'p'] }] }, { seqNo: 0, primaryTerm: 1, version: 1 });
-    const s2 = new SegmentReader(core(b2.build('_t').data), null, 0).sortedSetDocValues('k')!;
+    const s2 = new SegmentReader(segs.core(b2.build('_t').data), null, 0).sortedSetDocValues('k')!;
     expect(s2.terms).toEqual(['p', 'q']);
     expect(Array.from(s2.ords)).toEqual([0, 1]);
   });
@@ -198,13 +185,13 @@ describe('segment codec of the older single-file format (version 3, still read)'
 });
 
 describe.each(['memory', 'disk'] as const)('segment merging (%s)', (mode) => {
-  beforeAll(() => (MODE = mode));
+  beforeAll(() => (segs.mode = mode));
   /** merges; on disk the merged view is streamed into files and reopened */
   const merge = (name: string, inputs: Array<{ data: SegmentCore; liveDocs: Uint32Array | null }>) => {
     if (mode === 'memory') return mergeSync(name, inputs);
     const m = new MergedSource(name, inputs);
-    writeSegment(tmp, m);
-    return { data: new DiskSegment(tmp, name) as SegmentCore, docMaps: m.docMaps };
+    writeSegment(segs.dir, m);
+    return { data: new DiskSegment(segs.dir, name) as SegmentCore, docMaps: m.docMaps };
   };
   it('drops deleted docs and keeps postings, doc values and stored fields identical', () => {
     const a = build([{ msg: 'a b', n: 1, tag: 'x' }, { msg: 'b c', n: 2 }, { msg: 'c d', n: 3, tag: 'y' }], [1]);
@@ -212,8 +199,8 @@ describe.each(['memory', 'disk'] as const)('segment merging (%s)', (mode) => {
     b2.add(simpleParse({ msg: 'd e b', n: 4, tag: ['z', 'x'] }, 'id9'), { seqNo: 9, primaryTerm: 1, version: 2 });
     const b = b2.build('_1');
     const { data, docMaps } = merge(`_2${mode}`, [
-      { data: core(a.data), liveDocs: a.liveDocs },
-      { data: core(b.data), liveDocs: b.liveDocs },
+      { data: segs.core(a.data), liveDocs: a.liveDocs },
+      { data: segs.core(b.data), liveDocs: b.liveDocs },
     ]);
     expect(Array.from(docMaps[0])).toEqual([0, -1, 1]);
     expect(Array.from(docMaps[1])).toEqual([2]);
@@ -241,7 +228,7 @@ describe.each(['memory', 'disk'] as const)('segment merging (%s)', (mode) => {
 
   it('removes terms whose docs were all deleted', () => {
     const a = build([{ msg: 'only' }, { msg: 'kept' }], [0]);
-    const { data } = merge(`_3${mode}`, [{ data: core(a.data), liveDocs: a.liveDocs }]);
+    const { data } = merge(`_3${mode}`, [{ data: segs.core(a.data), liveDocs: a.liveDocs }]);
     const t = data.terms('msg')!;
     expect(Array.from({ length: t.size }, (_, i) => t.term(i))).toEqual(['kept']);
   });
