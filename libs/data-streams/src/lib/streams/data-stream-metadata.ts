@@ -3,11 +3,12 @@
  * Elasticsearch's backing index naming and the helpers every part of the feature reads them with.
  */
 import { DateFormatter } from '@strata/core-common';
-import type { ClusterMetadata } from '@strata/core-engine';
+import { DATA_STREAM_TIMESTAMP_FIELD, type ClusterMetadata } from '@strata/core-engine';
 import { isObj, type Json } from '../util.js';
 
 export const DATA_STREAM_SECTION = 'data_stream';
-export const TIMESTAMP_FIELD = '@timestamp';
+/** the field every document of a data stream holds (core's backing-index mappings check it as documents are parsed) */
+export const TIMESTAMP_FIELD = DATA_STREAM_TIMESTAMP_FIELD;
 
 export interface BackingIndex {
   index_name: string;
